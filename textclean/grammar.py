@@ -1,0 +1,217 @@
+"""The escape-sequence grammar of ECMA-48 and DEC terminals, defined once.
+
+Everything in textclean that needs to know where a control sequence starts and ends asks this
+module: the cleaner (through :data:`ESCAPE_SEQUENCE` and :func:`classify`), the independent verifier
+(through :func:`scan`) and the measurement tools. The byte classes below are the table; the regular
+expressions are built from it, so the grammar cannot drift between the pattern and the table.
+
+Forms recognised (7-bit introducer, or its C1 code point where ECMA-48 defines one):
+
+* CSI ``ESC [`` / U+009B, parameter bytes 0x30-0x3F (digits, ``:`` sub-parameters, ``;`` and the
+  private markers ``< = > ?``), intermediate bytes 0x20-0x2F, one final byte 0x40-0x7E.
+* OSC ``ESC ]`` / U+009D, ended by BEL or ST (``ESC \\`` / U+009C).
+* DCS ``ESC P`` / U+0090, SOS ``ESC X`` / U+0098, PM ``ESC ^`` / U+009E, APC ``ESC _`` / U+009F,
+  ended by ST.  **Policy:** BEL also ends APC (and PM/SOS/DCS), because CI log emitters such as
+  Buildkite's timestamps write ``ESC _ ... BEL`` and their log viewers end the string there; a real
+  terminal (tmux, xterm) keeps swallowing until ST, so it shows *less* than we keep. Keeping more
+  than the terminal shows never loses a line.
+* nF escapes ``ESC`` + intermediates 0x20-0x2F + final 0x30-0x7E (``ESC ( B``, ``ESC # 8``).
+* Fp / Fe / Fs two-byte escapes ``ESC`` + 0x30-0x7E (``ESC 7``, ``ESC M``, ``ESC c``).
+* A sequence interrupted by CAN or SUB is aborted, as a terminal aborts it: the partial sequence and
+  the CAN/SUB are one *cancelled* match.
+
+String payloads may not contain C0 controls (a newline inside an OSC is far likelier to be a broken
+sequence than a title), nor ESC, so an unterminated string never reaches across a line and never
+swallows visible text: it simply does not match, and the cleaner refuses what is left over.
+All patterns are linear: every repetition is over a character class that cannot overlap what follows.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import NamedTuple
+
+# C0 controls (ECMA-48 section 8.2).
+NUL = "\x00"
+BEL = "\x07"
+BS = "\x08"
+HT = "\x09"
+LF = "\x0a"
+VT = "\x0b"
+FF = "\x0c"
+CR = "\x0d"
+SO = "\x0e"
+SI = "\x0f"
+CAN = "\x18"
+SUB = "\x1a"
+ESC = "\x1b"
+DEL = "\x7f"
+
+# C1 controls as code points (ECMA-48 section 8.3).
+IND_C1 = "\x84"
+NEL_C1 = "\x85"
+HTS_C1 = "\x88"
+RI_C1 = "\x8d"
+DCS_C1 = "\x90"
+SOS_C1 = "\x98"
+CSI_C1 = "\x9b"
+ST_C1 = "\x9c"
+OSC_C1 = "\x9d"
+PM_C1 = "\x9e"
+APC_C1 = "\x9f"
+
+# Seven-bit forms of the introducers (ESC Fe).
+CSI = ESC + "["
+OSC = ESC + "]"
+DCS = ESC + "P"
+SOS = ESC + "X"
+PM = ESC + "^"
+APC = ESC + "_"
+ST = ESC + "\\"
+
+# The byte classes of ECMA-48 section 5.4, as regular-expression class bodies (escapes, not raw
+# characters, so that a backslash or bracket in a range can never be misread by `re`).
+PARAMETER_BYTES = r"\x30-\x3f"
+INTERMEDIATE_BYTES = r"\x20-\x2f"
+FINAL_BYTES = r"\x40-\x7e"
+NF_FINAL_BYTES = r"\x30-\x7e"
+# ESC + one byte: 0x30-0x7e except the introducers of CSI ([), OSC (]), DCS (P), SOS (X), PM (^), APC (_).
+TWO_BYTE_FINAL_BYTES = r"\x30-\x4f\x51-\x57\x59\x5a\x5c\x60-\x7e"
+C0_RANGE = r"\x00-\x1f"
+C1_RANGE = r"\x80-\x9f"
+ABORT_CONTROLS = r"\x18\x1a"  # CAN, SUB
+# What may stand inside a control string: anything but C0 controls (so no ESC, BEL, CAN, SUB, LF) and ST.
+STRING_PAYLOAD = rf"[^{C0_RANGE}\x9c]"
+
+
+class Kind(enum.Enum):
+    """The family a matched sequence belongs to."""
+
+    CSI = "csi"
+    OSC = "osc"
+    DCS = "dcs"
+    SOS = "sos"
+    PM = "pm"
+    APC = "apc"
+    NF = "nf"  # ESC, intermediates, final
+    ESC2 = "esc"  # ESC + one Fp/Fe/Fs byte
+    CANCELLED = "cancelled"  # an introducer and partial body ended by CAN or SUB
+
+
+_CSI_BODY = rf"[{PARAMETER_BYTES}]*[{INTERMEDIATE_BYTES}]*"
+_STRING_END = r"(?:\x07|\x1b\\|\x9c)"  # BEL, ST, C1 ST
+_CSI_PATTERN = rf"(?:\x1b\[|\x9b){_CSI_BODY}[{FINAL_BYTES}]"
+_OSC_PATTERN = rf"(?:\x1b\]|\x9d){STRING_PAYLOAD}*{_STRING_END}"
+_OTHER_STRING_PATTERN = rf"(?:\x1b[PX^_]|[\x90\x98\x9e\x9f]){STRING_PAYLOAD}*{_STRING_END}"
+_NF_PATTERN = rf"\x1b[{INTERMEDIATE_BYTES}]+[{NF_FINAL_BYTES}]"
+_TWO_BYTE_PATTERN = rf"\x1b[{TWO_BYTE_FINAL_BYTES}]"
+# An interrupted sequence: a prefix of any form, then CAN or SUB.
+_CANCELLED_PATTERN = (
+    rf"(?:(?:\x1b\[|\x9b){_CSI_BODY}"
+    rf"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f]){STRING_PAYLOAD}*"
+    rf"|\x1b[{INTERMEDIATE_BYTES}]*)[{ABORT_CONTROLS}]"
+)
+
+#: One complete escape sequence of any family (a match never contains a newline).
+ESCAPE_SEQUENCE = re.compile(
+    "|".join(
+        (
+            _CSI_PATTERN,
+            _OSC_PATTERN,
+            _OTHER_STRING_PATTERN,
+            _NF_PATTERN,
+            _TWO_BYTE_PATTERN,
+            _CANCELLED_PATTERN,
+        )
+    )
+)
+
+#: Like :data:`ESCAPE_SEQUENCE`, with one named group per family, for :func:`scan`.
+_TAGGED = re.compile(
+    "|".join(
+        f"(?P<{name}>{pattern})"
+        for name, pattern in (
+            ("csi", _CSI_PATTERN),
+            ("osc", _OSC_PATTERN),
+            ("string", _OTHER_STRING_PATTERN),
+            ("nf", _NF_PATTERN),
+            ("esc", _TWO_BYTE_PATTERN),
+            ("cancelled", _CANCELLED_PATTERN),
+        )
+    )
+)
+
+#: Any character that starts (or could start) display control: ESC or a C1 code point.
+INTRODUCER = re.compile(rf"[\x1b{C1_RANGE}]")
+
+_STRING_KINDS = {
+    "P": Kind.DCS, "X": Kind.SOS, "^": Kind.PM, "_": Kind.APC,
+    DCS_C1: Kind.DCS, SOS_C1: Kind.SOS, PM_C1: Kind.PM, APC_C1: Kind.APC,
+}
+
+
+class Sequence(NamedTuple):
+    """A parsed escape sequence."""
+
+    kind: Kind
+    text: str  # the whole sequence as it stood in the input
+    private: str  # CSI: leading private marker(s) from ``< = > ?``, else ""
+    params: str  # CSI: the parameter bytes after the private marker; strings: the payload
+    intermediates: str  # CSI / nF: the intermediate bytes
+    final: str  # CSI / nF / two-byte: the final byte; strings: ""
+
+    def numbers(self, default: int = 0) -> list[int]:
+        """CSI parameters as integers (sub-parameters after ``:`` ignored; empty -> ``default``)."""
+        out = []
+        for field in self.params.split(";"):
+            head = field.split(":", 1)[0]
+            out.append(int(head) if head.isdigit() else default)
+        return out
+
+    def first(self, default: int) -> int:
+        """The first CSI parameter, where 0 or absent means ``default`` (ECMA-48 cursor moves)."""
+        value = self.numbers(0)[0]
+        return value if value else default
+
+
+def parse(text: str) -> Sequence:
+    """Split one matched sequence into its parts (``text`` must be a full :data:`ESCAPE_SEQUENCE` match)."""
+    m = _TAGGED.fullmatch(text)
+    if m is None:
+        raise ValueError(f"not one escape sequence: {text!r}")
+    family = m.lastgroup
+    if family == "csi":
+        body = text[2:-1] if text[0] == ESC else text[1:-1]
+        cut = len(body.rstrip(INTERMEDIATE_CHARS))
+        params, inter = body[:cut], body[cut:]
+        priv = ""
+        while params and params[0] in "<=>?":
+            priv += params[0]
+            params = params[1:]
+        return Sequence(Kind.CSI, text, priv, params, inter, text[-1])
+    if family in ("osc", "string"):
+        intro_len = 2 if text[0] == ESC else 1
+        end_len = 2 if text.endswith(ST) else 1
+        payload = text[intro_len:-end_len]
+        kind = Kind.OSC if family == "osc" else _STRING_KINDS[text[1] if text[0] == ESC else text[0]]
+        return Sequence(kind, text, "", payload, "", "")
+    if family == "nf":
+        return Sequence(Kind.NF, text, "", "", text[1:-1], text[-1])
+    if family == "esc":
+        return Sequence(Kind.ESC2, text, "", "", "", text[1])
+    return Sequence(Kind.CANCELLED, text, "", "", "", "")
+
+
+INTERMEDIATE_CHARS = "".join(chr(c) for c in range(0x20, 0x30))
+
+
+def scan(text: str):
+    """Yield ``(start, end, family)`` for every complete sequence, left to right, never overlapping.
+
+    ``family`` is one of ``csi osc string nf esc cancelled``. A character that could start display
+    control but begins no complete sequence (a truncated ``ESC [ 3 1``, a lone ESC, an unterminated
+    OSC) is *not* yielded: callers find it with :data:`INTRODUCER` in the gaps.
+    """
+    for m in _TAGGED.finditer(text):
+        yield m.start(), m.end(), m.lastgroup
