@@ -1,0 +1,40 @@
+"""textclean: lossless removal of terminal escape sequences and redraws from LLM tool output.
+
+>>> from textclean import clean
+>>> result = clean(tool_output)            # doctest: +SKIP
+>>> result.text, result.applied, result.reason   # doctest: +SKIP
+"""
+
+from .gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, TextClean, clean
+from .probe import has_terminal_noise
+from .result import (
+    BELOW_MIN_TOKENS,
+    CONTENT_WOULD_CHANGE,
+    GATE_REASONS,
+    MALFORMED_ESCAPE,
+    NO_TERMINAL_NOISE,
+    NOT_SMALLER,
+    TOO_LARGE,
+    UNSUPPORTED_CONTROL,
+    Removed,
+    Result,
+)
+
+__all__ = [
+    "BELOW_MIN_TOKENS",
+    "CONTENT_WOULD_CHANGE",
+    "DEFAULT_MAX_CHARS",
+    "DEFAULT_MIN_TOKENS",
+    "GATE_REASONS",
+    "MALFORMED_ESCAPE",
+    "NOT_SMALLER",
+    "NO_TERMINAL_NOISE",
+    "TOO_LARGE",
+    "UNSUPPORTED_CONTROL",
+    "Removed",
+    "Result",
+    "TextClean",
+    "clean",
+    "has_terminal_noise",
+]
+__version__ = "0.1.0"

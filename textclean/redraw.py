@@ -1,0 +1,235 @@
+"""The cleaner's cell model of the rows a terminal shows, for text whose lines are redrawn.
+
+Only the slow path of :mod:`textclean.cleaner` uses it: lines written once, left to right, never get
+here. Rows are lists of one-character cells; the model follows ``docs/design.md``: no wrapping, LF
+implies CR, cursor moves up only within the last :data:`SCREEN_LINES` rows, and anything whose effect
+depends on what the model cannot know (the terminal's height, how it measures a zero-width joiner,
+half of a wide character) raises :class:`Unresolved` so that the gate refuses.
+"""
+
+from __future__ import annotations
+
+import wcwidth
+
+#: The fewest rows a terminal is assumed to have. A cursor move up reaches back at most this far.
+SCREEN_LINES = 24
+TAB_WIDTH = 8
+
+
+class _Marker(str):
+    """A cell that renders as itself but is told apart by identity."""
+
+
+#: The right half of a wide character.
+WIDE_TAIL = _Marker("")
+#: A cell a tab moved over; the tab itself is kept as a ``"\t"`` cell.
+TAB_TAIL = _Marker("")
+#: A cell never written, or erased: a space inside a row, nothing at its end.
+UNWRITTEN = _Marker(" ")
+
+class Unresolved(Exception):
+    """The model cannot tell what a terminal shows here."""
+
+
+class Row:
+    __slots__ = ("cells", "ending", "written", "ambiguous", "positioned", "special", "kind")
+
+    def __init__(self) -> None:
+        self.cells: list[str] = []
+        self.ending = ""  # the line ending that first left this row ("\n", "\r\n", ...)
+        self.written = 0  # characters written into the row, overwritten ones included
+        self.ambiguous = False  # holds a character whose cell width terminals disagree on
+        self.positioned = False  # a cursor move other than appending has acted on the row
+        self.special = False  # holds a wide character or a tab
+        self.kind = ""  # "cr", "bs" or "multiline": the redraw that acted on the row
+
+    def mark(self, kind: str) -> None:
+        if self.ambiguous:
+            raise Unresolved("cursor movement on a line with zero-width or ambiguous-width characters")
+        self.positioned = True
+        if kind == "multiline" or not self.kind:
+            self.kind = kind
+        elif kind == "bs" and self.kind == "cr":
+            self.kind = kind
+
+    def render(self) -> str:
+        cells = self.cells
+        end = len(cells)
+        while end and cells[end - 1] is UNWRITTEN:
+            end -= 1
+        return "".join(cells[:end])
+
+    def dropped(self) -> int:
+        """Characters written into the row that no longer show."""
+        shown = sum(len(c) for c in self.cells if c.__class__ is str)
+        return max(0, self.written - shown)
+
+
+class LineModel:
+    """Rows and a cursor; one method per control the cleaner resolves."""
+
+    def __init__(self) -> None:
+        self.rows = [Row()]
+        self.row = 0
+        self.col = 0
+        self.saved: tuple[int, int] | None = None
+
+    # --- writing ---------------------------------------------------------------------------------
+    def write(self, text: str) -> None:
+        row = self.rows[self.row]
+        row.written += len(text)
+        if text.isascii():
+            self._put_narrow(row, text)
+            return
+        for ch in text:
+            width = wcwidth.wcwidth(ch)
+            if width == 1:
+                self._put_narrow(row, ch)
+            elif width == 2:
+                self._put_wide(row, ch)
+            else:
+                self._put_ambiguous(row, ch, width)
+
+    def _put_narrow(self, row: Row, text: str) -> None:
+        cells, col, n = row.cells, self.col, len(text)
+        if col == len(cells):
+            cells.extend(text)
+        else:
+            self._prepare(row, col, col + n)
+            cells[col : col + n] = text
+        self.col = col + n
+
+    def _put_wide(self, row: Row, ch: str) -> None:
+        cells, col = row.cells, self.col
+        row.special = True
+        if col != len(cells):
+            self._prepare(row, col, col + 2)
+        cells[col : col + 2] = (ch, WIDE_TAIL)
+        self.col = col + 2
+
+    def _put_ambiguous(self, row: Row, ch: str, width: int) -> None:
+        if row.positioned:
+            raise Unresolved(f"character {ch!r} of uncertain width on a redrawn line")
+        row.ambiguous = True
+        cells, col = row.cells, self.col
+        if width == 0 and col and col == len(cells) and cells[col - 1].__class__ is str:
+            cells[col - 1] += ch  # a combining mark or joiner belongs to the cell before it
+            return
+        # A character terminals may show in zero, one or two cells: keep it as a cell of its own.
+        self._put_narrow(row, ch)
+
+    def _prepare(self, row: Row, start: int, end: int) -> None:
+        """Make cells start..end writable: pad a short row, refuse to split a wide character or a tab."""
+        if row.ambiguous:
+            raise Unresolved("overwrite on a line with zero-width or ambiguous-width characters")
+        cells = row.cells
+        if start > len(cells):
+            cells.extend([UNWRITTEN] * (start - len(cells)))
+        if end > len(cells):
+            cells.extend([UNWRITTEN] * (end - len(cells)))
+        if row.special:
+            if cells[start] is WIDE_TAIL or (end < len(cells) and cells[end] is WIDE_TAIL):
+                raise Unresolved("overwrite of half a wide character")
+            for c in cells[start:end]:
+                if c is TAB_TAIL or c == "\t":
+                    raise Unresolved("overwrite of a tab")
+
+    def tab(self) -> None:
+        row = self.rows[self.row]
+        cells, col = row.cells, self.col
+        stop = (col // TAB_WIDTH + 1) * TAB_WIDTH
+        if col < len(cells) and any(c is not UNWRITTEN for c in cells[col:stop]):
+            raise Unresolved("tab over written cells")
+        if col > len(cells):
+            cells.extend([UNWRITTEN] * (col - len(cells)))
+        row.special = True
+        row.written += 1
+        cells[col:stop] = ["\t"] + [TAB_TAIL] * (stop - col - 1)
+        self.col = stop
+
+    # --- moves within a row -----------------------------------------------------------------------
+    def carriage_return(self) -> None:
+        self.rows[self.row].mark("cr")
+        self.col = 0
+
+    def backspace(self) -> None:
+        self.rows[self.row].mark("bs")
+        if self.col:
+            self.col -= 1
+
+    def cursor_forward(self, n: int) -> None:
+        self.rows[self.row].mark("cr")
+        self.col += n
+
+    def cursor_back(self, n: int) -> None:
+        self.rows[self.row].mark("cr")
+        self.col = max(0, self.col - n)
+
+    def cursor_to_column(self, column: int) -> None:
+        self.rows[self.row].mark("cr")
+        self.col = column
+
+    def erase_in_line(self, mode: int) -> None:
+        row = self.rows[self.row]
+        length = len(row.cells)
+        if mode == 0:
+            start, end = self.col, length
+        elif mode == 1:
+            start, end = 0, min(self.col + 1, length)
+        elif mode == 2:
+            start, end = 0, length
+        else:
+            raise Unresolved(f"erase in line with mode {mode}")
+        self._erase(row, start, end)
+
+    def erase_characters(self, n: int) -> None:
+        row = self.rows[self.row]
+        self._erase(row, self.col, min(self.col + n, len(row.cells)))
+
+    def _erase(self, row: Row, start: int, end: int) -> None:
+        if start >= end:
+            return
+        row.mark("cr")
+        self._prepare(row, start, end)
+        row.cells[start:end] = [UNWRITTEN] * (end - start)
+
+    # --- moves between rows -----------------------------------------------------------------------
+    def line_feed(self, ending: str) -> None:
+        row = self.rows[self.row]
+        if self.row == len(self.rows) - 1:
+            row.ending = ending
+            self.rows.append(Row())
+        else:
+            self.rows[self.row + 1].kind = "multiline"  # back down through rows already written
+        self.row += 1
+        self.col = 0
+
+    def cursor_vertical(self, delta: int, *, to_column_zero: bool) -> None:
+        self.rows[self.row].mark("multiline")
+        target = self.row + delta
+        lowest = len(self.rows) - 1
+        if target < 0 or target > lowest or target < lowest - (SCREEN_LINES - 1):
+            raise Unresolved(f"cursor move to row {target} outside rows 0..{lowest} of a {SCREEN_LINES}-row screen")
+        self.row = target
+        self.rows[target].mark("multiline")
+        if to_column_zero:
+            self.col = 0
+
+    def save_cursor(self) -> None:
+        self.rows[self.row].mark("multiline")
+        self.saved = (self.row, self.col)
+
+    def restore_cursor(self) -> None:
+        if self.saved is None:
+            raise Unresolved("cursor restore without a save")
+        row, col = self.saved
+        self.cursor_vertical(row - self.row, to_column_zero=False)
+        self.col = col
+
+    def end_of_text(self, trailing: str) -> None:
+        """A run of CRs at the very end of the text: no visible effect, kept as the last row's ending."""
+        self.rows[self.row].ending = trailing if self.row == len(self.rows) - 1 else ""
+
+    # --- result -----------------------------------------------------------------------------------
+    def render(self) -> str:
+        return "".join(row.render() + row.ending for row in self.rows)

@@ -1,0 +1,95 @@
+"""What the gate returns: :class:`Result`, the per-transform account :class:`Removed`, the reasons."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# Gate reasons, in the order the gate checks them (public, documented in the README).
+TOO_LARGE = "too_large"
+BELOW_MIN_TOKENS = "below_min_tokens"
+NO_TERMINAL_NOISE = "no_terminal_noise"
+UNSUPPORTED_CONTROL = "unsupported_control"
+MALFORMED_ESCAPE = "malformed_escape"
+CONTENT_WOULD_CHANGE = "content_would_change"
+NOT_SMALLER = "not_smaller"
+
+GATE_REASONS = (
+    TOO_LARGE,
+    BELOW_MIN_TOKENS,
+    NO_TERMINAL_NOISE,
+    UNSUPPORTED_CONTROL,
+    MALFORMED_ESCAPE,
+    CONTENT_WOULD_CHANGE,
+    NOT_SMALLER,
+)
+
+
+@dataclass(frozen=True)
+class Removed:
+    """What each transform removed: a count of sequences or redrawn lines, and characters."""
+
+    escape_sequences: int = 0  # escape sequences and stray BELs removed
+    escape_chars: int = 0
+    cr_redraws: int = 0  # lines redrawn in place: \r, erase in line, cursor moves within the line
+    cr_chars: int = 0  # visible characters those redraws overwrote or erased
+    backspace_redraws: int = 0
+    backspace_chars: int = 0
+    multiline_redraws: int = 0  # lines rewritten after the cursor moved up
+    multiline_chars: int = 0
+
+
+NOTHING_REMOVED = Removed()
+
+
+class Result:
+    """The outcome of one :func:`textclean.clean` call.
+
+    ``text`` is the cleaned text, or the very object that was passed in when the gate refused.
+    ``tokens_before`` is counted on first access when the gate did not need it.
+    """
+
+    __slots__ = ("text", "applied", "reason", "detail", "removed", "_tokens_before", "_tokens_after", "_count")
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        applied: bool,
+        reason: str | None,
+        detail: str | None,
+        removed: Removed,
+        tokens_before: int | None,
+        tokens_after: int | None,
+        count: Callable[[str], int],
+        original: str,
+    ) -> None:
+        self.text = text
+        self.applied = applied
+        self.reason = reason
+        self.detail = detail
+        self.removed = removed
+        self._tokens_before = tokens_before
+        self._tokens_after = tokens_after
+        self._count = (count, original)
+
+    @property
+    def tokens_before(self) -> int:
+        if self._tokens_before is None:
+            count, original = self._count
+            self._tokens_before = count(original)
+        return self._tokens_before
+
+    @property
+    def tokens_after(self) -> int:
+        if self._tokens_after is None:
+            self._tokens_after = self.tokens_before if not self.applied else self._count[0](self.text)
+        return self._tokens_after
+
+    @property
+    def tokens_saved(self) -> int:
+        return self.tokens_before - self.tokens_after
+
+    def __repr__(self) -> str:
+        state = "applied" if self.applied else f"refused: {self.reason}"
+        return f"Result({state}, tokens {self._tokens_before} -> {self._tokens_after}, {self.removed})"
