@@ -1,0 +1,734 @@
+"""The real programs fixtures_gen captures, each with the temp-dir setup it needs.
+
+An entry's ``setup(tmpdir)`` writes fixed inputs (file contents, git dates, crate sources) so that
+regenerating gives similar bytes, and returns the :class:`Invocation` to run in the pty. An entry
+whose program is missing reports why through :meth:`Entry.available` and is skipped, never faked.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import os
+import random
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fixtures_gen import scripts
+from fixtures_gen.pty_capture import Capture, capture
+from fixtures_gen.servers import LoopbackServer
+
+PYTHON = sys.executable
+FIXED_MTIME = 1_700_000_000  # 2023-11-14T22:13:20Z, for every file an entry lists
+
+
+@dataclass
+class Invocation:
+    """What to run in the pty, and what to undo afterwards (a server to stop)."""
+
+    argv: list[str]
+    cwd: Path
+    env: dict[str, str] = field(default_factory=dict)
+    cleanup: Callable[[], None] | None = None
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    description: str
+    setup: Callable[[Path], Invocation]
+    programs: tuple[str, ...] = ()
+    modules: tuple[str, ...] = ()
+    version: tuple[str, ...] | None = None
+    columns: int = 100
+    lines: int = 30
+    timeout: float = 60.0
+
+    def available(self) -> tuple[bool, str]:
+        """(True, "") when every program and module the entry needs is here, else (False, why)."""
+        for program in self.programs:
+            if find_program(program) is None:
+                return False, f"{program} not found on PATH"
+        for module in self.modules:
+            if importlib.util.find_spec(module) is None:
+                return False, f"Python module {module} not installed (pip install textclean[fixtures])"
+        return True, ""
+
+    def version_argv(self) -> list[str] | None:
+        if self.version is not None:
+            return [_resolve(arg) for arg in self.version]
+        if self.programs:
+            return [_resolve(self.programs[0]), "--version"]
+        return None
+
+
+def find_program(name: str) -> str | None:
+    """``name`` on PATH, or in ~/.cargo/bin (where rustup puts cargo without touching PATH)."""
+    found = shutil.which(name)
+    if found is None:
+        candidate = Path.home() / ".cargo" / "bin" / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            found = str(candidate)
+    return found
+
+
+def _resolve(arg: str) -> str:
+    return PYTHON if arg == "python" else (find_program(arg) or arg)
+
+
+def write_files(root: Path, files: Mapping[str, str]) -> None:
+    """Write ``files`` (relative path -> text) under ``root`` with a fixed mtime."""
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        os.utime(path, (FIXED_MTIME, FIXED_MTIME))
+
+
+# ---------------------------------------------------------------------------------------------- grep
+
+GREP_FILES = {
+    "src/app.py": (
+        "import logging\n\nlog = logging.getLogger(__name__)\n\n\n"
+        "def load(path):\n    # TODO: stream instead of reading it all\n    with open(path) as f:\n"
+        "        return f.read()\n\n\ndef main():\n    try:\n        load('config.toml')\n"
+        "    except OSError as error:\n        log.error('cannot load config: %s', error)\n"
+    ),
+    "src/util.py": (
+        "def retry(fn, attempts=3):\n    last_error = None\n    for _ in range(attempts):\n"
+        "        try:\n            return fn()\n        except Exception as error:  # TODO: narrow\n"
+        "            last_error = error\n    raise last_error\n"
+    ),
+    "docs/notes.md": (
+        "# Notes\n\n- TODO: document the retry policy\n- errors are logged, never swallowed\n"
+        "- unicode check: naïve café résumé — ✓\n"
+    ),
+    "README.md": "demo project\n",
+}
+
+
+def setup_grep(tmp: Path) -> Invocation:
+    write_files(tmp, GREP_FILES)
+    return Invocation(["grep", "--color=always", "-rn", "-E", "TODO|error", "src", "docs"], tmp)
+
+
+# ------------------------------------------------------------------------------------------------ ls
+
+
+def setup_ls(tmp: Path) -> Invocation:
+    root = tmp / "project"
+    write_files(
+        root,
+        {
+            "README.md": "# project\n",
+            "build.sh": "#!/bin/sh\necho build\n",
+            "data/sample.csv": "a,b\n1,2\n",
+            "dist/project-1.0.tar.gz": "not really gzip\n",
+            "notes.txt": "x" * 2048,
+        },
+    )
+    (root / "build.sh").chmod(0o755)
+    (root / "latest").symlink_to("dist/project-1.0.tar.gz")
+    (root / "broken").symlink_to("missing-target")
+    (root / ".hidden").write_text("secret\n")
+    for path in [root / ".hidden", root / "data", root / "dist", root]:
+        os.utime(path, (FIXED_MTIME, FIXED_MTIME))
+    for link in [root / "latest", root / "broken"]:
+        os.utime(link, (FIXED_MTIME, FIXED_MTIME), follow_symlinks=False)
+    return Invocation(["ls", "--color=always", "-la"], root, {"TZ": "UTC"})
+
+
+# ----------------------------------------------------------------------------------------------- git
+
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "Ada Example",
+    "GIT_AUTHOR_EMAIL": "ada@example.com",
+    "GIT_COMMITTER_NAME": "Ada Example",
+    "GIT_COMMITTER_EMAIL": "ada@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_PAGER": "cat",
+    "PAGER": "cat",
+    "TZ": "UTC",
+}
+
+GIT_HISTORY = [
+    (
+        "2024-01-02T10:00:00Z",
+        "Add greeting module",
+        {"hello.py": "def greet(name):\n    return 'Hello, ' + name\n", "README.md": "# hello\n"},
+    ),
+    (
+        "2024-01-03T11:30:00Z",
+        "Use f-strings and add a farewell",
+        {
+            "hello.py": (
+                "def greet(name):\n    return f'Hello, {name}!'\n\n\n"
+                "def farewell(name):\n    return f'Goodbye, {name}.'\n"
+            )
+        },
+    ),
+    (
+        "2024-01-05T09:15:00Z",
+        "Document usage",
+        {"README.md": "# hello\n\nUsage:\n\n    from hello import greet\n    greet('world')\n"},
+    ),
+]
+
+
+def _git(repo: Path, env: Mapping[str, str], *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, env=dict(env), check=True, capture_output=True)
+
+
+def make_git_repo(tmp: Path) -> tuple[Path, dict[str, str]]:
+    repo = tmp / "hello"
+    repo.mkdir()
+    env = {**GIT_IDENTITY, "HOME": str(tmp), "PATH": os.environ.get("PATH", os.defpath)}
+    _git(repo, env, "init", "-q", "-b", "main")
+    for date, message, files in GIT_HISTORY:
+        write_files(repo, files)
+        _git(repo, env, "add", ".")
+        _git(
+            repo, {**env, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}, "commit", "-q", "-m", message
+        )
+    return repo, env
+
+
+def setup_git_log(tmp: Path) -> Invocation:
+    repo, _ = make_git_repo(tmp)
+    return Invocation(["git", "log", "-p", "--color=always"], repo, dict(GIT_IDENTITY))
+
+
+def setup_git_diff(tmp: Path) -> Invocation:
+    repo, _ = make_git_repo(tmp)
+    write_files(
+        repo,
+        {
+            "hello.py": (
+                "def greet(name: str) -> str:\n    return f'Hello, {name}!'\n\n\n"
+                "def farewell(name: str) -> str:\n    return f'See you, {name}.'\n"
+            ),
+            "README.md": "# hello\n\nUsage:\n\n    from hello import greet, farewell\n    greet('world')\n",
+        },
+    )
+    return Invocation(["git", "diff", "--color=always"], repo, dict(GIT_IDENTITY))
+
+
+# ---------------------------------------------------------------------------------------------- diff
+
+DIFF_OLD = "".join(f"setting_{i} = {i}\n" for i in range(12)) + "mode = 'fast'\nretries = 3\n"
+DIFF_NEW = (
+    "".join(f"setting_{i} = {i}\n" for i in range(12) if i != 4).replace("setting_7 = 7", "setting_7 = 70")
+    + "mode = 'safe'\nretries = 3\ntimeout = 30\n"
+)
+
+
+def setup_diff(tmp: Path) -> Invocation:
+    write_files(tmp, {"config.old": DIFF_OLD, "config.new": DIFF_NEW})
+    return Invocation(["diff", "--color=always", "-u", "config.old", "config.new"], tmp, {"TZ": "UTC"})
+
+
+# ----------------------------------------------------------------------------------------------- gcc
+
+BAD_C = """#include <stdio.h>
+
+struct point { int x, y; };
+
+int area(struct point p) {
+    int unused = 0;
+    return p.x * p.y
+}
+
+int main(void) {
+    struct point p = {2, 3};
+    printf("%s\\n", area(p));
+    return undefined_function(p);
+}
+"""
+
+
+def setup_gcc(tmp: Path) -> Invocation:
+    write_files(tmp, {"shapes.c": BAD_C})
+    return Invocation(["gcc", "-fdiagnostics-color=always", "-Wall", "-c", "shapes.c", "-o", "shapes.o"], tmp)
+
+
+# -------------------------------------------------------------------------------------------- pytest
+
+PYTEST_SUITE = {
+    "pytest.ini": "[pytest]\n",
+    "test_orders.py": """import pytest
+
+
+def total(items):
+    return sum(price * qty for price, qty in items)
+
+
+def test_total_of_empty_order():
+    assert total([]) == 0
+
+
+def test_total_applies_quantities():
+    assert total([(2.5, 2), (1.0, 3)]) == 7.5
+
+
+def test_order_summary_matches():
+    summary = {"items": 3, "total": 8.0, "currency": "EUR", "status": "paid"}
+    assert summary == {"items": 3, "total": 8.5, "currency": "EUR", "status": "open"}
+
+
+def test_parse_quantity():
+    assert int("three") == 3
+
+
+@pytest.mark.skip(reason="needs the payment sandbox")
+def test_refund():
+    pass
+
+
+@pytest.mark.parametrize("qty", [1, 2, -1])
+def test_quantity_is_positive(qty):
+    assert qty > 0, f"quantity {qty} must be positive"
+""",
+}
+
+
+def _setup_pytest(tmp: Path, *extra: str) -> Invocation:
+    write_files(tmp, PYTEST_SUITE)
+    argv = [PYTHON, "-m", "pytest", "--color=yes", "-p", "no:cacheprovider", *extra]
+    return Invocation(argv, tmp, {"PYTHONDONTWRITEBYTECODE": "1"})
+
+
+def setup_pytest(tmp: Path) -> Invocation:
+    return _setup_pytest(tmp)
+
+
+def setup_pytest_verbose(tmp: Path) -> Invocation:
+    return _setup_pytest(tmp, "-v")
+
+
+# --------------------------------------------------------------------------------------------- cargo
+
+CARGO_TOML = '[package]\nname = "{name}"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n{deps}'
+
+CRATE_BROKEN_LIB = """pub struct Counter {
+    count: u32,
+}
+
+impl Counter {
+    pub fn new() -> Self {
+        let unused_limit = 10;
+        Counter { count: 0 }
+    }
+
+    pub fn bump(&mut self) -> u32 {
+        self.count += 1;
+        self.count
+    }
+
+    pub fn label(&self) -> String {
+        self.count
+    }
+}
+"""
+
+CRATE_TESTED_LIB = """pub fn parse_port(text: &str) -> Option<u16> {
+    let trimmed = text.trim();
+    let unused_default = 8080;
+    trimmed.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_plain_port() {
+        assert_eq!(parse_port("443"), Some(443));
+    }
+
+    #[test]
+    fn parses_port_with_prefix() {
+        assert_eq!(parse_port(":8080"), Some(8080));
+    }
+
+    #[test]
+    fn rejects_out_of_range() {
+        assert_eq!(parse_port("70000"), None);
+    }
+}
+"""
+
+WORKSPACE_CRATES = ["config", "storage", "network", "render", "plugins", "cli"]
+
+
+def _cargo_env(tmp: Path) -> dict[str, str]:
+    cargo = find_program("cargo")
+    cargo_dir = str(Path(cargo).parent) if cargo else ""
+    env = {
+        "PATH": os.pathsep.join(p for p in [cargo_dir, os.environ.get("PATH", os.defpath)] if p),
+        "CARGO_HOME": str(tmp / ".cargo-home"),
+        "CARGO_TARGET_DIR": str(tmp / "target"),
+        "CARGO_NET_OFFLINE": "true",
+        "CARGO_INCREMENTAL": "0",
+    }
+    # rustup's proxy looks up its toolchains under RUSTUP_HOME, which defaults to the real ~/.rustup.
+    rustup_home = os.environ.get("RUSTUP_HOME") or str(Path.home() / ".rustup")
+    if Path(rustup_home).is_dir():
+        env["RUSTUP_HOME"] = rustup_home
+    return env
+
+
+def _write_crate(root: Path, name: str, lib: str, deps: str = "") -> None:
+    write_files(root, {"Cargo.toml": CARGO_TOML.format(name=name, deps=deps), "src/lib.rs": lib})
+
+
+def setup_cargo_build(tmp: Path) -> Invocation:
+    _write_crate(tmp / "counter", "counter", CRATE_BROKEN_LIB)
+    return Invocation(["cargo", "build", "--color=always"], tmp / "counter", _cargo_env(tmp))
+
+
+def setup_cargo_test(tmp: Path) -> Invocation:
+    _write_crate(tmp / "ports", "ports", CRATE_TESTED_LIB)
+    return Invocation(["cargo", "test", "--color=always"], tmp / "ports", _cargo_env(tmp))
+
+
+def _workspace_lib(index: int, name: str) -> str:
+    # Enough generic code per crate that each takes a noticeable moment, so cargo's status bar shows.
+    body = "\n".join(
+        f"pub fn {name}_step_{i}<T: Clone + std::fmt::Debug>(items: &[T]) -> Vec<String> {{\n"
+        f'    items.iter().cycle().take({i + 3}).map(|x| format!("{{:?}}", x.clone())).collect()\n}}\n'
+        for i in range(40)
+    )
+    warning = "pub fn noisy() { let shadowed = 1; }\n" if index % 2 else ""
+    return body + warning
+
+
+def setup_cargo_workspace(tmp: Path) -> Invocation:
+    root = tmp / "workspace"
+    members = ", ".join(f'"{name}"' for name in WORKSPACE_CRATES)
+    write_files(root, {"Cargo.toml": f'[workspace]\nresolver = "2"\nmembers = [{members}]\n'})
+    previous: str | None = None
+    for index, name in enumerate(WORKSPACE_CRATES):
+        deps = f'{previous} = {{ path = "../{previous}" }}\n' if previous else ""
+        _write_crate(root / name, name, _workspace_lib(index, name), deps)
+        previous = name
+    return Invocation(["cargo", "build", "--color=always"], root, _cargo_env(tmp))
+
+
+# ------------------------------------------------------------------------------ Python-driven output
+
+
+def _python_script(tmp: Path, source: str, env: Mapping[str, str] | None = None) -> Invocation:
+    write_files(tmp, {"program.py": source})
+    return Invocation([PYTHON, "program.py"], tmp, {"PYTHONUNBUFFERED": "1", **(env or {})})
+
+
+def setup_cr_progress(tmp: Path) -> Invocation:
+    return _python_script(tmp, scripts.CR_PROGRESS)
+
+
+def setup_tqdm_single(tmp: Path) -> Invocation:
+    return _python_script(tmp, scripts.TQDM_SINGLE)
+
+
+def setup_tqdm_nested(tmp: Path) -> Invocation:
+    return _python_script(tmp, scripts.TQDM_NESTED)
+
+
+def setup_rich_progress(tmp: Path) -> Invocation:
+    return _python_script(tmp, scripts.RICH_PROGRESS)
+
+
+def setup_rich_status(tmp: Path) -> Invocation:
+    return _python_script(tmp, scripts.RICH_STATUS)
+
+
+# ---------------------------------------------------------------------------------------- downloads
+
+
+def incompressible(size: int, seed: int) -> bytes:
+    return random.Random(seed).randbytes(size)
+
+
+def _start_server(files: Mapping[str, bytes], *, chunk_size: int, chunk_delay: float) -> LoopbackServer:
+    return LoopbackServer(files, chunk_size=chunk_size, chunk_delay=chunk_delay).start()
+
+
+def _setup_curl(tmp: Path, *flags: str) -> Invocation:
+    # 3 MiB at ~1 MiB/s: long enough for curl's once-a-second meter to redraw a few times.
+    server = _start_server(
+        {"/dataset.tar": incompressible(3 << 20, 1)}, chunk_size=64 << 10, chunk_delay=0.06
+    )
+    argv = ["curl", *flags, "-o", "dataset.tar", f"{server.url}/dataset.tar"]
+    return Invocation(argv, tmp, cleanup=server.stop)
+
+
+def setup_curl_meter(tmp: Path) -> Invocation:
+    return _setup_curl(tmp)
+
+
+def setup_curl_bar(tmp: Path) -> Invocation:
+    return _setup_curl(tmp, "--progress-bar")
+
+
+def build_wheel(name: str, version: str, payload: bytes) -> bytes:
+    """A minimal valid wheel whose size is mostly ``payload`` (pip shows a bar above 512 KiB)."""
+    dist_info = f"{name}-{version}.dist-info"
+    files = {
+        f"{name}/__init__.py": b"",
+        f"{name}/blob.bin": payload,
+        f"{dist_info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
+        f"{dist_info}/WHEEL": (
+            b"Wheel-Version: 1.0\nGenerator: fixtures_gen\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        ),
+    }
+    record = "".join(f"{path},,\n" for path in [*files, f"{dist_info}/RECORD"])
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        for path, data in files.items():
+            archive.writestr(zipfile.ZipInfo(path, date_time=(2024, 1, 1, 0, 0, 0)), data)
+        archive.writestr(zipfile.ZipInfo(f"{dist_info}/RECORD", date_time=(2024, 1, 1, 0, 0, 0)), record)
+    return buffer.getvalue()
+
+
+def setup_pip_download(tmp: Path) -> Invocation:
+    wheel_name = "demo_weights-1.0-py3-none-any.whl"
+    wheel = build_wheel("demo_weights", "1.0", incompressible(2 << 20, 2))
+    index = f'<html><body><a href="/files/{wheel_name}">{wheel_name}</a></body></html>\n'.encode()
+    files = {"/simple/demo-weights/": index, f"/files/{wheel_name}": wheel}
+    server = _start_server(files, chunk_size=32 << 10, chunk_delay=0.04)
+    argv = [PYTHON, "-m", "pip", "download", "--no-deps", "--progress-bar", "on", "-d", "wheels"]
+    argv += ["--index-url", f"{server.url}/simple/", "demo-weights"]
+    env = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_CACHE_DIR": "1", "PIP_NO_INPUT": "1"}
+    return Invocation(argv, tmp, env, cleanup=server.stop)
+
+
+# ---------------------------------------------------------------------------------- pip's spinner
+
+SPINNER_PACKAGE = {
+    "pyproject.toml": (
+        '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n'
+        '[project]\nname = "spinner-demo"\nversion = "1.0"\n'
+    ),
+    "spinner_demo/__init__.py": "VALUE = 1\n",
+    # A build that logs for a moment (as a C extension's would): pip turns its spinner once per line.
+    "setup.py": (
+        "import time\n\nfrom setuptools import setup\n\n"
+        "for step in range(10):\n    print(f'compiling module {step}', flush=True)\n    time.sleep(0.15)\n"
+        "setup()\n"
+    ),
+}
+
+
+def setup_pip_spinner(tmp: Path) -> Invocation:
+    write_files(tmp / "spinner-demo", SPINNER_PACKAGE)
+    argv = [PYTHON, "-m", "pip", "install", "--no-index", "--no-build-isolation", "--no-deps"]
+    argv += ["--target", "installed", "./spinner-demo"]
+    env = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_CACHE_DIR": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+    return Invocation(argv, tmp, env)
+
+
+# --------------------------------------------------------------------------------------- man/groff
+
+MAN_PAGE = r""".TH FETCHER 1 "2024-01-01" "fetcher 1.0" "User Commands"
+.SH NAME
+fetcher \- download files with retries
+.SH SYNOPSIS
+.B fetcher
+[\fB\-r\fR \fIretries\fR]
+[\fB\-o\fR \fIfile\fR]
+.I url
+.SH DESCRIPTION
+.B fetcher
+downloads
+.I url
+and writes it to
+.IR file ,
+retrying on transient errors.
+.SH OPTIONS
+.TP
+.BI \-r " retries"
+Try at most \fIretries\fR times (default 3).
+.TP
+.BI \-o " file"
+Write to \fIfile\fR instead of standard output.
+.SH EXIT STATUS
+.B 0
+on success,
+.B 1
+when every attempt failed.
+"""
+
+
+def setup_man_overstrike(tmp: Path) -> Invocation:
+    write_files(tmp, {"fetcher.1": MAN_PAGE})
+    # GROFF_NO_SGR makes grotty use the old overstrike forms: bold X\bX, underline _\bX.
+    env = {"MANPAGER": "cat", "PAGER": "cat", "GROFF_NO_SGR": "1", "MANWIDTH": "80"}
+    return Invocation(["man", "-l", "fetcher.1"], tmp, env)
+
+
+def setup_man_sgr(tmp: Path) -> Invocation:
+    write_files(tmp, {"fetcher.1": MAN_PAGE})
+    # Debian's grotty defaults to overstrike; GROFF_SGR asks for the SGR forms other systems default to.
+    env = {"MANPAGER": "cat", "PAGER": "cat", "GROFF_SGR": "1", "MANWIDTH": "80"}
+    return Invocation(["man", "-l", "fetcher.1"], tmp, env)
+
+
+# -------------------------------------------------------------------------------------------- ninja
+
+NINJA_SOURCES = {
+    "parse.c": "int parse(const char *s) { int n = 0; while (*s) n = n * 10 + (*s++ - '0'); return n; }\n",
+    "render.c": '#include <stdio.h>\nvoid render(int n) { int unused; printf("%d\\n", n); }\n',
+    "store.c": (
+        "static int cache[64];\nint store(int k, int v) { int old = cache[k]; cache[k] = v; return old; }\n"
+    ),
+    "main.c": (
+        'int parse(const char *);\nvoid render(int);\nint main(void) { render(parse("42")); return 0; }\n'
+    ),
+    "build.ninja": (
+        "cflags = -Wall -O1 -fdiagnostics-color=always\n"
+        "rule cc\n  command = gcc $cflags -c $in -o $out && sleep 0.3\n  description = CC $out\n"
+        "rule link\n  command = gcc $in -o $out\n  description = LINK $out\n"
+        "build parse.o: cc parse.c\nbuild render.o: cc render.c\nbuild store.o: cc store.c\n"
+        "build main.o: cc main.c\nbuild app: link parse.o render.o store.o main.o\n"
+    ),
+}
+
+
+def setup_ninja(tmp: Path) -> Invocation:
+    write_files(tmp, NINJA_SOURCES)
+    return Invocation(["ninja", "-j", "2"], tmp)
+
+
+# ------------------------------------------------------------------------------------------ entries
+
+CATALOGUE: list[Entry] = [
+    Entry("grep_color", "grep --color=always -rn over a small source tree", setup_grep, ("grep",)),
+    Entry("ls_color", "ls --color=always -la: dirs, executable, symlinks, a broken link", setup_ls, ("ls",)),
+    Entry("git_log_patch", "git log -p --color=always over three commits", setup_git_log, ("git",)),
+    Entry("git_diff", "git diff --color=always of working-tree edits", setup_git_diff, ("git",)),
+    Entry("diff_unified", "diff --color=always -u of two config files", setup_diff, ("diff",)),
+    Entry("gcc_errors", "gcc -fdiagnostics-color=always: a warning and errors", setup_gcc, ("gcc",)),
+    Entry(
+        "pytest_failures",
+        "pytest --color=yes with failures",
+        setup_pytest,
+        modules=("pytest",),
+        version=("python", "-m", "pytest", "--version"),
+    ),
+    Entry(
+        "pytest_failures_verbose",
+        "pytest --color=yes -v with failures",
+        setup_pytest_verbose,
+        modules=("pytest",),
+        version=("python", "-m", "pytest", "--version"),
+    ),
+    Entry("cargo_build_error", "cargo build: a warning and a type error", setup_cargo_build, ("cargo",)),
+    Entry("cargo_test_failure", "cargo test: a warning and a failing test", setup_cargo_test, ("cargo",)),
+    Entry(
+        "cargo_build_workspace",
+        "cargo build of six path crates: status bar above the log",
+        setup_cargo_workspace,
+        ("cargo",),
+        timeout=300.0,
+    ),
+    Entry(
+        "ninja_build",
+        "ninja: smart-terminal status line above compiler warnings",
+        setup_ninja,
+        ("ninja", "gcc"),
+    ),
+    Entry(
+        "cr_progress",
+        "Python \\r progress writer, longer and shorter frames, no erase",
+        setup_cr_progress,
+        version=("python", "--version"),
+    ),
+    Entry(
+        "tqdm_single",
+        "tqdm: one bar",
+        setup_tqdm_single,
+        modules=("tqdm",),
+        version=("python", "-m", "tqdm", "--version"),
+    ),
+    Entry(
+        "tqdm_nested",
+        "tqdm: nested bars with position= and tqdm.write",
+        setup_tqdm_nested,
+        modules=("tqdm",),
+        version=("python", "-m", "tqdm", "--version"),
+    ),
+    Entry(
+        "rich_progress",
+        "rich.progress with three tasks and log lines above",
+        setup_rich_progress,
+        modules=("rich",),
+        version=("python", "-c", "import importlib.metadata as m; print(m.version('rich'))"),
+    ),
+    Entry(
+        "rich_status",
+        "rich console.status spinner with log lines",
+        setup_rich_status,
+        modules=("rich",),
+        version=("python", "-c", "import importlib.metadata as m; print(m.version('rich'))"),
+    ),
+    Entry(
+        "curl_meter", "curl's progress meter, loopback download", setup_curl_meter, ("curl",), timeout=60.0
+    ),
+    Entry("curl_bar", "curl --progress-bar, loopback download", setup_curl_bar, ("curl",), timeout=60.0),
+    Entry(
+        "pip_download",
+        "pip download progress bar from a loopback index",
+        setup_pip_download,
+        modules=("pip",),
+        version=("python", "-m", "pip", "--version"),
+    ),
+    Entry(
+        "pip_spinner",
+        "pip install of a local project: \\b spinner while building",
+        setup_pip_spinner,
+        modules=("pip", "setuptools"),
+        version=("python", "-m", "pip", "--version"),
+    ),
+    Entry(
+        "man_overstrike",
+        "man -l with GROFF_NO_SGR: X\\bX bold, _\\bX underline",
+        setup_man_overstrike,
+        ("man", "groff"),
+    ),
+    Entry("man_sgr", "man -l with grotty's SGR output", setup_man_sgr, ("man", "groff")),
+]
+
+BY_NAME: dict[str, Entry] = {entry.name: entry for entry in CATALOGUE}
+
+
+def capture_entry(entry: Entry, tmp: Path) -> Capture:
+    """Set ``entry`` up in ``tmp``, run it in a pty, undo the setup; temp paths in metadata become <tmp>."""
+    invocation = entry.setup(tmp)
+    try:
+        result = capture(
+            invocation.argv,
+            cwd=invocation.cwd,
+            env=invocation.env,
+            columns=entry.columns,
+            lines=entry.lines,
+            timeout=entry.timeout,
+            version_argv=entry.version_argv() or (),
+        )
+    finally:
+        if invocation.cleanup is not None:
+            invocation.cleanup()
+    result.metadata = {"name": entry.name, "description": entry.description, **result.metadata}
+    result.metadata["argv"] = [_hide_tmp(arg, tmp) for arg in result.metadata["argv"]]
+    # PATH is the machine's own; everything else the entry set is part of how the bytes came about.
+    env = {key: _hide_tmp(value, tmp) for key, value in result.metadata["env"].items() if key != "PATH"}
+    result.metadata["env"] = env
+    return result
+
+
+def _hide_tmp(value: str, tmp: Path) -> str:
+    return value.replace(str(tmp), "<tmp>")

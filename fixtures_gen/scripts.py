@@ -1,0 +1,88 @@
+"""Source of the small Python programs some catalogue entries run (written to the entry's temp dir).
+
+Each one uses a real library or writes what such programs really write; none of them prints escape
+sequences by hand except the plain ``\\r`` writer, which is the pattern itself.
+"""
+
+CR_PROGRESS = r"""
+import sys
+import time
+
+TASKS = [("fetch index", 6), ("download model-00001-of-00002.safetensors", 12), ("verify", 4)]
+
+
+def frame(name, step, steps):
+    pct = step * 100 // steps
+    bar = "#" * (pct // 5)
+    eta = (steps - step) * 3
+    return f"{name}: [{bar:<20}] {pct:3d}% eta {eta}s"
+
+
+print("starting 3 tasks")
+for name, steps in TASKS:
+    for step in range(steps + 1):
+        # Frames grow and shrink ("eta 12s" -> "eta 9s"); nothing pads or erases the tail.
+        sys.stdout.write("\r" + frame(name, step, steps))
+        sys.stdout.flush()
+        time.sleep(0.01)
+    sys.stdout.write(f"\r{name}: done\n")
+print("all tasks finished")
+"""
+
+TQDM_SINGLE = r"""
+import time
+
+from tqdm import tqdm
+
+print("indexing documents")
+for _ in tqdm(range(40), desc="indexing", unit="doc", mininterval=0.05):
+    time.sleep(0.02)
+print("indexed 40 documents")
+"""
+
+TQDM_NESTED = r"""
+import time
+
+from tqdm import tqdm
+
+print("training")
+for epoch in tqdm(range(3), desc="epochs", position=0, mininterval=0.05):
+    for _ in tqdm(range(15), desc=f"epoch {epoch}", position=1, leave=False, mininterval=0.05):
+        time.sleep(0.015)
+    tqdm.write(f"epoch {epoch}: loss={1.0 / (epoch + 1):.3f}")
+print("done")
+"""
+
+RICH_PROGRESS = r"""
+import time
+
+from rich.progress import Progress
+
+SPEEDS = {"downloading weights": 7, "downloading tokenizer": 25, "extracting": 4}
+
+with Progress(refresh_per_second=10) as progress:
+    tasks = {name: progress.add_task(name, total=100) for name in SPEEDS}
+    step = 0
+    while not progress.finished:
+        for name, speed in SPEEDS.items():
+            progress.update(tasks[name], advance=speed)
+        step += 1
+        if step % 6 == 0:
+            progress.console.print(f"checkpoint {step // 6} reached")
+        time.sleep(0.08)
+print("all downloads complete")
+"""
+
+RICH_STATUS = r"""
+import time
+
+from rich.console import Console
+
+console = Console()
+with console.status("resolving dependencies...") as status:
+    for step, package in enumerate(["numpy", "pandas", "requests", "rich"]):
+        time.sleep(0.3)
+        console.print(f"resolved {package}")
+        status.update(f"resolving dependencies... ({step + 1}/4)")
+console.print("resolution complete")
+"""

@@ -1,0 +1,49 @@
+"""Every committed real-terminal fixture, judged by the oracle and run through the cleaner's gate."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from fixtures_gen.checks import Fixture, judge, load_fixtures, problems
+
+FIXTURES_DIR = Path(__file__).parent / "fixtures"
+FIXTURES = load_fixtures(FIXTURES_DIR)
+METADATA_KEYS = {
+    "name",
+    "argv",
+    "columns",
+    "lines",
+    "term",
+    "env",
+    "exit_code",
+    "program_version",
+    "sha256",
+    "captured",
+}
+
+
+def by_name(fixtures: list[Fixture]) -> list[pytest.param]:
+    return [pytest.param(fixture, id=fixture.name) for fixture in fixtures]
+
+
+def test_the_corpus_is_there_and_small() -> None:
+    assert len(FIXTURES) >= 12
+    total = sum(path.stat().st_size for path in FIXTURES_DIR.iterdir() if path.is_file())
+    assert total < 3_000_000
+
+
+@pytest.mark.parametrize("fixture", by_name(FIXTURES))
+def test_metadata_matches_the_raw_bytes(fixture: Fixture) -> None:
+    assert METADATA_KEYS <= set(fixture.metadata)
+    assert fixture.metadata["name"] == fixture.name
+    assert fixture.metadata["sha256"] == hashlib.sha256(fixture.raw).hexdigest()
+
+
+@pytest.mark.parametrize("fixture", by_name(FIXTURES))
+def test_cleaner_adopts_what_the_oracle_agrees_with_or_refuses(fixture: Fixture) -> None:
+    verdict = judge(fixture.text)
+    assert verdict.rendered_lines > 0
+    assert problems(verdict) == []

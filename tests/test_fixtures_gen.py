@@ -1,0 +1,117 @@
+"""The pty capture harness, the loopback server and the fixtures_gen CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from fixtures_gen import CATALOGUE, capture
+from fixtures_gen.__main__ import main as fixtures_gen_main
+from fixtures_gen.servers import LoopbackServer
+
+pytestmark = pytest.mark.pty
+
+
+def test_window_size_is_honoured() -> None:
+    result = capture(["stty", "size"], columns=77, lines=13, version_argv=())
+    assert result.raw == b"13 77\r\n"
+    assert (result.metadata["columns"], result.metadata["lines"]) == (77, 13)
+
+
+def test_stderr_is_merged_in_order_and_exit_code_kept() -> None:
+    script = "import sys; print('out', flush=True); print('err', file=sys.stderr, flush=True); sys.exit(3)"
+    result = capture([sys.executable, "-c", script], version_argv=())
+    assert result.raw == b"out\r\nerr\r\n"
+    assert result.exit_code == 3
+    assert result.metadata["exit_code"] == 3
+    assert not result.timed_out
+
+
+def test_timeout_kills_the_process_group() -> None:
+    started = time.monotonic()
+    result = capture(["sh", "-c", "sleep 100 & sleep 100"], timeout=1.0, version_argv=())
+    assert time.monotonic() - started < 10
+    assert result.timed_out
+    assert result.exit_code == -9
+
+
+def test_env_and_term_are_honoured_over_a_minimal_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEAKED_FROM_CALLER", "yes")
+    script = (
+        'echo "$TERM|$FOO|$LC_ALL|${LEAKED_FROM_CALLER:-unset}|$COLUMNS"; test -t 0 && test -t 1 && echo tty'
+    )
+    result = capture(["sh", "-c", script], env={"FOO": "bar"}, term="vt100", columns=90, version_argv=())
+    assert result.raw == b"vt100|bar|C.UTF-8|unset|90\r\ntty\r\n"
+    assert result.metadata["term"] == "vt100"
+    assert result.metadata["env"] == {"FOO": "bar"}
+
+
+def test_invalid_utf8_comes_back_byte_exact() -> None:
+    payload = b"ok \xff\xfe \xc3( \x1b[31mred\x1b[0m \xe2\x82"
+    script = f"import sys; sys.stdout.buffer.write({payload!r}); sys.stdout.flush()"
+    result = capture([sys.executable, "-c", script], version_argv=())
+    assert result.raw == payload
+    assert result.metadata["sha256"] == hashlib.sha256(payload).hexdigest()
+
+
+def test_cwd_is_home_and_metadata_is_complete(tmp_path: Path) -> None:
+    result = capture(["sh", "-c", 'pwd; echo "$HOME"'], cwd=tmp_path)
+    assert result.raw == f"{tmp_path}\r\n{tmp_path}\r\n".encode()
+    expected = {
+        "argv",
+        "columns",
+        "lines",
+        "term",
+        "env",
+        "exit_code",
+        "program_version",
+        "sha256",
+        "captured",
+    }
+    assert expected <= set(result.metadata)
+    assert result.metadata["program_version"] is None  # dash has no --version: recorded as unknown
+    assert capture(["grep", "-q", "x", "/dev/null"]).metadata["program_version"].startswith("grep")
+
+
+def test_loopback_server_serves_on_127_0_0_1_and_stops() -> None:
+    with LoopbackServer({"/blob": b"x" * 50_000}, chunk_size=10_000, chunk_delay=0.01) as server:
+        assert server.url.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(f"{server.url}/blob", timeout=10) as response:
+            assert response.read() == b"x" * 50_000
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"{server.url}/blob", timeout=2)
+
+
+def test_every_catalogue_entry_says_whether_it_can_run() -> None:
+    names = [entry.name for entry in CATALOGUE]
+    assert len(names) == len(set(names))
+    for entry in CATALOGUE:
+        ok, reason = entry.available()
+        assert ok or reason, entry.name
+
+
+def test_cli_writes_raw_and_metadata(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert fixtures_gen_main(["--out", str(tmp_path), "diff_unified"]) == 0
+    assert "written diff_unified" in capsys.readouterr().out
+    raw = (tmp_path / "diff_unified.raw").read_bytes()
+    metadata = json.loads((tmp_path / "diff_unified.json").read_text())
+    assert metadata["name"] == "diff_unified"
+    assert metadata["sha256"] == hashlib.sha256(raw).hexdigest()
+    assert metadata["exit_code"] == 1
+    assert b"\x1b[" in raw
+
+
+def test_cli_lists_the_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
+    assert fixtures_gen_main(["--list"]) == 0
+    listed = capsys.readouterr().out
+    assert all(entry.name in listed for entry in CATALOGUE)
+
+
+def test_cli_rejects_unknown_names() -> None:
+    assert fixtures_gen_main(["--out", "unused", "no_such_entry"]) == 2
