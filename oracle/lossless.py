@@ -1,0 +1,74 @@
+"""The lossless check: does a candidate keep every line the terminal ever showed, in order?
+
+**What "ever shown" means.** A line counts as shown when it was on the screen as a whole row at a
+moment the output could not have taken back with an in-line or cursor-up redraw:
+
+* it scrolled into the scrollback (or off the top of a scrolling region or the alternate screen);
+* it was on screen when an out-of-scope operation destroyed it: ED (erase in display, any mode),
+  RIS, DECCOLM, DECALN, DL (deleted), IL / SD / RI (pushed off the bottom), or leaving the
+  alternate screen;
+* it is on the screen (main, and alternate if the output ends there) at the end.
+
+A row's intermediate states are *not* required: text overwritten by a ``\\r`` frame, erased by EL
+or ECH, or overwritten after a cursor-up move was shown only transiently, and the cleaner's in-scope
+redraw resolution drops it. Content hidden by ED or the alternate screen *is* required, so a cleaner
+that drops it fails.
+
+Lines are ordered by the time their row first received a character (not by when they were
+retired), so a line kept on the main screen while an alternate screen came and went precedes the
+alternate screen's lines, as it does in the output. The candidate is rendered by the same oracle and
+must contain the raw output's shown lines as a subsequence of its own shown lines; rendering makes
+the comparison modulo tab expansion (8-column stops) and trailing spaces, which a screen cannot
+represent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .render import render
+
+
+@dataclass(frozen=True)
+class LosslessResult:
+    ok: bool
+    missing: str | None  # the first shown line the candidate lacks
+    index: int | None  # its position among the raw output's shown lines
+    shown: tuple[str, ...]  # what the terminal showed for the raw output
+    kept: tuple[str, ...]  # what it shows for the candidate
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def describe(self) -> str:
+        if self.ok:
+            return f"lossless: all {len(self.shown)} shown lines kept in order"
+        assert self.index is not None
+        after = repr(self.shown[self.index - 1]) if self.index else "the start"
+        return (
+            f"line {self.index + 1} of {len(self.shown)} that the terminal showed is missing from "
+            f"the candidate (in order, after {after}): {self.missing!r}"
+        )
+
+
+def shown_lines(data: bytes | str) -> tuple[str, ...]:
+    """Every non-blank line a terminal ever showed for ``data``, see the module docstring."""
+    return render(data).shown
+
+
+def check_lossless(raw: bytes | str, candidate: bytes | str) -> LosslessResult:
+    """Whether ``candidate`` keeps every line the terminal ever showed for ``raw``, in order."""
+    shown = render(raw).shown
+    kept = render(candidate).shown
+    position = 0
+    for index, line in enumerate(shown):
+        try:
+            position = kept.index(line, position) + 1
+        except ValueError:
+            return LosslessResult(False, line, index, shown, kept)
+    return LosslessResult(True, None, None, shown, kept)
+
+
+def agrees(raw: bytes | str, candidate: bytes | str) -> bool:
+    """In-scope exact equality: the terminal shows the same informative lines for both."""
+    return render(raw).informative == render(candidate).informative

@@ -1,0 +1,121 @@
+"""Render raw terminal output: which lines would a terminal show?
+
+The model (see ``docs/oracle.md``): a screen as wide as the longest line (so logical lines never
+wrap), ``lines`` rows high (24 unless told), newline implying carriage return (a pty's ``onlcr``),
+unbounded scrollback. Cursor moves and erases act on the visible screen as in xterm; what scrolled
+into the scrollback stays there.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from wcwidth import wcwidth
+
+from textclean import grammar as g
+
+from .screen import OracleScreen
+from .stream import OracleStream
+
+DEFAULT_LINES = 24
+MAX_COLUMNS = 10000  # tmux's largest window
+MAX_CURSOR_STEP = 1000  # a cursor move counts at most this much towards the estimated width
+TAB_WIDTH = 8
+
+_SEGMENT = re.compile(r"[\n\r\x0b\x0c]")
+_LONE_SURROGATE = re.compile("[\udc80-\udcff]")
+# CSI forms that move the cursor right (or repeat a character) and so widen a line.
+_WIDENING = frozenset("CaG`HfbI")
+
+
+def decode(data: bytes | str) -> str:
+    """Decode raw output as a UTF-8 terminal does: each undecodable byte shows as U+FFFD.
+
+    ``str`` input decoded elsewhere with ``surrogateescape`` gets the same treatment, so raw bytes
+    and a cleaner's ``str`` output render alike.
+    """
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", "surrogateescape")
+    if "\udc80" <= max(data, default="\x00"):
+        data = _LONE_SURROGATE.sub("\ufffd", data)
+    return data
+
+
+def _segment_cells(segment: str) -> int:
+    """An upper bound on the cells a segment between carriage returns / newlines reaches."""
+    cells = 0
+    if "\x1b" in segment:
+        for m in g.ESCAPE_SEQUENCE.finditer(segment):
+            text = m.group()
+            if text[-1] in _WIDENING and text[1] == "[":
+                for number in g.parse(text).numbers(1):
+                    cells += min(number, MAX_CURSOR_STEP) + (TAB_WIDTH if text[-1] == "I" else 0)
+        segment = g.ESCAPE_SEQUENCE.sub("", segment)
+    if segment.isascii():
+        return cells + len(segment) + (TAB_WIDTH - 1) * segment.count("\t")
+    for char in segment:
+        cells += TAB_WIDTH if char == "\t" else (2 if wcwidth(char) == 2 else 1)
+    return cells
+
+
+def estimate_columns(text: str) -> int:
+    """Columns enough that no line wraps: an upper bound on the widest line, capped at 10000."""
+    widest = 1
+    for segment in _SEGMENT.split(text):
+        if len(segment) * 2 > widest or "\t" in segment or "\x1b" in segment:
+            widest = max(widest, _segment_cells(segment))
+    return min(widest, MAX_COLUMNS)
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """What a terminal shows after the output: scrollback, then the screen."""
+
+    scrollback: tuple[str, ...]  # right-trimmed, oldest first (blank lines kept)
+    screen: tuple[str, ...]  # every row, right-trimmed
+    shown: tuple[str, ...]  # every non-blank line ever shown, see oracle.lossless
+    columns: int
+    rows: int
+    alternate: bool  # output ended on the alternate screen
+
+    @property
+    def lines(self) -> list[str]:
+        """Scrollback + screen, right-trimmed, without the blank rows below the last content."""
+        lines = [*self.scrollback, *self.screen]
+        while lines and not lines[-1]:
+            lines.pop()
+        return lines
+
+    @property
+    def informative(self) -> list[str]:
+        """The non-blank lines of scrollback + screen."""
+        return [line for line in (*self.scrollback, *self.screen) if line]
+
+    @property
+    def text(self) -> str:
+        return "".join(line + "\n" for line in self.lines)
+
+
+def render(data: bytes | str, *, columns: int | None = None, lines: int | None = None) -> Rendering:
+    """Feed ``data`` to a fresh virtual terminal and return what it shows."""
+    text = decode(data)
+    columns = columns or estimate_columns(text)
+    rows = lines or DEFAULT_LINES
+    screen = OracleScreen(columns, rows)
+    OracleStream(screen).feed(text)
+    return Rendering(
+        scrollback=tuple(line.text for line in screen.scrollback),
+        screen=tuple(screen.screen_lines()),
+        shown=tuple(screen.ever_shown()),
+        columns=columns,
+        rows=rows,
+        alternate=screen.alternate,
+    )
+
+
+def informative_lines(
+    data: bytes | str, *, columns: int | None = None, lines: int | None = None
+) -> list[str]:
+    """The lines a terminal shows (scrollback + screen), right-trimmed, blank ones dropped."""
+    return render(data, columns=columns, lines=lines).informative

@@ -1,0 +1,469 @@
+"""The oracle's screen: :class:`pyte.Screen` with scrollback, an alternate screen and fixed gaps.
+
+Differences from plain pyte 0.8.2 (each has a test in ``tests/test_oracle_fixes.py``):
+
+* **Scrollback.** A line scrolled off the top of the main screen is kept (rendered to text) instead
+  of being dropped; :class:`pyte.HistoryScreen` is not used because its per-event wrapper is what
+  makes it slow.
+* **Alternate screen** (DEC private modes 47, 1047, 1048, 1049) with a buffer of its own.
+* **Wide characters.** Overwriting either half of a two-cell character blanks the other half (as
+  xterm and tmux do) so that rendering never meets a half character (pyte's ``display`` raises
+  ``IndexError`` there).
+* **Zero-width characters** (ZWJ, variation selectors, combining marks) join the preceding cell;
+  other characters of no width (C1 code points, ``wcwidth`` -1) are invisible. pyte stops drawing
+  the rest of the chunk at the first of them.
+* **Fast drawing.** Runs of single-width characters are written with one ``dict.update``; cell
+  objects are shared per character (the oracle tracks text, not attributes).
+* **Shown log.** Every non-blank line that leaves the screen by a *destructive* operation (scrolled
+  off, erased in display, cleared by RIS or DECCOLM, deleted by DL, pushed off the bottom by IL, SD
+  or RI, or still on the alternate screen when it is left) is recorded with its birth time, so the
+  lossless check can ask for every line a terminal ever showed. See :mod:`oracle.lossless`.
+* LNM stays set (it models the pty's ``onlcr``, which the program cannot switch off this way);
+  DECCOLM clears and homes without resizing, as tmux does.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, NamedTuple
+
+import pyte
+from pyte import modes as mo
+from pyte.screens import Char, Margins, StaticDefaultDict
+from wcwidth import wcwidth
+
+# DEC private modes (pyte stores private modes shifted left by 5).
+ALTBUF = 47  # xterm: use the alternate screen buffer
+ALTBUF_CLEAR = 1047  # xterm: alternate buffer, cleared when leaving it
+SAVE_CURSOR = 1048  # xterm: save / restore cursor as DECSC / DECRC
+ALTBUF_SAVE_CLEAR = 1049  # xterm: 1048 + 1047, cleared when entering
+ALTERNATE_MODES = frozenset({ALTBUF, ALTBUF_CLEAR, SAVE_CURSOR, ALTBUF_SAVE_CLEAR})
+
+PLACEHOLDER = ""  # pyte's data for the right half of a two-cell character
+BLANK = Char(" ")
+STUB = Char(PLACEHOLDER)
+
+TAB_WIDTH = 8
+
+
+class _Cells(dict):  # type: ignore[type-arg]
+    """One shared :class:`Char` per character (attributes are not tracked)."""
+
+    def __missing__(self, key: str) -> Char:
+        cell = self[key] = Char(key)
+        return cell
+
+
+class _Widths(dict):  # type: ignore[type-arg]
+    def __missing__(self, key: str) -> int:
+        width = self[key] = wcwidth(key)
+        return width
+
+
+_CELLS = _Cells()
+char_width = _Widths().__getitem__
+
+
+class Row(StaticDefaultDict[int, Char]):
+    """A screen row: sparse cells plus ``born``, the clock tick of its first drawn character."""
+
+    def __init__(self) -> None:
+        super().__init__(BLANK)
+        self.born: int | None = None
+
+
+class ShownLine(NamedTuple):
+    born: int
+    text: str
+
+
+def row_text(row: dict[int, Char] | None, columns: int) -> str:
+    """The text of a row, right-trimmed; unwritten cells before content read as spaces."""
+    if not row:
+        return ""
+    width = min(max(row) + 1, columns)
+    datas = [cell.data for cell in map(row.__getitem__, range(width))]
+    text = "".join(datas)
+    if len(text) == width and text.isascii():  # no wide, combined or placeholder cells
+        return text.rstrip(" ")
+    parts: list[str] = []
+    end = 0  # next column to emit
+    for x in sorted(row):
+        if x >= columns:
+            break
+        if x < end:  # the right half of a wide character already emitted
+            continue
+        if x > end:
+            parts.append(" " * (x - end))
+        data = row[x].data
+        if data == PLACEHOLDER:
+            parts.append(" ")
+        elif data and char_width(data[0]) == 2:
+            nxt = row.get(x + 1)
+            if nxt is not None and nxt.data == PLACEHOLDER:
+                parts.append(data)
+                end = x + 2
+                continue
+            parts.append(" ")
+        else:
+            parts.append(data)
+        end = x + 1
+    return "".join(parts).rstrip(" ")
+
+
+def _new_buffer() -> defaultdict[int, Row]:
+    return defaultdict(Row)
+
+
+class OracleScreen(pyte.Screen):
+    """A :class:`pyte.Screen` with unbounded scrollback, an alternate screen and a shown log."""
+
+    def __init__(self, columns: int, lines: int) -> None:
+        self.scrollback: list[ShownLine] = []
+        self.shown: list[ShownLine] = []
+        self.clock = 0
+        self.alternate = False
+        self._main_buffer: defaultdict[int, Row] | None = None
+        self._alt_buffer: defaultdict[int, Row] = _new_buffer()
+        self._default_tabs = True
+        self.last_char: str | None = None
+        super().__init__(columns, lines)
+        self.buffer = _new_buffer()  # type: ignore[assignment]
+        self.mode.add(mo.LNM)
+
+    # -- the shown log -------------------------------------------------------------------------
+
+    def _retire(self, row: Row | None) -> None:
+        if row and row.born is not None:
+            text = row_text(row, self.columns)
+            if text:
+                self.shown.append(ShownLine(row.born, text))
+
+    def _retire_rows(self, rows: range) -> None:
+        buffer = self.buffer
+        for y in rows:
+            if y in buffer:
+                self._retire(buffer[y])
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def draw(self, data: str) -> None:
+        self.clock += 1
+        if self.charset:
+            data = data.translate(self.g1_charset)
+        elif self.g0_charset is not pyte.charsets.LAT1_MAP:
+            data = data.translate(self.g0_charset)
+        if data.isascii() and mo.IRM not in self.mode:
+            self._draw_narrow(data)
+        else:
+            for char in data:
+                self._draw_char(char)
+        if data:
+            self.last_char = data[-1]
+
+    def _row(self) -> Row:
+        row: Row = self.buffer[self.cursor.y]  # type: ignore[assignment]
+        if row.born is None:
+            row.born = self.clock
+        return row
+
+    def _wrap(self) -> None:
+        self.carriage_return()
+        self.index()
+
+    def _draw_narrow(self, data: str) -> None:
+        cursor = self.cursor
+        columns = self.columns
+        autowrap = mo.DECAWM in self.mode
+        pos, length = 0, len(data)
+        while pos < length:
+            if cursor.x >= columns:
+                if autowrap:
+                    self._wrap()
+                else:
+                    cursor.x = columns - 1
+            room = columns - cursor.x
+            if not autowrap and length - pos > room:
+                # Without autowrap every character past the margin overwrites the last column.
+                chunk = data[pos : pos + room - 1] + data[-1]
+                pos = length
+            else:
+                chunk = data[pos : pos + room]
+                pos += len(chunk)
+            row = self._row()
+            x = cursor.x
+            end = x + len(chunk)
+            self._split_wide(row, x, end)
+            row.update(zip(range(x, end), map(_CELLS.__getitem__, chunk), strict=True))
+            cursor.x = end if autowrap or end < columns else columns - 1
+
+    def _split_wide(self, row: Row, start: int, end: int) -> None:
+        """Blank the other half of wide characters cut by overwriting cells ``start..end-1``."""
+        first = row.get(start)
+        if first is not None and first.data == PLACEHOLDER and start > 0:
+            row[start - 1] = BLANK
+        after = row.get(end)
+        if after is not None and after.data == PLACEHOLDER:
+            row[end] = BLANK
+
+    def _draw_char(self, char: str) -> None:
+        width = char_width(char)
+        cursor = self.cursor
+        if width > 0:
+            if cursor.x + width > self.columns:
+                if mo.DECAWM in self.mode:
+                    self._wrap()
+                else:
+                    cursor.x = self.columns - width
+            if mo.IRM in self.mode:
+                self.insert_characters(width)
+            row = self._row()
+            x = cursor.x
+            self._split_wide(row, x, x + width)
+            row[x] = _CELLS[char]
+            if width == 2:
+                row[x + 1] = STUB
+            cursor.x = x + width
+        elif width == 0 and cursor.x > 0:
+            row = self._row()
+            x = min(cursor.x, self.columns) - 1
+            if row[x].data == PLACEHOLDER and x > 0:
+                x -= 1
+            row[x] = _CELLS[row[x].data + char]
+        # wcwidth -1 (C1 code points, other non-printables): invisible, as in tmux.
+
+    def repeat_character(self, count: int) -> None:
+        """REP: repeat the preceding graphic character (pyte lacks it)."""
+        if self.last_char is not None:
+            self.draw(self.last_char * min(count or 1, 65535))
+
+    def tab(self) -> None:
+        if not self._default_tabs:
+            super().tab()
+            return
+        self.cursor.x = min((self.cursor.x // TAB_WIDTH + 1) * TAB_WIDTH, self.columns - 1)
+
+    def set_tab_stop(self) -> None:
+        self._default_tabs = False
+        super().set_tab_stop()
+
+    def clear_tab_stop(self, how: int = 0) -> None:
+        self._default_tabs = False
+        super().clear_tab_stop(how)
+
+    # -- scrolling -----------------------------------------------------------------------------
+
+    def index(self) -> None:
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        if self.cursor.y != bottom:
+            if self.cursor.y < self.lines - 1:
+                self.cursor.y += 1
+            return
+        buffer = self.buffer
+        leaving = buffer.pop(top, None)
+        if leaving and leaving.born is not None:
+            text = row_text(leaving, self.columns)
+            if text:
+                line = ShownLine(leaving.born, text)
+                self.shown.append(line)
+                # tmux moves the top line of any scrolling region of the main screen into history.
+                if not self.alternate:
+                    self.scrollback.append(line)
+            elif not self.alternate:
+                self.scrollback.append(ShownLine(leaving.born, ""))
+        elif not self.alternate:
+            self.scrollback.append(ShownLine(self.clock, ""))
+        for y in range(top, bottom):
+            if y + 1 in buffer:
+                buffer[y] = buffer.pop(y + 1)
+
+    def reverse_index(self) -> None:
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        if self.cursor.y == top:
+            self._retire_rows(range(bottom, bottom + 1))
+        super().reverse_index()
+
+    def scroll_up(self, count: int) -> None:
+        """SU: scroll the region up ``count`` lines (pyte lacks it)."""
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        saved = (self.cursor.x, self.cursor.y)
+        self.cursor.y = bottom
+        for _ in range(min(count or 1, bottom - top + 1)):
+            self.index()
+        self.cursor.x, self.cursor.y = saved
+
+    def scroll_down(self, count: int) -> None:
+        """SD: scroll the region down ``count`` lines (pyte lacks it)."""
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        saved = (self.cursor.x, self.cursor.y)
+        self.cursor.y = top
+        for _ in range(min(count or 1, bottom - top + 1)):
+            self.reverse_index()
+        self.cursor.x, self.cursor.y = saved
+
+    def insert_lines(self, count: int | None = None) -> None:
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        if top <= self.cursor.y <= bottom:
+            count = count or 1
+            self._retire_rows(range(max(bottom - count + 1, self.cursor.y), bottom + 1))
+        super().insert_lines(count)
+
+    def delete_lines(self, count: int | None = None) -> None:
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        if top <= self.cursor.y <= bottom:
+            count = count or 1
+            self._retire_rows(range(self.cursor.y, min(self.cursor.y + count, bottom + 1)))
+        super().delete_lines(count)
+
+    # -- erasing (cells are removed: an erased cell renders like a never-written one) ----------
+
+    def erase_in_line(self, how: int = 0, private: bool = False) -> None:
+        row: Row = self.buffer[self.cursor.y]  # type: ignore[assignment]
+        x = min(self.cursor.x, self.columns - 1)
+        if how == 0:
+            start, end = x, self.columns
+        elif how == 1:
+            start, end = 0, x + 1
+        elif how == 2:
+            row.clear()
+            return
+        else:
+            return
+        self._erase_cells(row, start, end)
+
+    def erase_characters(self, count: int | None = None) -> None:
+        row: Row = self.buffer[self.cursor.y]  # type: ignore[assignment]
+        x = min(self.cursor.x, self.columns - 1)
+        self._erase_cells(row, x, min(x + (count or 1), self.columns))
+
+    def _erase_cells(self, row: Row, start: int, end: int) -> None:
+        if not row:
+            return
+        self._split_wide(row, start, end)
+        if end - start > len(row):
+            for x in [x for x in row if start <= x < end]:
+                del row[x]
+        else:
+            for x in range(start, end):
+                row.pop(x, None)
+
+    def erase_in_display(self, how: int = 0, *args: Any, **kwargs: Any) -> None:
+        y = self.cursor.y
+        if how == 0:
+            rows = range(y, self.lines)
+        elif how == 1:
+            rows = range(0, y + 1)
+        elif how == 2:
+            rows = range(self.lines)
+        else:
+            # ED 3 erases the scrollback in xterm and tmux; the oracle keeps it (see docs/oracle.md).
+            return
+        self._retire_rows(rows)
+        buffer = self.buffer
+        for row_y in rows:
+            if row_y != y or how == 2:
+                buffer.pop(row_y, None)
+        if how in (0, 1):
+            self.erase_in_line(how)
+
+    def alignment_display(self) -> None:
+        self._retire_rows(range(self.lines))
+        self.clock += 1
+        for y in range(self.lines):
+            row = Row()
+            row.born = self.clock
+            row.update(dict.fromkeys(range(self.columns), _CELLS["E"]))
+            self.buffer[y] = row
+
+    # -- modes ---------------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        if hasattr(self, "shown"):
+            if self.alternate:
+                self._retire_rows(range(self.lines))
+                self._leave_alternate()
+            self._retire_rows(range(self.lines))
+        self.alternate = False
+        self._main_buffer = None
+        self._default_tabs = True
+        self.last_char = None
+        super().reset()
+        self.mode.add(mo.LNM)
+
+    def set_mode(self, *modes: int, **kwargs: Any) -> None:
+        self._modes(modes, kwargs.get("private", False), enable=True)
+
+    def reset_mode(self, *modes: int, **kwargs: Any) -> None:
+        self._modes(modes, kwargs.get("private", False), enable=False)
+
+    def _modes(self, modes: tuple[int, ...], private: bool, enable: bool) -> None:
+        rest = []
+        for mode in modes:
+            if not private:
+                if mode != mo.LNM:  # LNM models the pty's onlcr, which a program cannot switch off
+                    rest.append(mode)
+            elif mode in ALTERNATE_MODES:
+                self._alternate_mode(mode, enable)
+            elif mode << 5 == mo.DECCOLM:
+                # tmux (and xterm without allowColumnMode' resize) clears and homes; no resize.
+                self.erase_in_display(2)
+                self.cursor_position()
+            elif mode << 5 != mo.DECSCNM:  # reverse video changes no text
+                rest.append(mode)
+        if rest:
+            if enable:
+                super().set_mode(*rest, private=private)
+            else:
+                super().reset_mode(*rest, private=private)
+
+    def _alternate_mode(self, mode: int, enable: bool) -> None:
+        if mode == SAVE_CURSOR:
+            self.save_cursor() if enable else self.restore_cursor()
+            return
+        if enable:
+            if self.alternate:
+                return
+            if mode == ALTBUF_SAVE_CLEAR:
+                self.save_cursor()
+                self._alt_buffer = _new_buffer()
+            self._main_buffer = self.buffer  # type: ignore[assignment]
+            self.buffer = self._alt_buffer  # type: ignore[assignment]
+            self.alternate = True
+        else:
+            if not self.alternate:
+                return
+            self._retire_rows(range(self.lines))
+            if mode in (ALTBUF_CLEAR, ALTBUF_SAVE_CLEAR):
+                self._alt_buffer = _new_buffer()
+            self._leave_alternate()
+            if mode == ALTBUF_SAVE_CLEAR:
+                self.restore_cursor()
+
+    def _leave_alternate(self) -> None:
+        assert self._main_buffer is not None
+        self.buffer = self._main_buffer  # type: ignore[assignment]
+        self._main_buffer = None
+        self.alternate = False
+
+    # -- results -------------------------------------------------------------------------------
+
+    def screen_lines(self) -> list[str]:
+        """The visible rows, right-trimmed (trailing blank rows included)."""
+        buffer = self.buffer
+        return [row_text(buffer.get(y), self.columns) for y in range(self.lines)]
+
+    def ever_shown(self) -> list[str]:
+        """Every non-blank line the terminal showed, ordered by when the line was first drawn."""
+        entries = list(self.shown)
+        buffers = [self.buffer]
+        if self.alternate and self._main_buffer is not None:
+            buffers.insert(0, self._main_buffer)
+        for buffer in buffers:
+            for y in range(self.lines):
+                row = buffer.get(y)
+                if row and row.born is not None:
+                    text = row_text(row, self.columns)
+                    if text:
+                        entries.append(ShownLine(row.born, text))
+        entries.sort(key=lambda line: line.born)  # stable: ties keep recording order
+        return [line.text for line in entries]

@@ -1,0 +1,262 @@
+"""The oracle's parser: splits decoded text into runs and control functions for :class:`OracleScreen`.
+
+It replaces :class:`pyte.Stream`, whose character-at-a-time generator is where pyte spends most of
+its time and which mis-parses several sequence families (see ``docs/oracle.md``). The byte classes
+come from :mod:`textclean.grammar`; where a terminal and the cleaner's grammar part ways, this module
+does what a terminal (xterm's VT500 parser, tmux) does:
+
+* a control *string* (OSC, DCS, SOS, PM, APC) swallows everything, C0 controls included, up to its
+  terminator; an unterminated one swallows the rest of the input. BEL ends all of them: that is the
+  project policy for APC/PM/SOS/DCS (tmux keeps swallowing until ST; see the deviation table).
+* CAN and SUB abort a sequence; ESC inside one starts a new sequence.
+* C0 controls inside a CSI are executed and the CSI goes on.
+* C1 code points (U+0080-U+009F) in decoded text are invisible characters, as in tmux with UTF-8,
+  not controls.
+* CSI parameters may carry ``:`` sub-parameters, private markers ``< = > ?`` and intermediates;
+  only the forms below change the screen, the rest (SGR, queries, modifyOtherKeys, cursor style,
+  DECSTR, ...) change no text and are consumed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from textclean import grammar as g
+
+from .screen import OracleScreen
+
+MAX_PARAMETER = 9999  # as pyte and VT220: larger parameters are clamped
+
+_TEXT = rf"[^{g.C0_RANGE}\x7f]+"
+_CSI = (
+    rf"\x1b\[(?P<params>[{g.PARAMETER_BYTES}]*)(?P<inter>[{g.INTERMEDIATE_BYTES}]*)"
+    rf"(?P<final>[{g.FINAL_BYTES}])"
+)
+# A control string ends at BEL, ST, CAN or SUB (consumed), before any other ESC, or at the end.
+_STRING = r"\x1b[\]PX^_][^\x07\x18\x1a\x1b]*(?:\x07|\x1b\\|[\x18\x1a]|(?=\x1b)|\Z)"
+_NF = rf"\x1b(?P<nf_inter>[{g.INTERMEDIATE_BYTES}]+)(?P<nf_final>[{g.NF_FINAL_BYTES}]|\Z)"
+_ESC2 = rf"\x1b(?P<esc_final>[{g.TWO_BYTE_FINAL_BYTES}])"
+_CONTROL = r"[\x00-\x1a\x1c-\x1f\x7f]"
+
+_TOKEN = re.compile(
+    f"(?P<text>{_TEXT})|(?P<csi>{_CSI})|(?P<string>{_STRING})|(?P<nf>{_NF})|(?P<esc>{_ESC2})"
+    f"|(?P<control>{_CONTROL})|(?P<other>\\x1b)",
+    re.DOTALL,
+)
+
+_PRIVATE_MARKERS = "<=>?"
+_FINAL_CHARS = frozenset(chr(c) for c in range(0x40, 0x7F))
+_PARAMETER_CHARS = frozenset(chr(c) for c in range(0x30, 0x40))
+_INTERMEDIATE_CHARS = frozenset(g.INTERMEDIATE_CHARS)
+
+# CSI final bytes (ECMA-48 section 8.3 mnemonics).
+ICH, CUU, CUD, CUF, CUB, CNL, CPL, CHA, CUP, CHT = "@ABCDEFGHI"
+ED, EL, IL, DL, DCH, SU, SD, ECH, CBT = "JKLMPSTXZ"
+HPA, HPR, REP, VPA, VPR, HVP, TBC, SM, RM = "`abdefghl"
+DECSTBM, SCOSC, SCORC = "rsu"
+DECSED, DECSEL = ED, EL  # with the ``?`` marker
+
+
+def _numbers(params: str) -> list[int]:
+    """CSI parameters as integers; sub-parameters after ``:`` ignored, empty fields 0."""
+    if not params:
+        return []
+    out = []
+    for field in params.split(";"):
+        head = field.split(":", 1)[0]
+        out.append(min(int(head), MAX_PARAMETER) if head.isdigit() else 0)
+    return out
+
+
+class OracleStream:
+    """Feeds complete decoded text to an :class:`OracleScreen` (not incremental: one ``feed`` per input)."""
+
+    def __init__(self, screen: OracleScreen) -> None:
+        self.screen = screen
+        s = screen
+        self._controls: dict[str, Callable[[], None]] = {
+            g.BS: s.backspace,
+            g.HT: s.tab,
+            g.LF: s.linefeed,
+            g.VT: s.linefeed,
+            g.FF: s.linefeed,
+            g.CR: s.carriage_return,
+            g.SO: s.shift_out,
+            g.SI: s.shift_in,
+        }
+        self._escapes: dict[str, Callable[[], None]] = {
+            "7": s.save_cursor,  # DECSC
+            "8": s.restore_cursor,  # DECRC
+            "D": s.index,  # IND
+            "E": s.linefeed,  # NEL (LNM is set, so it returns the carriage too)
+            "M": s.reverse_index,  # RI
+            "H": s.set_tab_stop,  # HTS
+            "c": s.reset,  # RIS
+        }
+
+    def feed(self, text: str) -> None:
+        screen = self.screen
+        draw = screen.draw
+        controls = self._controls
+        match = _TOKEN.match
+        pos, length = 0, len(text)
+        while pos < length:
+            m = match(text, pos)
+            assert m is not None  # the alternatives cover every character
+            kind = m.lastgroup
+            if kind == "text":
+                draw(m.group())
+            elif kind == "csi":
+                self._csi(m["params"], m["inter"], m["final"])
+            elif kind == "control":
+                action = controls.get(m.group())
+                if action is not None:
+                    action()
+            elif kind == "esc":
+                action = self._escapes.get(m["esc_final"])
+                if action is not None:
+                    action()
+            elif kind == "nf":
+                self._nf(m["nf_inter"], m["nf_final"])
+            elif kind == "other":
+                pos = self._broken_escape(text, pos)
+                continue
+            # "string": consumed whole (OSC titles, DCS, SOS, PM, APC change no text)
+            pos = m.end()
+
+    def _nf(self, intermediates: str, final: str) -> None:
+        screen = self.screen
+        if intermediates in ("(", ")") and final:
+            screen.define_charset(final, intermediates)
+        elif intermediates == "#" and final == "8":
+            screen.alignment_display()  # DECALN
+
+    def _broken_escape(self, text: str, pos: int) -> int:
+        """ESC not starting a complete sequence: a CSI interleaved with C0 controls, or noise."""
+        nxt = text[pos + 1 : pos + 2]
+        if nxt != "[":
+            # ESC + C0 control, or ESC + a non-ASCII character: xterm drops the ESC.
+            return pos + 1
+        params, intermediates = "", ""
+        pos += 2
+        length = len(text)
+        while pos < length:
+            char = text[pos]
+            if char in _FINAL_CHARS:
+                self._csi(params, intermediates, char)
+                return pos + 1
+            if char in "\x18\x1a":  # CAN, SUB: abort
+                return pos + 1
+            if char == "\x1b":
+                return pos
+            if char < " ":
+                action = self._controls.get(char)
+                if action is not None:
+                    action()
+            elif char in _INTERMEDIATE_CHARS:
+                intermediates += char
+            elif char in _PARAMETER_CHARS:
+                params += char if not intermediates else ""
+            elif char != "\x7f":
+                return pos  # not part of a CSI: the sequence ends here
+            pos += 1
+        return pos
+
+    def _csi(self, params: str, intermediates: str, final: str) -> None:
+        screen = self.screen
+        marker = ""
+        if params[:1] in _PRIVATE_MARKERS and params:
+            marker, params = params[0], params[1:]
+        if intermediates or any(c in _PRIVATE_MARKERS for c in params):
+            return  # cursor style, DECSTR, DECRQM, ...: no text changes
+        if marker:
+            if marker == "?":
+                if final in (SM, RM):
+                    modes = [n for n in _numbers(params)]
+                    if final == SM:
+                        screen.set_mode(*modes, private=True)
+                    else:
+                        screen.reset_mode(*modes, private=True)
+                elif final == DECSED:
+                    screen.erase_in_display(_first(params))
+                elif final == DECSEL:
+                    screen.erase_in_line(_first(params))
+            return
+        if final == "m":
+            return  # SGR: attributes only
+        handler = _CSI_HANDLERS.get(final)
+        if handler is not None:
+            handler(screen, _numbers(params))
+
+
+def _first(params: str) -> int:
+    numbers = _numbers(params)
+    return numbers[0] if numbers else 0
+
+
+def _p(numbers: list[int], index: int = 0) -> int:
+    return numbers[index] if len(numbers) > index else 0
+
+
+def _margins(screen: OracleScreen, n: list[int]) -> None:
+    top = _p(n, 0) or None
+    bottom = _p(n, 1) or None
+    screen.set_margins(top, bottom)
+
+
+def _tab_forward(screen: OracleScreen, n: list[int]) -> None:
+    for _ in range(min(_p(n) or 1, screen.columns)):
+        screen.tab()
+
+
+def _tab_back(screen: OracleScreen, n: list[int]) -> None:
+    cursor = screen.cursor
+    for _ in range(min(_p(n) or 1, screen.columns)):
+        stops = [stop for stop in screen.tabstops if stop < cursor.x]
+        cursor.x = max(stops) if stops else 0
+
+
+def _scroll_down(screen: OracleScreen, n: list[int]) -> None:
+    if len(n) <= 1:  # CSI Ps ; Ps ; Ps ; Ps ; Ps T is xterm's mouse highlight tracking
+        screen.scroll_down(_p(n))
+
+
+def _save_cursor(screen: OracleScreen, n: list[int]) -> None:
+    if not n:  # CSI Pl ; Pr s is DECSLRM when left/right margins are enabled
+        screen.save_cursor()
+
+
+_CSI_HANDLERS: dict[str, Callable[[OracleScreen, list[int]], None]] = {
+    ICH: lambda s, n: s.insert_characters(_p(n)),
+    CUU: lambda s, n: s.cursor_up(_p(n)),
+    CUD: lambda s, n: s.cursor_down(_p(n)),
+    CUF: lambda s, n: s.cursor_forward(_p(n)),
+    CUB: lambda s, n: s.cursor_back(_p(n)),
+    CNL: lambda s, n: s.cursor_down1(_p(n)),
+    CPL: lambda s, n: s.cursor_up1(_p(n)),
+    CHA: lambda s, n: s.cursor_to_column(_p(n)),
+    CUP: lambda s, n: s.cursor_position(_p(n, 0), _p(n, 1)),
+    CHT: _tab_forward,
+    ED: lambda s, n: s.erase_in_display(_p(n)),
+    EL: lambda s, n: s.erase_in_line(_p(n)),
+    IL: lambda s, n: s.insert_lines(_p(n)),
+    DL: lambda s, n: s.delete_lines(_p(n)),
+    DCH: lambda s, n: s.delete_characters(_p(n)),
+    SU: lambda s, n: s.scroll_up(_p(n)),
+    SD: _scroll_down,
+    ECH: lambda s, n: s.erase_characters(_p(n)),
+    CBT: _tab_back,
+    HPA: lambda s, n: s.cursor_to_column(_p(n)),
+    HPR: lambda s, n: s.cursor_forward(_p(n)),
+    REP: lambda s, n: s.repeat_character(_p(n)),
+    VPA: lambda s, n: s.cursor_to_line(_p(n)),
+    VPR: lambda s, n: s.cursor_down(_p(n)),
+    HVP: lambda s, n: s.cursor_position(_p(n, 0), _p(n, 1)),
+    TBC: lambda s, n: s.clear_tab_stop(_p(n)),
+    SM: lambda s, n: s.set_mode(*n),
+    RM: lambda s, n: s.reset_mode(*n),
+    DECSTBM: _margins,
+    SCOSC: _save_cursor,
+    SCORC: lambda s, n: s.restore_cursor(),
+}

@@ -1,0 +1,117 @@
+"""The oracle's interfaces: render, informative_lines, check_lossless, agrees, the CLI, oracle.pytest."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import oracle
+from oracle.__main__ import main
+from oracle.pytest import assert_agrees, assert_lossless
+
+
+def test_render_model() -> None:
+    r = oracle.render(b"a\tb  \r\n\r\n\x1b[1mbold\x1b[m\n")
+    assert r.lines == ["a       b", "", "bold"]
+    assert r.informative == ["a       b", "bold"]
+    assert r.rows == oracle.DEFAULT_LINES
+    assert r.columns >= len("a       b  ")
+    assert oracle.informative_lines("x\ny\n") == ["x", "y"]
+
+
+def test_no_wrapping_of_long_lines() -> None:
+    line = "x" * 500 + "\t" + "y" * 10 + "\x1b[3Cz"
+    assert oracle.informative_lines(line + "\n") == ["x" * 500 + " " * 4 + "y" * 10 + "   z"]
+    wide = "日本" * 200
+    assert oracle.informative_lines(wide) == [wide]
+
+
+def test_scrollback_is_unbounded_and_ordered() -> None:
+    data = "".join(f"{i}\n" for i in range(1000))
+    r = oracle.render(data)
+    assert r.informative == [str(i) for i in range(1000)]
+    assert len(r.scrollback) == 1000 - 23
+
+
+def test_columns_and_lines_parameters() -> None:
+    r = oracle.render(b"abcdef", columns=4, lines=2)
+    assert r.screen == ("abcd", "ef")
+    assert oracle.render(b"1\n2\n3", lines=2).scrollback == ("1",)
+
+
+def test_bytes_and_str_render_alike() -> None:
+    raw = b"ok \xff\xfe bytes\n"
+    assert oracle.render(raw).lines == oracle.render(raw.decode("utf-8", "surrogateescape")).lines
+    assert oracle.render(raw).lines == ["ok \ufffd\ufffd bytes"]
+
+
+def test_check_lossless_redraws_are_not_required() -> None:
+    raw = b"Downloading 10%\rDownloading 50%\rDownloading 100%\nnext\n"
+    assert oracle.check_lossless(raw, "Downloading 100%\nnext\n").ok
+    # cursor-up redraw of a two-line block: only the final frame is required
+    raw = b"a 1\nb 1\n\x1b[2A\x1b[2Ka 2\n\x1b[2Kb 2\n"
+    assert oracle.check_lossless(raw, "a 2\nb 2\n").ok
+
+
+def test_check_lossless_requires_what_ed_and_alternate_screen_hid() -> None:
+    raw = b"important\n\x1b[H\x1b[2Jafter\n"
+    assert oracle.informative_lines(raw) == ["after"]
+    assert oracle.check_lossless(raw, raw).ok
+    result = oracle.check_lossless(raw, "after\n")
+    assert not result.ok and result.missing == "important" and result.index == 0
+    assert "important" in result.describe()
+    raw = b"before\n\x1b[?1049hTUI frame\n\x1b[?1049lafter\n"
+    assert oracle.check_lossless(raw, "before\nTUI frame\nafter\n").ok
+    assert oracle.check_lossless(raw, "before\nafter\n").missing == "TUI frame"
+    # order matters
+    assert oracle.check_lossless(b"one\ntwo\n", "two\none\n").missing == "two"
+
+
+def test_check_lossless_modulo_tabs_and_trailing_spaces() -> None:
+    raw = b"a       b   \ncol1    col2\n"
+    assert oracle.check_lossless(raw, "a\tb\ncol1\tcol2   \n").ok
+    assert oracle.agrees(raw, "a\tb\ncol1\tcol2\n")
+    assert not oracle.agrees(raw, "a\tb\n")
+
+
+def test_agrees_in_scope() -> None:
+    raw = b"\x1b[32mgreen\x1b[0m\nspin |\rspin /\rdone  \n"
+    assert oracle.agrees(raw, "green\ndone\n")
+    assert not oracle.agrees(raw, "green\nspin /\n")
+
+
+def test_pytest_helpers() -> None:
+    raw = b"keep me\n\x1b[2Jgone\n"
+    assert_lossless(raw, "keep me\ngone\n")
+    with pytest.raises(AssertionError, match="'keep me'"):
+        assert_lossless(raw, "gone\n")
+    assert_agrees(b"a\rb\n", "b\n")
+    with pytest.raises(AssertionError, match="line 1 differs.*'b'.*'a'"):
+        assert_agrees(b"a\rb\n", "a\n")
+    with pytest.raises(AssertionError, match="line 2 missing.*'c'"):
+        assert_agrees(b"b\nc\n", "b\n")
+
+
+def test_cli_render(tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    raw = tmp_path / "raw"
+    raw.write_bytes(b"\x1b[1mtitle\x1b[0m\n50%\r100%\n")
+    assert main(["render", str(raw)]) == 0
+    assert capsysbinary.readouterr().out == b"title\n100%\n"
+
+
+def test_cli_check(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.write_bytes(b"first\n\x1b[2J\x1b[Hsecond\n")
+    good = tmp_path / "good"
+    good.write_bytes(b"first\nsecond\n")
+    bad = tmp_path / "bad"
+    bad.write_bytes(b"second\n")
+    run = [sys.executable, "-m", "oracle", "check", str(raw)]
+    ok = subprocess.run([*run, str(good)], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    failed = subprocess.run([*run, str(bad)], capture_output=True, text=True)
+    assert failed.returncode == 1
+    assert "'first'" in failed.stderr
