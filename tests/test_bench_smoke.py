@@ -1,0 +1,44 @@
+"""`python -m textclean.bench --quick` runs and prints every ratio line (no timing is asserted here)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from textclean.bench import ANSI_REGEX, strip_ansi
+
+RATIO_LINES = (
+    "inert path, LF 4 KB, tokens_before given",
+    "inert path, CRLF 64 KB, tokens_before given",
+    "inert path, worst, tokens_before not given",
+    "clean+verify / ansi-regex port, fixtures (ANSI-heavy, all together)",
+    "full gate / one encode_ordinary, fixtures (ANSI-heavy, all together)",
+    "clean+verify / ansi-regex port, generated coloured log",
+    "full gate / one encode_ordinary, generated coloured log",
+    "pathological, largest ratio to coloured text",
+    "pathological, largest growth t(4S)/4t(S)",
+    "oracle throughput",
+    "peak memory / input size, one 50 MB line",
+)
+
+
+def test_quick_bench_prints_every_ratio() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "textclean.bench", "--quick"],
+        capture_output=True, text=True, timeout=300, check=True,
+    )
+    table = run.stdout.split("\nratio ", 1)[1]
+    for label in RATIO_LINES:
+        assert label in table, label
+    assert "Traceback" not in run.stderr
+
+
+def test_ansi_regex_port_matches_what_strip_ansi_does() -> None:
+    # Cases from ansi-regex's own tests and readme.
+    assert strip_ansi("\x1b[4mcake\x1b[0m") == "cake"
+    assert strip_ansi("\x1b]8;;https://github.com\x07click\x1b]8;;\x07") == "click"
+    assert strip_ansi("\x1b]8;;https://github.com\x1b\\click\x1b]8;;\x1b\\") == "click"  # 6.1.0: ST ends OSC
+    assert strip_ansi("\x9b31mred\x9b0m") == "red"
+    assert strip_ansi("\x1b[38;2;255;0;0mtruecolor\x1b[m") == "truecolor"
+    assert ANSI_REGEX.findall("\x1b[1;2;3;4;5K") == ["\x1b[1;2;3;4;5K"]
+    assert strip_ansi("\x1b[٣m") == "\x1b[٣m"  # JavaScript's \d is ASCII only

@@ -1,0 +1,140 @@
+"""The format readers: each yields exactly the tool outputs of a transcript built from real captures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from agent_logs import (
+    captures,
+    write_anthropic_json,
+    write_cast_v1,
+    write_cast_v2,
+    write_claude_code,
+    write_openai_jsonl,
+    write_traj,
+)
+
+from textclean import sources
+from textclean.sources import ReadStats, detect_format, read_file
+
+
+@pytest.fixture(scope="module")
+def texts() -> list[str]:
+    return [text for _, text in captures()]
+
+
+def _read(path: Path) -> tuple[list[sources.ToolOutput], ReadStats]:
+    stats = ReadStats()
+    return list(read_file(str(path), stats)), stats
+
+
+def test_claude_code_session(tmp_path: Path, texts: list[str]) -> None:
+    path = tmp_path / "session.jsonl"
+    expected = write_claude_code(path, texts)
+    outputs, stats = _read(path)
+    assert detect_format(str(path)) == sources.CLAUDE_CODE
+    assert [o.text for o in outputs] == expected
+    assert [o.non_text_blocks for o in outputs] == [False] * (len(expected) - 1) + [True]
+    assert stats.malformed == 2
+    assert outputs[1].label.endswith(":toolu_0[1]")  # the second text block of the first result
+
+
+def test_openai_jsonl(tmp_path: Path, texts: list[str]) -> None:
+    path = tmp_path / "chat.jsonl"
+    expected = write_openai_jsonl(path, texts)
+    outputs, stats = _read(path)
+    assert detect_format(str(path)) == sources.OPENAI
+    assert [o.text for o in outputs] == expected
+    assert sum(o.non_text_blocks for o in outputs) == 1 and outputs[-1].non_text_blocks
+    assert stats.malformed == 2
+
+
+def test_openai_json_document(tmp_path: Path, texts: list[str]) -> None:
+    from agent_logs import openai_messages
+
+    messages, expected = openai_messages(texts)
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps({"model": "gpt-4.1", "messages": messages}))
+    outputs, stats = _read(path)
+    assert detect_format(str(path)) == sources.OPENAI
+    assert [o.text for o in outputs] == expected
+    assert stats.malformed == 0
+
+
+def test_anthropic_json(tmp_path: Path, texts: list[str]) -> None:
+    path = tmp_path / "request.json"
+    expected = write_anthropic_json(path, texts)
+    outputs, stats = _read(path)
+    assert detect_format(str(path)) == sources.ANTHROPIC
+    assert [o.text for o in outputs] == expected
+    assert [o.non_text_blocks for o in outputs].count(True) == 1
+    assert stats.malformed == 0
+
+
+def test_swe_agent_trajectory(tmp_path: Path, texts: list[str]) -> None:
+    path = tmp_path / "run.traj"
+    expected = write_traj(path, texts)
+    outputs, stats = _read(path)
+    assert detect_format(str(path)) == sources.SWE_AGENT
+    assert [o.text for o in outputs] == expected
+    assert stats.malformed == 1
+
+
+def test_swe_agent_history_only(tmp_path: Path, texts: list[str]) -> None:
+    history = [{"role": "system", "content": "setup"}, {"role": "user", "content": "task"}]
+    for text in texts[:3]:
+        history += [{"role": "assistant", "content": "make"}, {"role": "user", "content": text}]
+    path = tmp_path / "old.traj"
+    path.write_text(json.dumps({"history": history}))
+    outputs, _ = _read(path)
+    assert [o.text for o in outputs] == texts[:3]
+
+
+def test_asciicast_v2_joins_output_events(tmp_path: Path, texts: list[str]) -> None:
+    longest = max(texts, key=len)
+    path = tmp_path / "build.cast"
+    write_cast_v2(path, longest)
+    outputs, stats = _read(path)
+    assert detect_format(str(path)) == sources.ASCIICAST
+    assert [o.text for o in outputs] == [longest]  # byte-exact: "i" and "r" events left out
+    assert stats.malformed == 1
+
+
+def test_asciicast_v1(tmp_path: Path, texts: list[str]) -> None:
+    path = tmp_path / "old.cast"
+    write_cast_v1(path, texts[0])
+    outputs, stats = _read(path)
+    assert [o.text for o in outputs] == [texts[0]]
+    assert stats.malformed == 0
+
+
+def test_raw_directory_round_trips_bytes(tmp_path: Path) -> None:
+    names = []
+    for name, text in captures()[:5]:
+        (tmp_path / f"{name}.raw").write_bytes(text.encode("utf-8", "surrogateescape"))
+        (tmp_path / f"{name}.json").write_text(json.dumps({"name": name, "argv": ["x"]}))
+        names.append(name)
+    stats = ReadStats()
+    outputs = [o for path in sources.expand_paths([str(tmp_path)]) for o in read_file(path, stats)]
+    assert len(outputs) == 5
+    for output, (_, text) in zip(outputs, captures()[:5], strict=True):
+        assert output.text == text
+    assert stats.files == 10 and stats.skipped_files == 5 and stats.malformed == 0
+
+
+def test_malformed_documents_are_counted_not_raised(tmp_path: Path) -> None:
+    (tmp_path / "broken.json").write_text('{"messages": [')
+    (tmp_path / "broken.traj").write_text("[1, 2")
+    (tmp_path / "broken.cast").write_text("nothing here\n")
+    stats = ReadStats()
+    outputs = [o for path in sources.expand_paths([str(tmp_path)]) for o in read_file(path, stats)]
+    assert outputs == []
+    assert stats.malformed == 3
+
+
+def test_missing_file_is_unreadable(tmp_path: Path) -> None:
+    stats = ReadStats()
+    assert list(read_file(str(tmp_path / "gone.jsonl"), stats)) == []
+    assert stats.unreadable_files == 1

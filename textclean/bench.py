@@ -1,0 +1,417 @@
+"""``python -m textclean.bench``: how fast the gate is, as ratios to simple baselines, in one run.
+
+Every number is a best-of-N wall-clock time (``time.perf_counter``, garbage collector off) taken in
+this one process, and every comparison is a ratio of two such times on the same input, so the
+machine's speed cancels out. Printed: the detail of each measurement, then one table of ratios with
+the goal next to each and PASS/MISS.
+
+* Inert path: ``clean()`` on text with nothing to clean (plain log lines; CRLF log lines), with and
+  without ``tokens_before``, against a bare ``'\\x1b' in s``. Goal: within 2x.
+* Clean+verify (``cleaner.candidate`` then ``verify.first_difference``) on ANSI-heavy inputs, against
+  a port of chalk's ansi-regex 6.1.0 (:data:`ANSI_REGEX`) stripping the same input. Goal: <= 1x.
+* The full gate against one ``encode_ordinary`` of the input. Goal: <= 1.5x.
+* Pathological inputs (issue 7), each against plain text of the same size, and the growth
+  ``t(4S) / 4 t(S)`` that shows whether the cost stays linear. Goal for the growth: <= 1.5.
+* The oracle's throughput, and the gate's peak memory (``tracemalloc``) on a 50 MB line.
+
+``--quick`` runs everything on small inputs in a few seconds (a smoke run: its ratios are noisy);
+``--no-big`` skips the 50 MB memory run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import glob
+import os
+import platform
+import random
+import re
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import tiktoken
+
+from textclean import cleaner, verify
+from textclean.gate import TextClean
+from textclean.sources import decode
+from textclean.tokens import DEFAULT_ENCODING
+
+# A port of chalk/ansi-regex 6.1.0 (index.js, 2024-09: OSC ended by BEL, ESC \ or U+009C), the
+# pattern behind strip-ansi. Kept as in the JavaScript, two alternatives joined by '|', with two
+# changes for Python's `re`: `[[` is written `[\[` (same set, avoids re's nested-set warning) and
+# re.ASCII makes `\d` mean [0-9] as in JavaScript. (6.2.0 later replaced the OSC part by a
+# generic ESC ] ... ST.)
+ANSI_REGEX = re.compile(
+    "|".join(
+        (
+            r"[\u001B\u009B][\[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d\/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d\/#&.:=?%@~_]*)*)?(?:\u0007|\u001B\u005C|\u009C))",  # noqa: E501
+            r"(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]))",
+        )
+    ),
+    re.ASCII,
+)
+
+KB = 1024
+MB = 1024 * 1024
+ORACLE_LABEL = "oracle throughput (oracle.render on fixtures)"
+PEAK_MEMORY_LABEL = "peak memory / input size, one 50 MB line (tracemalloc)"
+DEFAULT_FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+
+
+def strip_ansi(text: str) -> str:
+    """What strip-ansi does with :data:`ANSI_REGEX`."""
+    return ANSI_REGEX.sub("", text)
+
+
+# --- timing --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Budget:
+    repeat: int  # best of this many timed runs
+    min_seconds: float  # loops per run grow until one run takes this long
+
+
+def best_time(fn: Callable[[], object], budget: Budget) -> float:
+    """Seconds per call of ``fn``: the best of ``budget.repeat`` runs of enough loops to be measurable."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        loops = 1
+        while True:
+            elapsed = _run(fn, loops)
+            if elapsed >= budget.min_seconds or loops >= 1 << 22:
+                break
+            loops = loops * 10 if elapsed < budget.min_seconds / 10 else loops * 2
+        best = elapsed / loops
+        for _ in range(budget.repeat - 1):
+            best = min(best, _run(fn, loops) / loops)
+        return best
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _run(fn: Callable[[], object], loops: int) -> float:
+    start = time.perf_counter()
+    for _ in range(loops):
+        fn()
+    return time.perf_counter() - start
+
+
+# --- inputs --------------------------------------------------------------------------------------
+
+_LEVELS = ("INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR")
+_SGR = {"INFO": "32", "DEBUG": "2", "WARN": "33", "ERROR": "1;31"}
+
+
+def log_lines(size: int, *, colour: bool = False, crlf: bool = False, seed: int = 0) -> str:
+    """Deterministic log-like text, whole lines, ``size`` characters or a line more (SGR, or CRLF)."""
+    rng = random.Random(seed)
+    end = "\r\n" if crlf else "\n"
+    parts: list[str] = []
+    total = 0
+    i = 0
+    while total < size:
+        level = _LEVELS[rng.randrange(len(_LEVELS))]
+        stamp = f"2026-11-30T14:{i // 60 % 60:02d}:{i % 60:02d}.{rng.randrange(1000):03d}Z"
+        rest = (
+            f"worker-{rng.randrange(8)} GET /api/v1/items/{rng.randrange(10**6)} "
+            f"status={rng.choice((200, 200, 201, 304, 404, 500))} in {rng.randrange(1, 900)}ms"
+        )
+        if colour:
+            line = f"\x1b[2m{stamp}\x1b[0m \x1b[{_SGR[level]}m{level:<5}\x1b[0m {rest}{end}"
+        else:
+            line = f"{stamp} {level:<5} {rest}{end}"
+        parts.append(line)
+        total += len(line)
+        i += 1
+    return "".join(parts)
+
+
+def _repeat_to(unit: str, size: int, prefix: str = "", suffix: str = "") -> str:
+    """``unit`` repeated (whole units, then spaces) between ``prefix`` and ``suffix``, ``size`` chars."""
+    body = size - len(prefix) - len(suffix)
+    count = body // len(unit)
+    return prefix + unit * count + " " * (body - count * len(unit)) + suffix
+
+
+def _coloured_words(size: int) -> str:
+    return _repeat_to("\x1b[1;32mok\x1b[0m \x1b[33mbuild\x1b[0m step ", size)
+
+
+def _nested_cursor_up(size: int) -> str:
+    """Frames that redraw a 5-line block from ever deeper (cursor up 1..5, then down again)."""
+    frames = ["layer 1: waiting\nlayer 2: waiting\nlayer 3: waiting\nlayer 4: waiting\nlayer 5: waiting\n"]
+    total = len(frames[0])
+    step = 0
+    while total < size:
+        depth = step % 5 + 1
+        frame = f"\x1b[{depth}A\rlayer {6 - depth}: {step % 100:3d}%\x1b[K\x1b[{depth}B\r"
+        frames.append(frame)
+        total += len(frame)
+        step += 1
+    return "".join(frames)
+
+
+# Issue 7's inputs, each a function of the size in characters.
+PATHOLOGICAL: dict[str, Callable[[int], str]] = {
+    "CSI of semicolons, unterminated": lambda n: _repeat_to(";", n, prefix="\x1b["),
+    "ESC ] a repeated": lambda n: _repeat_to("\x1b]a", n),
+    "unterminated OSC": lambda n: _repeat_to("x", n, prefix="\x1b]0;"),
+    "unterminated DCS": lambda n: _repeat_to("x", n, prefix="\x1bP"),
+    "unterminated APC": lambda n: _repeat_to("x", n, prefix="\x1b_"),
+    "ESC repeated": lambda n: "\x1b" * n,
+    "CR repeated": lambda n: _repeat_to("\r", n, prefix="progress", suffix="x"),
+    "BS repeated": lambda n: _repeat_to("\b", n, prefix="abc", suffix="x"),
+    "millions of short lines": lambda n: _repeat_to("x\n", n, prefix="\x1b[1m"),
+    "one long coloured line": _coloured_words,
+    "nested cursor-up": _nested_cursor_up,
+}
+
+
+def load_fixtures(directory: Path) -> list[tuple[str, str]]:
+    out = []
+    for path in sorted(glob.glob(os.path.join(directory, "*.raw"))):
+        with open(path, "rb") as f:
+            out.append((Path(path).stem, decode(f.read())))
+    return out
+
+
+def ansi_heavy(fixtures: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Fixtures the cleaner resolves whose escape sequences are at least 5% of their characters."""
+    chosen = []
+    for name, text in fixtures:
+        try:
+            proposal = cleaner.candidate(text)
+        except cleaner.Refused:
+            continue
+        if text and proposal.removed.escape_chars >= 0.05 * len(text):
+            chosen.append((name, text))
+    return chosen
+
+
+# --- report --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Ratio:
+    label: str
+    value: float
+    goal: float | None  # the ratio must be <= goal; None: for information
+    unit: str = "x"
+    skipped: bool = False
+
+    def row(self) -> str:
+        if self.skipped:
+            return f"{self.label:<70} {'skipped':>12}"
+        value = f"{self.value:.2f}{self.unit}" if self.value < 1000 else f"{self.value:.3g}{self.unit}"
+        if self.goal is None:
+            return f"{self.label:<70} {value:>12}  (info)"
+        verdict = "PASS" if self.value <= self.goal else "MISS"
+        return f"{self.label:<70} {value:>12}  <= {self.goal:<5g}  {verdict}"
+
+
+class Bench:
+    def __init__(self, quick: bool, out: Callable[[str], None]) -> None:
+        self.quick = quick
+        self.budget = Budget(repeat=3, min_seconds=0.002) if quick else Budget(repeat=5, min_seconds=0.05)
+        self.out = out
+        self.gate = TextClean()
+        self.encoding = tiktoken.get_encoding(DEFAULT_ENCODING)
+        self.ratios: list[Ratio] = []
+
+    def time(self, fn: Callable[[], object]) -> float:
+        return best_time(fn, self.budget)
+
+    def _time_gate(self, text: str) -> float:
+        return self.time(lambda: self.gate.clean(text))
+
+    def _time_gate_capped(self, text: str, cap: float) -> float:
+        """Like :meth:`_time_gate`, but one call only when one call already takes longer than ``cap``."""
+        start = time.perf_counter()
+        self.gate.clean(text)
+        once = time.perf_counter() - start
+        return once if once > cap else self._time_gate(text)
+
+    def inert_path(self) -> None:
+        sizes = (4 * KB, 64 * KB) if self.quick else (4 * KB, 64 * KB, 1 * MB)
+        self.out("inert path: clean() on text with nothing to clean, against `'\\x1b' in s`")
+        worst_given = worst_counted = 0.0
+        for crlf in (False, True):
+            for size in sizes:
+                text = log_lines(size, crlf=crlf)
+                tokens = len(self.encoding.encode_ordinary(text))
+                bare = self.time(lambda text=text: "\x1b" in text)
+                given = self.time(lambda text=text, n=tokens: self.gate.clean(text, tokens_before=n))
+                counted = self.time(lambda text=text: self.gate.clean(text))
+                kind = "CRLF" if crlf else "LF  "
+                self.out(
+                    f"  {kind} {_size(size):>7}: bare {_us(bare)}, tokens_before given {_us(given)} "
+                    f"({given / bare:.2f}x), counted by the gate {_us(counted)} ({counted / bare:.2f}x)"
+                )
+                self.ratios.append(Ratio(f"inert path, {kind.strip()} {_size(size)}, tokens_before given",
+                                         given / bare, 2.0))
+                worst_given = max(worst_given, given / bare)
+                worst_counted = max(worst_counted, counted / bare)
+        self.ratios.append(Ratio("inert path, worst, tokens_before not given", worst_counted, 2.0))
+
+    def clean_verify_and_gate(self, fixtures: list[tuple[str, str]]) -> None:
+        size = 64 * KB if self.quick else 1 * MB
+        generated = [("generated", log_lines(size, colour=True))]
+        inputs = [("fixtures (ANSI-heavy, all together)", ansi_heavy(fixtures))]
+        inputs.append((f"generated coloured log {_size(size)}", generated))
+        self.out("clean+verify against the ansi-regex 6.1.0 port; full gate against one encode_ordinary")
+        for label, group in inputs:
+            if not group:
+                self.out(f"  {label}: none (no committed fixture is resolved and ANSI-heavy)")
+                continue
+            texts = [text for _, text in group]
+            chars = sum(len(t) for t in texts)
+            regex = self.time(lambda texts=texts: [strip_ansi(t) for t in texts])
+            clean_verify = self.time(lambda texts=texts: [_clean_and_verify(t) for t in texts])
+            gate = self.time(lambda texts=texts: [self.gate.clean(t) for t in texts])
+            encode = self.time(lambda texts=texts: [self.encoding.encode_ordinary(t) for t in texts])
+            self.out(
+                f"  {label} ({len(texts)} inputs, {_size(chars)}): regex {_ms(regex)}, "
+                f"clean+verify {_ms(clean_verify)}, full gate {_ms(gate)}, encode_ordinary {_ms(encode)}"
+            )
+            self.ratios.append(Ratio(f"clean+verify / ansi-regex port, {label}", clean_verify / regex, 1.0))
+            self.ratios.append(Ratio(f"full gate / one encode_ordinary, {label}", gate / encode, 1.5))
+
+    def pathological(self) -> None:
+        large = 16 * KB if self.quick else 4 * MB
+        sizes = [size for size in (large // 4**k for k in range(5, -1, -1)) if size >= KB]
+        # One call only past `cap`, and no larger size after it: a quadratic case must not stall the run.
+        cap = 0.5 if self.quick else 5.0
+        self.out(f"pathological inputs, up to {_size(large)} (sizes x4 apart; stops after a call over "
+                 f"{cap:g} s): gate time against coloured log text of the same size, and the growth "
+                 f"t(4S) / 4 t(S) over the last two sizes")
+        # The reference is coloured log text, which takes the whole path (strip, verify, two counts):
+        # uncoloured text is refused in microseconds as no_terminal_noise, a useless yardstick here.
+        reference: dict[int, float] = {}
+        worst_ratio = (0.0, "")
+        worst_growth = (0.0, "")
+        for name, make in PATHOLOGICAL.items():
+            reason = self.gate.clean(make(sizes[0])).reason or "applied"
+            times: list[tuple[int, float]] = []
+            for size in sizes:
+                times.append((size, self._time_gate_capped(make(size), cap)))
+                if times[-1][1] > cap:
+                    break
+            size, seconds = times[-1]
+            if size not in reference:
+                reference[size] = self._time_gate(log_lines(size, colour=True))
+            ratio = seconds / reference[size]
+            growth = seconds / (4 * times[-2][1]) if len(times) > 1 else float("inf")
+            stopped = "" if size == large else " (stopped: too slow)"
+            self.out(f"  {name:<34} {_ms(seconds)} at {_size(size)}{stopped} ({ratio:.2f}x reference), "
+                     f"growth {growth:.2f}, gate: {reason}")
+            worst_ratio = max(worst_ratio, (ratio, name))
+            worst_growth = max(worst_growth, (growth, name))
+        if large not in reference:
+            reference[large] = self._time_gate(log_lines(large, colour=True))
+        ref_growth = reference[large] / (4 * self._time_gate(log_lines(large // 4, colour=True)))
+        self.out(f"  {'coloured log text (reference)':<34} {_ms(reference[large])} at {_size(large)}, "
+                 f"growth {ref_growth:.2f}")
+        self.ratios.append(Ratio(f"pathological, largest ratio to coloured text ({worst_ratio[1]})",
+                                 worst_ratio[0], None))
+        self.ratios.append(Ratio(f"pathological, largest growth t(4S)/4t(S) ({worst_growth[1]})",
+                                 worst_growth[0], 1.5))
+
+    def oracle_throughput(self, fixtures: list[tuple[str, str]]) -> None:
+        try:
+            from oracle import render
+        except ImportError as error:  # the oracle is an optional extra (pyte)
+            self.out(f"oracle throughput: skipped ({error})")
+            self.ratios.append(Ratio(ORACLE_LABEL, 0.0, None, skipped=True))
+            return
+        budget_chars = 64 * KB if self.quick else 1 * MB
+        texts, chars = [], 0
+        for _, text in sorted(fixtures, key=lambda item: len(item[1])):
+            if chars + len(text) > budget_chars:
+                break
+            texts.append(text)
+            chars += len(text)
+        if not texts:
+            texts = [log_lines(16 * KB, colour=True)]
+            chars = len(texts[0])
+        seconds = best_time(lambda: [render(t) for t in texts], Budget(self.budget.repeat, 0.0))
+        mb_per_s = chars / MB / seconds
+        self.out(f"oracle throughput: oracle.render on {len(texts)} inputs, {_size(chars)} in {_ms(seconds)}")
+        self.ratios.append(Ratio(ORACLE_LABEL, mb_per_s, None, " MB/s"))
+
+    def peak_memory(self) -> None:
+        size = 50 * MB
+        text = _coloured_words(size)
+        gate = TextClean(max_chars=64 * MB)  # the default max_chars (32 MiB) would refuse it unread
+        tracemalloc.start()
+        start = time.perf_counter()
+        result = gate.clean(text)
+        seconds = time.perf_counter() - start
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        self.out(f"peak memory: one {_size(size)} coloured line, gate with max_chars=64 MB: "
+                 f"{peak / MB:.0f} MB traced at peak, {seconds:.1f} s under tracemalloc, "
+                 f"gate: {result.reason or 'applied'}")
+        self.ratios.append(Ratio(PEAK_MEMORY_LABEL, peak / size, None))
+
+
+def _clean_and_verify(text: str) -> None:
+    try:
+        proposal = cleaner.candidate(text)
+    except cleaner.Refused:
+        return
+    verify.first_difference(text, proposal.text)
+
+
+def _size(chars: int) -> str:
+    return f"{chars / MB:g} MB" if chars >= MB else f"{chars / KB:.4g} KB"
+
+
+def _us(seconds: float) -> str:
+    return f"{seconds * 1e6:.2f} us"
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.2f} ms"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m textclean.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small inputs, few repeats (a smoke run)")
+    parser.add_argument("--no-big", action="store_true", help="skip the 50 MB peak-memory run")
+    parser.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES, help="directory of *.raw captures")
+    args = parser.parse_args(argv)
+
+    def out(line: str) -> None:
+        print(line, flush=True)
+
+    fixtures = load_fixtures(args.fixtures)
+    mode = "quick" if args.quick else "full"
+    out(f"textclean bench ({mode}): Python {platform.python_version()}, tiktoken {tiktoken.__version__}, "
+        f"{os.cpu_count()} CPUs, {len(fixtures)} fixtures from {args.fixtures}")
+    bench = Bench(args.quick, out)
+    bench.inert_path()
+    bench.clean_verify_and_gate(fixtures)
+    bench.pathological()
+    bench.oracle_throughput(fixtures)
+    if args.quick or args.no_big:
+        out("peak memory: skipped (--quick / --no-big)")
+        bench.ratios.append(Ratio(PEAK_MEMORY_LABEL, 0.0, None, skipped=True))
+    else:
+        bench.peak_memory()
+    out("")
+    out(f"{'ratio':<70} {'value':>12}  goal")
+    for ratio in bench.ratios:
+        out(ratio.row())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
