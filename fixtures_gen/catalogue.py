@@ -120,6 +120,13 @@ def setup_grep(tmp: Path) -> Invocation:
 # ------------------------------------------------------------------------------------------------ ls
 
 
+def setup_clear_then_ls(tmp: Path) -> Invocation:
+    # The habit of scripts and watch loops: clear the screen, then print. ED/CUP are out of scope.
+    invocation = setup_ls(tmp)
+    invocation.argv = ["sh", "-c", "clear; ls --color=always -la"]
+    return invocation
+
+
 def setup_ls(tmp: Path) -> Invocation:
     root = tmp / "project"
     write_files(
@@ -201,6 +208,13 @@ def make_git_repo(tmp: Path) -> tuple[Path, dict[str, str]]:
 def setup_git_log(tmp: Path) -> Invocation:
     repo, _ = make_git_repo(tmp)
     return Invocation(["git", "log", "-p", "--color=always"], repo, dict(GIT_IDENTITY))
+
+
+def setup_git_log_pager(tmp: Path) -> Invocation:
+    repo, _ = make_git_repo(tmp)
+    # No GIT_PAGER: git pipes through less with LESS=FRX, which quits at once because the log fits.
+    env = {key: value for key, value in GIT_IDENTITY.items() if not key.endswith("PAGER")}
+    return Invocation(["git", "log", "--stat"], repo, env)
 
 
 def setup_git_diff(tmp: Path) -> Invocation:
@@ -467,6 +481,14 @@ def _setup_curl(tmp: Path, *flags: str) -> Invocation:
     return Invocation(argv, tmp, cleanup=server.stop)
 
 
+def setup_wget_bar(tmp: Path) -> Invocation:
+    server = _start_server(
+        {"/dataset.tar": incompressible(3 << 20, 3)}, chunk_size=64 << 10, chunk_delay=0.05
+    )
+    argv = ["wget", "--progress=bar", "-O", "dataset.tar", f"{server.url}/dataset.tar"]
+    return Invocation(argv, tmp, {"TZ": "UTC"}, cleanup=server.stop)
+
+
 def setup_curl_meter(tmp: Path) -> Invocation:
     return _setup_curl(tmp)
 
@@ -530,6 +552,25 @@ def setup_pip_spinner(tmp: Path) -> Invocation:
     argv += ["--target", "installed", "./spinner-demo"]
     env = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_CACHE_DIR": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     return Invocation(argv, tmp, env)
+
+
+# ---------------------------------------------------------------------------------------- npm's spinner
+
+NPM_PROJECT = {
+    "package.json": '{"name": "app", "version": "1.0.0", "private": true}\n',
+    "vendor/left-pad-demo/package.json": (
+        '{"name": "left-pad-demo", "version": "1.0.0",'
+        ' "scripts": {"postinstall": "node -e \\"setTimeout(() => {}, 1500)\\""}}\n'
+    ),
+    "vendor/left-pad-demo/index.js": "module.exports = (s, n) => String(s).padStart(n);\n",
+}
+
+
+def setup_npm_spinner(tmp: Path) -> Invocation:
+    write_files(tmp / "app", NPM_PROJECT)
+    argv = ["npm", "install", "--offline", "--no-audit", "--no-fund", "./vendor/left-pad-demo"]
+    env = {"npm_config_cache": str(tmp / "npm-cache"), "npm_config_update_notifier": "false"}
+    return Invocation(argv, tmp / "app", env)
 
 
 # --------------------------------------------------------------------------------------- man/groff
@@ -609,7 +650,19 @@ def setup_ninja(tmp: Path) -> Invocation:
 CATALOGUE: list[Entry] = [
     Entry("grep_color", "grep --color=always -rn over a small source tree", setup_grep, ("grep",)),
     Entry("ls_color", "ls --color=always -la: dirs, executable, symlinks, a broken link", setup_ls, ("ls",)),
+    Entry(
+        "clear_then_ls",
+        "sh -c 'clear; ls --color=always -la': a full-screen clear the cleaner must refuse",
+        setup_clear_then_ls,
+        ("clear", "ls"),
+    ),
     Entry("git_log_patch", "git log -p --color=always over three commits", setup_git_log, ("git",)),
+    Entry(
+        "git_log_pager",
+        "git log --stat through git's default pager (less -FRX; the log fits, so it quits)",
+        setup_git_log_pager,
+        ("git", "less"),
+    ),
     Entry("git_diff", "git diff --color=always of working-tree edits", setup_git_diff, ("git",)),
     Entry("diff_unified", "diff --color=always -u of two config files", setup_diff, ("diff",)),
     Entry("gcc_errors", "gcc -fdiagnostics-color=always: a warning and errors", setup_gcc, ("gcc",)),
@@ -679,6 +732,7 @@ CATALOGUE: list[Entry] = [
     Entry(
         "curl_meter", "curl's progress meter, loopback download", setup_curl_meter, ("curl",), timeout=60.0
     ),
+    Entry("wget_bar", "wget's progress bar, loopback download", setup_wget_bar, ("wget",)),
     Entry("curl_bar", "curl --progress-bar, loopback download", setup_curl_bar, ("curl",), timeout=60.0),
     Entry(
         "pip_download",
@@ -691,7 +745,7 @@ CATALOGUE: list[Entry] = [
         "pip_spinner",
         "pip install of a local project: \\b spinner while building",
         setup_pip_spinner,
-        modules=("pip", "setuptools"),
+        modules=("pip", "setuptools", "wheel"),
         version=("python", "-m", "pip", "--version"),
     ),
     Entry(
@@ -700,6 +754,7 @@ CATALOGUE: list[Entry] = [
         setup_man_overstrike,
         ("man", "groff"),
     ),
+    Entry("npm_spinner", "npm install (offline, local package): CHA+EL spinner", setup_npm_spinner, ("npm",)),
     Entry("man_sgr", "man -l with grotty's SGR output", setup_man_sgr, ("man", "groff")),
 ]
 

@@ -65,9 +65,11 @@ def load_fixtures(directory: Path) -> list[Fixture]:
 
 
 def public_gate_reasons() -> set[str]:
-    """The values of textclean's public reason constants (upper-case names of the documented ones)."""
+    """textclean's public gate reasons (``GATE_REASONS``, else the upper-case constants)."""
     import textclean
 
+    if hasattr(textclean, "GATE_REASONS"):
+        return set(textclean.GATE_REASONS)
     found = {
         getattr(textclean, name.upper()) for name in DOCUMENTED_REASONS if hasattr(textclean, name.upper())
     }

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from fixtures_gen import CATALOGUE, capture
+from fixtures_gen.__main__ import generate
 from fixtures_gen.__main__ import main as fixtures_gen_main
+from fixtures_gen.catalogue import Entry, Invocation
 from fixtures_gen.servers import LoopbackServer
 
 pytestmark = pytest.mark.pty
@@ -115,3 +117,13 @@ def test_cli_lists_the_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_rejects_unknown_names() -> None:
     assert fixtures_gen_main(["--out", "unused", "no_such_entry"]) == 2
+
+
+def test_an_entry_whose_program_is_missing_is_skipped_not_faked(tmp_path: Path) -> None:
+    def never_called(tmp: Path) -> Invocation:
+        raise AssertionError("setup of an unavailable entry ran")
+
+    entry = Entry("ghost", "a program this machine lacks", never_called, ("no-such-program-fixtures-gen",))
+    line = generate(entry, tmp_path)
+    assert line == "skipped ghost: no-such-program-fixtures-gen not found on PATH"
+    assert list(tmp_path.iterdir()) == []
