@@ -23,10 +23,13 @@ MAX_COLUMNS = 10000  # tmux's largest window
 MAX_CURSOR_STEP = 1000  # a cursor move counts at most this much towards the estimated width
 TAB_WIDTH = 8
 
-_SEGMENT = re.compile(r"[\n\r\x0b\x0c]")
+_SEGMENT = re.compile(r"[\n\r]")  # what returns the carriage (VT and FF do not)
 _LONE_SURROGATE = re.compile("[\udc80-\udcff]")
 # CSI forms that move the cursor right (or repeat a character) and so widen a line.
 _WIDENING = frozenset("CaG`HfbI")
+
+
+INVALID_UTF8 = "invalid-utf-8"  # shown as U+FFFD (xterm); tmux shows nothing
 
 
 def decode(data: bytes | str) -> str:
@@ -37,9 +40,7 @@ def decode(data: bytes | str) -> str:
     """
     if isinstance(data, bytes):
         data = data.decode("utf-8", "surrogateescape")
-    if "\udc80" <= max(data, default="\x00"):
-        data = _LONE_SURROGATE.sub("\ufffd", data)
-    return data
+    return _LONE_SURROGATE.sub("\ufffd", data)
 
 
 def _segment_cells(segment: str) -> int:
@@ -78,6 +79,9 @@ class Rendering:
     columns: int
     rows: int
     alternate: bool  # output ended on the alternate screen
+    # Behaviours the input relied on where real terminals disagree (docs/oracle.md): the rendering
+    # follows the documented choice, another terminal may show these lines differently.
+    ambiguous: frozenset[str] = frozenset()
 
     @property
     def lines(self) -> list[str]:
@@ -97,12 +101,22 @@ class Rendering:
         return "".join(line + "\n" for line in self.lines)
 
 
-def render(data: bytes | str, *, columns: int | None = None, lines: int | None = None) -> Rendering:
-    """Feed ``data`` to a fresh virtual terminal and return what it shows."""
+def render(
+    data: bytes | str, *, columns: int | None = None, lines: int | None = None, onlcr: bool = True
+) -> Rendering:
+    """Feed ``data`` to a fresh virtual terminal and return what it shows.
+
+    ``columns`` defaults to the widest line (:func:`estimate_columns`), ``lines`` to 24. ``onlcr``
+    makes LF imply CR, as a pty does on output; pass ``False`` for bytes recorded on the terminal
+    side of a pty, where that translation has already happened.
+    """
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", "surrogateescape")
+    invalid = _LONE_SURROGATE.search(data) is not None
     text = decode(data)
     columns = columns or estimate_columns(text)
     rows = lines or DEFAULT_LINES
-    screen = OracleScreen(columns, rows)
+    screen = OracleScreen(columns, rows, onlcr=onlcr)
     OracleStream(screen).feed(text)
     return Rendering(
         scrollback=tuple(line.text for line in screen.scrollback),
@@ -111,6 +125,7 @@ def render(data: bytes | str, *, columns: int | None = None, lines: int | None =
         columns=columns,
         rows=rows,
         alternate=screen.alternate,
+        ambiguous=frozenset(screen.ambiguous | ({INVALID_UTF8} if invalid else set())),
     )
 
 

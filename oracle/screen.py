@@ -18,7 +18,8 @@ Differences from plain pyte 0.8.2 (each has a test in ``tests/test_oracle_fixes.
   off, erased in display, cleared by RIS or DECCOLM, deleted by DL, pushed off the bottom by IL, SD
   or RI, or still on the alternate screen when it is left) is recorded with its birth time, so the
   lossless check can ask for every line a terminal ever showed. See :mod:`oracle.lossless`.
-* LNM stays set (it models the pty's ``onlcr``, which the program cannot switch off this way);
+* LNM is set and stays set (it models the pty's ``onlcr``, which a program cannot switch off with
+  an escape sequence) unless ``onlcr=False`` (for recordings taken after the pty's translation);
   DECCOLM clears and homes without resizing, as tmux does.
 """
 
@@ -44,6 +45,12 @@ BLANK = Char(" ")
 STUB = Char(PLACEHOLDER)
 
 TAB_WIDTH = 8
+
+# Behaviours on which real terminals disagree (docs/oracle.md, deviation table); a rendering lists
+# those its input relied on in ``Rendering.ambiguous``.
+WIDE_SPLIT = "wide-character-split"  # the right half of a wide character overwritten or erased
+ERASED_SCROLLBACK = "erase-scrollback"  # ED 3 with a scrollback (kept here, erased by xterm/tmux)
+DEC_GRAPHICS = "dec-special-graphics"  # ESC ( 0 line drawing (tmux's capture shows the ASCII)
 
 
 class _Cells(dict):  # type: ignore[type-arg]
@@ -118,7 +125,8 @@ def _new_buffer() -> defaultdict[int, Row]:
 class OracleScreen(pyte.Screen):
     """A :class:`pyte.Screen` with unbounded scrollback, an alternate screen and a shown log."""
 
-    def __init__(self, columns: int, lines: int) -> None:
+    def __init__(self, columns: int, lines: int, *, onlcr: bool = True) -> None:
+        self.onlcr = onlcr
         self.scrollback: list[ShownLine] = []
         self.shown: list[ShownLine] = []
         self.clock = 0
@@ -127,9 +135,11 @@ class OracleScreen(pyte.Screen):
         self._alt_buffer: defaultdict[int, Row] = _new_buffer()
         self._default_tabs = True
         self.last_char: str | None = None
+        self.ambiguous: set[str] = set()
         super().__init__(columns, lines)
         self.buffer = _new_buffer()  # type: ignore[assignment]
-        self.mode.add(mo.LNM)
+        if onlcr:
+            self.mode.add(mo.LNM)
 
     # -- the shown log -------------------------------------------------------------------------
 
@@ -152,7 +162,10 @@ class OracleScreen(pyte.Screen):
         if self.charset:
             data = data.translate(self.g1_charset)
         elif self.g0_charset is not pyte.charsets.LAT1_MAP:
-            data = data.translate(self.g0_charset)
+            translated = data.translate(self.g0_charset)
+            if translated != data:
+                self.ambiguous.add(DEC_GRAPHICS)
+            data = translated
         if data.isascii() and mo.IRM not in self.mode:
             self._draw_narrow(data)
         else:
@@ -201,7 +214,8 @@ class OracleScreen(pyte.Screen):
         """Blank the other half of wide characters cut by overwriting cells ``start..end-1``."""
         first = row.get(start)
         if first is not None and first.data == PLACEHOLDER and start > 0:
-            row[start - 1] = BLANK
+            row[start - 1] = BLANK  # as xterm; tmux keeps the left half
+            self.ambiguous.add(WIDE_SPLIT)
         after = row.get(end)
         if after is not None and after.data == PLACEHOLDER:
             row[end] = BLANK
@@ -232,12 +246,18 @@ class OracleScreen(pyte.Screen):
             row[x] = _CELLS[row[x].data + char]
         # wcwidth -1 (C1 code points, other non-printables): invisible, as in tmux.
 
+    def vertical_feed(self) -> None:
+        """VT and FF: a line feed without carriage return (onlcr leaves them alone; tmux ignores LNM)."""
+        self.index()
+
     def repeat_character(self, count: int) -> None:
         """REP: repeat the preceding graphic character (pyte lacks it)."""
         if self.last_char is not None:
             self.draw(self.last_char * min(count or 1, 65535))
 
     def tab(self) -> None:
+        if self.cursor.x >= self.columns - 1:
+            return  # at the last column, or past it with a wrap pending: xterm and tmux stay put
         if not self._default_tabs:
             super().tab()
             return
@@ -245,13 +265,36 @@ class OracleScreen(pyte.Screen):
 
     def set_tab_stop(self) -> None:
         self._default_tabs = False
-        super().set_tab_stop()
+        self.tabstops.add(min(self.cursor.x, self.columns - 1))
 
     def clear_tab_stop(self, how: int = 0) -> None:
         self._default_tabs = False
         super().clear_tab_stop(how)
 
+    # -- cursor moves --------------------------------------------------------------------------
+    # ``cursor.x == columns`` is a pending wrap. As in tmux, CUU/CUD/VPA end it (back to the last
+    # column), CUB counts from past the margin, and IND/RI/LF/VT/FF keep it.
+
+    def _end_pending_wrap(self) -> None:
+        if self.cursor.x >= self.columns:
+            self.cursor.x = self.columns - 1
+
+    def cursor_up(self, count: int | None = None) -> None:
+        self._end_pending_wrap()
+        super().cursor_up(count)
+
+    def cursor_down(self, count: int | None = None) -> None:
+        self._end_pending_wrap()
+        super().cursor_down(count)
+
+    def cursor_to_line(self, line: int | None = None) -> None:
+        self._end_pending_wrap()
+        super().cursor_to_line(line)
+
     # -- scrolling -----------------------------------------------------------------------------
+
+    def cursor_back(self, count: int | None = None) -> None:
+        self.cursor.x = min(max(self.cursor.x - (count or 1), 0), self.columns - 1)
 
     def index(self) -> None:
         top, bottom = self.margins or Margins(0, self.lines - 1)
@@ -279,9 +322,16 @@ class OracleScreen(pyte.Screen):
 
     def reverse_index(self) -> None:
         top, bottom = self.margins or Margins(0, self.lines - 1)
-        if self.cursor.y == top:
-            self._retire_rows(range(bottom, bottom + 1))
-        super().reverse_index()
+        if self.cursor.y != top:
+            if self.cursor.y > 0:
+                self.cursor.y -= 1
+            return
+        self._retire_rows(range(bottom, bottom + 1))
+        buffer = self.buffer
+        buffer.pop(bottom, None)
+        for y in range(bottom, top, -1):
+            if y - 1 in buffer:
+                buffer[y] = buffer.pop(y - 1)
 
     def scroll_up(self, count: int) -> None:
         """SU: scroll the region up ``count`` lines (pyte lacks it)."""
@@ -315,15 +365,27 @@ class OracleScreen(pyte.Screen):
             self._retire_rows(range(self.cursor.y, min(self.cursor.y + count, bottom + 1)))
         super().delete_lines(count)
 
+    def insert_characters(self, count: int | None = None) -> None:
+        if self.cursor.x < self.columns:  # with a wrap pending ICH does nothing, as in tmux
+            super().insert_characters(count)
+            self.buffer[self.cursor.y].pop(self.columns, None)
+
+    def delete_characters(self, count: int | None = None) -> None:
+        if self.cursor.x < self.columns:  # with a wrap pending DCH does nothing, as in tmux
+            super().delete_characters(count)
+
+    def backspace(self) -> None:
+        self.cursor_back(1)
+
     # -- erasing (cells are removed: an erased cell renders like a never-written one) ----------
 
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
         row: Row = self.buffer[self.cursor.y]  # type: ignore[assignment]
-        x = min(self.cursor.x, self.columns - 1)
+        x = self.cursor.x  # past the last column (wrap pending), EL 0 erases nothing, as in tmux
         if how == 0:
             start, end = x, self.columns
         elif how == 1:
-            start, end = 0, x + 1
+            start, end = 0, min(x + 1, self.columns)
         elif how == 2:
             row.clear()
             return
@@ -333,8 +395,9 @@ class OracleScreen(pyte.Screen):
 
     def erase_characters(self, count: int | None = None) -> None:
         row: Row = self.buffer[self.cursor.y]  # type: ignore[assignment]
-        x = min(self.cursor.x, self.columns - 1)
-        self._erase_cells(row, x, min(x + (count or 1), self.columns))
+        x = self.cursor.x
+        if x < self.columns:  # with a wrap pending ECH erases nothing, as in tmux
+            self._erase_cells(row, x, min(x + (count or 1), self.columns))
 
     def _erase_cells(self, row: Row, start: int, end: int) -> None:
         if not row:
@@ -357,6 +420,8 @@ class OracleScreen(pyte.Screen):
             rows = range(self.lines)
         else:
             # ED 3 erases the scrollback in xterm and tmux; the oracle keeps it (see docs/oracle.md).
+            if how == 3 and self.scrollback:
+                self.ambiguous.add(ERASED_SCROLLBACK)
             return
         self._retire_rows(rows)
         buffer = self.buffer
@@ -388,7 +453,8 @@ class OracleScreen(pyte.Screen):
         self._default_tabs = True
         self.last_char = None
         super().reset()
-        self.mode.add(mo.LNM)
+        if self.onlcr:
+            self.mode.add(mo.LNM)
 
     def set_mode(self, *modes: int, **kwargs: Any) -> None:
         self._modes(modes, kwargs.get("private", False), enable=True)
@@ -400,8 +466,9 @@ class OracleScreen(pyte.Screen):
         rest = []
         for mode in modes:
             if not private:
-                if mode != mo.LNM:  # LNM models the pty's onlcr, which a program cannot switch off
-                    rest.append(mode)
+                if mode == mo.LNM and self.onlcr:  # a program cannot switch off the pty's onlcr
+                    continue
+                rest.append(mode)
             elif mode in ALTERNATE_MODES:
                 self._alternate_mode(mode, enable)
             elif mode << 5 == mo.DECCOLM:

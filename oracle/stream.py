@@ -27,6 +27,7 @@ from textclean import grammar as g
 from .screen import OracleScreen
 
 MAX_PARAMETER = 9999  # as pyte and VT220: larger parameters are clamped
+STRING_ENDED_BY_BEL = "string-ended-by-bel"  # see Rendering.ambiguous
 
 _TEXT = rf"[^{g.C0_RANGE}\x7f]+"
 _CSI = (
@@ -38,9 +39,10 @@ _STRING = r"\x1b[\]PX^_][^\x07\x18\x1a\x1b]*(?:\x07|\x1b\\|[\x18\x1a]|(?=\x1b)|\
 _NF = rf"\x1b(?P<nf_inter>[{g.INTERMEDIATE_BYTES}]+)(?P<nf_final>[{g.NF_FINAL_BYTES}]|\Z)"
 _ESC2 = rf"\x1b(?P<esc_final>[{g.TWO_BYTE_FINAL_BYTES}])"
 _CONTROL = r"[\x00-\x1a\x1c-\x1f\x7f]"
+_CANCELLED = rf"\x1b[{g.INTERMEDIATE_BYTES}]*[{g.ABORT_CONTROLS}]"  # ESC, intermediates, CAN/SUB
 
 _TOKEN = re.compile(
-    f"(?P<text>{_TEXT})|(?P<csi>{_CSI})|(?P<string>{_STRING})|(?P<nf>{_NF})|(?P<esc>{_ESC2})"
+    f"(?P<text>{_TEXT})|(?P<csi>{_CSI})|(?P<string>{_STRING})|(?P<cancelled>{_CANCELLED})|(?P<nf>{_NF})|(?P<esc>{_ESC2})"
     f"|(?P<control>{_CONTROL})|(?P<other>\\x1b)",
     re.DOTALL,
 )
@@ -55,7 +57,6 @@ ICH, CUU, CUD, CUF, CUB, CNL, CPL, CHA, CUP, CHT = "@ABCDEFGHI"
 ED, EL, IL, DL, DCH, SU, SD, ECH, CBT = "JKLMPSTXZ"
 HPA, HPR, REP, VPA, VPR, HVP, TBC, SM, RM = "`abdefghl"
 DECSTBM, SCOSC, SCORC = "rsu"
-DECSED, DECSEL = ED, EL  # with the ``?`` marker
 
 
 def _numbers(params: str) -> list[int]:
@@ -79,8 +80,8 @@ class OracleStream:
             g.BS: s.backspace,
             g.HT: s.tab,
             g.LF: s.linefeed,
-            g.VT: s.linefeed,
-            g.FF: s.linefeed,
+            g.VT: s.vertical_feed,
+            g.FF: s.vertical_feed,
             g.CR: s.carriage_return,
             g.SO: s.shift_out,
             g.SI: s.shift_in,
@@ -107,7 +108,9 @@ class OracleStream:
             kind = m.lastgroup
             if kind == "text":
                 draw(m.group())
-            elif kind == "csi":
+                pos = m.end()
+                continue
+            if kind == "csi":
                 self._csi(m["params"], m["inter"], m["final"])
             elif kind == "control":
                 action = controls.get(m.group())
@@ -121,8 +124,12 @@ class OracleStream:
                 self._nf(m["nf_inter"], m["nf_final"])
             elif kind == "other":
                 pos = self._broken_escape(text, pos)
+                screen.last_char = None
                 continue
-            # "string": consumed whole (OSC titles, DCS, SOS, PM, APC change no text)
+            elif kind == "string" and text[pos + 1] != "]" and m.group().endswith("\x07"):
+                screen.ambiguous.add(STRING_ENDED_BY_BEL)  # tmux would swallow on, up to ST
+            # "string" (OSC titles, DCS, SOS, PM, APC) and "cancelled" change no text.
+            screen.last_char = None  # REP repeats only a character that directly precedes it
             pos = m.end()
 
     def _nf(self, intermediates: str, final: str) -> None:
@@ -178,21 +185,13 @@ class OracleStream:
                         screen.set_mode(*modes, private=True)
                     else:
                         screen.reset_mode(*modes, private=True)
-                elif final == DECSED:
-                    screen.erase_in_display(_first(params))
-                elif final == DECSEL:
-                    screen.erase_in_line(_first(params))
+                # DECSED / DECSEL (CSI ? J / K): ignored, as tmux and alacritty do.
             return
         if final == "m":
             return  # SGR: attributes only
         handler = _CSI_HANDLERS.get(final)
         if handler is not None:
             handler(screen, _numbers(params))
-
-
-def _first(params: str) -> int:
-    numbers = _numbers(params)
-    return numbers[0] if numbers else 0
 
 
 def _p(numbers: list[int], index: int = 0) -> int:

@@ -1,0 +1,134 @@
+"""Ask a real terminal: feed bytes to a private tmux server and read back what it shows.
+
+Used by ``tests/test_oracle_tmux.py`` to check the oracle against tmux. Each server is private
+(its own socket in a temporary directory, its own configuration, never the user's) and is always
+killed on exit. Several streams can share one server: each gets a window of its own, sized before
+the bytes arrive, fed by ``cat`` through the pane's pty (so LF gets ``onlcr``, like LNM).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+HISTORY_LIMIT = 5_000_000
+MAX_COLUMNS = 10000
+SETTLE_SECONDS = 0.2  # after cat exits, for tmux to drain the pty before we capture
+
+# The oracle's model where tmux has an option: ED 2 does not push the screen into the history
+# (``scroll-on-clear``, on by default since tmux 3.3), no status line. Window sizes are set with
+# ``resize-window`` (``set -g window-size manual`` crashes tmux 3.3a when no client is attached).
+_CONFIG = f"""\
+set -g history-limit {HISTORY_LIMIT}
+set -g status off
+set -g escape-time 0
+set -gw scroll-on-clear off
+set -gw automatic-rename off
+set -gw allow-rename off
+set -gw aggressive-resize off
+"""
+
+
+def available() -> bool:
+    return shutil.which("tmux") is not None
+
+
+def version() -> str:
+    return subprocess.run(["tmux", "-V"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+@dataclass(frozen=True)
+class Capture:
+    """What tmux shows for one stream: history + screen, right-trimmed, trailing blank rows dropped."""
+
+    lines: list[str]
+    columns: int
+    rows: int
+
+
+class TmuxServer:
+    """A private tmux server; use :func:`server` to get one that is always killed."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.socket = directory / "socket"
+        config = directory / "tmux.conf"
+        config.write_text(_CONFIG)
+        self._windows = 0
+        self._run("-f", str(config), "new-session", "-d", "-s", "oracle", "-x", "80", "-y", "24")
+
+    def _run(self, *args: str) -> str:
+        result = subprocess.run(
+            ["tmux", "-S", str(self.socket), *args], capture_output=True, text=True, timeout=120
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"tmux {' '.join(args)} failed: {result.stderr.strip()}")
+        return result.stdout
+
+    def kill(self) -> None:
+        subprocess.run(["tmux", "-S", str(self.socket), "kill-server"], capture_output=True, timeout=30)
+
+    def show_many(self, streams: Sequence[tuple[bytes, int, int]]) -> list[Capture]:
+        """Feed each ``(data, columns, lines)`` to a window of its own; capture them all."""
+        started = []
+        for data, columns, lines in streams:
+            self._windows += 1
+            name = f"w{self._windows}"
+            path = self.directory / f"{name}.raw"
+            path.write_bytes(data)
+            # The pane waits until its window has the right size before the bytes arrive.
+            command = (
+                f"tmux -S {self.socket} wait-for go-{name}; stty -echo; cat {path}; "
+                f"sleep {SETTLE_SECONDS}; tmux -S {self.socket} wait-for -S {name}; exec sleep 100000"
+            )
+            target = f"oracle:{name}"
+            self._run(
+                "new-window", "-d", "-t", "oracle:", "-n", name, command, ";",
+                "resize-window", "-t", target, "-x", str(min(columns, MAX_COLUMNS)), "-y", str(lines), ";",
+                "wait-for", "-S", f"go-{name}",
+            )  # fmt: skip
+            started.append((name, columns, lines))
+        captures = []
+        for name, columns, lines in started:
+            self._run("wait-for", name)
+            captures.append(Capture(self._stable_capture(name), columns, lines))
+            self._run("kill-window", "-t", f"oracle:{name}")
+        return captures
+
+    def show(self, data: bytes, columns: int, lines: int) -> Capture:
+        return self.show_many([(data, columns, lines)])[0]
+
+    def _stable_capture(self, name: str) -> list[str]:
+        previous = None
+        for _ in range(20):
+            out = self._run("capture-pane", "-p", "-S", "-", "-E", "-", "-t", f"oracle:{name}")
+            if out == previous:
+                break
+            previous = out
+            time.sleep(0.05)
+        lines = out.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()  # the newline after the last row
+        lines = [line.rstrip(" ") for line in lines]
+        while lines and not lines[-1]:
+            lines.pop()
+        return lines
+
+
+@contextmanager
+def server() -> Iterator[TmuxServer]:
+    """A private tmux server in a temporary directory, killed on exit whatever happens."""
+    with tempfile.TemporaryDirectory(prefix="oracle-tmux-") as directory:
+        tmux = None
+        try:
+            tmux = TmuxServer(Path(directory))
+            yield tmux
+        finally:
+            if tmux is not None:
+                tmux.kill()

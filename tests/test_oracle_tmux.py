@@ -1,0 +1,194 @@
+"""The oracle against a real terminal: tmux (private servers, see ``oracle/tmux.py``).
+
+For every committed fixture and for hypothesis-generated streams the oracle's lines (scrollback +
+screen) must equal tmux's ``capture-pane -S - -E -``, except the deviations of the table in
+``docs/oracle.md``; each deviation has a test here showing tmux differs in exactly that way.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import oracle
+from oracle import tmux
+from oracle.render import INVALID_UTF8
+from oracle.screen import DEC_GRAPHICS, ERASED_SCROLLBACK, WIDE_SPLIT
+from oracle.stream import STRING_ENDED_BY_BEL
+from textclean import grammar
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hypothesis_profiles import scaled  # noqa: E402
+from strategies import terminal_streams  # noqa: E402
+
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.skipif(not tmux.available(), reason="tmux is not installed (.ci/run installs it)"),
+]
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+LINES = oracle.DEFAULT_LINES
+
+# Fixtures whose rendering legitimately differs from tmux, with the deviation (docs/oracle.md).
+KNOWN_FIXTURE_DEVIATIONS: dict[str, str] = {}
+
+
+def tmux_equivalent(text: str) -> str:
+    """The project policy ends DCS/SOS/PM/APC at BEL; tmux needs ST to end them (deviation 1)."""
+    out, last = [], 0
+    for _start, end, family in grammar.scan(text):
+        if family == "string" and text[end - 1] == "\x07":
+            out.append(text[last : end - 1] + "\x1b\\")
+            last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def ours(data: bytes, columns: int) -> list[str]:
+    return oracle.render(data, columns=columns, lines=LINES).lines
+
+
+def flags(data: bytes) -> frozenset[str]:
+    return oracle.render(data).ambiguous
+
+
+def compare(streams: list[bytes]) -> list[tuple[bytes, list[str], list[str]]]:
+    """``(stream, tmux lines, oracle lines)`` for each stream, all in one tmux server."""
+    jobs = [(data, oracle.estimate_columns(oracle.decode(data)), LINES) for data in streams]
+    with tmux.server() as server:
+        captures = server.show_many(jobs)
+    pairs = zip(streams, captures, strict=True)
+    return [(data, capture.lines, ours(data, capture.columns)) for data, capture in pairs]
+
+
+def test_every_fixture_agrees_with_tmux() -> None:
+    paths = sorted(FIXTURES.glob("*.raw"))
+    assert paths, "no committed fixtures"
+    datas = [path.read_bytes() for path in paths]
+    disagreements = []
+    for path, (_, theirs, mine) in zip(paths, compare(datas), strict=True):
+        if path.stem in KNOWN_FIXTURE_DEVIATIONS:
+            assert theirs != mine, f"{path.stem} agrees now: drop it from the deviation table"
+            continue
+        if theirs != mine:
+            first = next(
+                (i for i, (a, b) in enumerate(zip(theirs, mine, strict=False)) if a != b),
+                min(len(theirs), len(mine)),
+            )
+            theirs_line, mine_line = theirs[first : first + 1], mine[first : first + 1]
+            disagreements.append(f"{path.name} line {first + 1}: tmux {theirs_line!r} oracle {mine_line!r}")
+    assert not disagreements, "\n".join(disagreements)
+
+
+FIX_CASES = [
+    b"abc\x1bP$qm\x1b\\def\n",
+    b"a\x1bXsos\x1b\\b\x1b^pm\x1b\\c\x1b_apc\x1b\\d\n",
+    b"\x1b[38:2::255:100:0mred\x1b[m\n",
+    b"x\x1b[=1;2uY\n",
+    b"x\x1b[<1uY\n",
+    b"x\x1b[>4;1mY\n",
+    b"x\x1b[1'zY\n",
+    b"ab\x1b[1;2;3Dc\n",
+    "日本語\ra\n".encode(),
+    "👨\u200d👩\u200d👧 ok\n".encode(),
+    "✔\ufe0f done\n".encode(),
+    "e\u0301te\n".encode(),
+    "a\u009bb\n".encode(),
+    b"main\n\x1b[?1049hFULL SCREEN APP\x1b[?1049l",
+    b"main\n\x1b[?47hFULL SCREEN APP\x1b[?47l",
+    b"main\n\x1b[?1047hFULL SCREEN APP\x1b[?1047l",
+    b"ab\x1b[?1049h\x1b[5;5Hx\x1b[?1049lc\n",
+    b"".join(b"line %d\n" % i for i in range(40)),
+    b"ab\x1b[1`c\n",
+    b"x\x1b[3bY\n",
+    b"1\n2\n3\x1b[1S\n",
+    b"\x1b[1;2r\x1b[4;1Ha\nb\n",
+    b"\x1b[2;5r\x1b[5;1H" + b"".join(b"region %d\n" % i for i in range(8)),
+    b"important\n\x1b[H\x1b[2Jafter\n",
+    b"spin |\rspin /\rdone  \n\x1b[32mgreen\x1b[0m\n",
+    b"xxxxxxxxx+\x1b[Kb\n\x1b[Zc\td\x08e\n",
+    b"\x1b[3@i\x1b[2Pd\x1b[4Xe\n",
+    b"a\x1b[20h\x0bb\x0cc\n",
+]
+
+
+def test_fix_cases_agree_with_tmux() -> None:
+    """The inputs of tests/test_oracle_fixes.py: the answers asserted there are tmux's."""
+    disagreements = [(data, theirs, mine) for data, theirs, mine in compare(FIX_CASES) if theirs != mine]
+    assert not disagreements
+
+
+@settings(
+    max_examples=scaled(6),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.lists(terminal_streams(), min_size=6, max_size=6))
+def test_generated_streams_agree_with_tmux(streams: list[str]) -> None:
+    """Six generated streams per tmux server (one window each); deviation 1 is rewritten away."""
+    for stream in streams:
+        assume(WIDE_SPLIT not in oracle.render(stream).ambiguous)  # deviation 5
+    datas = [stream.encode() for stream in streams]
+    rewritten = [tmux_equivalent(stream).encode() for stream in streams]
+    pairs = zip(rewritten, streams, strict=True)
+    jobs = [(data, oracle.estimate_columns(stream), LINES) for data, stream in pairs]
+    with tmux.server() as server:
+        captures = server.show_many(jobs)
+    for data, capture in zip(datas, captures, strict=True):
+        assert ours(data, capture.columns) == capture.lines, data
+
+
+# -- the deviation table (docs/oracle.md): tmux differs, and exactly so -----------------------------
+
+
+def test_deviation_apc_ended_by_bel() -> None:
+    data = b"abc\x1b_bk;t=1\x07def\n"
+    [(_, theirs, mine)] = compare([data])
+    assert theirs == ["abc"]  # tmux swallows until ST
+    assert mine == ["abcdef"]  # the project policy: BEL ends the string, as CI log viewers do
+    assert flags(data) == {STRING_ENDED_BY_BEL}
+
+
+def test_deviation_ed3_keeps_scrollback() -> None:
+    data = b"".join(b"old %d\n" % i for i in range(30)) + b"\x1b[H\x1b[2J\x1b[3Jnew\n"
+    [(_, theirs, mine)] = compare([data])
+    assert theirs == ["new"]
+    assert mine[:6] == [f"old {i}" for i in range(6)] and mine[-1] == "new"
+    assert flags(data) == {ERASED_SCROLLBACK}
+
+
+def test_deviation_invalid_utf8_shows_replacement_character() -> None:
+    data = b"ok \xff\xfe bytes\n"
+    [(_, theirs, mine)] = compare([data])
+    assert theirs == ["ok  bytes"]  # tmux drops undecodable bytes
+    assert mine == ["ok \ufffd\ufffd bytes"]  # xterm, alacritty: U+FFFD each
+    assert flags(data) == {INVALID_UTF8}
+
+
+def test_deviation_dec_graphics_capture() -> None:
+    data = b"\x1b(0lqqk\x1b(B ok\n"
+    [(_, theirs, mine)] = compare([data])
+    assert theirs == ["lqqk ok"]  # capture-pane prints the cells' ASCII source
+    assert mine == ["┌──┐ ok"]  # what the screen shows
+    assert flags(data) == {DEC_GRAPHICS}
+
+
+def test_deviation_wide_character_right_half() -> None:
+    cases = ["日本\x1b[2Ga\n", "日本\x1b[2G\x1b[K\n", "日本\x1b[2G\x1b[X\n"]
+    results = compare([case.encode() for case in cases])
+    # tmux's grid keeps the left half when its right half is overwritten or erased; xterm blanks it.
+    assert [theirs for _, theirs, _ in results] == [["日a本"], ["日"], ["日 本"]]
+    assert [mine for _, _, mine in results] == [[" a本"], [], ["  本"]]
+    assert all(flags(case.encode()) == {WIDE_SPLIT} for case in cases)
+
+
+def test_deviation_scroll_on_clear_is_switched_off() -> None:
+    # tmux >= 3.3 pushes the screen into the history on ED 2 unless scroll-on-clear is off; the
+    # private servers switch it off, and the oracle, like xterm, does not push.
+    data = b"shown\n\x1b[2J\x1b[Hnext\n"
+    [(_, theirs, mine)] = compare([data])
+    assert theirs == mine == ["next"]
