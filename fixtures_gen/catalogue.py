@@ -7,8 +7,10 @@ whose program is missing reports why through :meth:`Entry.available` and is skip
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import io
+import lzma
 import os
 import random
 import shutil
@@ -61,7 +63,7 @@ class Entry:
 
     def version_argv(self) -> list[str] | None:
         if self.version is not None:
-            return [_resolve(arg) for arg in self.version]
+            return [_resolve(self.version[0]), *self.version[1:]]
         if self.programs:
             return [_resolve(self.programs[0]), "--version"]
         return None
@@ -143,7 +145,7 @@ def setup_ls(tmp: Path) -> Invocation:
     (root / "latest").symlink_to("dist/project-1.0.tar.gz")
     (root / "broken").symlink_to("missing-target")
     (root / ".hidden").write_text("secret\n")
-    for path in [root / ".hidden", root / "data", root / "dist", root]:
+    for path in [root / ".hidden", root / "data", root / "dist", root, tmp]:  # tmp is ".."
         os.utime(path, (FIXED_MTIME, FIXED_MTIME))
     for link in [root / "latest", root / "broken"]:
         os.utime(link, (FIXED_MTIME, FIXED_MTIME), follow_symlinks=False)
@@ -529,6 +531,66 @@ def setup_pip_download(tmp: Path) -> Invocation:
     return Invocation(argv, tmp, env, cleanup=server.stop)
 
 
+# ------------------------------------------------------------------------------ apt from a loopback repo
+
+APT_CONF = """Dir::Etc::SourceList "{root}/sources.list";
+Dir::Etc::SourceParts "{root}/empty";
+Dir::Etc::Parts "{root}/empty";
+Dir::Etc::PreferencesParts "{root}/empty";
+Dir::Etc::Preferences "{root}/empty/none";
+Dir::State::Lists "{root}/lists";
+Dir::State::status "{root}/status";
+Dir::Cache "{root}/cache";
+Debug::NoLocking "true";
+APT::Sandbox::User "root";
+Acquire::Languages "none";
+"""
+
+
+def build_deb(root: Path, name: str, payload: bytes) -> bytes:
+    """A .deb of ``payload`` built by dpkg-deb (uncompressed, so its size shows in the progress line)."""
+    tree = root / "deb-tree"
+    write_files(
+        tree,
+        {
+            "DEBIAN/control": f"Package: {name}\nVersion: 1.0\nArchitecture: all\n"
+            "Maintainer: Ada Example <ada@example.com>\nDescription: demo data\n"
+        },
+    )
+    (tree / "usr/share" / name).mkdir(parents=True)
+    (tree / "usr/share" / name / "blob.bin").write_bytes(payload)
+    deb = root / f"{name}_1.0_all.deb"
+    env = {**os.environ, "SOURCE_DATE_EPOCH": str(FIXED_MTIME)}
+    subprocess.run(
+        ["dpkg-deb", "-Znone", "--build", str(tree), str(deb)], env=env, check=True, capture_output=True
+    )
+    return deb.read_bytes()
+
+
+def packages_index(name: str, deb: bytes) -> bytes:
+    stanza = (
+        f"Package: {name}\nVersion: 1.0\nArchitecture: all\nMaintainer: Ada Example <ada@example.com>\n"
+        f"Filename: ./{name}_1.0_all.deb\nSize: {len(deb)}\nSHA256: {hashlib.sha256(deb).hexdigest()}\n"
+        "Description: demo data\n\n"
+    )
+    return lzma.compress(stanza.encode())
+
+
+def setup_apt_download(tmp: Path) -> Invocation:
+    # Every apt directory points into tmp (APT_CONFIG), so nothing of the system's apt state is touched.
+    state = tmp / "apt"
+    for directory in ["empty", "lists/partial", "cache/archives/partial", "downloads"]:
+        (state / directory).mkdir(parents=True)
+    (state / "status").write_text("")
+    (state / "apt.conf").write_text(APT_CONF.format(root=state))
+    deb = build_deb(state, "demo-data", incompressible(2_000_000, 4))
+    files = {"/Packages.xz": packages_index("demo-data", deb), "/demo-data_1.0_all.deb": deb}
+    server = _start_server(files, chunk_size=32 << 10, chunk_delay=0.04)
+    (state / "sources.list").write_text(f"deb [trusted=yes] {server.url}/ ./\n")
+    argv = ["sh", "-c", "apt-get update && apt-get download demo-data"]
+    return Invocation(argv, state / "downloads", {"APT_CONFIG": str(state / "apt.conf")}, cleanup=server.stop)
+
+
 # ---------------------------------------------------------------------------------- pip's spinner
 
 SPINNER_PACKAGE = {
@@ -655,6 +717,7 @@ CATALOGUE: list[Entry] = [
         "sh -c 'clear; ls --color=always -la': a full-screen clear the cleaner must refuse",
         setup_clear_then_ls,
         ("clear", "ls"),
+        version=("ls", "--version"),
     ),
     Entry("git_log_patch", "git log -p --color=always over three commits", setup_git_log, ("git",)),
     Entry(
@@ -731,6 +794,13 @@ CATALOGUE: list[Entry] = [
     ),
     Entry(
         "curl_meter", "curl's progress meter, loopback download", setup_curl_meter, ("curl",), timeout=60.0
+    ),
+    Entry(
+        "apt_download",
+        "apt-get update && apt-get download from a loopback repo: status line above the log",
+        setup_apt_download,
+        ("apt-get", "dpkg-deb"),
+        version=("apt-get", "--version"),
     ),
     Entry("wget_bar", "wget's progress bar, loopback download", setup_wget_bar, ("wget",)),
     Entry("curl_bar", "curl --progress-bar, loopback download", setup_curl_bar, ("curl",), timeout=60.0),

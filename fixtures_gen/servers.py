@@ -6,6 +6,7 @@ itself after ``lifetime`` seconds even if nobody calls :meth:`LoopbackServer.sto
 
 from __future__ import annotations
 
+import posixpath
 import threading
 import time
 from collections.abc import Mapping
@@ -23,7 +24,9 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.server.take_request():
             self.send_error(503, "request budget spent")
             return
-        body = self.server.files.get(self.path.split("?", 1)[0])
+        # apt asks for "/./Packages.xz" in a flat repository: compare normalised paths.
+        path = posixpath.normpath(self.path.split("?", 1)[0])
+        body = self.server.files.get(path + "/" if self.path.endswith("/") and path != "/" else path)
         if body is None:
             self.send_error(404)
             return

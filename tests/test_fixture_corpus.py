@@ -41,6 +41,7 @@ def test_metadata_matches_the_raw_bytes(fixture: Fixture) -> None:
     assert METADATA_KEYS <= set(fixture.metadata)
     assert fixture.metadata["name"] == fixture.name
     assert fixture.metadata["sha256"] == hashlib.sha256(fixture.raw).hexdigest()
+    assert fixture.metadata["program_version"], "the version command failed at capture time"
 
 
 @pytest.mark.parametrize("fixture", by_name(FIXTURES))
