@@ -219,6 +219,35 @@ def setup_git_log_pager(tmp: Path) -> Invocation:
     return Invocation(["git", "log", "--stat"], repo, env)
 
 
+def fast_import_stream(commits: int, files: int) -> bytes:
+    """A git fast-import stream: ``commits`` commits rewriting ``files`` files of fixed pseudo-random text."""
+    rng = random.Random(5)
+    parts = []
+    for index in range(commits):
+        message = f"change {index}".encode()
+        data = (f"file {index}\n" + "".join(f"{rng.random()}\n" for _ in range(200))).encode()
+        parts += [
+            b"commit refs/heads/main\n",
+            f"committer Ada Example <ada@example.com> {FIXED_MTIME + 60 * index} +0000\n".encode(),
+            f"data {len(message)}\n".encode() + message + b"\n",
+            f"M 644 inline data/file{index % files}.txt\ndata {len(data)}\n".encode() + data + b"\n",
+        ]
+    return b"".join(parts)
+
+
+def setup_git_clone(tmp: Path) -> Invocation:
+    source = tmp / "upstream"
+    source.mkdir()
+    env = {**GIT_IDENTITY, "HOME": str(tmp), "PATH": os.environ.get("PATH", os.defpath)}
+    _git(source, env, "init", "-q", "-b", "main")
+    stream = fast_import_stream(commits=400, files=50)
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=source, env=env, input=stream, check=True)
+    # --no-local makes git pack and send objects as over a network, with its \r progress counters.
+    return Invocation(
+        ["git", "clone", "--progress", "--no-local", str(source), "clone"], tmp, dict(GIT_IDENTITY)
+    )
+
+
 def setup_git_diff(tmp: Path) -> Invocation:
     repo, _ = make_git_repo(tmp)
     write_files(
@@ -324,6 +353,37 @@ def setup_pytest(tmp: Path) -> Invocation:
 
 def setup_pytest_verbose(tmp: Path) -> Invocation:
     return _setup_pytest(tmp, "-v")
+
+
+# ------------------------------------------------------------------------------------ ruff and node
+
+LINT_ME = (
+    "import os, sys\nimport json\n\n\n"
+    "def ratio(a, b):\n    unused = 1\n    return a / b if b != None else 0\n"
+)
+
+NODE_TESTS = """const test = require('node:test');
+const assert = require('node:assert');
+
+test('adds numbers', () => { assert.strictEqual(1 + 2, 3); });
+test('formats totals', () => {
+  assert.deepStrictEqual({ total: 8, currency: 'EUR' }, { total: 8.5, currency: 'EUR' });
+});
+test.describe('parsing', () => {
+  test('parses ints', () => { assert.strictEqual(parseInt('42', 10), 42); });
+  test('rejects words', () => { assert.strictEqual(Number('three'), 3); });
+});
+"""
+
+
+def setup_ruff(tmp: Path) -> Invocation:
+    write_files(tmp, {"lint_me.py": LINT_ME})
+    return Invocation(["ruff", "check", "--isolated", "--no-cache", "--select", "E,F,I", "lint_me.py"], tmp)
+
+
+def setup_node_test(tmp: Path) -> Invocation:
+    write_files(tmp, {"math.test.js": NODE_TESTS})
+    return Invocation(["node", "--test"], tmp)
 
 
 # --------------------------------------------------------------------------------------------- cargo
@@ -457,6 +517,14 @@ def setup_tqdm_nested(tmp: Path) -> Invocation:
 
 def setup_rich_progress(tmp: Path) -> Invocation:
     return _python_script(tmp, scripts.RICH_PROGRESS)
+
+
+def setup_tqdm_wide(tmp: Path) -> Invocation:
+    return _python_script(tmp, scripts.TQDM_WIDE)
+
+
+def setup_rich_status_emoji(tmp: Path) -> Invocation:
+    return _python_script(tmp, scripts.RICH_STATUS_EMOJI)
 
 
 def setup_rich_status(tmp: Path) -> Invocation:
@@ -726,6 +794,12 @@ CATALOGUE: list[Entry] = [
         setup_git_log_pager,
         ("git", "less"),
     ),
+    Entry(
+        "git_clone_progress",
+        "git clone --progress --no-local: remote counters redrawn with \\r and EL",
+        setup_git_clone,
+        ("git",),
+    ),
     Entry("git_diff", "git diff --color=always of working-tree edits", setup_git_diff, ("git",)),
     Entry("diff_unified", "diff --color=always -u of two config files", setup_diff, ("diff",)),
     Entry("gcc_errors", "gcc -fdiagnostics-color=always: a warning and errors", setup_gcc, ("gcc",)),
@@ -743,6 +817,8 @@ CATALOGUE: list[Entry] = [
         modules=("pytest",),
         version=("python", "-m", "pytest", "--version"),
     ),
+    Entry("ruff_check", "ruff check: lint findings with fixes, colour", setup_ruff, ("ruff",)),
+    Entry("node_test", "node --test: spec reporter with a failing assertion", setup_node_test, ("node",)),
     Entry("cargo_build_error", "cargo build: a warning and a type error", setup_cargo_build, ("cargo",)),
     Entry("cargo_test_failure", "cargo test: a warning and a failing test", setup_cargo_test, ("cargo",)),
     Entry(
@@ -782,6 +858,20 @@ CATALOGUE: list[Entry] = [
         "rich_progress",
         "rich.progress with three tasks and log lines above",
         setup_rich_progress,
+        modules=("rich",),
+        version=("python", "-c", "import importlib.metadata as m; print(m.version('rich'))"),
+    ),
+    Entry(
+        "tqdm_wide",
+        "tqdm with a CJK (double-width) description",
+        setup_tqdm_wide,
+        modules=("tqdm",),
+        version=("python", "-m", "tqdm", "--version"),
+    ),
+    Entry(
+        "rich_status_emoji",
+        "rich status with a wide-emoji spinner and VS16 emoji in the messages",
+        setup_rich_status_emoji,
         modules=("rich",),
         version=("python", "-c", "import importlib.metadata as m; print(m.version('rich'))"),
     ),

@@ -86,3 +86,29 @@ with console.status("resolving dependencies...") as status:
         status.update(f"resolving dependencies... ({step + 1}/4)")
 console.print("resolution complete")
 """
+
+TQDM_WIDE = r"""
+import time
+
+from tqdm import tqdm
+
+# Wide (CJK) characters in the description: two cells each, redrawn with \r.
+for name in ["下载模型权重", "解压"]:
+    for _ in tqdm(range(20), desc=name, mininterval=0.05):
+        time.sleep(0.02)
+print("完成")
+"""
+
+RICH_STATUS_EMOJI = r"""
+import time
+
+from rich.console import Console
+
+console = Console()
+# A wide emoji spinner and a message with U+FE0F (VS16), as many CLIs print them.
+with console.status("⚙️ building wheels", spinner="earth"):
+    for step in range(3):
+        time.sleep(0.4)
+        console.print(f"✔️ built package {step}")
+console.print("🎉 done")
+"""
