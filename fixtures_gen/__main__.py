@@ -1,4 +1,11 @@
-"""``python -m fixtures_gen [--out DIR] [--list] [NAME ...]``: regenerate real-terminal fixtures."""
+"""Capture real programs' terminal output as fixtures (NAME.raw + NAME.json).
+
+python -m fixtures_gen [--out DIR] [NAME ...]     regenerate catalogue entries (default: all)
+python -m fixtures_gen --list                     show the catalogue and what is unavailable
+python -m fixtures_gen [--out DIR] --capture NAME [--columns N] [--lines N] [--term T]
+                       [--timeout S] [--env KEY=VALUE ...] -- COMMAND [ARG ...]
+                                                  capture your own command, run in this directory
+"""
 
 from __future__ import annotations
 
@@ -12,15 +19,37 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from fixtures_gen.catalogue import BY_NAME, CATALOGUE, Entry, capture_entry
+from fixtures_gen.pty_capture import Capture, capture
 
 DEFAULT_OUT = Path("tests/fixtures")
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m fixtures_gen", description=__doc__)
-    parser.add_argument("names", nargs="*", metavar="NAME", help="entries to capture (default: all)")
+def split_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Options before ``--``, the command after it."""
+    argv = list(argv)
+    if "--" in argv:
+        cut = argv.index("--")
+        return argv[:cut], argv[cut + 1 :]
+    return argv, []
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m fixtures_gen",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "names", nargs="*", metavar="NAME", help="catalogue entries to capture (default: all)"
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output directory ({DEFAULT_OUT})")
     parser.add_argument("--list", action="store_true", help="show the catalogue and exit")
+    parser.add_argument("--capture", metavar="NAME", help="capture the command after -- as fixture NAME")
+    parser.add_argument("--columns", type=int, default=120)
+    parser.add_argument("--lines", type=int, default=40)
+    parser.add_argument("--term", default="xterm-256color")
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE")
     return parser.parse_args(argv)
 
 
@@ -46,8 +75,14 @@ def fixed_workdir(name: str) -> Path:
     return path
 
 
+def report(name: str, result: Capture, timeout: float) -> str:
+    if result.timed_out:
+        return f"skipped {name}: timed out after {timeout:g}s"
+    return f"written {name}: {len(result.raw)} bytes, exit {result.exit_code}"
+
+
 def generate(entry: Entry, out: Path) -> str:
-    """Capture one entry into ``out``; returns the line to print."""
+    """Capture one catalogue entry into ``out``; returns the line to print."""
     ok, reason = entry.available()
     if not ok:
         return f"skipped {entry.name}: {reason}"
@@ -56,17 +91,47 @@ def generate(entry: Entry, out: Path) -> str:
         result = capture_entry(entry, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    if result.timed_out:
-        return f"skipped {entry.name}: timed out after {entry.timeout:g}s"
-    write_fixture(out, entry.name, result.raw, result.metadata)
-    return f"written {entry.name}: {len(result.raw)} bytes, exit {result.exit_code}"
+    if not result.timed_out:
+        write_fixture(out, entry.name, result.raw, result.metadata)
+    return report(entry.name, result, entry.timeout)
+
+
+def parse_env(items: Sequence[str]) -> dict[str, str]:
+    env = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"--env expects KEY=VALUE, got {item!r}")
+        env[key] = value
+    return env
+
+
+def capture_command(args: argparse.Namespace, command: list[str]) -> tuple[str, bool]:
+    """Capture a user's own command in the current directory, keeping their HOME; (line, written)."""
+    env = {"HOME": os.environ.get("HOME", os.getcwd()), **parse_env(args.env)}
+    result = capture(
+        command, env=env, cwd=os.getcwd(), columns=args.columns, lines=args.lines, term=args.term,
+        timeout=args.timeout,
+    )  # fmt: skip
+    result.metadata = {"name": args.capture, **result.metadata}
+    if not result.timed_out:
+        write_fixture(args.out, args.capture, result.raw, result.metadata)
+    return report(args.capture, result, args.timeout), not result.timed_out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
+    options, command = split_command(sys.argv[1:] if argv is None else argv)
+    args = parse_args(options)
     if args.list:
         list_catalogue()
         return 0
+    if args.capture:
+        if not command or args.names:
+            print("--capture NAME needs a command after -- and no catalogue names", file=sys.stderr)
+            return 2
+        line, written = capture_command(args, command)
+        print(line, flush=True)
+        return 0 if written else 1
     unknown = [name for name in args.names if name not in BY_NAME]
     if unknown:
         print(f"unknown entries: {', '.join(unknown)} (see --list)", file=sys.stderr)

@@ -2,7 +2,8 @@
 
 Columns: tokens of the raw capture, after ``textclean.clean(min_tokens=0)``, the ideal (the oracle's
 informative lines joined by newlines: what a terminal shows, blank lines dropped), and the gate
-reason when the cleaner refused. Prints Markdown for the README.
+reason when the cleaner refused. Prints Markdown for the README; with ``--strict`` it exits 1 when a
+fixture breaks the corpus contract (so a team can run it in CI over its own fixture directory).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from fixtures_gen.checks import Fixture, judge, load_fixtures
+from fixtures_gen.checks import Fixture, judge, load_fixtures, problems
 
 DEFAULT_DIR = Path("tests/fixtures")
 
@@ -25,11 +26,12 @@ class Row:
     after: int
     ideal: int
     reason: str | None
+    problems: tuple[str, ...] = ()
 
 
 def measure(fixture: Fixture) -> Row:
     v = judge(fixture.text)
-    return Row(fixture.name, v.tokens_before, v.tokens_after, v.tokens_ideal, v.reason)
+    return Row(fixture.name, v.tokens_before, v.tokens_after, v.tokens_ideal, v.reason, tuple(problems(v)))
 
 
 def percent_saved(before: int, after: int) -> str:
@@ -57,13 +59,20 @@ def markdown_table(rows: Sequence[Row]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fixtures_gen.savings", description=__doc__)
     parser.add_argument("directory", nargs="?", type=Path, default=DEFAULT_DIR)
+    parser.add_argument(
+        "--strict", action="store_true", help="exit 1 when a fixture breaks the contract (lossy, disagreeing)"
+    )
     args = parser.parse_args(argv)
     fixtures = load_fixtures(args.directory)
     if not fixtures:
         print(f"no fixtures in {args.directory}", file=sys.stderr)
         return 1
-    print(markdown_table([measure(fixture) for fixture in fixtures]))
-    return 0
+    rows = [measure(fixture) for fixture in fixtures]
+    print(markdown_table(rows))
+    broken = [row for row in rows if row.problems]
+    for row in broken:
+        print(f"{row.fixture}: {'; '.join(row.problems)}", file=sys.stderr)
+    return 1 if broken and args.strict else 0
 
 
 if __name__ == "__main__":

@@ -127,3 +127,17 @@ def test_an_entry_whose_program_is_missing_is_skipped_not_faked(tmp_path: Path) 
     line = generate(entry, tmp_path)
     assert line == "skipped ghost: no-such-program-fixtures-gen not found on PATH"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_captures_a_users_own_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("alpha\nbeta\n")
+    argv = ["--out", "out", "--capture", "mine", "--columns", "50", "--env", "GREP_COLORS=mt=01;32"]
+    argv += ["--", "grep", "--color=always", "beta", "notes.txt"]
+    assert fixtures_gen_main(argv) == 0
+    assert "written mine" in capsys.readouterr().out
+    assert (tmp_path / "out" / "mine.raw").read_bytes() == b"\x1b[01;32m\x1b[Kbeta\x1b[m\x1b[K\r\n"
+    metadata = json.loads((tmp_path / "out" / "mine.json").read_text())
+    assert metadata["columns"] == 50 and metadata["env"]["GREP_COLORS"] == "mt=01;32"
