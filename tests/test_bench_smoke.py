@@ -9,8 +9,9 @@ from textclean.bench import ANSI_REGEX, strip_ansi
 
 RATIO_LINES = (
     "inert path, LF 4 KB, tokens_before given",
+    "inert path, LF 4 KB, tokens_before not given",
     "inert path, CRLF 64 KB, tokens_before given",
-    "inert path, worst, tokens_before not given",
+    "inert path, CRLF 64 KB, tokens_before not given",
     "clean+verify / ansi-regex port, fixtures (ANSI-heavy, all together)",
     "full gate / one encode_ordinary, fixtures (ANSI-heavy, all together)",
     "clean+verify / ansi-regex port, generated coloured log",
