@@ -6,6 +6,7 @@ import hashlib
 import json
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -41,6 +42,13 @@ def test_timeout_kills_the_process_group() -> None:
     assert time.monotonic() - started < 10
     assert result.timed_out
     assert result.exit_code == -9
+
+
+def test_a_background_child_holding_the_pty_does_not_hold_up_the_capture() -> None:
+    started = time.monotonic()
+    result = capture(["sh", "-c", "sleep 30 & echo done"], timeout=20.0, version_argv=())
+    assert time.monotonic() - started < 5
+    assert (result.raw, result.exit_code, result.timed_out) == (b"done\r\n", 0, False)
 
 
 def test_env_and_term_are_honoured_over_a_minimal_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,6 +94,11 @@ def test_loopback_server_serves_on_127_0_0_1_and_stops() -> None:
         assert server.url.startswith("http://127.0.0.1:")
         with urllib.request.urlopen(f"{server.url}/blob", timeout=10) as response:
             assert response.read() == b"x" * 50_000
+        with urllib.request.urlopen(f"{server.url}/./blob", timeout=10) as response:  # as apt asks
+            assert response.status == 200
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(f"{server.url}/missing", timeout=10)
+        assert missing.value.code == 404
     with pytest.raises(OSError):
         urllib.request.urlopen(f"{server.url}/blob", timeout=2)
 
