@@ -344,7 +344,9 @@ def test_quantity_is_positive(qty):
 def _setup_pytest(tmp: Path, *extra: str) -> Invocation:
     write_files(tmp, PYTEST_SUITE)
     argv = [PYTHON, "-m", "pytest", "--color=yes", "-p", "no:cacheprovider", *extra]
-    return Invocation(argv, tmp, {"PYTHONDONTWRITEBYTECODE": "1"})
+    # No third-party plugins: the header would otherwise list whatever this machine has installed.
+    env = {"PYTHONDONTWRITEBYTECODE": "1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    return Invocation(argv, tmp, env)
 
 
 def setup_pytest(tmp: Path) -> Invocation:
