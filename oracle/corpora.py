@@ -9,6 +9,9 @@ dropped. The suites are never copied into this repository; :func:`locate` finds 
 * ``alacritty``: ``alacritty.recording`` = bytes read from the pty master (``onlcr`` already
   applied, so LF is a bare line feed) and ``grid.json`` = alacritty's grid at ``size.json``.
 * ``pyte``: pyte's own captures at 80x24 (a regression reference, not an independent terminal).
+
+Where xterm and tmux disagree at the right margin (:data:`oracle.screen.FLAVOURS`) each suite is
+replayed with its terminal's behaviour: xterm for xterm.js's and pyte's, tmux for alacritty's.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pathlib import Path
 import pyte
 
 from .render import render
+from .screen import TMUX, XTERM
 
 ENVIRONMENT_VARIABLE = "TEXTCLEAN_CORPORA"
 SPACER_FLAGS = ("WIDE_CHAR_SPACER", "LEADING_WIDE_CHAR_SPACER")
@@ -36,6 +40,7 @@ class Case:
     lines: int
     expected: tuple[str, ...]  # screen rows, right-trimmed, trailing blank rows dropped
     onlcr: bool
+    flavour: str  # the terminal's right-margin behaviour (oracle.screen.FLAVOURS)
 
 
 def locate(repo_root: Path | None = None) -> Path | None:
@@ -65,7 +70,7 @@ def xtermjs_cases(root: Path) -> list[Case]:
             continue
         rows = expected.read_bytes().decode("utf-8", "replace").split("\n")[:25]
         data = source.read_bytes()
-        cases.append(Case("xtermjs", source.stem, data, 80, 25, _trim(rows), onlcr=True))
+        cases.append(Case("xtermjs", source.stem, data, 80, 25, _trim(rows), onlcr=True, flavour=XTERM))
     return cases
 
 
@@ -100,7 +105,9 @@ def alacritty_cases(root: Path) -> list[Case]:
         columns, lines = size["columns"], size["screen_lines"]
         grid = json.loads(grid_file.read_text())
         expected = _trim(_alacritty_rows(grid, lines))
-        cases.append(Case("alacritty", folder.name, recording.read_bytes(), columns, lines, expected, False))
+        # alacritty's EL/ECH with a wrap pending leave the last column alone, as tmux does.
+        data = recording.read_bytes()
+        cases.append(Case("alacritty", folder.name, data, columns, lines, expected, False, TMUX))
     return cases
 
 
@@ -108,7 +115,7 @@ def pyte_cases(root: Path) -> list[Case]:
     cases = []
     for source in sorted((root / "pyte_captured").glob("*.input")):
         rows = json.loads(source.with_suffix(".output").read_text())
-        cases.append(Case("pyte", source.stem, source.read_bytes(), 80, 24, _trim(rows), onlcr=False))
+        cases.append(Case("pyte", source.stem, source.read_bytes(), 80, 24, _trim(rows), False, XTERM))
     return cases
 
 
@@ -121,7 +128,10 @@ SUITES: dict[str, Callable[[Path], list[Case]]] = {
 
 def oracle_screen(case: Case) -> tuple[str, ...]:
     """The oracle's screen rows for a case, at the case's size."""
-    return _trim(list(render(case.data, columns=case.columns, lines=case.lines, onlcr=case.onlcr).screen))
+    rendering = render(
+        case.data, columns=case.columns, lines=case.lines, onlcr=case.onlcr, flavour=case.flavour
+    )
+    return _trim(list(rendering.screen))
 
 
 def plain_pyte_screen(case: Case) -> tuple[str, ...] | None:

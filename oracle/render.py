@@ -15,7 +15,7 @@ from wcwidth import wcwidth
 
 from textclean import grammar as g
 
-from .screen import OracleScreen
+from .screen import XTERM, OracleScreen
 from .stream import OracleStream
 
 DEFAULT_LINES = 24
@@ -61,12 +61,13 @@ def _segment_cells(segment: str) -> int:
 
 
 def estimate_columns(text: str) -> int:
-    """Columns enough that no line wraps: an upper bound on the widest line, capped at 10000."""
+    """Columns enough that no line wraps or reaches the margin: one more than an upper bound on the
+    widest line, capped at 10000."""
     widest = 1
     for segment in _SEGMENT.split(text):
         if len(segment) * 2 > widest or "\t" in segment or "\x1b" in segment:
             widest = max(widest, _segment_cells(segment))
-    return min(widest, MAX_COLUMNS)
+    return min(widest + 1, MAX_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -102,13 +103,20 @@ class Rendering:
 
 
 def render(
-    data: bytes | str, *, columns: int | None = None, lines: int | None = None, onlcr: bool = True
+    data: bytes | str,
+    *,
+    columns: int | None = None,
+    lines: int | None = None,
+    onlcr: bool = True,
+    flavour: str = XTERM,
 ) -> Rendering:
     """Feed ``data`` to a fresh virtual terminal and return what it shows.
 
     ``columns`` defaults to the widest line (:func:`estimate_columns`), ``lines`` to 24. ``onlcr``
     makes LF imply CR, as a pty does on output; pass ``False`` for bytes recorded on the terminal
-    side of a pty, where that translation has already happened.
+    side of a pty, where that translation has already happened. ``flavour`` (``"xterm"`` or
+    ``"tmux"``) settles what happens at the right margin where the two disagree (see
+    :data:`oracle.screen.FLAVOURS`); at the default width no line reaches the margin.
     """
     if isinstance(data, bytes):
         data = data.decode("utf-8", "surrogateescape")
@@ -116,7 +124,7 @@ def render(
     text = decode(data)
     columns = columns or estimate_columns(text)
     rows = lines or DEFAULT_LINES
-    screen = OracleScreen(columns, rows, onlcr=onlcr)
+    screen = OracleScreen(columns, rows, onlcr=onlcr, flavour=flavour)
     OracleStream(screen).feed(text)
     return Rendering(
         scrollback=tuple(line.text for line in screen.scrollback),

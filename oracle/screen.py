@@ -46,11 +46,23 @@ STUB = Char(PLACEHOLDER)
 
 TAB_WIDTH = 8
 
+# Where xterm and tmux part ways on a pending wrap (the cursor past the last column after
+# writing it): xterm's IND/RI/LF/VT/FF, EL/ECH/ICH/DCH and BS/CUB act from the last column and end
+# the pending wrap; tmux's IND/RI/LF keep it, its EL/ECH/ICH/DCH do nothing there, and its BS/CUB
+# count from past the margin. With the default width (one column more than the widest line) no
+# line reaches the margin, so the two agree.
+XTERM = "xterm"
+TMUX = "tmux"
+FLAVOURS = (XTERM, TMUX)
+
 # Behaviours on which real terminals disagree (docs/oracle.md, deviation table); a rendering lists
 # those its input relied on in ``Rendering.ambiguous``.
 WIDE_SPLIT = "wide-character-split"  # the right half of a wide character overwritten or erased
 ERASED_SCROLLBACK = "erase-scrollback"  # ED 3 with a scrollback (kept here, erased by xterm/tmux)
 DEC_GRAPHICS = "dec-special-graphics"  # ESC ( 0 line drawing (tmux's capture shows the ASCII)
+ZWJ_SEQUENCE = "zero-width-joiner"  # xterm: each emoji its own cells; tmux: one cell, see _join
+
+ZWJ = "\u200d"
 
 
 class _Cells(dict):  # type: ignore[type-arg]
@@ -125,8 +137,11 @@ def _new_buffer() -> defaultdict[int, Row]:
 class OracleScreen(pyte.Screen):
     """A :class:`pyte.Screen` with unbounded scrollback, an alternate screen and a shown log."""
 
-    def __init__(self, columns: int, lines: int, *, onlcr: bool = True) -> None:
+    def __init__(self, columns: int, lines: int, *, onlcr: bool = True, flavour: str = XTERM) -> None:
+        if flavour not in FLAVOURS:
+            raise ValueError(f"flavour must be one of {FLAVOURS}, not {flavour!r}")
         self.onlcr = onlcr
+        self.xterm = flavour == XTERM
         self.scrollback: list[ShownLine] = []
         self.shown: list[ShownLine] = []
         self.clock = 0
@@ -136,6 +151,7 @@ class OracleScreen(pyte.Screen):
         self._default_tabs = True
         self.last_char: str | None = None
         self.ambiguous: set[str] = set()
+        self._zwj_pending = False
         super().__init__(columns, lines)
         self.buffer = _new_buffer()  # type: ignore[assignment]
         if onlcr:
@@ -167,6 +183,7 @@ class OracleScreen(pyte.Screen):
                 self.ambiguous.add(DEC_GRAPHICS)
             data = translated
         if data.isascii() and mo.IRM not in self.mode:
+            self._zwj_pending = False
             self._draw_narrow(data)
         else:
             for char in data:
@@ -221,6 +238,16 @@ class OracleScreen(pyte.Screen):
             row[end] = BLANK
 
     def _draw_char(self, char: str) -> None:
+        if char == ZWJ:
+            self.ambiguous.add(ZWJ_SEQUENCE)
+            if not self.xterm:
+                self._zwj_pending = True
+                return
+        elif self._zwj_pending:
+            self._zwj_pending = False
+            if not char.isascii():
+                self._join(ZWJ + char)
+                return
         width = char_width(char)
         cursor = self.cursor
         if width > 0:
@@ -245,6 +272,17 @@ class OracleScreen(pyte.Screen):
                 x -= 1
             row[x] = _CELLS[row[x].data + char]
         # wcwidth -1 (C1 code points, other non-printables): invisible, as in tmux.
+
+    def _join(self, text: str) -> None:
+        """tmux 3.3: a zero-width joiner followed by a non-ASCII character joins both to the cell
+        before the cursor (dropped at the start of a line); before an ASCII character it is dropped."""
+        x = min(self.cursor.x, self.columns) - 1
+        if x < 0:
+            return
+        row = self._row()
+        if row[x].data == PLACEHOLDER and x > 0:
+            x -= 1
+        row[x] = _CELLS[row[x].data + text]
 
     def vertical_feed(self) -> None:
         """VT and FF: a line feed without carriage return (onlcr leaves them alone; tmux ignores LNM)."""
@@ -272,8 +310,8 @@ class OracleScreen(pyte.Screen):
         super().clear_tab_stop(how)
 
     # -- cursor moves --------------------------------------------------------------------------
-    # ``cursor.x == columns`` is a pending wrap. As in tmux, CUU/CUD/VPA end it (back to the last
-    # column), CUB counts from past the margin, and IND/RI/LF/VT/FF keep it.
+    # ``cursor.x == columns`` is a pending wrap: CUU/CUD/VPA end it (back to the last column);
+    # see FLAVOURS for the rest.
 
     def _end_pending_wrap(self) -> None:
         if self.cursor.x >= self.columns:
@@ -294,9 +332,13 @@ class OracleScreen(pyte.Screen):
     # -- scrolling -----------------------------------------------------------------------------
 
     def cursor_back(self, count: int | None = None) -> None:
+        if self.xterm:
+            self._end_pending_wrap()
         self.cursor.x = min(max(self.cursor.x - (count or 1), 0), self.columns - 1)
 
     def index(self) -> None:
+        if self.xterm:
+            self._end_pending_wrap()
         top, bottom = self.margins or Margins(0, self.lines - 1)
         if self.cursor.y != bottom:
             if self.cursor.y < self.lines - 1:
@@ -321,6 +363,8 @@ class OracleScreen(pyte.Screen):
                 buffer[y] = buffer.pop(y + 1)
 
     def reverse_index(self) -> None:
+        if self.xterm:
+            self._end_pending_wrap()
         top, bottom = self.margins or Margins(0, self.lines - 1)
         if self.cursor.y != top:
             if self.cursor.y > 0:
@@ -366,12 +410,16 @@ class OracleScreen(pyte.Screen):
         super().delete_lines(count)
 
     def insert_characters(self, count: int | None = None) -> None:
-        if self.cursor.x < self.columns:  # with a wrap pending ICH does nothing, as in tmux
+        if self.xterm:
+            self._end_pending_wrap()
+        if self.cursor.x < self.columns:  # tmux: with a wrap pending ICH does nothing
             super().insert_characters(count)
             self.buffer[self.cursor.y].pop(self.columns, None)
 
     def delete_characters(self, count: int | None = None) -> None:
-        if self.cursor.x < self.columns:  # with a wrap pending DCH does nothing, as in tmux
+        if self.xterm:
+            self._end_pending_wrap()
+        if self.cursor.x < self.columns:  # tmux: with a wrap pending DCH does nothing
             super().delete_characters(count)
 
     def backspace(self) -> None:
@@ -380,8 +428,10 @@ class OracleScreen(pyte.Screen):
     # -- erasing (cells are removed: an erased cell renders like a never-written one) ----------
 
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
+        if self.xterm:
+            self._end_pending_wrap()
         row: Row = self.buffer[self.cursor.y]  # type: ignore[assignment]
-        x = self.cursor.x  # past the last column (wrap pending), EL 0 erases nothing, as in tmux
+        x = self.cursor.x  # tmux: with a wrap pending EL 0 erases nothing
         if how == 0:
             start, end = x, self.columns
         elif how == 1:
@@ -394,9 +444,11 @@ class OracleScreen(pyte.Screen):
         self._erase_cells(row, start, end)
 
     def erase_characters(self, count: int | None = None) -> None:
+        if self.xterm:
+            self._end_pending_wrap()
         row: Row = self.buffer[self.cursor.y]  # type: ignore[assignment]
         x = self.cursor.x
-        if x < self.columns:  # with a wrap pending ECH erases nothing, as in tmux
+        if x < self.columns:  # tmux: with a wrap pending ECH erases nothing
             self._erase_cells(row, x, min(x + (count or 1), self.columns))
 
     def _erase_cells(self, row: Row, start: int, end: int) -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import oracle
 from oracle import tmux
 from oracle.render import INVALID_UTF8
-from oracle.screen import DEC_GRAPHICS, ERASED_SCROLLBACK, WIDE_SPLIT
+from oracle.screen import DEC_GRAPHICS, ERASED_SCROLLBACK, TMUX, WIDE_SPLIT, ZWJ_SEQUENCE
 from oracle.stream import STRING_ENDED_BY_BEL
 from textclean import grammar
 
@@ -49,7 +49,7 @@ def tmux_equivalent(text: str) -> str:
 
 
 def ours(data: bytes, columns: int) -> list[str]:
-    return oracle.render(data, columns=columns, lines=LINES).lines
+    return oracle.render(data, columns=columns, lines=LINES, flavour=TMUX).lines
 
 
 def flags(data: bytes) -> frozenset[str]:
@@ -120,6 +120,58 @@ def test_fix_cases_agree_with_tmux() -> None:
     """The inputs of tests/test_oracle_fixes.py: the answers asserted there are tmux's."""
     disagreements = [(data, theirs, mine) for data, theirs, mine in compare(FIX_CASES) if theirs != mine]
     assert not disagreements
+
+
+ZWJ_CASES = [
+    "👨\u200d👩\t|\n",
+    "a\u200d👩\t|\n",
+    "a\u200db\t|\n",
+    "👨\u200d\u200d👩\t|\n",
+    "👨\u200d\ufe0f👩\t|\n",
+    "👨\u200d✔\t|\n",
+    "\u200d👩\t|\n",
+    "👨\u200d\x1b[m👩\t|\n",
+    "👨\u200d\r👩\t|\n",
+    "\t👨\u200d👩k👨\ufe0f👩→Cé\t_어\n",
+]
+
+
+def test_zero_width_joiner_is_tmux_flavour() -> None:
+    """tmux 3.3 joins ZWJ + a non-ASCII character into the previous cell (the tab shows where)."""
+    results = compare([case.encode() for case in ZWJ_CASES])
+    assert [theirs for _, theirs, _ in results] == [mine for _, _, mine in results]
+    xterm = [oracle.render(case).lines for case in ZWJ_CASES]
+    assert xterm != [theirs for _, theirs, _ in results]
+    assert all(ZWJ_SEQUENCE in flags(case.encode()) for case in ZWJ_CASES if "\u200d" in case)
+
+
+MARGIN_CASES = [
+    b"xxxxxxxxx+\x1b[Kb\n",
+    b"xxxxxxxxx+\x1b[1Kb\n",
+    b"xxxxxxxxx+\x1b[Xb\n",
+    b"xxxxxxxxx+\x1b[@b\n",
+    b"xxxxxxxxx+\x1b[Pb\n",
+    b"xxxxxxxxx+\x1b[Ab\n",
+    b"xxxxxxxxx+\x1b[Zb\n",
+    b"xxxxxxxxx+\tb\n",
+    b"xxxxxxxxx+\x08\x08b\n",
+    b"xxxxxxxxx+\x1b[Db\n",
+    b"xxxxxxxxx+\x1bDb\n",
+    b"xxxxxxxxx+\x0bb\n",
+    b"xxxxxxxxx+\x1bMb\n",
+    b"xxxxxxxxx+\x1bHb\n\t\t\t#\n",
+]
+
+
+def test_right_margin_behaviour_is_tmux_flavour() -> None:
+    """At the margin (10 columns, lines of 10) the tmux flavour matches tmux; xterm's differs."""
+    with tmux.server() as server:
+        captures = server.show_many([(data, 10, LINES) for data in MARGIN_CASES])
+    differ = 0
+    for data, capture in zip(MARGIN_CASES, captures, strict=True):
+        assert ours(data, 10) == capture.lines, data
+        differ += oracle.render(data, columns=10, lines=LINES).lines != capture.lines
+    assert differ >= 8  # the xterm flavour is checked against xterm.js's suite instead
 
 
 @settings(
