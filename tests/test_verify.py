@@ -1,0 +1,684 @@
+"""The independent verifier: its display model rule by rule, first_difference, speed, and pyte."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from textclean import grammar
+from textclean.verify import Unresolvable, first_difference, terminal_lines
+
+ESC = "\x1b"
+CSI = ESC + "["
+
+
+def lines(text: str) -> list[str]:
+    return terminal_lines(text)
+
+
+def refused(text: str) -> str:
+    """The Unresolvable message for ``text`` (fails the test if it resolves)."""
+    with pytest.raises(Unresolvable) as info:
+        terminal_lines(text)
+    return str(info.value)
+
+
+# --- lines, CR, blank lines ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("plain\ntext\n", ["plain", "text"]),
+        ("a\n\n  \n\t\nb", ["a", "b"]),  # blank lines (empty, spaces, tabs) are dropped
+        ("trailing spaces  \n", ["trailing spaces  "]),  # written spaces stay
+        ("abcdef\rXY\n", ["XYcdef"]),
+        ("Done\r\r\n", ["Done"]),  # CRs before LF are a line ending
+        ("Done\r", ["Done"]),  # ... and at the very end of the text
+        ("a\r\nb\r\n", ["a", "b"]),
+        ("\r\r\rx", ["x"]),
+        ("10%\r20%\r100%\n", ["100%"]),
+        ("long frame\rshort\n", ["shortframe"]),  # a shorter frame leaves the old tail
+        ("line one\nline two\r\n", ["line one", "line two"]),
+    ],
+)
+def test_lines_and_carriage_returns(raw: str, expected: list[str]) -> None:
+    assert lines(raw) == expected
+
+
+def test_line_feed_implies_carriage_return() -> None:
+    assert lines("abc\ndef") == ["abc", "def"]
+
+
+# --- inert sequences -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sequence",
+    [
+        CSI + "m",
+        CSI + "01;31m",
+        CSI + "38:2::255:100:0m",
+        CSI + ">4;1m",  # XTMODKEYS
+        CSI + "?25l",
+        CSI + "?25h",
+        CSI + "?1;2004;2026h",
+        CSI + "?1000;1006l",
+        CSI + "2 q",  # DECSCUSR
+        CSI + "22;0t",  # window ops
+        CSI + "c",
+        CSI + ">c",
+        CSI + "=c",
+        CSI + "6n",
+        CSI + ">1u",  # kitty keyboard
+        CSI + "<u",
+        CSI + "?u",
+        CSI + "=1;1u",
+        ESC + "]0;title\x07",
+        ESC + "]8;;https://example.com/" + ESC + "\\",
+        ESC + "P$qm" + ESC + "\\",
+        ESC + "_bk;t=1700000000000\x07",
+        ESC + "^pm" + ESC + "\\",
+        ESC + "Xsos" + ESC + "\\",
+        ESC + "(B",
+        ESC + ")0",
+        ESC + "*B",
+        ESC + "+A",
+        ESC + "%G",
+        ESC + "=",
+        ESC + ">",
+        ESC + "\\",
+        CSI + "31\x18",  # cancelled by CAN
+        ESC + "]0;half\x1a",  # cancelled by SUB
+        "\x07",  # a lone BEL
+        ESC + "]0;title with C1 \x9b inside\x07",  # C1 inside a string payload is payload
+    ],
+)
+def test_inert_sequences_are_dropped(sequence: str) -> None:
+    assert lines("ab" + sequence + "cd\n") == ["abcd"]
+
+
+def test_inert_sequences_do_not_end_append_mode() -> None:
+    raw = f"{CSI}35m{CSI}Kfile.py{CSI}m{CSI}K:{CSI}32m12{CSI}m:  {CSI}01;31m{CSI}Kmatch{CSI}m{CSI}K rest\n"
+    assert lines(raw) == ["file.py:12:  match rest"]
+
+
+# --- refused controls ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("0123456789" + CSI + "2J", "CSI 2 J (ED) at offset 10"),
+        ("x" + CSI + "H", "CSI H (CUP) at offset 1"),
+        ("x" + CSI + "1;1f", "CSI 1;1 f (HVP)"),
+        ("x" + CSI + "5d", "CSI 5 d (VPA)"),
+        ("x" + CSI + "1;24r", "(DECSTBM)"),
+        ("x" + CSI + "L", "(IL)"),
+        ("x" + CSI + "M", "(DL)"),
+        ("x" + CSI + "@", "(ICH)"),
+        ("x" + CSI + "P", "(DCH)"),
+        ("x" + CSI + "S", "(SU)"),
+        ("x" + CSI + "T", "(SD)"),
+        ("x" + CSI + "3b", "(REP)"),
+        ("x" + CSI + "4h", "(SM)"),  # IRM
+        ("x" + CSI + "?1049h", "alternate screen"),
+        ("x" + CSI + "?47h", "alternate screen"),
+        ("x" + CSI + "?1047l", "alternate screen"),
+        ("x" + CSI + "?1048h", "DECSET 1048"),
+        ("x" + CSI + "?3h", "DECCOLM"),
+        ("x" + CSI + "?6h", "DECOM"),
+        ("x" + CSI + "?69h", "DECLRMM"),
+        ("x" + CSI + "?5h", "DECSCNM"),
+        ("x" + CSI + "?45h", "reverse wraparound"),
+        ("x" + CSI + "?25;1049h", "DECSET 1049"),  # one harmful mode spoils the list
+        ("x" + CSI + "1;2s", "(SCOSC/DECSLRM)"),  # DECSLRM, not SCOSC
+        ("x" + CSI + "K" + CSI + "3K", "CSI 3 K (EL)"),
+        ("x" + CSI + "?K", "CSI ? K (EL)"),  # DECSEL
+        ("x" + ESC + "c", "ESC c (RIS)"),
+        ("x" + ESC + "D", "ESC D (IND)"),
+        ("x" + ESC + "E", "ESC E (NEL)"),
+        ("x" + ESC + "H", "ESC H (HTS)"),
+        ("x" + ESC + "#8", "ESC # 8"),
+        ("x" + ESC + "(0", "G0 designation"),
+        ("x" + ESC + "%@", "coding-system switch"),
+        ("x\x0e", "SO (U+000E)"),
+        ("x\x0f", "SI (U+000F)"),
+        ("x\x00", "NUL (U+0000) at offset 1"),
+        ("x\x0b", "VT (U+000B)"),
+        ("x\x0c", "FF (U+000C)"),
+        ("x\x18", "CAN (U+0018)"),  # not cancelling anything
+        ("x\x9b31m", "C1 control U+009B at offset 1"),
+        ("x\x85", "C1 control U+0085"),
+        ("x" + ESC + "]0;title\x9c", "U+009C"),  # a C1 ST ends the string outside its payload
+        ("x" + CSI + "31", "malformed or truncated"),
+        ("x" + ESC, "malformed or truncated"),
+        ("x" + ESC + "]0;unterminated", "malformed or truncated"),
+        ("x" + ESC + "]0;broken\nline\x07", "malformed or truncated"),  # no payload across LF
+    ],
+)
+def test_out_of_scope_controls_are_unresolvable(raw: str, expected: str) -> None:
+    assert expected in refused(raw)
+
+
+def test_unresolvable_message_counts_offsets_across_lines() -> None:
+    assert refused("ab\ncd\n" + CSI + "J") == "CSI J (ED) at offset 6"
+
+
+# --- overwriting, backspace, wide characters -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("N\bNA\bA", ["NA"]),  # overstrike bold
+        ("_\bX", ["X"]),  # underline: the last write wins
+        ("X\b_", ["_"]),
+        ("abc\b\bX", ["aXc"]),
+        ("ab\b\b\b\b\bX", ["Xb"]),  # BS stops at column 0
+        ("abc" + CSI + "2DX", ["aXc"]),  # CUB
+        ("abc" + CSI + "0DX", ["abX"]),  # 0 means 1
+        ("abc" + CSI + "DX", ["abX"]),
+        ("abc" + CSI + "9DX", ["Xbc"]),
+        ("abc" + CSI + "2GX", ["aXc"]),  # CHA, 1-based
+        ("abc" + CSI + "GX", ["Xbc"]),
+        ("abc" + CSI + "0GX", ["Xbc"]),
+        ("abc" + CSI + "3`X", ["abX"]),  # HPA
+        ("abc" + CSI + "6GX", ["abc  X"]),  # unwritten cells inside a line are spaces
+        ("ab" + CSI + "3CX", ["ab   X"]),  # CUF
+        ("ab" + CSI + "2aX", ["ab  X"]),  # HPR
+        ("ab" + CSI + "CX", ["ab X"]),
+        ("ab" + CSI + "5C\n", ["ab"]),  # never-written cells at line end are dropped
+        ("ab\r" + CSI + "CX", ["aX"]),
+        ("日本\n", ["日本"]),
+        ("日本\r日", ["日本"]),  # a wide character over exactly a wide character
+        ("日本\rab", ["ab本"]),  # narrow text covering exactly the two cells of one
+        ("ab\r日", ["日"]),  # a wide character over two narrow ones
+        ("abc\r日", ["日c"]),
+    ],
+)
+def test_overwriting(raw: str, expected: list[str]) -> None:
+    assert lines(raw) == expected
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "日本語\ra",  # the left half of 日
+        "日" + CSI + "D" + "x",  # the right half
+        "a日\r日",  # a wide character over 'a' and the left half of 日
+        "ab日\r" + CSI + "C日",  # ... over 'b' and the left half
+        "日本\r" + CSI + "C日",  # ... over the right half of 日 and the left half of 本
+    ],
+)
+def test_writing_over_part_of_a_wide_character_is_unresolvable(raw: str) -> None:
+    assert "wide character" in refused(raw)
+
+
+def test_writing_over_exactly_a_wide_character_resolves() -> None:
+    assert lines("a日\r" + CSI + "C本") == ["a本"]
+    assert lines("a日\rb日") == ["b日"]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "e\u0301x\rY",  # combining mark
+        "👨\u200d👩\rx",  # ZWJ sequence
+        "⚠\ufe0f ok\rx",  # variation selector
+        "a\u0301b\bc",
+        "a\u0301b" + CSI + "Dc",
+        "a\u0301b" + CSI + "2Gc",
+        "a\u0301b\x7f\rc",  # DEL: wcwidth -1
+        "e\u0301\n" + CSI + "Ax",  # cursor moved up into the line: its column is unknown
+    ],
+)
+def test_zero_width_characters_with_cursor_movement_are_unresolvable(raw: str) -> None:
+    assert "zero-width or ambiguous" in refused(raw)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("e\u0301 caf\u00e9\n", ["e\u0301 caf\u00e9"]),  # no movement: just appended
+        ("👨\u200d👩 family\n", ["👨\u200d👩 family"]),
+        ("a\x7fb\n", ["a\x7fb"]),  # DEL stays where it stands (the cleaner keeps it)
+        ("⚠\ufe0f spinner\r" + CSI + "Kdone\n", ["done"]),  # erased from column 0: nothing is left
+        ("⚠\ufe0f spinner" + CSI + "2K\rdone\n", ["done"]),  # EL 2 then CR: column known again
+        ("⚠\ufe0f x\r\n", ["⚠\ufe0f x"]),  # CR before LF moves nothing visible
+        ("ok e\u0301" + CSI + "3Cz\n", ["ok e\u0301   z"]),  # CUF from the end is relative
+    ],
+)
+def test_zero_width_characters_without_ambiguity_resolve(raw: str, expected: list[str]) -> None:
+    assert lines(raw) == expected
+
+
+# --- tabs ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("a\tb\n", ["a\tb"]),  # kept literally
+        ("name\tvalue\tunit\n", ["name\tvalue\tunit"]),
+        ("a\tb\rX", ["X\tb"]),  # writing before the tab leaves it
+        ("a\tb\r\x1b[9GY", ["a\tY"]),  # column 9 is after the tab's cells (0..7 for 'a'+tab)
+        ("ab" + CSI + "5G\tx", ["ab  \tx"]),  # a tab over unwritten cells only
+        ("\tx\r" + CSI + "K", []),  # erasing a whole line with a tab
+        ("a\tb" + CSI + "2K", []),
+        ("a\tb\r" + CSI + "2C" + CSI + "K", ["a"]),  # EL 0 from inside... see the refusal test
+    ],
+)
+def test_tabs(raw: str, expected: list[str]) -> None:
+    if raw.endswith(CSI + "2C" + CSI + "K"):
+        assert "tab" in refused(raw)  # the erase starts inside the tab's cells
+        return
+    assert lines(raw) == expected
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "abcdefghij\r\tX",  # a tab skipping over written cells
+        "a\tb\r" + CSI + "3GX",  # writing into a cell the tab owns
+        "a\tb" + CSI + "5D" + CSI + "X",  # erasing a tab-owned cell (ECH)
+        "ab\tc\r" + CSI + "3C" + CSI + "1K",  # ... EL 1 up to the tab's second cell
+        "a\tb\r" + CSI + "2C" + CSI + "K",  # ... EL 0 from the middle of the tab
+    ],
+)
+def test_tab_conflicts_are_unresolvable(raw: str) -> None:
+    assert "tab" in refused(raw)
+
+
+# --- erasing -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("frame 1\r" + CSI + "Kframe 2\n", ["frame 2"]),
+        ("frame one\r" + CSI + "K", []),  # a final frame erased leaves nothing
+        ("abcdef" + CSI + "3D" + CSI + "K", ["abc"]),  # EL 0: cursor to end
+        ("abcdef" + CSI + "3D" + CSI + "0K", ["abc"]),
+        ("abcdef" + CSI + "3D" + CSI + "1K", ["    ef"]),  # EL 1: start to cursor, inclusive
+        ("abcdef" + CSI + "3D" + CSI + "2K", []),  # EL 2: whole line
+        ("abcdef" + CSI + "2KX", ["      X"]),  # the cursor stays where it was
+        ("abcdef" + CSI + "1KX", ["      X"]),
+        ("abcdef" + CSI + "4D" + CSI + "2X", ["ab  ef"]),  # ECH
+        ("abcdef" + CSI + "4D" + CSI + "X", ["ab def"]),
+        ("abcdef" + CSI + "4D" + CSI + "9X", ["ab"]),
+        ("abc" + CSI + "K" + CSI + "X" + CSI + "5X", ["abc"]),  # nothing right of the cursor
+        ("日本" + CSI + "4D" + CSI + "2X", ["  本"]),  # both cells of a wide character
+    ],
+)
+def test_erasing(raw: str, expected: list[str]) -> None:
+    assert lines(raw) == expected
+
+
+def test_erasing_half_a_wide_character_is_unresolvable() -> None:
+    assert "wide character" in refused("日本" + CSI + "3D" + CSI + "K")
+    assert "wide character" in refused("日本" + CSI + "4D" + CSI + "X")
+
+
+# --- multi-line redraws --------------------------------------------------------------------------
+
+
+def bars(*frames: tuple[str, str]) -> str:
+    """Two progress bars redrawn in place with CUU + EL, the way docker/pip draw them."""
+    out = []
+    for index, (first, second) in enumerate(frames):
+        if index:
+            out.append(CSI + "2A")
+        out.append(f"{CSI}K{first}\n{CSI}K{second}\n")
+    return "".join(out)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (bars(("a 10%", "b 0%"), ("a 50%", "b 20%"), ("a done", "b done")), ["a done", "b done"]),
+        (bars(("layer1: downloading", "layer2: waiting"), ("layer1: done", "layer2: ok")),
+         ["layer1: done", "layer2: ok"]),
+        ("one\ntwo\nthree\n" + CSI + "2AX\n", ["one", "Xwo", "three"]),  # LF above the lowest row
+        ("one\ntwo\n" + CSI + "A" + CSI + "B!\n", ["one", "two", "!"]),  # CUD
+        ("one\ntwo\n" + CSI + "2F*\n", ["*ne", "two"]),  # CPL
+        ("one\ntwo\nthree" + CSI + "2F" + CSI + "E*", ["one", "*wo", "three"]),  # CNL
+        ("one\ntwo\n" + CSI + "Ae" + CSI + "e!", ["one", "ewo", " !"]),  # VPR keeps the column
+        ("one\ntwo" + ESC + "MX", ["oneX", "two"]),  # RI keeps the column
+        ("abc\ndef" + CSI + "AX", ["abcX", "def"]),
+        ("ab\ncdef" + CSI + "AX", ["ab  X", "cdef"]),
+        ("one\ntwo\nthree\n" + CSI + "3A" + CSI + "K\n\n\nfour\n", ["two", "three", "four"]),
+    ],
+)
+def test_multi_line_redraws(raw: str, expected: list[str]) -> None:
+    assert lines(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (ESC + "7abc" + ESC + "8X", ["Xbc"]),  # DECSC / DECRC
+        ("ab" + CSI + "scd" + CSI + "uX", ["abXd"]),  # SCOSC / SCORC
+        ("a\n" + ESC + "7b\nc\n" + ESC + "8X", ["a", "X", "c"]),
+        ("one" + ESC + "7\ntwo\n" + ESC + "8!", ["one!", "two"]),
+        ("1" + ESC + "7\n2" + ESC + "8a" + ESC + "8b", ["1b", "2"]),  # restore twice
+        (CSI + "s" + "x" + ESC + "8y", ["y"]),  # one saved position shared by both forms
+    ],
+)
+def test_save_and_restore(raw: str, expected: list[str]) -> None:
+    assert lines(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "detail"),
+    [
+        (CSI + "A", "above the first row"),
+        ("x\n" + CSI + "2A", "above the first row"),
+        ("x\n" + CSI + "F", "x"),  # fine: row 0
+        (ESC + "M", "above the first row"),
+        ("x" + CSI + "B", "below the lowest row"),
+        ("x\ny\n" + CSI + "2A" + CSI + "3B", "below the lowest row"),
+        ("x\n" + CSI + "E" + CSI + "E", "below the lowest row"),
+        ("x" + ESC + "8", "never saved"),
+        ("x" + CSI + "u", "never saved"),
+    ],
+)
+def test_unresolvable_vertical_moves(raw: str, detail: str) -> None:
+    if raw == "x\n" + CSI + "F":
+        assert lines(raw) == ["x"]
+        return
+    assert detail in refused(raw)
+
+
+def test_window_limit_of_24_rows() -> None:
+    rows = "".join(f"row {i}\n" for i in range(30))  # rows 0..29, cursor on row 30 (the lowest)
+    assert lines(rows + CSI + "23AX\n")[7] == "Xow 7"  # row 30 - 23 = 7: the top of a 24-row screen
+    assert "more than 23 rows above" in refused(rows + CSI + "24AX")
+    assert "more than 23 rows above" in refused(ESC + "7top\n" + rows + ESC + "8X")  # restore too
+    assert "more than 23 rows above" in refused(rows + CSI + "23A" + ESC + "M")
+
+
+def test_window_follows_the_lowest_row_not_the_cursor() -> None:
+    rows = "".join(f"r{i}\n" for i in range(30))  # the lowest row is 30 however far up the cursor is
+    assert lines(rows + CSI + "20A" + CSI + "3AX\n")[7] == "X7"
+    assert "more than 23 rows above" in refused(rows + CSI + "20A" + CSI + "3A" + CSI + "A")
+    assert lines(rows + CSI + "20A" + CSI + "3A" + CSI + "23BX\n")[-1] == "X"  # back to row 30
+
+
+# --- first_difference ----------------------------------------------------------------------------
+
+
+def test_first_difference_accepts_the_resolved_text() -> None:
+    raw = f"{CSI}32mok{CSI}m\rdownloading 10%\rdownloading 100%\nDone\r\r\n"
+    assert first_difference(raw, "downloading 100%\nDone\r\r\n") is None
+    assert first_difference(raw, "downloading 100%\r\nDone\r\n") is None  # CRLF candidate
+    assert first_difference(raw, "\n\ndownloading 100%\n  \nDone") is None  # blank lines ignored
+
+
+def test_first_difference_missing_line() -> None:
+    assert first_difference("a\nb\nc\n", "a\nc\n") == "line 2: missing 'b'"
+
+
+def test_first_difference_changed_line() -> None:
+    assert first_difference("a\nb\nc\n", "a\nB\nc\n") == "line 2: expected 'b', got 'B'"
+
+
+def test_first_difference_extra_line() -> None:
+    assert first_difference("a\nc\n", "a\nb\nc\n") == "line 2: unexpected extra line 'b'"
+    assert "unexpected extra line 'z'" in (first_difference("a\n", "a\nz\n") or "")
+
+
+def test_first_difference_candidate_ends_early() -> None:
+    assert "missing 'c'" in (first_difference("a\nb\nc\n", "a\nb\n") or "")
+
+
+def test_first_difference_truncates_long_lines() -> None:
+    message = first_difference("x" * 500, "y" * 500) or ""
+    assert len(message) < 160
+    assert "…" in message
+
+
+def test_first_difference_keeps_literal_candidate_text() -> None:
+    # the candidate is compared literally: escape sequences left in it are a difference
+    assert first_difference(f"{CSI}1mbold{CSI}m\n", f"{CSI}1mbold{CSI}m\n") is not None
+    # and trailing written spaces count
+    assert first_difference("ok  \n", "ok\n") == "line 1: expected 'ok  ', got 'ok'"
+
+
+def test_first_difference_reports_unresolvable_raw() -> None:
+    assert first_difference("x" + CSI + "2J", "x") == "unresolvable: CSI 2 J (ED) at offset 1"
+
+
+# --- tokenising: the same sequences grammar.scan finds --------------------------------------------
+
+_GRAMMAR_ALPHABET = "ab;[]?01m7\\()B# \x1b\x07\x18\x9b\x9c\x9d\x90\x80é"
+
+
+@given(st.text(_GRAMMAR_ALPHABET, max_size=40))
+def test_sequences_found_at_each_escape_match_grammar_scan(text: str) -> None:
+    from textclean import verify
+
+    scanned = [(start, end) for start, end, _family in grammar.scan(text)]
+    ours = []
+    position, escape = 0, text.find(ESC)
+    while escape >= 0:
+        found = verify._SEQUENCE_AT(text, escape)
+        if found is None:
+            position = escape + 1
+        else:
+            ours.append((escape, found.end()))
+            position = found.end()
+        escape = text.find(ESC, position)
+    if any(text[start] != ESC for start, _end in scanned):
+        return  # scan matched a C1-introduced sequence: refused by the verifier either way
+    if any("\x9c" in text[start:end] for start, end in ours):
+        return  # a 7-bit string reaching past a C1 ST: refused by the verifier
+    # scan never starts a match inside an earlier one; the ESC walk matches at unmatched ESCs only
+    assert ours == scanned
+
+
+# --- property: the verifier accepts its own rendering --------------------------------------------
+
+_PIECES = st.one_of(
+    st.text("abcXYZ -=", min_size=1, max_size=10),
+    st.sampled_from(["\r", "\b", "\n", "\t", "\r\n", CSI + "K", CSI + "1K", CSI + "2K", CSI + "m",
+                     CSI + "1;31m", ESC + "7", ESC + "8", CSI + "?25l", "日", "é"]),
+    st.builds(lambda n, final: f"{CSI}{n}{final}", st.integers(0, 12), st.sampled_from("ABCDEFGX`ae")),
+)
+
+
+@given(st.lists(_PIECES, max_size=50).map("".join))
+def test_first_difference_accepts_terminal_lines(raw: str) -> None:
+    try:
+        shown = terminal_lines(raw)
+    except Unresolvable:
+        assert (first_difference(raw, raw) or "").startswith("unresolvable: ")
+        return
+    assert first_difference(raw, "\n".join(shown)) is None
+    assert all(line.strip(" \t") and "\n" not in line for line in shown)
+
+
+# --- differential: pyte ---------------------------------------------------------------------------
+
+pyte = pytest.importorskip("pyte")
+
+_PYTE_PIECES = st.one_of(
+    st.text("abcXYZ -", min_size=1, max_size=12),
+    st.sampled_from(["\r", "\b", "\n", "\t", CSI + "K", CSI + "0K", CSI + "1K", CSI + "2K", CSI + "m",
+                     CSI + "1;32m", ESC + "7", ESC + "8", ESC + "M", CSI + "?25l"]),
+    # no HPA (CSI `): pyte 0.8.2 defines HPA as CSI ' and ignores CSI ` (tmux and xterm implement it;
+    # see test_agrees_with_tmux)
+    st.builds(lambda n, final: f"{CSI}{n}{final}", st.sampled_from(["", "0", "1", "2", "3", "7", "12"]),
+              st.sampled_from("ABCDEFGXae")),
+)
+
+
+def pyte_lines(raw: str) -> list[str]:
+    screen = pyte.Screen(400, 60)
+    screen.set_mode(pyte.modes.LNM)
+    pyte.Stream(screen).feed(raw)
+    return [line.rstrip() for line in screen.display if line.strip()]
+
+
+def comparable(shown: list[str]) -> list[str]:
+    expanded = (line.expandtabs(8).rstrip() for line in shown)  # pyte moves over tab cells
+    return [line for line in expanded if line]
+
+
+@given(st.lists(_PYTE_PIECES, max_size=50).map("".join))
+def test_agrees_with_pyte(raw: str) -> None:
+    assert raw.count("\n") <= 50  # nothing scrolls on a 60-row pyte screen
+    try:
+        shown = terminal_lines(raw)
+    except Unresolvable:
+        return
+    assert comparable(shown) == pyte_lines(raw)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "abcdef\rXY\n",
+        "N\bNA\bA\n",
+        "abcdef" + CSI + "3D" + CSI + "1Kx\n",
+        bars(("a 10%", "b 0%"), ("a 50%", "b 20%")),
+        "one\ntwo\nthree" + CSI + "2F" + CSI + "E*",
+        "a\tb\rX" + CSI + "20GY\n",
+        ESC + "7abc\ndef\n" + CSI + "2A" + CSI + "Bg" + ESC + "8X",
+    ],
+)
+def test_agrees_with_pyte_examples(raw: str) -> None:
+    assert comparable(terminal_lines(raw)) == pyte_lines(raw)
+
+
+TMUX_CASES = [
+    "abc" + CSI + "2`X\n",  # HPA: pyte ignores it
+    "X" + CSI + "`Y\n",
+    "abcdef" + CSI + "3D" + CSI + "1Kx\n",
+    "abcdef\rXY\n",
+    "N\bNA\bA\n",
+    bars(("a 10%", "b 0%"), ("a 50%", "b 20%")),
+    "one\ntwo\nthree" + CSI + "2F" + CSI + "E*\n",
+    "ab" + CSI + "scd" + CSI + "uX\n",
+    "a\tb\rX" + CSI + "20GY\n",
+]
+
+
+def tmux_lines(raw: str, tmp_path: Path) -> list[str]:
+    """What a real tmux shows for ``raw`` (200 x 50, so nothing wraps or scrolls)."""
+    source = tmp_path / "raw.txt"
+    source.write_bytes(raw.encode())
+    server = ["tmux", "-S", str(tmp_path / "tmux.sock"), "-f", "/dev/null"]
+    subprocess.run([*server, "new-session", "-d", "-x", "200", "-y", "50", f"cat {source}; sleep 30"],
+                   check=True)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            shown = subprocess.run([*server, "capture-pane", "-p"], check=True, capture_output=True,
+                                   text=True).stdout
+            if shown.strip() or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        time.sleep(0.2)  # let cat finish
+        shown = subprocess.run([*server, "capture-pane", "-p"], check=True, capture_output=True,
+                               text=True).stdout
+    finally:
+        subprocess.run([*server, "kill-server"], check=False)
+    return [line.rstrip() for line in shown.splitlines() if line.strip()]
+
+
+@pytest.mark.tmux
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed")
+@pytest.mark.parametrize("raw", TMUX_CASES)
+def test_agrees_with_tmux(raw: str, tmp_path: Path) -> None:
+    assert comparable(terminal_lines(raw)) == tmux_lines(raw, tmp_path)
+
+
+# --- speed: linear on pathological input ----------------------------------------------------------
+
+MB = 1 << 20
+
+
+def seconds(function: Callable[[], object], repeat: int = 2) -> float:
+    """Best CPU time of a few runs (CPU time: the suite shares the machine with other work)."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        try:
+            function()
+        except Unresolvable:
+            pass
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def plain(size: int) -> str:
+    line = "an ordinary line of tool output, nothing to redraw here at all\n"
+    return line * (size // len(line))
+
+
+# Inputs that are cheap to write and could be expensive to model. The first group is handled in
+# runs or refused early, so it costs about what plain text costs; the second is one Python-level
+# token every few characters, which must stay linear but cannot be as cheap as plain text.
+CHEAP: dict[str, Callable[[int], str]] = {
+    "unterminated CSI parameters": lambda size: "x" + CSI + ";" * size,
+    "CR run": lambda size: "progress" + "\r" * size + "done\n",
+    "BS run": lambda size: "progress" + "\b" * size + "X\n",
+    "CUU run": lambda size: "row\n" * 30 + (CSI + "A") * (size // 3),
+    "C1 string introducers": lambda size: "\x9d" * size,
+    "OSC with C1 payload": lambda size: ESC + "]" + "a\x9d" * (size // 2),
+    "huge cursor jumps": lambda size: ("x" + CSI + "999999G" + CSI + "1K") * (size // 14),
+}
+DENSE: dict[str, Callable[[int], str]] = {
+    "CUU/CUD pairs": lambda size: "row\n" * 30 + (CSI + "A" + CSI + "B") * (size // 6),
+    "CR frames on one long line": lambda size: "x" * 1000 + "\rshort frame" * (size // 12),
+    "overstrike": lambda size: "N\bN" * (size // 3),
+    "SGR soup": lambda size: (CSI + "1m" + "a") * (size // 5),
+    "erase at a far column": lambda size: "x" * 100000 + ("\ry" + CSI + "99999G" + CSI + "1K") * (size // 14),
+    "tabs": lambda size: "a\t" * (size // 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHEAP))
+def test_pathological_input_costs_like_plain_text(name: str) -> None:
+    raw, reference = CHEAP[name](2 * MB), plain(2 * MB)
+    assert seconds(lambda: terminal_lines(raw)) < 50 * seconds(lambda: terminal_lines(reference)) + 0.05
+
+
+@pytest.mark.parametrize(
+    ("name", "size"), [(name, MB) for name in sorted(CHEAP)] + [(name, MB // 4) for name in sorted(DENSE)]
+)
+def test_pathological_input_scales_linearly(name: str, size: int) -> None:
+    build = CHEAP.get(name) or DENSE[name]
+    small, large = build(size), build(2 * size)
+    t_small = seconds(lambda: terminal_lines(small))
+    t_large = seconds(lambda: terminal_lines(large))
+    assert t_large < 3 * t_small + 0.02, (t_small, t_large)
+
+
+def test_pathological_results() -> None:
+    assert lines(CHEAP["CR run"](1000)) == ["doneress"]
+    assert lines(CHEAP["BS run"](1000)) == ["Xrogress"]
+    assert lines(DENSE["overstrike"](30)) == ["N" * 10]
+    assert lines(DENSE["tabs"](10)) == ["a\ta\ta\ta\ta\t"]
+    assert "malformed" in refused(CHEAP["unterminated CSI parameters"](1000))
+    assert "more than 23 rows" in refused(CHEAP["CUU run"](1000))
+    assert "C1 control U+009D" in refused(CHEAP["C1 string introducers"](1000))
+    assert "malformed" in refused(CHEAP["OSC with C1 payload"](1000))
+    assert "more work than the model allows" in refused(CHEAP["huge cursor jumps"](MB))
+    assert "more work than the model allows" in refused(DENSE["erase at a far column"](MB))
+    assert "more work" in refused("x" + CSI + "99999999999Cy")  # no 10^11-cell line is ever built
+
+
+def test_escape_regex_is_only_the_grammars() -> None:
+    source = open(__import__("textclean.verify").verify.__file__, encoding="utf-8").read()
+    assert "cleaner" not in re.findall(r"^from \S+ import|^import \S+", source, re.M)
+    assert not re.search(r"^\s*(from|import)\s+\S*(cleaner|redraw)", source, re.M)

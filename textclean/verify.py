@@ -1,0 +1,815 @@
+"""The independent verifier: what a terminal shows for a text, by its own per-token line model.
+
+:func:`terminal_lines` renders the informative lines of ``docs/design.md``'s display model;
+:func:`first_difference` compares a cleaner's candidate with them. The model is deliberately written
+without looking at the cleaner (``cleaner.py``, ``redraw.py``): a check that resolved both sides with
+the same rule could not catch that rule's bug. Only the *grammar* (where a sequence starts and ends)
+is shared, through the grammar's tagged pattern (the one :func:`textclean.grammar.scan` iterates) and
+:func:`textclean.grammar.parse`; what each sequence does is decided here.
+
+How a row is held, cheapest first:
+
+* **append**: the cursor is at the end of the row and has only moved forward; the row is a list of
+  string pieces (``"".join`` at the end).
+* **lazy**: the row is a plain string and the cursor is at a known column (after ``CR``, ``CHA`` or a
+  vertical move); a write that covers the whole row, or lands at its end, goes back to *append*.
+* **cells**: one list item per terminal cell, with sentinel characters for cells that are unwritten,
+  the second half of a wide character, or skipped by a tab.
+
+Every operation whose cost is not bounded by the input it consumes is charged to a work budget
+proportional to the input length, so no input can make the model quadratic or blow up its memory
+(``CSI 99999999 C`` then ``x``); exceeding the budget is unresolvable.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from wcwidth import wcwidth
+
+from . import grammar
+from .grammar import BEL, BS, C0_RANGE, C1_RANGE, CR, ESC, HT, LF, Kind, Sequence
+
+__all__ = ["Unresolvable", "first_difference", "terminal_lines"]
+
+SCREEN_LINES = 24  # the smallest terminal height the model may assume (design.md)
+TAB_STOP = 8
+WORK_PER_INPUT_CHAR = 32
+WORK_ALLOWANCE = 1 << 20
+
+# Cell sentinels: C0 characters never reach a cell as content (they are controls or refused).
+UNWRITTEN = "\x00"
+WIDE_TAIL = "\x01"  # the right half of a wcwidth-2 character
+TAB_TAIL = "\x02"  # a cell after the HT that skipped it (the HT itself sits in the first cell)
+_TAILS = (WIDE_TAIL, TAB_TAIL)
+_RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
+
+UNKNOWN_COLUMN = -1  # a column that depends on how wide a zero-width/ambiguous character is drawn
+
+_CONTROL_RUN = re.compile(f"([{C0_RANGE}{C1_RANGE}]+)")
+# grammar.scan's pattern, anchored at each ESC instead of searched for: scan's finditer tries every
+# position (~120 ns per plain character) and retries every C1 string introducer to the end of the
+# line (quadratic on runs of them). A sequence can only start at ESC or a C1 introducer, and a C1
+# introducer is refused anyway, so matching at each ESC past the previous match yields exactly the
+# sequences scan yields up to the first refusal (tests/test_verify.py checks this against scan).
+_SEQUENCE_AT = grammar._TAGGED.match
+
+# DEC private modes (CSI ? Pm h / l) that change neither which characters show nor where, under a
+# model with no wrapping, no margins and a screen at least 24 rows high (xterm ctlseqs).
+HARMLESS_PRIVATE_MODES = frozenset(
+    {
+        1,  # DECCKM application cursor keys
+        4,  # DECSCLM smooth scroll
+        7,  # DECAWM autowrap (the model never reaches the right margin)
+        8,  # DECARM auto-repeat
+        9,  # X10 mouse reporting
+        10,  # rxvt toolbar
+        12,  # att610 blinking cursor
+        13,  # blinking cursor
+        14,  # XOR blinking cursor
+        18,  # DECPFF print form feed
+        19,  # DECPEX print extent
+        25,  # DECTCEM show/hide cursor
+        30,  # rxvt scrollbar
+        40,  # allow 80/132 (the switch itself, DECCOLM 3, is refused)
+        44,  # margin bell
+        66,  # DECNKM keypad
+        67,  # DECBKM backarrow key
+        1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1015, 1016,  # mouse, focus, alt-scroll
+        1010, 1011,  # scroll to bottom on output / key press
+        1034, 1035, 1036, 1037, 1039, 1040, 1041, 1042, 1043, 1044,  # keyboard, selection, bell
+        1050, 1051, 1052, 1053, 1060, 1061,  # function-key modes
+        2004,  # bracketed paste
+        2026,  # synchronized output (only delays drawing)
+        2031,  # colour-palette update notifications
+        2048,  # in-band resize notifications
+        9001,  # win32-input-mode
+    }
+)
+_PRIVATE_MODE_NAMES = {
+    2: "DECANM VT52 mode", 3: "DECCOLM", 5: "DECSCNM", 6: "DECOM", 38: "Tektronix mode",
+    42: "DECNRCM", 45: "reverse wraparound", 47: "alternate screen", 69: "DECLRMM",
+    1047: "alternate screen", 1048: "save cursor", 1049: "alternate screen", 2027: "grapheme clustering",
+}
+_CSI_NAMES = {
+    "@": "ICH", "A": "CUU", "B": "CUD", "C": "CUF", "D": "CUB", "E": "CNL", "F": "CPL", "G": "CHA",
+    "H": "CUP", "I": "CHT", "J": "ED", "K": "EL", "L": "IL", "M": "DL", "P": "DCH", "S": "SU",
+    "T": "SD", "X": "ECH", "Z": "CBT", "`": "HPA", "a": "HPR", "b": "REP", "c": "DA", "d": "VPA",
+    "e": "VPR", "f": "HVP", "g": "TBC", "h": "SM", "i": "MC", "l": "RM", "m": "SGR", "n": "DSR",
+    "p": "DECSTR/DECRQM", "q": "DECLL/DECSCUSR", "r": "DECSTBM", "s": "SCOSC/DECSLRM", "t": "XTWINOPS",
+    "u": "SCORC",
+}
+_ESC_NAMES = {
+    "7": "DECSC", "8": "DECRC", "6": "DECBI", "9": "DECFI", "c": "RIS", "D": "IND", "E": "NEL",
+    "H": "HTS", "M": "RI", "N": "SS2", "O": "SS3", "Z": "DECID", "n": "LS2", "o": "LS3", "|": "LS3R",
+    "}": "LS2R", "~": "LS1R", "=": "DECKPAM", ">": "DECKPNM", "F": "cursor to lower left",
+    "l": "memory lock", "m": "memory unlock", "V": "SPA", "W": "EPA",
+}
+_NF_NAMES = {
+    "(": "G0 designation", "#": "DEC line attributes / DECALN", "%": "coding-system switch",
+    " ": "ANSI conformance / C1 transmission",
+}
+_C0_NAMES = {
+    0x00: "NUL", 0x01: "SOH", 0x02: "STX", 0x03: "ETX", 0x04: "EOT", 0x05: "ENQ", 0x06: "ACK",
+    0x0B: "VT", 0x0C: "FF", 0x0E: "SO", 0x0F: "SI", 0x10: "DLE", 0x11: "DC1", 0x12: "DC2",
+    0x13: "DC3", 0x14: "DC4", 0x15: "NAK", 0x16: "SYN", 0x17: "ETB", 0x18: "CAN", 0x19: "EM",
+    0x1A: "SUB", 0x1C: "FS", 0x1D: "GS", 0x1E: "RS", 0x1F: "US",
+}
+_G1_TO_G3_DESIGNATORS = ")*+-./"  # 94- and 96-character sets; only SO/SS2/LS2... (refused) invoke them
+
+
+class Unresolvable(Exception):
+    """A control whose effect the display model cannot resolve; the message names it and its offset."""
+
+
+class _Width(dict):
+    """``wcwidth`` per character, memoised (the hot paths look widths up with ``map``)."""
+
+    def __missing__(self, char: str) -> int:
+        width = self[char] = wcwidth(char)
+        return width
+
+
+_WIDTH = _Width()
+
+
+def _is_plain(text: str) -> bool:
+    """True when every character of ``text`` is printable ASCII, i.e. exactly one cell wide."""
+    return text.isascii() and text.isprintable()
+
+
+_NARROW = {chr(code) for code in range(0x20, 0x7F)}  # grows with every character found one cell wide
+
+
+def _all_narrow(text: str) -> bool:
+    """True when every character of ``text`` takes exactly one cell (HT and the sentinels do not)."""
+    if _is_plain(text):
+        return True
+    chars = set(text)
+    if chars <= _NARROW:
+        return True
+    for char in chars - _NARROW:
+        if _WIDTH[char] != 1:
+            return False
+        _NARROW.add(char)
+    return True
+
+
+def _stable_width(text: str) -> int | None:
+    """Cells taken by written ``text`` (no controls), or None if it holds a zero-width/ambiguous char."""
+    if _all_narrow(text):
+        return len(text)
+    widths = list(map(_WIDTH.__getitem__, text))
+    if widths and min(widths) < 1:
+        return None
+    return sum(widths)
+
+
+# ---------------------------------------------------------------------------------------------------
+# What each escape sequence does
+
+
+class _Action(NamedTuple):
+    op: str
+    count: int = 0
+    detail: str = ""  # for REFUSE: why
+    idle_when_appending: bool = False  # no effect while the cursor is at the end of an append-mode row
+
+
+INERT = "inert"
+REFUSE = "refuse"
+_INERT = _Action(INERT, idle_when_appending=True)
+
+
+def _refuse(detail: str) -> _Action:
+    return _Action(REFUSE, detail=detail)
+
+
+def _csi_text(seq: Sequence) -> str:
+    parts = ["CSI"]
+    if seq.private:
+        parts.append(seq.private)
+    if seq.params:
+        parts.append(seq.params)
+    parts.append(seq.intermediates.replace(" ", "SP ") + seq.final)
+    return " ".join(parts)
+
+
+def _sequence_label(seq: Sequence) -> str:
+    """A readable name for a sequence: ``CSI 2 J (ED)``, ``ESC 8 (DECRC)``, ``ESC ( 0 (G0 designation)``."""
+    if seq.kind is Kind.CSI:
+        text, name = _csi_text(seq), _CSI_NAMES.get(seq.final)
+    elif seq.kind is Kind.ESC2:
+        text, name = f"ESC {seq.final}", _ESC_NAMES.get(seq.final)
+    elif seq.kind is Kind.NF:
+        text, name = f"ESC {seq.intermediates} {seq.final}", _NF_NAMES.get(seq.intermediates[0])
+    else:
+        return f"{seq.kind.name} string"
+    return f"{text} ({name})" if name else text
+
+
+def _numeric(seq: Sequence) -> bool:
+    """A single, plain decimal parameter (or none): the only form cursor controls are resolved in."""
+    return not seq.private and not seq.intermediates and (seq.params == "" or seq.params.isdigit())
+
+
+_CURSOR_CONTROLS = {
+    # final: (operation, default count)
+    "X": ("erase_characters", 1),  # ECH
+    "G": ("cursor_to_column", 1),  # CHA
+    "`": ("cursor_to_column", 1),  # HPA
+    "C": ("cursor_forward", 1),  # CUF
+    "a": ("cursor_forward", 1),  # HPR
+    "D": ("cursor_back", 1),  # CUB
+    "A": ("cursor_up", 1),  # CUU
+    "B": ("cursor_down", 1),  # CUD
+    "e": ("cursor_down", 1),  # VPR
+    "E": ("next_line", 1),  # CNL
+    "F": ("previous_line", 1),  # CPL
+}
+_UPWARDS = ("cursor_up", "previous_line")  # counted as negative row deltas
+_VERTICAL = {"cursor_up": "move_rows", "cursor_down": "move_rows",
+             "next_line": "move_rows_home", "previous_line": "move_rows_home"}
+
+
+def _csi_action(seq: Sequence) -> _Action:
+    final, private, params = seq.final, seq.private, seq.params
+    if not seq.intermediates:
+        if final == "m":  # SGR, and XTMODKEYS / XTQMODKEYS with a private marker
+            return _INERT
+        if (
+            (final == "t" and private in ("", ">"))  # window operations, XTSMTITLE
+            or (final == "c" and private in ("", ">", "="))  # DA1, DA2, DA3
+            or (final == "n" and private in ("", "?", ">"))  # DSR, DECDSR, XTMODKEYS reset
+            or (final == "u" and private in ("<", "=", ">", "?"))  # kitty keyboard protocol
+        ):
+            return _INERT
+        if final in "hl" and private == "?":
+            modes = seq.numbers(default=-1)
+            harmful = [mode for mode in modes if mode not in HARMLESS_PRIVATE_MODES]
+            if not harmful:
+                return _INERT
+            name = _PRIVATE_MODE_NAMES.get(harmful[0], "DEC private mode")
+            verb = "DECSET" if final == "h" else "DECRST"
+            return _refuse(f"{_csi_text(seq)} ({verb} {harmful[0]}, {name})")
+        if final == "s" and not private and not params:
+            return _Action("save_cursor")  # SCOSC
+        if final == "u" and not private and not params:
+            return _Action("restore_cursor")  # SCORC
+        if final == "K" and not private and params in ("", "0", "1", "2"):
+            mode = int(params or 0)
+            return _Action("erase_in_line", mode, idle_when_appending=mode == 0)  # EL
+        if final in _CURSOR_CONTROLS and _numeric(seq):
+            operation, default = _CURSOR_CONTROLS[final]
+            count = seq.first(default)
+            if operation in _VERTICAL:
+                return _Action(_VERTICAL[operation], -count if operation in _UPWARDS else count)
+            return _Action(operation, count, idle_when_appending=operation == "erase_characters")
+    elif seq.intermediates == " " and final == "q" and not private:
+        return _INERT  # DECSCUSR cursor style
+    return _refuse(_sequence_label(seq))
+
+
+def _escape_action(seq: Sequence) -> _Action:
+    final = seq.final
+    if final == "7":
+        return _Action("save_cursor")  # DECSC
+    if final == "8":
+        return _Action("restore_cursor")  # DECRC
+    if final == "M":
+        return _Action("move_rows", -1)  # RI
+    if final in "=>\\":  # DECKPAM, DECKPNM, a lone ST
+        return _INERT
+    return _refuse(_sequence_label(seq))
+
+
+def _nf_action(seq: Sequence) -> _Action:
+    intermediates = seq.intermediates
+    if (intermediates == "(" and seq.final == "B") or intermediates[0] in _G1_TO_G3_DESIGNATORS:
+        return _INERT
+    if intermediates == "%" and seq.final == "G":  # select UTF-8: what the decoded text already is
+        return _INERT
+    return _refuse(_sequence_label(seq))
+
+
+def _sequence_action(text: str) -> _Action:
+    """Interpret one complete sequence that starts with ESC."""
+    if "\x9c" in text:  # a C1 ST: the string really ends there, outside any payload
+        return _refuse("C1 control U+009C (ST)")
+    seq = grammar.parse(text)
+    kind = seq.kind
+    if kind is Kind.CSI:
+        return _csi_action(seq)
+    if kind is Kind.ESC2:
+        return _escape_action(seq)
+    if kind is Kind.NF:
+        return _nf_action(seq)
+    return _INERT  # OSC, DCS, SOS, PM, APC, and sequences cancelled by CAN / SUB
+
+
+_ACTION_CACHE: dict[str, _Action] = {}
+_IDLE_WHEN_APPENDING: set[str] = set()  # cached sequences whose action is idle_when_appending
+_ACTION_CACHE_LIMIT = 4096
+_CACHED_SEQUENCE_LENGTH = 48
+
+
+def _action_for(text: str) -> _Action:
+    action = _ACTION_CACHE.get(text)
+    if action is None:
+        action = _sequence_action(text)
+        if len(text) <= _CACHED_SEQUENCE_LENGTH:
+            if len(_ACTION_CACHE) >= _ACTION_CACHE_LIMIT:
+                _ACTION_CACHE.clear()
+                _IDLE_WHEN_APPENDING.clear()
+            _ACTION_CACHE[text] = action
+            if action.idle_when_appending:
+                _IDLE_WHEN_APPENDING.add(text)
+    return action
+
+
+def _control_name(char: str) -> str:
+    code = ord(char)
+    if char == ESC:
+        return "ESC that starts no complete sequence (truncated or malformed)"
+    if code < 0x20:
+        return f"{_C0_NAMES.get(code, 'C0 control')} (U+{code:04X})"
+    return f"C1 control U+{code:04X}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# The screen
+
+
+class _Screen:
+    """Rows from the first row of the output down, and a cursor; see the module docstring for modes."""
+
+    def __init__(self, input_length: int) -> None:
+        self.rows: list[str | list[str]] = [""]
+        self.row = 0
+        self.pieces: list[str] | None = []  # not None: append mode on the cursor's row
+        self.col = 0  # the cursor column in lazy and cells mode (or UNKNOWN_COLUMN)
+        self.saved: tuple[int, int] | None = None
+        self.work_left = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * input_length
+        self.offset = 0  # where the token being applied starts, for messages
+        self.token = ""  # the token being applied, for messages
+        self.operations = {
+            "erase_in_line": self.erase_in_line,
+            "erase_characters": self.erase_characters,
+            "cursor_to_column": self.cursor_to_column,
+            "cursor_forward": self.cursor_forward,
+            "cursor_back": self.cursor_back,
+            "move_rows": self.move_rows,
+            "move_rows_home": self.move_rows_home,
+            "save_cursor": self.save_cursor,
+            "restore_cursor": self.restore_cursor,
+        }
+
+    # -- errors and budget ---------------------------------------------------------------------------
+
+    def refuse(self, detail: str) -> Unresolvable:
+        return Unresolvable(f"{_describe_token(self.token)} at offset {self.offset}: {detail}")
+
+    def charge(self, cells: int) -> None:
+        self.work_left -= cells
+        if self.work_left < 0:
+            raise self.refuse("redraws need more work than the model allows for this input size")
+
+    def padding(self, cells: int) -> str:
+        self.charge(cells)
+        return UNWRITTEN * cells
+
+    # -- mode changes --------------------------------------------------------------------------------
+
+    def end_append(self) -> None:
+        """Leave append mode, if in it (the caller sets ``col``)."""
+        pieces = self.pieces
+        if pieces is None:
+            return
+        if len(pieces) == 1:
+            self.rows[self.row] = pieces[0]
+        else:
+            text = self.rows[self.row] = "".join(pieces)
+            self.charge(len(text))
+        self.pieces = None
+
+    def cursor_column(self) -> int:
+        """The cursor column, leaving append mode (UNKNOWN_COLUMN past a zero-width/ambiguous char)."""
+        if self.pieces is None:
+            return self.col
+        self.end_append()
+        row = self.rows[self.row]
+        assert isinstance(row, str)
+        width = self.row_width(row)
+        self.col = UNKNOWN_COLUMN if width is None else width
+        return self.col
+
+    def known_column(self) -> int:
+        col = self.cursor_column()
+        if col == UNKNOWN_COLUMN:
+            raise self.refuse("cursor column depends on the width of a zero-width or ambiguous character")
+        return col
+
+    def row_width(self, row: str) -> int | None:
+        if _all_narrow(row):
+            return len(row)
+        self.charge(len(row))
+        col = 0
+        for char in row:
+            if char == HT:
+                col = (col // TAB_STOP + 1) * TAB_STOP
+            elif char == UNWRITTEN:
+                col += 1
+            else:
+                width = _WIDTH[char]
+                if width < 1:
+                    return None
+                col += width
+        return col
+
+    def cells(self) -> list[str]:
+        """The cursor's row as cells (not in append mode), converting a lazy string row once."""
+        row = self.rows[self.row]
+        if isinstance(row, list):
+            return row
+        self.charge(len(row))
+        if _all_narrow(row):
+            cells = list(row)
+        else:
+            cells = []
+            for char in row:
+                if char == HT:
+                    cells.append(HT)
+                    cells.extend(TAB_TAIL * (-len(cells) % TAB_STOP))
+                elif char == UNWRITTEN:
+                    cells.append(UNWRITTEN)
+                else:
+                    width = _WIDTH[char]
+                    if width == 1:
+                        cells.append(char)
+                    elif width == 2:
+                        cells += (char, WIDE_TAIL)
+                    else:
+                        raise self.refuse(
+                            f"cursor movement on a line holding zero-width or ambiguous U+{ord(char):04X}"
+                        )
+        self.rows[self.row] = cells
+        return cells
+
+    # -- writing -------------------------------------------------------------------------------------
+
+    def write(self, text: str) -> None:
+        if self.pieces is not None:
+            self.pieces.append(text)
+            return
+        col = self.col
+        if col == UNKNOWN_COLUMN:
+            raise self.refuse("cursor column depends on the width of a zero-width or ambiguous character")
+        row = self.rows[self.row]
+        if col == 0 and self.covers(text, row):
+            self.pieces = [text]
+            return
+        if isinstance(row, str) and col >= len(row) and _all_narrow(row):
+            self.pieces = [row, self.padding(col - len(row)), text]
+            return
+        cells = self.cells()
+        if _all_narrow(text):
+            end = col + len(text)
+            self.make_room(cells, col, end)
+            cells[col:end] = text
+            self.col = end
+            return
+        for char in text:
+            width = _WIDTH[char]
+            if width not in (1, 2):
+                raise self.refuse(f"zero-width or ambiguous U+{ord(char):04X} written on a redrawn line")
+            end = col + width
+            self.make_room(cells, col, end)
+            cells[col:end] = char if width == 1 else (char, WIDE_TAIL)
+            col = end
+        self.col = col
+
+    def covers(self, text: str, row: str | list[str]) -> bool:
+        """Whether ``text`` written from column 0 replaces every cell of ``row`` (and splits no tab)."""
+        width = _stable_width(text)
+        if width is None or width < len(row):
+            return False
+        self.charge(len(row))
+        if isinstance(row, str):
+            return _all_narrow(row)  # its length is its width only then
+        flat = "".join(row)
+        return HT not in flat and TAB_TAIL not in flat
+
+    def make_room(self, cells: list[str], start: int, end: int) -> None:
+        """Check that writing cells ``start:end`` splits no wide character or tab; pad up to ``start``."""
+        length = len(cells)
+        self.charge(end - start)
+        if start > length:
+            cells.extend(self.padding(start - length))
+        elif start < length:
+            covered = "".join(cells[start:end])
+            if HT in covered or TAB_TAIL in covered:
+                raise self.refuse("overwrites cells a tab skipped")
+            if covered[0] == WIDE_TAIL or (end < length and cells[end] == WIDE_TAIL):
+                raise self.refuse("overwrites part of a wide character")
+
+    def tab(self) -> None:
+        if self.pieces is not None:
+            self.pieces.append(HT)
+            return
+        row = self.rows[self.row]
+        col = self.known_column()
+        if isinstance(row, str) and col >= len(row) and _all_narrow(row):
+            self.pieces = [row, self.padding(col - len(row)), HT]
+            return
+        cells = self.cells()
+        stop = (col // TAB_STOP + 1) * TAB_STOP
+        length = len(cells)
+        self.charge(stop - col)
+        if col > length:
+            cells.extend(self.padding(col - length))
+        elif col < length and "".join(cells[col:stop]).strip(UNWRITTEN):
+            raise self.refuse("tab skips over written cells")
+        cells[col:stop] = HT + TAB_TAIL * (stop - col - 1)
+        self.col = stop
+
+    # -- horizontal moves ----------------------------------------------------------------------------
+
+    def carriage_return(self) -> None:
+        self.end_append()
+        self.col = 0
+
+    def cursor_back(self, count: int) -> None:
+        col = self.cursor_column()
+        if col != UNKNOWN_COLUMN:
+            self.col = max(0, col - count)
+
+    def cursor_forward(self, count: int) -> None:
+        if self.pieces is not None:
+            self.pieces.append(self.padding(count))
+        elif self.col != UNKNOWN_COLUMN:
+            self.col += count
+
+    def cursor_to_column(self, column: int) -> None:
+        self.end_append()
+        self.col = column - 1
+
+    # -- erasing -------------------------------------------------------------------------------------
+
+    def erase_in_line(self, mode: int) -> None:
+        if self.pieces is not None:
+            if mode == 0:  # nothing is written right of the cursor in append mode
+                return
+            self.cursor_column()  # EL 1 and EL 2 both erase the whole row from the end
+            self.rows[self.row] = ""
+            return
+        row = self.rows[self.row]
+        if not row:
+            return
+        if mode == 2 or (mode == 0 and self.col == 0):
+            self.rows[self.row] = ""
+            return
+        col = self.known_column()
+        if mode == 0 and isinstance(row, str) and _all_narrow(row):
+            self.charge(col)
+            self.rows[self.row] = row[:col]
+            return
+        cells = self.cells()
+        if mode == 0:
+            self.erase(cells, col, len(cells))
+        else:
+            self.erase(cells, 0, col + 1)
+
+    def erase_characters(self, count: int) -> None:
+        if self.pieces is not None or not self.rows[self.row]:
+            return
+        col = self.known_column()
+        self.erase(self.cells(), col, col + count)
+
+    def erase(self, cells: list[str], start: int, end: int) -> None:
+        length = len(cells)
+        end = min(end, length)
+        if start >= end:
+            return
+        if cells[start] in _TAILS or (end < length and cells[end] in _TAILS):
+            raise self.refuse("erases part of a wide character or of a tab")
+        self.charge(end - start)
+        if end == length:
+            del cells[start:]
+        else:
+            cells[start:end] = UNWRITTEN * (end - start)
+
+    # -- rows ----------------------------------------------------------------------------------------
+
+    def line_feed(self) -> None:
+        self.end_append()
+        if self.row == len(self.rows) - 1:
+            self.rows.append("")
+            self.row += 1
+            self.pieces = []
+        else:
+            self.row += 1
+            self.col = 0
+
+    def check_row(self, target: int) -> None:
+        lowest = len(self.rows) - 1
+        if target < 0:
+            raise self.refuse("moves above the first row of the output")
+        if target > lowest:
+            raise self.refuse("moves below the lowest row written so far")
+        if target < lowest - (SCREEN_LINES - 1):
+            raise self.refuse(f"moves more than {SCREEN_LINES - 1} rows above the lowest row")
+
+    def move_rows(self, delta: int) -> None:
+        """CUU, CUD, VPR, RI: ``delta`` rows down (negative: up), same column."""
+        target = self.row + delta
+        self.check_row(target)
+        self.col = self.col if self.pieces is None and self.col != UNKNOWN_COLUMN else self.known_column()
+        self.row = target
+
+    def move_rows_home(self, delta: int) -> None:
+        """CNL, CPL: ``delta`` rows down (negative: up), to column 0."""
+        target = self.row + delta
+        self.check_row(target)
+        self.end_append()
+        self.row = target
+        self.col = 0
+
+    def save_cursor(self, _count: int = 0) -> None:
+        self.saved = (self.row, self.known_column())
+
+    def restore_cursor(self, _count: int = 0) -> None:
+        if self.saved is None:
+            raise self.refuse("restores a cursor position that was never saved")
+        row, col = self.saved
+        self.check_row(row)
+        self.end_append()
+        self.row = row
+        self.col = col
+
+    # -- controls and output -------------------------------------------------------------------------
+
+    def control_run(self, run: str) -> None:
+        """Apply a run of C0/C1 characters (a homogeneous run of CR, BS or BEL at once)."""
+        first = run[0]
+        if first == CR and run.count(CR) == len(run):
+            self.carriage_return()
+            return
+        if first == BS and run.count(BS) == len(run):
+            self.cursor_back(len(run))
+            return
+        for index, char in enumerate(run):
+            if char == CR:
+                self.carriage_return()
+            elif char == BS:
+                self.cursor_back(1)
+            elif char == HT:
+                self.tab()
+            elif char != BEL:
+                self.offset += index
+                self.token = char
+                raise self.refuse("unsupported control")
+
+    def informative_lines(self) -> list[str]:
+        self.end_append()
+        lines = []
+        for row in self.rows:
+            if isinstance(row, list):
+                text = "".join(row).rstrip(UNWRITTEN).translate(_RENDER)
+            elif UNWRITTEN in row:
+                text = row.rstrip(UNWRITTEN).replace(UNWRITTEN, " ")
+            else:
+                text = row
+            if text.strip(" \t"):
+                lines.append(text)
+        return lines
+
+
+def _describe_token(token: str) -> str:
+    if len(token) == 1 and (token < " " or "\x80" <= token <= "\x9f"):
+        return _control_name(token)
+    if token.startswith(ESC) and len(token) > 1:
+        return _sequence_label(grammar.parse(token))
+    return f"text {_clip(token)}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Feeding text
+
+
+def _feed_gap(screen: _Screen, gap: str, offset: int) -> None:
+    """Text between sequences: printable runs and runs of C0/C1 controls."""
+    if gap.isprintable():
+        screen.offset = offset
+        screen.token = gap
+        screen.write(gap)
+        return
+    for index, part in enumerate(_CONTROL_RUN.split(gap)):
+        if part:
+            screen.offset = offset
+            screen.token = part
+            if index & 1:
+                screen.control_run(part)
+            else:
+                screen.write(part)
+            offset += len(part)
+
+
+def _feed_line(screen: _Screen, line: str, offset: int) -> None:
+    """One line (no LF): the text between sequences, and each sequence found at an ESC."""
+    operations = screen.operations
+    pieces = screen.pieces  # kept in step with screen.pieces: the common path appends without a call
+    position = 0
+    escape = line.find(ESC)
+    while escape >= 0:
+        if escape > position:
+            gap = line[position:escape]
+            if pieces is not None and gap.isprintable():
+                pieces.append(gap)
+            else:
+                _feed_gap(screen, gap, offset + position)
+                pieces = screen.pieces
+        found = _SEQUENCE_AT(line, escape)
+        if found is None:
+            screen.offset = offset + escape
+            screen.token = ESC
+            raise screen.refuse("malformed or truncated escape sequence")
+        position = found.end()
+        text = line[escape:position]
+        if pieces is None or text not in _IDLE_WHEN_APPENDING:
+            action = _ACTION_CACHE.get(text) or _action_for(text)
+            if action.op == REFUSE:
+                raise Unresolvable(f"{action.detail} at offset {offset + escape}")
+            if action.op != INERT and (pieces is None or not action.idle_when_appending):
+                screen.offset = offset + escape
+                screen.token = text
+                operations[action.op](action.count)
+                pieces = screen.pieces
+        escape = line.find(ESC, position)
+    if position < len(line):
+        _feed_gap(screen, line[position:], offset + position)
+
+
+def terminal_lines(text: str) -> list[str]:
+    """Informative lines a terminal shows for ``text`` under the design.md model.
+
+    Resolved, blank ones (empty or only spaces/tabs) dropped. Written spaces are kept (no right-trim of
+    written spaces); never-written/erased cells are dropped at line end and render as ' ' inside a line.
+    Tabs kept literally. Raises :class:`Unresolvable` for everything design.md lists as out of scope or
+    unresolvable.
+    """
+    screen = _Screen(len(text))
+    lines = text.split(LF)
+    last = len(lines) - 1
+    offset = 0
+    for index, line in enumerate(lines):
+        if line:
+            if screen.pieces is not None and line.isprintable():
+                screen.pieces.append(line)
+            else:
+                _feed_line(screen, line, offset)
+        if index != last:
+            screen.line_feed()
+        offset += len(line) + 1
+    return screen.informative_lines()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Comparing a candidate
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def _candidate_lines(candidate: str) -> list[str]:
+    lines = (line.rstrip(CR) for line in candidate.split(LF))
+    return [line for line in lines if line.strip(" \t")]
+
+
+def first_difference(raw: str, candidate: str) -> str | None:
+    """None if the candidate's literal lines equal :func:`terminal_lines` of ``raw``, else where they differ.
+
+    The candidate's lines are split on LF, trailing CRs stripped, blank lines dropped. An unresolvable
+    ``raw`` gives ``"unresolvable: "`` and the :class:`Unresolvable` message.
+    """
+    try:
+        expected = terminal_lines(raw)
+    except Unresolvable as exc:
+        return f"unresolvable: {exc}"
+    got = _candidate_lines(candidate)
+    if got == expected:
+        return None
+    for index, (want, have) in enumerate(zip(expected, got, strict=False)):
+        if want != have:
+            number = index + 1
+            if index + 1 < len(expected) and expected[index + 1] == have:
+                return f"line {number}: missing {_clip(want)}"
+            if index + 1 < len(got) and got[index + 1] == want:
+                return f"line {number}: unexpected extra line {_clip(have)}"
+            return f"line {number}: expected {_clip(want)}, got {_clip(have)}"
+    number = min(len(expected), len(got)) + 1
+    if len(got) < len(expected):
+        return f"line {number}: missing {_clip(expected[number - 1])} (candidate ends early)"
+    return f"line {number}: unexpected extra line {_clip(got[number - 1])} (expected the end)"
