@@ -116,3 +116,11 @@ def test_min_tokens_is_the_gate_threshold(corpus, capsys) -> None:
     assert report["gate_reasons"]["below_min_tokens"] == len(
         {text for text, non_text in outputs if not non_text}
     )
+
+
+def test_cli_dispatches_measure(corpus, capsys) -> None:
+    from textclean.cli import main
+
+    root, outputs = corpus
+    assert main(["measure", str(root), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["outputs_seen"] == len(outputs)

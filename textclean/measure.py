@@ -388,8 +388,10 @@ def format_report(tally: Tally) -> str:
         f"  (blank-line runs [2] {t.blank_run_tokens:>12,}  measured, not applied)",
         "gate reasons",
     ]
+    widest = max(t.reasons.values(), default=0)
     for reason, n in t.reasons.most_common():
-        lines.append(f"  {reason:<20} {n:>12,}")
+        bar = "#" * max(1, round(30 * n / widest))
+        lines.append(f"  {reason:<20} {n:>12,}  {bar}")
     lines.append("largest savings")
     for item in t.largest_savings():
         counts = f"({item['tokens_before']:,} -> {item['tokens_after']:,})"
