@@ -41,8 +41,9 @@ FOOTNOTE_ATTRIBUTION = (
     "Attribution per fired output: escape sequences = tokens(input) - tokens(strip_escapes_only(input)), "
     "capped at the output's saving; the rest of the saving is split between \\r redraws, backspace and "
     "multi-line redraws in proportion to the characters each removed (Result.removed.cr_chars, "
-    "backspace_chars, multiline_chars). Token counts are not additive across transforms, so this is an "
-    "estimate of each transform's share; the total is exact."
+    "backspace_chars, multiline_chars), or goes to escape sequences when no redraw removed any. Token "
+    "counts are not additive across transforms, so this is an estimate of each transform's share; the "
+    "total is exact."
 )
 FOOTNOTE_BLANK = (
     "Blank-line runs: tokens saved by collapsing each run of two or more blank lines into one, measured "
