@@ -25,7 +25,6 @@ Differences from plain pyte 0.8.2 (each has a test in ``tests/test_oracle_fixes.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any, NamedTuple
 
 import pyte
@@ -130,8 +129,53 @@ def row_text(row: dict[int, Char] | None, columns: int) -> str:
     return "".join(parts).rstrip(" ")
 
 
-def _new_buffer() -> defaultdict[int, Row]:
-    return defaultdict(Row)
+class Buffer:
+    """The rows of a screen by line number, scrolled in O(1) by moving an offset.
+
+    It offers the part of the mapping interface pyte's :class:`~pyte.Screen` uses (a missing row
+    is created on access, like pyte's ``defaultdict``).
+    """
+
+    __slots__ = ("_rows", "_offset")
+
+    def __init__(self) -> None:
+        self._rows: dict[int, Row] = {}
+        self._offset = 0
+
+    def __getitem__(self, y: int) -> Row:
+        key = y + self._offset
+        row = self._rows.get(key)
+        if row is None:
+            row = self._rows[key] = Row()
+        return row
+
+    def __setitem__(self, y: int, row: Row) -> None:
+        self._rows[y + self._offset] = row
+
+    def __contains__(self, y: object) -> bool:
+        return isinstance(y, int) and y + self._offset in self._rows
+
+    def get(self, y: int, default: Row | None = None) -> Row | None:
+        return self._rows.get(y + self._offset, default)
+
+    def pop(self, y: int, default: Row | None = None) -> Row | None:
+        return self._rows.pop(y + self._offset, default)
+
+    def clear(self) -> None:
+        self._rows.clear()
+
+    def values(self) -> list[Row]:
+        return list(self._rows.values())
+
+    def scroll_up(self) -> Row | None:
+        """Drop row 0 and renumber every row one up (a full-screen scroll)."""
+        row = self._rows.pop(self._offset, None)
+        self._offset += 1
+        return row
+
+
+def _new_buffer() -> Buffer:
+    return Buffer()
 
 
 class OracleScreen(pyte.Screen):
@@ -146,8 +190,8 @@ class OracleScreen(pyte.Screen):
         self.shown: list[ShownLine] = []
         self.clock = 0
         self.alternate = False
-        self._main_buffer: defaultdict[int, Row] | None = None
-        self._alt_buffer: defaultdict[int, Row] = _new_buffer()
+        self._main_buffer: Buffer | None = None
+        self._alt_buffer: Buffer = _new_buffer()
         self._default_tabs = True
         self.last_char: str | None = None
         self.ambiguous: set[str] = set()
@@ -182,7 +226,9 @@ class OracleScreen(pyte.Screen):
             if translated != data:
                 self.ambiguous.add(DEC_GRAPHICS)
             data = translated
-        if data.isascii() and mo.IRM not in self.mode:
+        if mo.IRM not in self.mode and (
+            data.isascii() or all(char_width(char) == 1 for char in set(data))
+        ):
             self._zwj_pending = False
             self._draw_narrow(data)
         else:
@@ -345,7 +391,8 @@ class OracleScreen(pyte.Screen):
                 self.cursor.y += 1
             return
         buffer = self.buffer
-        leaving = buffer.pop(top, None)
+        full_screen = top == 0 and bottom == self.lines - 1
+        leaving = buffer.scroll_up() if full_screen else buffer.pop(top, None)
         if leaving and leaving.born is not None:
             text = row_text(leaving, self.columns)
             if text:
@@ -358,9 +405,10 @@ class OracleScreen(pyte.Screen):
                 self.scrollback.append(ShownLine(leaving.born, ""))
         elif not self.alternate:
             self.scrollback.append(ShownLine(self.clock, ""))
-        for y in range(top, bottom):
-            if y + 1 in buffer:
-                buffer[y] = buffer.pop(y + 1)
+        if not full_screen:
+            for y in range(top, bottom):
+                if y + 1 in buffer:
+                    buffer[y] = buffer.pop(y + 1)
 
     def reverse_index(self) -> None:
         if self.xterm:

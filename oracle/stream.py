@@ -48,6 +48,7 @@ _TOKEN = re.compile(
 )
 
 _PRIVATE_MARKERS = "<=>?"
+_MARKER = re.compile("[<=>?]").search
 _FINAL_CHARS = frozenset(chr(c) for c in range(0x40, 0x7F))
 _PARAMETER_CHARS = frozenset(chr(c) for c in range(0x30, 0x40))
 _INTERMEDIATE_CHARS = frozenset(g.INTERMEDIATE_CHARS)
@@ -175,7 +176,7 @@ class OracleStream:
         marker = ""
         if params[:1] in _PRIVATE_MARKERS and params:
             marker, params = params[0], params[1:]
-        if intermediates or any(c in _PRIVATE_MARKERS for c in params):
+        if intermediates or _MARKER(params):
             return  # cursor style, DECSTR, DECRQM, ...: no text changes
         if marker:
             if marker == "?":
