@@ -124,3 +124,17 @@ def test_cli_dispatches_measure(corpus, capsys) -> None:
     root, outputs = corpus
     assert main(["measure", str(root), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["outputs_seen"] == len(outputs)
+
+
+def test_an_exception_on_one_output_is_reported_not_fatal(tmp_path, capsys, monkeypatch) -> None:
+    from textclean import measure
+
+    def explode(self, output, digest):
+        raise RuntimeError("boom")
+
+    (tmp_path / "a.raw").write_text("\x1b[31mred\x1b[0m\n" * 40)
+    monkeypatch.setattr(measure.Measurer, "_measure", explode)
+    assert measure_main([str(tmp_path), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["gate_reasons"] == {"error: RuntimeError": 1}
+    assert f"error: RuntimeError on {tmp_path / 'a.raw'}" in captured.err

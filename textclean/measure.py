@@ -350,6 +350,8 @@ def measure_paths(
                     continue
                 seen.add(record.digest)
             tally.add(record)
+            if record.reason.startswith("error"):
+                print(f"textclean measure: {record.reason} on {record.label}", file=sys.stderr)
         if progress:
             progress.update(done, tally.outputs_seen)
     if progress:
