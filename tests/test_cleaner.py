@@ -130,6 +130,18 @@ def test_zero_width_joiner_on_a_redrawn_line_is_refused():
         candidate("\U0001f468\u200d\U0001f469 ok\rX\n")
 
 
+def test_emoji_status_line_redrawn_after_erasing_the_whole_line():
+    frames = "\r\x1b[2K\u2699\ufe0f step 1\r\x1b[2K\u2699\ufe0f step 2\r\x1b[2K\u2714\ufe0f done\n"
+    assert proposed(frames) == "\u2714\ufe0f done\n"
+
+
+def test_overwriting_after_a_variation_selector_is_refused():
+    with pytest.raises(Refused):
+        candidate("\u2699\ufe0f step\x1b[3Dx\n")
+    with pytest.raises(Refused):
+        candidate("\u2699\ufe0f step 1\rX\n")  # X lands in a cell whose neighbours are uncertain
+
+
 def test_zero_width_joiner_on_a_plain_line_is_kept():
     assert proposed("\x1b[1m\U0001f468\u200d\U0001f469 ok\x1b[0m\n") == "\U0001f468\u200d\U0001f469 ok\n"
 
@@ -184,6 +196,16 @@ def test_cursor_up_beyond_a_24_row_screen_is_refused():
     with pytest.raises(Refused):
         candidate(text)
     assert proposed("".join(f"line {i}\n" for i in range(30)) + "\x1b[23A\x1b[2Kx\n").count("x\n") == 1
+
+
+@pytest.mark.parametrize("clear", ["\x1b[H\x1b[2J", "\x1b[2J\x1b[H", "\x1b[H\x1b[J\x1b[3J", "\x1b[1;1H"])
+def test_clear_before_the_output_begins_removes_nothing(clear):
+    assert proposed(f"{clear}file1  file2\n") == "file1  file2\n"
+
+
+def test_clear_after_output_began_is_refused():
+    with pytest.raises(Refused):
+        candidate("first\n\x1b[H\x1b[2Jsecond\n")
 
 
 def test_restore_without_save_is_refused():

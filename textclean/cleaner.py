@@ -18,9 +18,9 @@ from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 # ESC, C0 controls other than HT and LF, DEL, and a CR that is neither part of a line ending nor last.
 _RESIDUAL_CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]|\r(?=[^\r\n])")
 _C1_CONTROL = re.compile(f"[{grammar.C1_RANGE}]")
-# The slow path's tokens: a complete sequence, a line ending (CRs then LF), CRs ending the text, or
-# one control character. Everything between two tokens is text to write.
-_TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|\r*\n|\r+\Z|[\x00-\x1f\x7f]")
+# The slow path's tokens within one line: a complete sequence or one control character. Everything
+# between two tokens is text to write.
+_TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
 
 
 class Refused(Exception):
@@ -58,46 +58,66 @@ def candidate(text: str) -> Candidate:
 
 
 def _resolve_redraws(text: str) -> Candidate:
+    """Feed the text to the row model line by line; a line written once, left to right, onto a fresh
+    row takes the one-regex path, any other line is fed token by token."""
     model = LineModel()
-    sequences = 0
-    sequence_chars = 0
-    pos = 0
+    tally = [0, 0]  # escape sequences removed, and their characters
+    offset = 0
+    pieces = text.split("\n")
+    last = len(pieces) - 1
     try:
-        for m in _TOKEN.finditer(text):
-            start = m.start()
-            if start > pos:
-                model.write(text[pos:start])
-            pos = m.end()
-            token = m.group()
-            first = token[0]
-            if first == "\x1b":
-                if len(token) == 1:
-                    raise Refused(MALFORMED_ESCAPE, f"ESC that starts no complete sequence at offset {start}")
-                sequences += 1
-                sequence_chars += len(token)
-                if grammar.INERT_SEQUENCE.fullmatch(token) is None:
-                    _apply(model, grammar.parse(token), start)
-            elif token[-1] == "\n":
-                model.line_feed(token)
-            elif first == "\r":
-                if pos == len(text):
-                    model.end_of_text(token)
-                else:
-                    model.carriage_return()
-            elif first == "\b":
-                model.backspace()
-            elif first == "\t":
-                model.tab()
-            elif first == "\x07":
-                sequences += 1
-                sequence_chars += 1
-            else:
-                raise Refused(UNSUPPORTED_CONTROL, f"control U+{ord(first):04X} at offset {start}")
-        if pos < len(text):
-            model.write(text[pos:])
+        for index, piece in enumerate(pieces):
+            body = piece.rstrip("\r")
+            ending = piece[len(body) :] + ("\n" if index < last else "")
+            if model.at_fresh_row():
+                stripped, count = grammar.APPEND_ONLY_INERT.subn("", body)
+                if _RESIDUAL_CONTROL.search(stripped) is None:
+                    tally[0] += count
+                    tally[1] += len(body) - len(stripped)
+                    model.write(stripped)
+                    body = ""
+            if body:
+                _feed_tokens(model, body, offset, tally)
+            if index < last:
+                model.line_feed(ending)
+            elif ending:
+                model.end_of_text(ending)
+            offset += len(piece) + 1
     except Unresolved as exc:
-        raise Refused(UNSUPPORTED_CONTROL, f"{exc} (near offset {pos})") from None
-    return Candidate(model.render(), _account(model, sequences, sequence_chars))
+        raise Refused(UNSUPPORTED_CONTROL, f"{exc} (in the line at offset {offset})") from None
+    return Candidate(model.render(), _account(model, *tally))
+
+
+def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> None:
+    """One line without its ending: text runs and controls, in order."""
+    pos = 0
+    for m in _TOKEN.finditer(body):
+        start = m.start()
+        if start > pos:
+            model.write(body[pos:start])
+        pos = m.end()
+        token = m.group()
+        first = token[0]
+        if first == "\x1b":
+            if len(token) == 1:
+                raise Refused(MALFORMED_ESCAPE, f"ESC that starts no complete sequence at offset {offset + start}")
+            tally[0] += 1
+            tally[1] += len(token)
+            if grammar.INERT_SEQUENCE.fullmatch(token) is None:
+                _apply(model, grammar.parse(token), offset + start)
+        elif first == "\r":
+            model.carriage_return()
+        elif first == "\b":
+            model.backspace()
+        elif first == "\t":
+            model.tab()
+        elif first == "\x07":
+            tally[0] += 1
+            tally[1] += 1
+        else:
+            raise Refused(UNSUPPORTED_CONTROL, f"control U+{ord(first):04X} at offset {offset + start}")
+    if pos < len(body):
+        model.write(body[pos:])
 
 
 def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
@@ -126,6 +146,8 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
             model.save_cursor()
         elif final == "u" and not seq.params:
             model.restore_cursor()
+        elif final in "HfJ" and model.untouched() and _clears_or_homes(seq):
+            pass  # "clear, then print": before the output begins there is nothing on screen to lose
         else:
             _refuse(seq, offset)
     elif seq.kind is Kind.ESC2 and seq.final in "78M":
@@ -137,6 +159,13 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
             model.cursor_vertical(-1, to_column_zero=False)
     else:
         _refuse(seq, offset)
+
+
+def _clears_or_homes(seq: grammar.Sequence) -> bool:
+    """CUP / HVP to row 1 column 1, or ED in any mode."""
+    if seq.final == "J":
+        return seq.numbers()[0] in (0, 1, 2, 3)
+    return all(n in (0, 1) for n in seq.numbers())
 
 
 def _refuse(seq: grammar.Sequence, offset: int) -> None:

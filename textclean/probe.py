@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import re
 
-# ESC, backspace, a C1 code point, or a CR that neither ends a line nor ends the text.
-_NOISE = re.compile(r"[\x1b\x08\x80-\x9f]|\r(?=[^\r\n])")
+# A C1 control (U+0080-U+009F) as UTF-8: C2 80 .. C2 9F. Searching the encoded bytes for it is ~8x
+# faster than a character-class scan of the str.
+_C1_IN_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
+# A CR that neither ends a line (CR LF, CR CR LF) nor ends the text: a redraw.
+_REDRAWING_CR = re.compile(r"\r[^\r\n]")
 
 
 def has_terminal_noise(text: str) -> bool:
-    """True when ``text`` holds an escape sequence, a redraw or a C1 control.
+    """True when ``text`` holds ESC, a backspace, a C1 control, or a CR that is not a line ending.
 
-    For ASCII text (``str.isascii`` is O(1) in CPython) this is two or three ``memchr`` scans; CRLF
-    text pays one regex scan more, only when it has a CR at all.
+    ASCII text without CR costs two ``memchr`` scans; a CR adds one literal-prefix regex scan; other
+    text adds one UTF-8 encoding.
     """
-    if text.isascii():
-        if "\x1b" in text or "\x08" in text:
+    if "\x1b" in text or "\x08" in text:
+        return True
+    if not text.isascii():
+        data = text.encode("utf-8", "surrogatepass")
+        if b"\xc2" in data and _C1_IN_UTF8.search(data) is not None:
             return True
-        if "\r" not in text:
-            return False
-    return _NOISE.search(text) is not None
+    if "\r" not in text:
+        return False
+    return _REDRAWING_CR.search(text) is not None

@@ -44,8 +44,6 @@ class Row:
         self.kind = ""  # "cr", "bs" or "multiline": the redraw that acted on the row
 
     def mark(self, kind: str) -> None:
-        if self.ambiguous:
-            raise Unresolved("cursor movement on a line with zero-width or ambiguous-width characters")
         self.positioned = True
         if kind == "multiline" or not self.kind:
             self.kind = kind
@@ -74,6 +72,14 @@ class LineModel:
         self.col = 0
         self.saved: tuple[int, int] | None = None
 
+    def untouched(self) -> bool:
+        """Nothing has been written and the cursor has not moved: the output has not begun."""
+        return len(self.rows) == 1 and not self.rows[0].cells and self.col == 0
+
+    def at_fresh_row(self) -> bool:
+        """The cursor is at the start of a row no one has written yet: appending is all that can happen."""
+        return self.row == len(self.rows) - 1 and not self.rows[self.row].cells and self.col == 0
+
     # --- writing ---------------------------------------------------------------------------------
     def write(self, text: str) -> None:
         row = self.rows[self.row]
@@ -81,14 +87,20 @@ class LineModel:
         if text.isascii():
             self._put_narrow(row, text)
             return
-        for ch in text:
-            width = wcwidth.wcwidth(ch)
+        run_start = 0
+        for i, ch in enumerate(text):
+            width = 1 if ch < "\u0300" else wcwidth.wcwidth(ch)
             if width == 1:
-                self._put_narrow(row, ch)
-            elif width == 2:
+                continue
+            if run_start < i:
+                self._put_narrow(row, text[run_start:i])
+            run_start = i + 1
+            if width == 2:
                 self._put_wide(row, ch)
             else:
                 self._put_ambiguous(row, ch, width)
+        if run_start < len(text):
+            self._put_narrow(row, text[run_start:])
 
     def _put_narrow(self, row: Row, text: str) -> None:
         cells, col, n = row.cells, self.col, len(text)
@@ -108,10 +120,10 @@ class LineModel:
         self.col = col + 2
 
     def _put_ambiguous(self, row: Row, ch: str, width: int) -> None:
-        if row.positioned:
-            raise Unresolved(f"character {ch!r} of uncertain width on a redrawn line")
-        row.ambiguous = True
         cells, col = row.cells, self.col
+        if col != len(cells):
+            raise Unresolved(f"character {ch!r} of uncertain width written over other cells")
+        row.ambiguous = True
         if width == 0 and col and col == len(cells) and cells[col - 1].__class__ is str:
             cells[col - 1] += ch  # a combining mark or joiner belongs to the cell before it
             return
@@ -147,31 +159,47 @@ class LineModel:
         cells[col:stop] = ["\t"] + [TAB_TAIL] * (stop - col - 1)
         self.col = stop
 
+    def _require_exact_column(self) -> None:
+        """Refuse where the cursor's cell depends on how wide a terminal draws an ambiguous character."""
+        if self.col and self.rows[self.row].ambiguous:
+            raise Unresolved("cursor movement after a zero-width or ambiguous-width character on the line")
+
     # --- moves within a row -----------------------------------------------------------------------
     def carriage_return(self) -> None:
         self.rows[self.row].mark("cr")
         self.col = 0
 
     def backspace(self) -> None:
+        self._require_exact_column()
         self.rows[self.row].mark("bs")
         if self.col:
             self.col -= 1
 
     def cursor_forward(self, n: int) -> None:
+        self._require_exact_column()
         self.rows[self.row].mark("cr")
         self.col += n
 
     def cursor_back(self, n: int) -> None:
+        self._require_exact_column()
         self.rows[self.row].mark("cr")
         self.col = max(0, self.col - n)
 
     def cursor_to_column(self, column: int) -> None:
         self.rows[self.row].mark("cr")
         self.col = column
+        self._require_exact_column()
 
     def erase_in_line(self, mode: int) -> None:
         row = self.rows[self.row]
         length = len(row.cells)
+        if mode == 2 or (mode == 0 and self.col == 0):
+            if length:
+                row.mark("cr")
+                row.cells = []
+                row.ambiguous = row.special = False
+            return
+        self._require_exact_column()
         if mode == 0:
             start, end = self.col, length
         elif mode == 1:
@@ -183,6 +211,7 @@ class LineModel:
         self._erase(row, start, end)
 
     def erase_characters(self, n: int) -> None:
+        self._require_exact_column()
         row = self.rows[self.row]
         self._erase(row, self.col, min(self.col + n, len(row.cells)))
 
@@ -205,6 +234,8 @@ class LineModel:
         self.col = 0
 
     def cursor_vertical(self, delta: int, *, to_column_zero: bool) -> None:
+        if not to_column_zero:
+            self._require_exact_column()
         self.rows[self.row].mark("multiline")
         target = self.row + delta
         lowest = len(self.rows) - 1
@@ -214,8 +245,10 @@ class LineModel:
         self.rows[target].mark("multiline")
         if to_column_zero:
             self.col = 0
+        self._require_exact_column()
 
     def save_cursor(self) -> None:
+        self._require_exact_column()
         self.rows[self.row].mark("multiline")
         self.saved = (self.row, self.col)
 
@@ -223,8 +256,9 @@ class LineModel:
         if self.saved is None:
             raise Unresolved("cursor restore without a save")
         row, col = self.saved
-        self.cursor_vertical(row - self.row, to_column_zero=False)
+        self.cursor_vertical(row - self.row, to_column_zero=True)
         self.col = col
+        self._require_exact_column()
 
     def end_of_text(self, trailing: str) -> None:
         """A run of CRs at the very end of the text: no visible effect, kept as the last row's ending."""

@@ -1,0 +1,64 @@
+"""The command line: bytes in, bytes out."""
+
+import subprocess
+import sys
+
+GREP_BYTES = (
+    b"\x1b[35m\x1b[Kfile.txt\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K3\x1b[m\x1b[K\x1b[36m\x1b[K:"
+    b"\x1b[m\x1b[K caf\xc3\xa9 \xff\xfe raw \x1b[01;31m\x1b[Kmatch\x1b[m\x1b[K end\n"
+) * 12
+
+
+def run(*args, stdin=b""):
+    return subprocess.run(
+        [sys.executable, "-m", "textclean", *args], input=stdin, capture_output=True, timeout=60
+    )
+
+
+def test_invalid_utf8_round_trips_through_a_cleaning():
+    proc = run(stdin=GREP_BYTES)
+    assert proc.returncode == 0
+    line = b"file.txt:3: caf\xc3\xa9 \xff\xfe raw match end\n"
+    assert proc.stdout == line * 12
+
+
+def test_refusal_writes_the_input_bytes_unchanged_and_exits_zero():
+    data = b"plain \xff\xfe bytes\r\n" * 30
+    proc = run("--explain", stdin=data)
+    assert proc.returncode == 0
+    assert proc.stdout == data
+    assert b"refused: no_terminal_noise" in proc.stderr
+
+
+def test_explain_reports_tokens_and_reason(tmp_path):
+    path = tmp_path / "grep.raw"
+    path.write_bytes(GREP_BYTES)
+    proc = run("--explain", str(path))
+    assert proc.returncode == 0
+    assert b"applied" in proc.stderr and b"tokens" in proc.stderr
+
+
+def test_min_tokens_option():
+    proc = run("--min-tokens", "100000", "--explain", stdin=GREP_BYTES)
+    assert proc.stdout == GREP_BYTES
+    assert b"below_min_tokens" in proc.stderr
+
+
+def test_missing_file_is_a_clear_error():
+    proc = run("/nonexistent/file")
+    assert proc.returncode == 2
+    assert b"cannot read /nonexistent/file" in proc.stderr
+
+
+def test_nul_bytes_are_refused_not_lost():
+    data = GREP_BYTES + b"\x00binary\x00"
+    proc = run("--explain", stdin=data)
+    assert proc.returncode == 0
+    assert proc.stdout == data
+    assert b"unsupported_control" in proc.stderr
+
+
+def test_help():
+    proc = run("--help")
+    assert proc.returncode == 0
+    assert b"--min-tokens" in proc.stdout and b"--explain" in proc.stdout
