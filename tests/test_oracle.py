@@ -115,3 +115,31 @@ def test_cli_check(tmp_path: Path) -> None:
     failed = subprocess.run([*run, str(bad)], capture_output=True, text=True)
     assert failed.returncode == 1
     assert "'first'" in failed.stderr
+
+
+@pytest.mark.parametrize(
+    ("raw", "hidden"),
+    [
+        (b"gone\n\x1bcafter\n", "gone"),  # RIS
+        (b"gone\n\x1b[?3lafter\n", "gone"),  # DECCOLM clears
+        (b"keep\ngone\n\x1b[1A\x1b[Mafter\n", "gone"),  # DL
+        (b"\x1b[1;3r\x1b[1;1Ha\nb\ngone\x1b[1;1H\x1b[Lafter\n", "gone"),  # IL pushes it off the region
+        (b"\x1b[1;2r\x1b[2;1Hgone\x1b[1;1H\x1bMafter\n", "gone"),  # RI at the top margin
+        (b"\x1b[?1049hgone\n\x1b[?1049lafter\n", "gone"),  # left on the alternate screen
+        (b"\x1b[?1049h" + b"".join(b"frame %d\n" % i for i in range(30)) + b"\x1b[?1049l", "frame 0"),
+        (b"keep\ngone\x1b[2;1H\x1b[0Jafter\n", "gone"),  # ED 0
+    ],
+)
+def test_shown_lines_cover_destructive_operations(raw: bytes, hidden: str) -> None:
+    rendering = oracle.render(raw)
+    assert hidden not in rendering.informative
+    assert hidden in rendering.shown
+    assert oracle.check_lossless(raw, raw).ok
+    assert oracle.check_lossless(raw, "\n".join(rendering.informative)).missing == hidden
+
+
+def test_shown_lines_are_ordered_by_first_drawing() -> None:
+    # "top" stays on the main screen while an alternate screen comes and goes: it was shown first.
+    raw = b"top\n\x1b[?1049hmiddle\x1b[?1049lbottom\n"
+    assert oracle.render(raw).shown == ("top", "middle", "bottom")
+    assert oracle.check_lossless(raw, "top\nmiddle\nbottom\n").ok

@@ -53,3 +53,17 @@ def test_clean_is_lossless_on_bytes_decoded_with_surrogateescape(raw: bytes) -> 
     result = textclean.clean(text, min_tokens=0)
     check = oracle.check_lossless(raw, result.text)
     assert check.ok, check.describe()
+
+
+FIXTURES = sorted((Path(__file__).resolve().parent / "fixtures").glob("*.raw"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[path.stem for path in FIXTURES])
+def test_clean_passes_the_oracle_on_every_fixture(path: Path) -> None:
+    raw = path.read_bytes()
+    text = raw.decode("utf-8", "surrogateescape")
+    result = textclean.clean(text, min_tokens=0)
+    check = oracle.check_lossless(raw, result.text)
+    assert check.ok, check.describe()
+    if result.applied:
+        assert oracle.render(result.text).informative == oracle.render(raw).informative
