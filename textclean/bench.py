@@ -15,7 +15,7 @@ the goal next to each and PASS/MISS.
 * The oracle's throughput, and the gate's peak memory (``tracemalloc``) on a 50 MB line.
 
 ``--quick`` runs everything on small inputs in a few seconds (a smoke run: its ratios are noisy);
-``--no-big`` skips the 50 MB memory run.
+``--no-big`` skips the 50 MB memory run; ``--only SECTION`` (repeatable) runs some sections only.
 """
 
 from __future__ import annotations
@@ -404,12 +404,17 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.2f} ms"
 
 
+SECTIONS = ("inert", "clean", "pathological", "oracle", "memory")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m textclean.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small inputs, few repeats (a smoke run)")
     parser.add_argument("--no-big", action="store_true", help="skip the 50 MB peak-memory run")
     parser.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES, help="directory of *.raw captures")
+    parser.add_argument("--only", choices=SECTIONS, action="append", help="run only these sections")
     args = parser.parse_args(argv)
+    sections = set(args.only or SECTIONS)
 
     def out(line: str) -> None:
         print(line, flush=True)
@@ -419,15 +424,20 @@ def main(argv: list[str] | None = None) -> int:
     out(f"textclean bench ({mode}): Python {platform.python_version()}, tiktoken {tiktoken.__version__}, "
         f"{os.cpu_count()} CPUs, load average {_load()}, {len(fixtures)} fixtures from {args.fixtures}")
     bench = Bench(args.quick, out)
-    bench.inert_path()
-    bench.clean_verify_and_gate(fixtures)
-    bench.pathological()
-    bench.oracle_throughput(fixtures)
-    if args.quick or args.no_big:
-        out("peak memory: skipped (--quick / --no-big)")
-        bench.ratios.append(Ratio(PEAK_MEMORY_LABEL, 0.0, None, skipped=True))
-    else:
-        bench.peak_memory()
+    if "inert" in sections:
+        bench.inert_path()
+    if "clean" in sections:
+        bench.clean_verify_and_gate(fixtures)
+    if "pathological" in sections:
+        bench.pathological()
+    if "oracle" in sections:
+        bench.oracle_throughput(fixtures)
+    if "memory" in sections:
+        if args.quick or args.no_big:
+            out("peak memory: skipped (--quick / --no-big)")
+            bench.ratios.append(Ratio(PEAK_MEMORY_LABEL, 0.0, None, skipped=True))
+        else:
+            bench.peak_memory()
     out("")
     out(f"load average at the end: {_load()} (a busy machine makes every ratio noisier)")
     out(f"{'ratio':<70} {'value':>12}  goal")
