@@ -15,6 +15,7 @@ from wcwidth import wcwidth
 
 from textclean import grammar as g
 
+from .errors import OracleError
 from .screen import XTERM, OracleScreen
 from .stream import OracleStream
 
@@ -122,19 +123,36 @@ def render(
         data = data.decode("utf-8", "surrogateescape")
     invalid = _LONE_SURROGATE.search(data) is not None
     text = decode(data)
-    columns = columns or estimate_columns(text)
     rows = lines or DEFAULT_LINES
-    screen = OracleScreen(columns, rows, onlcr=onlcr, flavour=flavour)
-    OracleStream(screen).feed(text)
-    return Rendering(
-        scrollback=tuple(line.text for line in screen.scrollback),
-        screen=tuple(screen.screen_lines()),
-        shown=tuple(screen.ever_shown()),
-        columns=columns,
-        rows=rows,
-        alternate=screen.alternate,
-        ambiguous=frozenset(screen.ambiguous | ({INVALID_UTF8} if invalid else set())),
-    )
+    try:
+        columns = columns or estimate_columns(text)
+        screen = OracleScreen(columns, rows, onlcr=onlcr, flavour=flavour)
+        OracleStream(screen).feed(text)
+        return Rendering(
+            scrollback=tuple(line.text for line in screen.scrollback),
+            screen=tuple(screen.screen_lines()),
+            shown=tuple(screen.ever_shown()),
+            columns=columns,
+            rows=rows,
+            alternate=screen.alternate,
+            ambiguous=frozenset(screen.ambiguous | ({INVALID_UTF8} if invalid else set())),
+        )
+    except Exception as error:
+        raise OracleError(*_failed_at(error), error) from error
+
+
+def _failed_at(error: BaseException) -> tuple[str | None, int | None]:
+    """The token :meth:`OracleStream.feed` was acting on when ``error`` was raised, and its offset."""
+    tb = error.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code is OracleStream.feed.__code__:
+            m, pos = frame.f_locals.get("m"), frame.f_locals.get("pos")
+            if m is not None and m.start() == pos:
+                return m.group(), pos
+            return None, pos
+        tb = tb.tb_next
+    return None, None
 
 
 def informative_lines(
