@@ -444,18 +444,39 @@ class OracleScreen(pyte.Screen):
         self.cursor.x, self.cursor.y = saved
 
     def insert_lines(self, count: int | None = None) -> None:
+        # pyte leaves a row in place when the row moving onto it is blank; hence no super().
         top, bottom = self.margins or Margins(0, self.lines - 1)
-        if top <= self.cursor.y <= bottom:
-            count = count or 1
-            self._retire_rows(range(max(bottom - count + 1, self.cursor.y), bottom + 1))
-        super().insert_lines(count)
+        y = self.cursor.y
+        if not top <= y <= bottom:
+            return
+        count = min(count or 1, bottom - y + 1)
+        self._retire_rows(range(bottom - count + 1, bottom + 1))
+        self._move_rows(list(range(bottom - count, y - 1, -1)), count)
+        for row_y in range(y, y + count):
+            self.buffer.pop(row_y, None)
+        self.carriage_return()
 
     def delete_lines(self, count: int | None = None) -> None:
         top, bottom = self.margins or Margins(0, self.lines - 1)
-        if top <= self.cursor.y <= bottom:
-            count = count or 1
-            self._retire_rows(range(self.cursor.y, min(self.cursor.y + count, bottom + 1)))
-        super().delete_lines(count)
+        y = self.cursor.y
+        if not top <= y <= bottom:
+            return
+        count = min(count or 1, bottom - y + 1)
+        self._retire_rows(range(y, y + count))
+        for row_y in range(y, y + count):
+            self.buffer.pop(row_y, None)
+        self._move_rows(list(range(y + count, bottom + 1)), -count)
+        self.carriage_return()
+
+    def _move_rows(self, rows: list[int], step: int) -> None:
+        """Move each of ``rows`` (in the order given) ``step`` rows down, leaving blanks behind."""
+        buffer = self.buffer
+        for row_y in rows:
+            row = buffer.pop(row_y, None)
+            if row is not None:
+                buffer[row_y + step] = row
+            else:
+                buffer.pop(row_y + step, None)
 
     def insert_characters(self, count: int | None = None) -> None:
         if self.xterm:

@@ -118,6 +118,7 @@ RECORDED: dict[str, frozenset[str]] = {
             "origin_goto",
             "region_scroll_down",
             "scroll_in_region_up_preserves_history",
+            "scroll_up_reset",
             "selective_erasure",
             "sgr",
             "tab_rendering",

@@ -130,6 +130,14 @@ def test_index_below_the_scrolling_region() -> None:
     assert ours(data, lines=6) == ["a", "b"]
 
 
+def test_delete_lines_next_to_blank_rows() -> None:
+    # pyte's DL leaves a row in place when the row that should move onto it is blank.
+    deleted = b"a\n\nc\x1b[1;1H\x1b[M"
+    assert plain_pyte(deleted) == ["a", "c"]
+    assert ours(deleted) == ["c"]
+    assert oracle.render(deleted).screen[:2] == ("", "c")
+
+
 def test_oracle_is_fast() -> None:
     """pyte's Stream parses one character at a time; the oracle must judge MBs in seconds."""
     data = b"".join(

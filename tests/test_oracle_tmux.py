@@ -113,6 +113,9 @@ FIX_CASES = [
     b"xxxxxxxxx+\x1b[Kb\n\x1b[Zc\td\x08e\n",
     b"\x1b[3@i\x1b[2Pd\x1b[4Xe\n",
     b"a\x1b[20h\x0bb\x0cc\n",
+    b"a\n\nc\x1b[1;1H\x1b[M\n",
+    b"a\n\nc\x1b[2;1H\x1b[L\n",
+    b"a\nb\nc\nd\x1b[2;1H\x1b[9Le\n",
 ]
 
 
