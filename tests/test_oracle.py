@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import oracle
 from oracle.__main__ import main
@@ -143,3 +145,28 @@ def test_shown_lines_are_ordered_by_first_drawing() -> None:
     raw = b"top\n\x1b[?1049hmiddle\x1b[?1049lbottom\n"
     assert oracle.render(raw).shown == ("top", "middle", "bottom")
     assert oracle.check_lossless(raw, "top\nmiddle\nbottom\n").ok
+
+
+_NOISY = st.lists(
+    st.one_of(
+        st.binary(max_size=12),
+        st.sampled_from([b"\x1b[", b"\x1b]", b"\x1bP", b"\x1b_", b"\x1b(0", b"\x07", b"\x1b\\", b"\r", b"\n"]),
+        st.tuples(st.integers(0, 120), st.sampled_from(b"@ABCDEFGHIJKLMPSTXZ`abdefghlmnrsu")).map(
+            lambda p: b"\x1b[%d%c" % p
+        ),
+        st.sampled_from([b"\x1b[?1049h", b"\x1b[?1049l", b"\x1b[?47h", b"\x1b[?3h", b"\x1bc", b"\x1b#8"]),
+        st.text(max_size=6).map(str.encode),
+    ),
+    max_size=40,
+).map(b"".join)
+
+
+@settings(deadline=None)
+@given(_NOISY)
+def test_any_bytes_render_and_check_against_themselves(raw: bytes) -> None:
+    rendering = oracle.render(raw)
+    assert all(line == line.rstrip(" ") for line in rendering.lines)
+    assert set(rendering.informative) <= set(rendering.shown) | set(rendering.scrollback)
+    assert oracle.check_lossless(raw, raw).ok
+    narrow = oracle.render(raw, columns=7, lines=3, flavour="tmux")
+    assert len(narrow.screen) == 3
