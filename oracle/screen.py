@@ -364,12 +364,17 @@ class OracleScreen(pyte.Screen):
             self.cursor.x = self.columns - 1
 
     def cursor_up(self, count: int | None = None) -> None:
+        # The top margin stops the cursor only from inside the region (pyte stops it from above too).
         self._end_pending_wrap()
-        super().cursor_up(count)
+        top, _ = self.margins or Margins(0, self.lines - 1)
+        limit = top if self.cursor.y >= top else 0
+        self.cursor.y = max(self.cursor.y - (count or 1), limit)
 
     def cursor_down(self, count: int | None = None) -> None:
         self._end_pending_wrap()
-        super().cursor_down(count)
+        _, bottom = self.margins or Margins(0, self.lines - 1)
+        limit = bottom if self.cursor.y <= bottom else self.lines - 1
+        self.cursor.y = min(self.cursor.y + (count or 1), limit)
 
     def cursor_to_line(self, line: int | None = None) -> None:
         self._end_pending_wrap()

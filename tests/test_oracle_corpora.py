@@ -113,6 +113,7 @@ RECORDED: dict[str, frozenset[str]] = {
             "hyperlinks",
             "indexed_256_colors",
             "insert_blank_reset",
+            "issue_855",
             "ll",
             "newline_with_cursor_beyond_scroll_region",
             "origin_goto",

@@ -130,6 +130,13 @@ def test_index_below_the_scrolling_region() -> None:
     assert ours(data, lines=6) == ["a", "b"]
 
 
+def test_cursor_up_above_the_scrolling_region() -> None:
+    # pyte stops CUU at the top margin even when the cursor is above the region (zsh with tput csr).
+    data = b"\x1b[4;6r\x1b[2;1Hx\x1b[Ay\x1b[5Az\n"
+    assert plain_pyte(data, lines=8) == ["x", " yz"]
+    assert ours(data, lines=8) == [" yz", "x"]
+
+
 def test_delete_lines_next_to_blank_rows() -> None:
     # pyte's DL leaves a row in place when the row that should move onto it is blank.
     deleted = b"a\n\nc\x1b[1;1H\x1b[M"

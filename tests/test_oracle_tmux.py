@@ -116,6 +116,8 @@ FIX_CASES = [
     b"a\n\nc\x1b[1;1H\x1b[M\n",
     b"a\n\nc\x1b[2;1H\x1b[L\n",
     b"a\nb\nc\nd\x1b[2;1H\x1b[9Le\n",
+    b"\x1b[4;6r\x1b[2;1Hx\x1b[Ay\x1b[5Az\n",
+    b"\x1b[2;3r\x1b[5;1Hx\x1b[Bq\x1b[9Bz\n",
 ]
 
 
