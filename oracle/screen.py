@@ -330,6 +330,11 @@ class OracleScreen(pyte.Screen):
             x -= 1
         row[x] = _CELLS[row[x].data + text]
 
+    def next_line(self) -> None:
+        """NEL: a line feed that always returns the carriage (pyte maps it to LF, LNM or not)."""
+        self.index()
+        self.carriage_return()
+
     def vertical_feed(self) -> None:
         """VT and FF: a line feed without carriage return (onlcr leaves them alone; tmux ignores LNM)."""
         self.index()

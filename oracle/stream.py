@@ -91,7 +91,7 @@ class OracleStream:
             "7": s.save_cursor,  # DECSC
             "8": s.restore_cursor,  # DECRC
             "D": s.index,  # IND
-            "E": s.linefeed,  # NEL (LNM is set, so it returns the carriage too)
+            "E": s.next_line,  # NEL
             "M": s.reverse_index,  # RI
             "H": s.set_tab_stop,  # HTS
             "c": s.reset,  # RIS

@@ -129,6 +129,7 @@ RECORDED: dict[str, frozenset[str]] = {
             "vim_24bitcolors_bce",
             "vim_large_window_scroll",
             "vim_simple_edit",
+            "vttest_cursor_movement_1",
             "vttest_insert",
             "vttest_origin_mode_1",
             "vttest_origin_mode_2",

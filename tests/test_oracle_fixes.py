@@ -137,6 +137,14 @@ def test_cursor_up_above_the_scrolling_region() -> None:
     assert ours(data, lines=8) == [" yz", "x"]
 
 
+def test_next_line_returns_the_carriage_without_lnm() -> None:
+    # NEL is CR + LF whatever LNM says; pyte maps it to LF (for recordings taken after onlcr).
+    screen = pyte.Screen(10, 3)
+    pyte.ByteStream(screen).feed(b"a\x1bEb")
+    assert screen.display[1].rstrip() == " b"
+    assert oracle.render(b"a\x1bEb", columns=10, lines=3, onlcr=False).lines == ["a", "b"]
+
+
 def test_delete_lines_next_to_blank_rows() -> None:
     # pyte's DL leaves a row in place when the row that should move onto it is blank.
     deleted = b"a\n\nc\x1b[1;1H\x1b[M"
