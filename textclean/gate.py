@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from . import cleaner, verify
 from .probe import has_terminal_noise
 from .result import (
@@ -18,6 +20,20 @@ from .tokens import DEFAULT_ENCODING, Tokenizer, max_token_bytes, token_counter
 DEFAULT_MIN_TOKENS = 50
 #: Inputs longer than this many characters are refused unread (``too_large``).
 DEFAULT_MAX_CHARS = 32 * 1024 * 1024
+
+# Undecodable bytes travel as lone surrogates (surrogateescape). Removing what stood between two of
+# them can make their bytes a valid UTF-8 character once encoded back: b"\xc3\x1b[m\xa9" would
+# become "é" where a terminal showed two replacement characters.
+_SURROGATE_RUN = re.compile("[\udc80-\udcff]{2,}")
+
+
+def _joined_bytes(candidate: str) -> str | None:
+    """Where the candidate's undecodable bytes would decode as a character once written as bytes."""
+    for m in _SURROGATE_RUN.finditer(candidate):
+        run = m.group()
+        if bytes(ord(c) - 0xDC00 for c in run).decode("utf-8", "surrogateescape") != run:
+            return f"undecodable bytes would join into a UTF-8 character at offset {m.start()} of the candidate"
+    return None
 
 
 class TextClean:
@@ -63,7 +79,7 @@ class TextClean:
             proposal = cleaner.candidate(text)
         except cleaner.Refused as refusal:
             return self._refuse(text, refusal.reason, refusal.detail, tokens_before)
-        difference = verify.first_difference(text, proposal.text)
+        difference = verify.first_difference(text, proposal.text) or _joined_bytes(proposal.text)
         if difference is not None:
             return self._refuse(text, CONTENT_WOULD_CHANGE, difference, tokens_before)
         tokens_after = self._count(proposal.text)
