@@ -60,7 +60,7 @@ def candidate(text: str) -> Candidate:
 def _resolve_redraws(text: str) -> Candidate:
     """Feed the text to the row model line by line; a line written once, left to right, onto a fresh
     row takes the one-regex path, any other line is fed token by token."""
-    model = LineModel()
+    model = LineModel(len(text))
     tally = [0, 0]  # escape sequences removed, and their characters
     offset = 0
     pieces = text.split("\n")

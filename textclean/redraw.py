@@ -14,6 +14,11 @@ import wcwidth
 #: The fewest rows a terminal is assumed to have. A cursor move up reaches back at most this far.
 SCREEN_LINES = 24
 TAB_WIDTH = 8
+#: Unwritten cells rows may be padded with (a cursor moved past a row's end, then a write), per
+#: character of input plus a fixed allowance, as the verifier budgets its work: ``CSI 99999999 C x``
+#: must not build a hundred million cells. Beyond it the model gives up (Unresolved).
+PAD_PER_INPUT_CHAR = 32
+PAD_ALLOWANCE = 1 << 20
 
 
 class _Marker(str):
@@ -66,11 +71,19 @@ class Row:
 class LineModel:
     """Rows and a cursor; one method per control the cleaner resolves."""
 
-    def __init__(self) -> None:
+    def __init__(self, input_length: int = 0) -> None:
         self.rows = [Row()]
         self.row = 0
         self.col = 0
         self.saved: tuple[int, int] | None = None
+        self.pad_budget = PAD_ALLOWANCE + PAD_PER_INPUT_CHAR * input_length
+
+    def _pad(self, cells: list[str], column: int) -> None:
+        """Extend a row with unwritten cells up to ``column``, charged to the padding budget."""
+        self.pad_budget -= column - len(cells)
+        if self.pad_budget < 0:
+            raise Unresolved("cursor moves past the ends of rows pad more cells than this input allows")
+        cells.extend([UNWRITTEN] * (column - len(cells)))
 
     def untouched(self) -> bool:
         """Nothing has been written and the cursor has not moved: the output has not begun."""
@@ -136,7 +149,7 @@ class LineModel:
             raise Unresolved("overwrite on a line with zero-width or ambiguous-width characters")
         cells = row.cells
         if start > len(cells):
-            cells.extend([UNWRITTEN] * (start - len(cells)))
+            self._pad(cells, start)
         if end > len(cells):
             cells.extend([UNWRITTEN] * (end - len(cells)))
         if row.special:
@@ -153,7 +166,7 @@ class LineModel:
         if col < len(cells) and any(c is not UNWRITTEN for c in cells[col:stop]):
             raise Unresolved("tab over written cells")
         if col > len(cells):
-            cells.extend([UNWRITTEN] * (col - len(cells)))
+            self._pad(cells, col)
         row.special = True
         row.written += 1
         cells[col:stop] = ["\t"] + [TAB_TAIL] * (stop - col - 1)
