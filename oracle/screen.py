@@ -381,6 +381,11 @@ class OracleScreen(pyte.Screen):
         limit = bottom if self.cursor.y <= bottom else self.lines - 1
         self.cursor.y = min(self.cursor.y + (count or 1), limit)
 
+    def line_position_forward(self, count: int | None = None) -> None:
+        """VPR: down ``count`` rows, ignoring the scrolling margins (xterm; pyte maps it to CUD)."""
+        self._end_pending_wrap()
+        self.cursor.y = min(self.cursor.y + (count or 1), self.lines - 1)
+
     def cursor_to_line(self, line: int | None = None) -> None:
         self._end_pending_wrap()
         super().cursor_to_line(line)

@@ -58,6 +58,7 @@ ICH, CUU, CUD, CUF, CUB, CNL, CPL, CHA, CUP, CHT = "@ABCDEFGHI"
 ED, EL, IL, DL, DCH, SU, SD, ECH, CBT = "JKLMPSTXZ"
 HPA, HPR, REP, VPA, VPR, HVP, TBC, SM, RM = "`abdefghl"
 DECSTBM, SCOSC, SCORC = "rsu"
+TMUX_IGNORES = frozenset({HPR, VPR, CHT})  # tmux 3.3 does not implement these
 
 
 def _numbers(params: str) -> list[int]:
@@ -190,6 +191,8 @@ class OracleStream:
             return
         if final == "m":
             return  # SGR: attributes only
+        if final in TMUX_IGNORES and not screen.xterm:
+            return
         handler = _CSI_HANDLERS.get(final)
         if handler is not None:
             handler(screen, _numbers(params))
@@ -251,7 +254,7 @@ _CSI_HANDLERS: dict[str, Callable[[OracleScreen, list[int]], None]] = {
     HPR: lambda s, n: s.cursor_forward(_p(n)),
     REP: lambda s, n: s.repeat_character(_p(n)),
     VPA: lambda s, n: s.cursor_to_line(_p(n)),
-    VPR: lambda s, n: s.cursor_down(_p(n)),
+    VPR: lambda s, n: s.line_position_forward(_p(n)),
     HVP: lambda s, n: s.cursor_position(_p(n, 0), _p(n, 1)),
     TBC: lambda s, n: s.clear_tab_stop(_p(n)),
     SM: lambda s, n: s.set_mode(*n),

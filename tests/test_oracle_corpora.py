@@ -79,6 +79,7 @@ RECORDED: dict[str, frozenset[str]] = {
             "t0075-DECSTBM_CUU_CUD",
             "t0076-DECSTBM_IL_DL",
             "t0078-DECSTBM_CPL_CNL",
+            "t0079-DECSTBM_VPR",
             "t0080-HT",
             "t0081-TBC",
             "t0082-HTS",

@@ -150,6 +150,17 @@ def test_zero_width_joiner_is_tmux_flavour() -> None:
     assert all(ZWJ_SEQUENCE in flags(case.encode()) for case in ZWJ_CASES if "\u200d" in case)
 
 
+def test_vpr_hpr_cht_flavours() -> None:
+    """tmux ignores HPR, VPR and CHT; xterm moves (VPR past the scrolling margins)."""
+    cases = [b"ab\x1b[3ax\n", b"a\x1b[2Ix\n", b"\x1b[3;4r\x1b[1;1H\x1b[9ex\n"]
+    with tmux.server() as server:
+        captures = server.show_many([(data, 12, 8) for data in cases])
+    assert [capture.lines for capture in captures] == [["abx"], ["ax"], ["x"]]
+    assert [ours(data, 12) for data in cases] == [["abx"], ["ax"], ["x"]]
+    xterm = [oracle.render(data, columns=12, lines=8).lines for data in cases]
+    assert xterm == [["ab   x"], ["a          x"], ["", "", "", "", "", "", "", "x"]]
+
+
 MARGIN_CASES = [
     b"xxxxxxxxx+\x1b[Kb\n",
     b"xxxxxxxxx+\x1b[1Kb\n",
