@@ -167,6 +167,12 @@ _STRING_KINDS = {
 }
 
 
+#: CSI parameters larger than this are read as this: a field of thousands of digits would raise in
+#: ``int()`` (Python refuses more than 4300 digits) and means nothing a terminal would act on.
+MAX_PARAMETER = 999_999_999
+_MAX_PARAMETER_DIGITS = len(str(MAX_PARAMETER))
+
+
 class Sequence(NamedTuple):
     """A parsed escape sequence."""
 
@@ -178,11 +184,16 @@ class Sequence(NamedTuple):
     final: str  # CSI / nF / two-byte: the final byte; strings: ""
 
     def numbers(self, default: int = 0) -> list[int]:
-        """CSI parameters as integers (sub-parameters after ``:`` ignored; empty -> ``default``)."""
+        """CSI parameters as integers (sub-parameters after ``:`` ignored; empty -> ``default``),
+        clamped to :data:`MAX_PARAMETER`."""
         out = []
         for field in self.params.split(";"):
             head = field.split(":", 1)[0]
-            out.append(int(head) if head.isdigit() else default)
+            if not head.isdigit():
+                out.append(default)
+                continue
+            digits = head.lstrip("0")
+            out.append(int(digits or "0") if len(digits) <= _MAX_PARAMETER_DIGITS else MAX_PARAMETER)
         return out
 
     def first(self, default: int) -> int:
