@@ -160,13 +160,13 @@ def test_oracle_is_fast() -> None:
         + (b"progress 10%\rprogress 50%\r\x1b[Kprogress 100%\n" if i % 5 == 0 else b"")
         for i in range(8000)
     )
-    start = time.perf_counter()
+    start = time.process_time()
     rendered = oracle.render(data)
-    ours_mb_s = len(data) / 1e6 / (time.perf_counter() - start)
+    ours_mb_s = len(data) / 1e6 / (time.process_time() - start)
     assert len(rendered.informative) == 8000 + 1600
     sample = data[:60000]
     screen = pyte.HistoryScreen(80, 24, history=100000)
-    start = time.perf_counter()
+    start = time.process_time()
     pyte.ByteStream(screen).feed(sample)
-    pyte_mb_s = len(sample) / 1e6 / (time.perf_counter() - start)
+    pyte_mb_s = len(sample) / 1e6 / (time.process_time() - start)
     assert ours_mb_s > 3 * pyte_mb_s
