@@ -540,9 +540,9 @@ class _Screen:
         self.col = 0
 
     def cursor_back(self, count: int) -> None:
-        col = self.cursor_column()
+        col = self.col if self.pieces is None else self.cursor_column()
         if col != UNKNOWN_COLUMN:
-            self.col = max(0, col - count)
+            self.col = col - count if col > count else 0
 
     def cursor_forward(self, count: int) -> None:
         if self.pieces is not None:
@@ -651,6 +651,12 @@ class _Screen:
 
     def control_run(self, run: str) -> None:
         """Apply a run of C0/C1 characters (a homogeneous run of CR, BS or BEL at once)."""
+        if run == CR:
+            self.carriage_return()
+            return
+        if run == BS:
+            self.cursor_back(1)
+            return
         first = run[0]
         if first == CR and run.count(CR) == len(run):
             self.carriage_return()
