@@ -17,7 +17,7 @@ class OracleError(Exception):
             quoted = repr(sequence[:_SHOWN]) + ("..." if len(sequence) > _SHOWN else "")
             where = f"{quoted} at character offset {offset}"
         else:
-            where = "the input (after it was fed)"
+            where = "the input (outside the sequence parser)"
         super().__init__(f"the oracle's terminal failed on {where}: {type(cause).__name__}: {cause}")
         self.sequence = sequence
         self.offset = offset

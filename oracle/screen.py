@@ -186,6 +186,7 @@ class OracleScreen(pyte.Screen):
             raise ValueError(f"flavour must be one of {FLAVOURS}, not {flavour!r}")
         self.onlcr = onlcr
         self.xterm = flavour == XTERM
+        self.output_lnm = False  # LNM set by the output itself
         self.scrollback: list[ShownLine] = []
         self.shown: list[ShownLine] = []
         self.clock = 0
@@ -336,8 +337,11 @@ class OracleScreen(pyte.Screen):
         self.carriage_return()
 
     def vertical_feed(self) -> None:
-        """VT and FF: a line feed without carriage return (onlcr leaves them alone; tmux ignores LNM)."""
+        """VT and FF: onlcr leaves them alone; xterm returns the carriage under the output's own LNM
+        (``CSI 20 h``), tmux ignores LNM."""
         self.index()
+        if self.xterm and self.output_lnm:
+            self.carriage_return()
 
     def repeat_character(self, count: int) -> None:
         """REP: repeat the preceding graphic character (pyte lacks it)."""
@@ -587,6 +591,7 @@ class OracleScreen(pyte.Screen):
         self.alternate = False
         self._main_buffer = None
         self._default_tabs = True
+        self.output_lnm = False
         self.last_char = None
         super().reset()
         if self.onlcr:
@@ -602,8 +607,10 @@ class OracleScreen(pyte.Screen):
         rest = []
         for mode in modes:
             if not private:
-                if mode == mo.LNM and self.onlcr:  # a program cannot switch off the pty's onlcr
-                    continue
+                if mode == mo.LNM:
+                    self.output_lnm = enable
+                    if self.onlcr:  # a program cannot switch off the pty's onlcr
+                        continue
                 rest.append(mode)
             elif mode in ALTERNATE_MODES:
                 self._alternate_mode(mode, enable)

@@ -88,6 +88,7 @@ RECORDED: dict[str, frozenset[str]] = {
             "t0091-alt_screen_ED3",
             "t0092-alt_screen_DECSC",
             "t0100-IRM",
+            "t0101-NLM",
             "t0102-DECAWM",
             "t0300-vttest1",
             "t0500-bash_long_line",
