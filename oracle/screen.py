@@ -56,7 +56,7 @@ FLAVOURS = (XTERM, TMUX)
 
 # Behaviours on which real terminals disagree (docs/oracle.md, deviation table); a rendering lists
 # those its input relied on in ``Rendering.ambiguous``.
-WIDE_SPLIT = "wide-character-split"  # the right half of a wide character overwritten or erased
+WIDE_SPLIT = "wide-character-split"  # a wide character cut in half (xterm blanks it, tmux keeps it)
 ERASED_SCROLLBACK = "erase-scrollback"  # ED 3 with a scrollback (kept here, erased by xterm/tmux)
 DEC_GRAPHICS = "dec-special-graphics"  # ESC ( 0 line drawing (tmux's capture shows the ASCII)
 ZWJ_SEQUENCE = "zero-width-joiner"  # xterm: each emoji its own cells; tmux: one cell, see _join
@@ -95,8 +95,13 @@ class ShownLine(NamedTuple):
     text: str
 
 
-def row_text(row: dict[int, Char] | None, columns: int) -> str:
-    """The text of a row, right-trimmed; unwritten cells before content read as spaces."""
+def row_text(row: dict[int, Char] | None, columns: int, keep_cut_wide: bool = False) -> str:
+    """The text of a row, right-trimmed; unwritten cells before content read as spaces.
+
+    A wide character whose right half was overwritten or erased reads as a space, unless
+    ``keep_cut_wide`` (tmux's grid: it keeps the character, the cell after it counts on its own, and
+    a right half left without its character reads as nothing).
+    """
     if not row:
         return ""
     width = min(max(row) + 1, columns)
@@ -114,15 +119,15 @@ def row_text(row: dict[int, Char] | None, columns: int) -> str:
         if x > end:
             parts.append(" " * (x - end))
         data = row[x].data
-        if data == PLACEHOLDER:
-            parts.append(" ")
+        if data == PLACEHOLDER:  # the right half of a wide character that is gone
+            parts.append("" if keep_cut_wide else " ")
         elif data and char_width(data[0]) == 2:
             nxt = row.get(x + 1)
             if nxt is not None and nxt.data == PLACEHOLDER:
                 parts.append(data)
                 end = x + 2
                 continue
-            parts.append(" ")
+            parts.append(data if keep_cut_wide else " ")
         else:
             parts.append(data)
         end = x + 1
@@ -206,7 +211,7 @@ class OracleScreen(pyte.Screen):
 
     def _retire(self, row: Row | None) -> None:
         if row and row.born is not None:
-            text = row_text(row, self.columns)
+            text = self._text(row)
             if text:
                 self.shown.append(ShownLine(row.born, text))
 
@@ -215,6 +220,9 @@ class OracleScreen(pyte.Screen):
         for y in rows:
             if y in buffer:
                 self._retire(buffer[y])
+
+    def _text(self, row: dict[int, Char] | None) -> str:
+        return row_text(row, self.columns, keep_cut_wide=not self.xterm)
 
     # -- drawing -------------------------------------------------------------------------------
 
@@ -274,11 +282,12 @@ class OracleScreen(pyte.Screen):
             row.update(zip(range(x, end), map(_CELLS.__getitem__, chunk), strict=True))
             cursor.x = end if autowrap or end < columns else columns - 1
 
-    def _split_wide(self, row: Row, start: int, end: int) -> None:
+    def _split_wide(self, row: Row, start: int, end: int, wide: bool = False) -> None:
         """Blank the other half of wide characters cut by overwriting cells ``start..end-1``."""
         first = row.get(start)
         if first is not None and first.data == PLACEHOLDER and start > 0:
-            row[start - 1] = BLANK  # as xterm; tmux keeps the left half
+            if self.xterm or wide:
+                row[start - 1] = BLANK  # tmux keeps the left half unless a wide character lands
             self.ambiguous.add(WIDE_SPLIT)
         after = row.get(end)
         if after is not None and after.data == PLACEHOLDER:
@@ -307,7 +316,7 @@ class OracleScreen(pyte.Screen):
                 self.insert_characters(width)
             row = self._row()
             x = cursor.x
-            self._split_wide(row, x, x + width)
+            self._split_wide(row, x, x + width, wide=width == 2)
             row[x] = _CELLS[char]
             if width == 2:
                 row[x + 1] = STUB
@@ -413,7 +422,7 @@ class OracleScreen(pyte.Screen):
         full_screen = top == 0 and bottom == self.lines - 1
         leaving = buffer.scroll_up() if full_screen else buffer.pop(top, None)
         if leaving and leaving.born is not None:
-            text = row_text(leaving, self.columns)
+            text = self._text(leaving)
             if text:
                 line = ShownLine(leaving.born, text)
                 self.shown.append(line)
@@ -501,6 +510,7 @@ class OracleScreen(pyte.Screen):
         if self.xterm:
             self._end_pending_wrap()
         if self.cursor.x < self.columns:  # tmux: with a wrap pending ICH does nothing
+            self._flag_cut(self.cursor.x)
             super().insert_characters(count)
             self.buffer[self.cursor.y].pop(self.columns, None)
 
@@ -508,7 +518,14 @@ class OracleScreen(pyte.Screen):
         if self.xterm:
             self._end_pending_wrap()
         if self.cursor.x < self.columns:  # tmux: with a wrap pending DCH does nothing
+            self._flag_cut(self.cursor.x, self.cursor.x + (count or 1))
             super().delete_characters(count)
+
+    def _flag_cut(self, *columns: int) -> None:
+        """Flag ICH/DCH that separate a wide character's halves (terminals disagree on the result)."""
+        row = self.buffer.get(self.cursor.y)
+        if row and any(x > 0 and row.get(x, BLANK).data == PLACEHOLDER for x in columns):
+            self.ambiguous.add(WIDE_SPLIT)
 
     def backspace(self) -> None:
         self.cursor_back(1)
@@ -660,7 +677,7 @@ class OracleScreen(pyte.Screen):
     def screen_lines(self) -> list[str]:
         """The visible rows, right-trimmed (trailing blank rows included)."""
         buffer = self.buffer
-        return [row_text(buffer.get(y), self.columns) for y in range(self.lines)]
+        return [self._text(buffer.get(y)) for y in range(self.lines)]
 
     def ever_shown(self) -> list[str]:
         """Every non-blank line the terminal showed, ordered by when the line was first drawn."""
@@ -672,7 +689,7 @@ class OracleScreen(pyte.Screen):
             for y in range(self.lines):
                 row = buffer.get(y)
                 if row and row.born is not None:
-                    text = row_text(row, self.columns)
+                    text = self._text(row)
                     if text:
                         entries.append(ShownLine(row.born, text))
         entries.sort(key=lambda line: line.born)  # stable: ties keep recording order
