@@ -6,9 +6,9 @@ Differences from plain pyte 0.8.2 (each has a test in ``tests/test_oracle_fixes.
   of being dropped; :class:`pyte.HistoryScreen` is not used because its per-event wrapper is what
   makes it slow.
 * **Alternate screen** (DEC private modes 47, 1047, 1048, 1049) with a buffer of its own.
-* **Wide characters.** Overwriting either half of a two-cell character blanks the other half (as
-  xterm and tmux do) so that rendering never meets a half character (pyte's ``display`` raises
-  ``IndexError`` there).
+* **Wide characters.** Overwriting the left half of a two-cell character blanks the right half;
+  overwriting the right half blanks the left (xterm) or keeps it (tmux's grid). Rendering never
+  meets a half character (pyte's ``display`` raises ``IndexError`` there).
 * **Zero-width characters** (ZWJ, variation selectors, combining marks) join the preceding cell;
   other characters of no width (C1 code points, ``wcwidth`` -1) are invisible. pyte stops drawing
   the rest of the chunk at the first of them.
@@ -45,11 +45,12 @@ STUB = Char(PLACEHOLDER)
 
 TAB_WIDTH = 8
 
-# Where xterm and tmux part ways on a pending wrap (the cursor past the last column after
-# writing it): xterm's IND/RI/LF/VT/FF, EL/ECH/ICH/DCH and BS/CUB act from the last column and end
-# the pending wrap; tmux's IND/RI/LF keep it, its EL/ECH/ICH/DCH do nothing there, and its BS/CUB
-# count from past the margin. With the default width (one column more than the widest line) no
-# line reaches the margin, so the two agree.
+# Where xterm and tmux part ways (docs/oracle.md, "Flavours"). On a pending wrap (the cursor past
+# the last column after writing it) xterm's IND/RI/LF/VT/FF, EL/ECH/ICH/DCH and BS/CUB act from the
+# last column and end the pending wrap; tmux's IND/RI/LF keep it, its EL/ECH/ICH/DCH do nothing
+# there, and its BS/CUB count from past the margin. With the default width (one column more than
+# the widest line) no line reaches the margin. tmux also joins ZWJ sequences into one cell, keeps
+# a wide character whose right half is overwritten, ignores HPR/VPR/CHT and the output's LNM.
 XTERM = "xterm"
 TMUX = "tmux"
 FLAVOURS = (XTERM, TMUX)
@@ -179,10 +180,6 @@ class Buffer:
         return row
 
 
-def _new_buffer() -> Buffer:
-    return Buffer()
-
-
 class OracleScreen(pyte.Screen):
     """A :class:`pyte.Screen` with unbounded scrollback, an alternate screen and a shown log."""
 
@@ -197,13 +194,13 @@ class OracleScreen(pyte.Screen):
         self.clock = 0
         self.alternate = False
         self._main_buffer: Buffer | None = None
-        self._alt_buffer: Buffer = _new_buffer()
+        self._alt_buffer: Buffer = Buffer()
         self._default_tabs = True
         self.last_char: str | None = None
         self.ambiguous: set[str] = set()
         self._zwj_pending = False
         super().__init__(columns, lines)
-        self.buffer = _new_buffer()  # type: ignore[assignment]
+        self.buffer = Buffer()  # type: ignore[assignment]
         if onlcr:
             self.mode.add(mo.LNM)
 
@@ -235,10 +232,11 @@ class OracleScreen(pyte.Screen):
             if translated != data:
                 self.ambiguous.add(DEC_GRAPHICS)
             data = translated
-        if mo.IRM not in self.mode and (
-            data.isascii() or all(char_width(char) == 1 for char in set(data))
+        if (
+            mo.IRM not in self.mode
+            and not self._zwj_pending
+            and (data.isascii() or all(char_width(char) == 1 for char in set(data)))
         ):
-            self._zwj_pending = False
             self._draw_narrow(data)
         else:
             for char in data:
@@ -403,12 +401,12 @@ class OracleScreen(pyte.Screen):
         self._end_pending_wrap()
         super().cursor_to_line(line)
 
-    # -- scrolling -----------------------------------------------------------------------------
-
     def cursor_back(self, count: int | None = None) -> None:
         if self.xterm:
             self._end_pending_wrap()
         self.cursor.x = min(max(self.cursor.x - (count or 1), 0), self.columns - 1)
+
+    # -- scrolling -----------------------------------------------------------------------------
 
     def index(self) -> None:
         if self.xterm:
@@ -652,7 +650,7 @@ class OracleScreen(pyte.Screen):
                 return
             if mode == ALTBUF_SAVE_CLEAR:
                 self.save_cursor()
-                self._alt_buffer = _new_buffer()
+                self._alt_buffer = Buffer()
             self._main_buffer = self.buffer  # type: ignore[assignment]
             self.buffer = self._alt_buffer  # type: ignore[assignment]
             self.alternate = True
@@ -661,7 +659,7 @@ class OracleScreen(pyte.Screen):
                 return
             self._retire_rows(range(self.lines))
             if mode in (ALTBUF_CLEAR, ALTBUF_SAVE_CLEAR):
-                self._alt_buffer = _new_buffer()
+                self._alt_buffer = Buffer()
             self._leave_alternate()
             if mode == ALTBUF_SAVE_CLEAR:
                 self.restore_cursor()
