@@ -42,8 +42,19 @@ _CONTROL = r"[\x00-\x1a\x1c-\x1f\x7f]"
 _CANCELLED = rf"\x1b[{g.INTERMEDIATE_BYTES}]*[{g.ABORT_CONTROLS}]"  # ESC, intermediates, CAN/SUB
 
 _TOKEN = re.compile(
-    f"(?P<text>{_TEXT})|(?P<csi>{_CSI})|(?P<string>{_STRING})|(?P<cancelled>{_CANCELLED})|(?P<nf>{_NF})|(?P<esc>{_ESC2})"
-    f"|(?P<control>{_CONTROL})|(?P<other>\\x1b)",
+    "|".join(
+        f"(?P<{name}>{pattern})"
+        for name, pattern in (
+            ("text", _TEXT),
+            ("csi", _CSI),
+            ("string", _STRING),
+            ("cancelled", _CANCELLED),
+            ("nf", _NF),
+            ("esc", _ESC2),
+            ("control", _CONTROL),
+            ("other", r"\x1b"),  # an ESC that starts nothing complete: see _broken_escape
+        )
+    ),
     re.DOTALL,
 )
 
@@ -166,7 +177,9 @@ class OracleStream:
             elif char in _INTERMEDIATE_CHARS:
                 intermediates += char
             elif char in _PARAMETER_CHARS:
-                params += char if not intermediates else ""
+                if intermediates:  # a parameter after an intermediate: the sequence is void
+                    intermediates += "\x00"
+                params += char
             elif char != "\x7f":
                 return pos  # not part of a CSI: the sequence ends here
             pos += 1
@@ -182,7 +195,7 @@ class OracleStream:
         if marker:
             if marker == "?":
                 if final in (SM, RM):
-                    modes = [n for n in _numbers(params)]
+                    modes = _numbers(params)
                     if final == SM:
                         screen.set_mode(*modes, private=True)
                     else:
