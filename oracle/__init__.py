@@ -3,9 +3,9 @@
 Built on pyte 0.8.2 with its gaps fixed (``oracle.stream`` parses, ``oracle.screen`` models the
 screen) and checked against tmux and peer emulators' suites; see ``docs/oracle.md``.
 
-Model: a screen as wide as the longest line (no wrapping of logical lines), newline implying
-carriage return (pyte's LNM, like a pty's ``onlcr``), a real screen height (24 rows unless told)
-with unbounded scrollback. Cursor moves and erases act on the visible screen as in xterm; what
+Model: a screen as wide as the longest line (one column more, so logical lines neither wrap nor
+reach the margin), newline implying carriage return (pyte's LNM, like a pty's ``onlcr``), a real
+screen height (24 rows unless told) with unbounded scrollback. Cursor moves and erases act on the visible screen as in xterm; what
 scrolled into the scrollback stays. The informative lines are scrollback + screen, right-trimmed,
 blank ones dropped; comparing them with plain text is modulo tab expansion and trailing spaces,
 which a screen cannot represent.
@@ -13,6 +13,8 @@ which a screen cannot represent.
 Content a terminal hides by clearing the screen, switching to the alternate screen or writing at
 absolute positions is not judged by :func:`agrees`; :func:`check_lossless` asks instead that a
 candidate keep every line the terminal ever showed, in order (see :mod:`oracle.lossless`).
+Where real terminals disagree, ``flavour="xterm"`` (default) or ``"tmux"`` picks one, and
+``Rendering.ambiguous`` names what an input relied on (``docs/oracle.md``).
 """
 
 from .lossless import LosslessResult, agrees, check_lossless, shown_lines
