@@ -5,10 +5,10 @@ screen) and checked against tmux and peer emulators' suites; see ``docs/oracle.m
 
 Model: a screen as wide as the longest line (one column more, so logical lines neither wrap nor
 reach the margin), newline implying carriage return (pyte's LNM, like a pty's ``onlcr``), a real
-screen height (24 rows unless told) with unbounded scrollback. Cursor moves and erases act on the visible screen as in xterm; what
-scrolled into the scrollback stays. The informative lines are scrollback + screen, right-trimmed,
-blank ones dropped; comparing them with plain text is modulo tab expansion and trailing spaces,
-which a screen cannot represent.
+screen height (24 rows unless told) with unbounded scrollback. Cursor moves and erases act on
+the visible screen as in xterm; what scrolled into the scrollback stays. The informative lines are
+scrollback + screen, right-trimmed, blank ones dropped; comparing them with plain text is modulo
+tab expansion and trailing spaces, which a screen cannot represent.
 
 Content a terminal hides by clearing the screen, switching to the alternate screen or writing at
 absolute positions is not judged by :func:`agrees`; :func:`check_lossless` asks instead that a
