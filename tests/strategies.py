@@ -184,3 +184,41 @@ def terminal_streams(
     if final_newline is None:
         return st.tuples(stream, st.booleans()).map(lambda p: p[0] if p[1] else p[0].rstrip("\r\n"))
     return stream
+
+
+def screen_controls() -> st.SearchStrategy[str]:
+    """Controls that move the cursor across lines or change the screen, in scope for the cleaner or
+    not: cursor moves, erases, insert/delete, scrolling and its region, save/restore, the alternate
+    screen, tab stops, IRM. For checking the oracle itself against real terminals."""
+    n = st.integers(0, 6).map(lambda v: "" if v == 0 else str(v))
+    row_col = st.tuples(st.integers(1, 12), st.integers(1, 30))
+    return st.one_of(
+        st.tuples(n, st.sampled_from("ABCDEFGJKLMPSTX@`dbI")).map(lambda p: f"{CSI}{p[0]}{p[1]}"),
+        row_col.map(lambda p: f"{CSI}{p[0]};{p[1]}H"),
+        st.tuples(st.integers(1, 8), st.integers(2, 14)).map(lambda p: f"{CSI}{p[0]};{p[1]}r"),
+        st.sampled_from(
+            [
+                CSI + "r",
+                ESC + "7",
+                ESC + "8",
+                ESC + "M",
+                ESC + "D",
+                ESC + "E",
+                ESC + "H",
+                CSI + "s",
+                CSI + "u",
+                CSI + "3g",
+                CSI + "?1049h",
+                CSI + "?1049l",
+                CSI + "?47h",
+                CSI + "?47l",
+                CSI + "4h",
+                CSI + "4l",
+                CSI + "?7l",
+                CSI + "?7h",
+                CSI + "2J",
+                CSI + "J",
+                CSI + "1J",
+            ]
+        ),
+    )

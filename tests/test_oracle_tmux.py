@@ -23,7 +23,7 @@ from textclean import grammar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hypothesis_profiles import scaled  # noqa: E402
-from strategies import terminal_streams  # noqa: E402
+from strategies import screen_controls, terminal_streams  # noqa: E402
 
 pytestmark = [
     pytest.mark.tmux,
@@ -206,6 +206,22 @@ def test_generated_streams_agree_with_tmux(streams: list[str]) -> None:
         captures = server.show_many(jobs)
     for data, capture in zip(datas, captures, strict=True):
         assert ours(data, capture.columns) == capture.lines, data
+
+
+@settings(
+    max_examples=scaled(6),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.lists(terminal_streams(extra_pieces=[screen_controls()] * 3), min_size=6, max_size=6))
+def test_generated_screen_streams_agree_with_tmux(streams: list[str]) -> None:
+    """Streams with cursor moves, erases, scrolling regions and the alternate screen (tmux flavour)."""
+    rewritten = [tmux_equivalent(stream).encode() for stream in streams]
+    jobs = [(data, oracle.estimate_columns(stream), LINES) for data, stream in zip(rewritten, streams, strict=True)]
+    with tmux.server() as server:
+        captures = server.show_many(jobs)
+    for stream, capture in zip(streams, captures, strict=True):
+        assert ours(stream.encode(), capture.columns) == capture.lines, stream
 
 
 # -- the deviation table (docs/oracle.md): tmux differs, and exactly so -----------------------------
