@@ -100,7 +100,6 @@ def test_line_feed_implies_carriage_return() -> None:
         CSI + "31\x18",  # cancelled by CAN
         ESC + "]0;half\x1a",  # cancelled by SUB
         "\x07",  # a lone BEL
-        ESC + "]0;title with C1 \x9b inside\x07",  # C1 inside a string payload is payload
     ],
 )
 def test_inert_sequences_are_dropped(sequence: str) -> None:
@@ -171,7 +170,9 @@ def test_out_of_scope_controls_are_unresolvable(raw: str, expected: str) -> None
 
 
 def test_unresolvable_message_counts_offsets_across_lines() -> None:
-    assert refused("ab\ncd\n" + CSI + "J") == "CSI J (ED) at offset 6"
+    assert refused("ab\ncd\n" + CSI + "J") == (
+        "CSI J (ED) at offset 6: clears or homes the screen after the output began"
+    )
 
 
 # --- overwriting, backspace, wide characters -----------------------------------------------------
@@ -454,7 +455,9 @@ def test_first_difference_keeps_literal_candidate_text() -> None:
 
 
 def test_first_difference_reports_unresolvable_raw() -> None:
-    assert first_difference("x" + CSI + "2J", "x") == "unresolvable: CSI 2 J (ED) at offset 1"
+    assert first_difference("x" + CSI + "2J", "x") == (
+        "unresolvable: CSI 2 J (ED) at offset 1: clears or homes the screen after the output began"
+    )
 
 
 # --- tokenising: the same sequences grammar.scan finds --------------------------------------------
@@ -727,3 +730,17 @@ def test_verify_is_independent_of_the_cleaner_and_writes_no_escape_regex() -> No
     assert not re.search(r"^\s*from\s+\.\s+import\s+.*(cleaner|redraw)", source, re.M)
     for pattern in re.findall(r"re\.compile\((.*)\)", source):
         assert "x1b" not in pattern and "ESC" not in pattern, pattern  # only grammar.py has those
+
+
+def test_c1_inside_a_string_payload_is_refused() -> None:
+    """The grammar keeps C1 out of string payloads (a run of C1 introducers would otherwise be
+    quadratic to scan), so such a string is no complete sequence."""
+    with pytest.raises(Unresolvable):
+        terminal_lines(ESC + "]0;title with C1 \x9b inside\x07text\n")
+
+
+@pytest.mark.parametrize("clear", [CSI + "H" + CSI + "2J", CSI + "2J" + CSI + "H", CSI + "1;1H", CSI + "J"])
+def test_clear_or_home_before_the_output_begins_hides_nothing(clear: str) -> None:
+    assert terminal_lines(clear + "file1  file2\n") == ["file1  file2"]
+    with pytest.raises(Unresolvable):
+        terminal_lines("x\n" + clear + "file1\n")

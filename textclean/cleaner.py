@@ -121,7 +121,10 @@ def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> 
 
 
 def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
-    """Act on one sequence that is not inert, or refuse it."""
+    """Act on one sequence that is not inert, or refuse it.
+
+    HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them.
+    """
     if seq.kind is Kind.CSI and not seq.private and not seq.intermediates:
         final = seq.final
         if final == "K":
@@ -130,13 +133,13 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
             model.erase_characters(seq.first(1))
         elif final in "G`":
             model.cursor_to_column(seq.first(1) - 1)
-        elif final in "Ca":
+        elif final == "C":
             model.cursor_forward(seq.first(1))
         elif final == "D":
             model.cursor_back(seq.first(1))
         elif final == "A":
             model.cursor_vertical(-seq.first(1), to_column_zero=False)
-        elif final in "Be":
+        elif final == "B":
             model.cursor_vertical(seq.first(1), to_column_zero=False)
         elif final == "E":
             model.cursor_vertical(seq.first(1), to_column_zero=True)

@@ -81,8 +81,9 @@ TWO_BYTE_FINAL_BYTES = r"\x30-\x4f\x51-\x57\x59\x5a\x5c\x60-\x7e"
 C0_RANGE = r"\x00-\x1f"
 C1_RANGE = r"\x80-\x9f"
 ABORT_CONTROLS = r"\x18\x1a"  # CAN, SUB
-# What may stand inside a control string: anything but C0 controls (so no ESC, BEL, CAN, SUB, LF) and ST.
-STRING_PAYLOAD = rf"[^{C0_RANGE}\x9c]"
+# What may stand inside a control string: anything but C0 controls (so no ESC, BEL, CAN, SUB, LF) and
+# C1 controls (ST ends the string; another introducer would make a run of them quadratic to scan).
+STRING_PAYLOAD = rf"[^{C0_RANGE}{C1_RANGE}]"
 
 
 class Kind(enum.Enum):
@@ -231,6 +232,11 @@ def parse(text: str) -> Sequence:
 
 
 INTERMEDIATE_CHARS = "".join(chr(c) for c in range(0x20, 0x30))
+
+
+def match_at(text: str, pos: int) -> re.Match[str] | None:
+    """The complete sequence starting exactly at ``pos``, if any (``lastgroup`` names its family)."""
+    return _TAGGED.match(text, pos)
 
 
 def scan(text: str):

@@ -53,7 +53,7 @@ _CONTROL_RUN = re.compile(f"([{C0_RANGE}{C1_RANGE}]+)")
 # line (quadratic on runs of them). A sequence can only start at ESC or a C1 introducer, and a C1
 # introducer is refused anyway, so matching at each ESC past the previous match yields exactly the
 # sequences scan yields up to the first refusal (tests/test_verify.py checks this against scan).
-_SEQUENCE_AT = grammar._TAGGED.match
+_SEQUENCE_AT = grammar.match_at
 
 # DEC private modes (CSI ? Pm h / l) that change neither which characters show nor where, under a
 # model with no wrapping, no margins and a screen at least 24 rows high (xterm ctlseqs).
@@ -260,6 +260,8 @@ def _csi_action(seq: Sequence) -> _Action:
         if final == "K" and not private and params in ("", "0", "1", "2"):
             mode = int(params or 0)
             return _Action("erase_in_line", mode, idle_when_appending=mode == 0)  # EL
+        if not private and _homes_or_clears(final, params):
+            return _Action("clear_before_output")  # ED, CUP / HVP home: harmless only before any output
         if final in _CURSOR_CONTROLS and _numeric(seq):
             operation, default = _CURSOR_CONTROLS[final]
             count = seq.first(default)
@@ -269,6 +271,14 @@ def _csi_action(seq: Sequence) -> _Action:
     elif seq.intermediates == " " and final == "q" and not private:
         return _INERT  # DECSCUSR cursor style
     return _refuse(_sequence_label(seq))
+
+
+def _homes_or_clears(final: str, params: str) -> bool:
+    """ED (any mode), or CUP / HVP to row 1, column 1."""
+    fields = params.split(";")
+    if final == "J":
+        return len(fields) == 1 and fields[0] in ("", "0", "1", "2", "3")
+    return final in "Hf" and len(fields) <= 2 and all(field in ("", "0", "1") for field in fields)
 
 
 def _escape_action(seq: Sequence) -> _Action:
@@ -363,6 +373,7 @@ class _Screen:
             "move_rows_home": self.move_rows_home,
             "save_cursor": self.save_cursor,
             "restore_cursor": self.restore_cursor,
+            "clear_before_output": self.clear_before_output,
         }
 
     # -- errors and budget ---------------------------------------------------------------------------
@@ -648,6 +659,17 @@ class _Screen:
         self.col = col
 
     # -- controls and output -------------------------------------------------------------------------
+
+    def clear_before_output(self, _count: int = 0) -> None:
+        """A screen clear or cursor home before the output wrote anything hides none of it."""
+        row = self.rows[0]
+        untouched = (
+            len(self.rows) == 1
+            and not row
+            and (not self.pieces if self.pieces is not None else self.col == 0)
+        )
+        if not untouched:
+            raise self.refuse("clears or homes the screen after the output began")
 
     def control_run(self, run: str) -> None:
         """Apply a run of C0/C1 characters (a homogeneous run of CR, BS or BEL at once)."""
