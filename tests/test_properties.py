@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 import oracle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from strategies import terminal_streams  # noqa: E402
+from strategies import screen_controls, terminal_streams  # noqa: E402
 
 textclean = pytest.importorskip("textclean")
 if not hasattr(textclean, "clean"):  # pragma: no cover - while the gate is being written
@@ -52,6 +52,17 @@ def test_clean_is_lossless_on_bytes_decoded_with_surrogateescape(raw: bytes) -> 
     text = raw.decode("utf-8", "surrogateescape")
     result = textclean.clean(text, min_tokens=0)
     check = oracle.check_lossless(raw, result.text)
+    assert check.ok, check.describe()
+
+
+@PROPERTY
+@given(terminal_streams(extra_pieces=[screen_controls()] * 2))
+def test_clean_with_screen_controls_refuses_or_agrees_and_is_lossless(stream: str) -> None:
+    """Cursor moves, erases, scrolling regions, the alternate screen: resolved exactly or refused."""
+    result = textclean.clean(stream, min_tokens=0)
+    if result.applied:
+        assert oracle.render(result.text).informative == oracle.render(stream).informative, result.text
+    check = oracle.check_lossless(stream, result.text)
     assert check.ok, check.describe()
 
 
