@@ -71,9 +71,6 @@ class TmuxServer:
             raise RuntimeError(f"tmux {' '.join(args)} failed: {result.stderr.strip()}")
         return result.stdout
 
-    def kill(self) -> None:
-        subprocess.run(["tmux", "-S", str(self.socket), "kill-server"], capture_output=True, timeout=30)
-
     def show_many(self, streams: Sequence[tuple[bytes, int, int]]) -> list[Capture]:
         """Feed each ``(data, columns, lines)`` to a window of its own; capture them all."""
         started = []
@@ -125,10 +122,9 @@ class TmuxServer:
 def server() -> Iterator[TmuxServer]:
     """A private tmux server in a temporary directory, killed on exit whatever happens."""
     with tempfile.TemporaryDirectory(prefix="oracle-tmux-") as directory:
-        tmux = None
+        socket = Path(directory) / "socket"
         try:
-            tmux = TmuxServer(Path(directory))
-            yield tmux
+            yield TmuxServer(Path(directory))
         finally:
-            if tmux is not None:
-                tmux.kill()
+            if socket.exists():
+                subprocess.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True, timeout=30)
