@@ -150,23 +150,38 @@ def _coloured_words(size: int) -> str:
     return _repeat_to("\x1b[1;32mok\x1b[0m \x1b[33mbuild\x1b[0m step ", size)
 
 
-def _nested_cursor_up(size: int) -> str:
-    """Frames that redraw a 5-line block from ever deeper (cursor up 1..5, then down again)."""
-    frames = ["layer 1: waiting\nlayer 2: waiting\nlayer 3: waiting\nlayer 4: waiting\nlayer 5: waiting\n"]
+def _nested_cursor_up(size: int, layers: int = 5) -> str:
+    """Frames that redraw a block of ``layers`` lines from ever deeper (cursor up 1..layers, then down)."""
+    frames = ["".join(f"layer {i}: waiting\n" for i in range(1, layers + 1))]
     total = len(frames[0])
     step = 0
     while total < size:
-        depth = step % 5 + 1
-        frame = f"\x1b[{depth}A\rlayer {6 - depth}: {step % 100:3d}%\x1b[K\x1b[{depth}B\r"
+        depth = step % layers + 1
+        frame = f"\x1b[{depth}A\rlayer {layers + 1 - depth}: {step % 100:3d}%\x1b[K\x1b[{depth}B\r"
         frames.append(frame)
         total += len(frame)
         step += 1
     return "".join(frames)
 
 
+def _cursor_up_staircase(size: int) -> str:
+    """23 lines, then cursor up one row at a time to the top and back down, over and over: every move
+    reaches as deep as a 24-row screen allows."""
+    block = "".join(f"row {i:02d}\n" for i in range(23))
+    up = "".join(f"\x1b[A\rrow {22 - i:02d}*" for i in range(23))
+    down = "\n" * 23
+    return block + _repeat_to(up + down, size - len(block))
+
+
+_INTERMEDIATES = "".join(chr(c) for c in range(0x21, 0x30))  # ECMA-48 intermediate bytes (and spaces)
+
 # Issue 7's inputs, each a function of the size in characters.
 PATHOLOGICAL: dict[str, Callable[[int], str]] = {
     "CSI of semicolons, unterminated": lambda n: _repeat_to(";", n, prefix="\x1b["),
+    "CSI of digits, unterminated": lambda n: _repeat_to("9", n, prefix="\x1b["),
+    "CSI of digits, then CUF": lambda n: _repeat_to("9", n, prefix="ab\x1b[", suffix="Cx"),
+    "CSI of intermediates, unterminated": lambda n: _repeat_to(_INTERMEDIATES, n, prefix="\x1b[1"),
+    "ESC of intermediates, unterminated": lambda n: _repeat_to(_INTERMEDIATES, n, prefix="\x1b"),
     "ESC ] a repeated": lambda n: _repeat_to("\x1b]a", n),
     "unterminated OSC": lambda n: _repeat_to("x", n, prefix="\x1b]0;"),
     "unterminated DCS": lambda n: _repeat_to("x", n, prefix="\x1bP"),
@@ -177,7 +192,12 @@ PATHOLOGICAL: dict[str, Callable[[int], str]] = {
     "millions of short lines": lambda n: _repeat_to("x\n", n, prefix="\x1b[1m"),
     "one long coloured line": _coloured_words,
     "nested cursor-up": _nested_cursor_up,
+    "nested cursor-up, 23 layers": lambda n: _nested_cursor_up(n, layers=23),
+    "cursor-up staircase, 23 rows deep": _cursor_up_staircase,
 }
+
+#: The one-line input of issue 7, measured once at full size (it is over the default ``max_chars``).
+LONG_LINE = 50 * MB
 
 
 def load_fixtures(directory: Path) -> list[tuple[str, str]]:
@@ -299,6 +319,7 @@ class Bench:
         reference: dict[int, float] = {}
         worst_ratio = (0.0, "")
         worst_growth = (0.0, "")
+        worst_own_growth = (0.0, "")
         for name, make in PATHOLOGICAL.items():
             reason = self.gate.clean(make(sizes[0])).reason or "applied"
             times: list[tuple[int, float]] = []
@@ -316,8 +337,17 @@ class Bench:
             start = time.perf_counter()
             self.encoding.encode_ordinary(text)
             encode = time.perf_counter() - start
+            # textclean's own work (cleaner + verifier) without the token counts, whose BPE is
+            # superlinear in the length of a piece without spaces (openai/tiktoken#195).
+            own = growth_own = float("nan")
+            if len(times) > 1:
+                own = self.time(lambda text=text: _clean_and_verify(text))
+                smaller = make(times[-2][0])
+                growth_own = own / (4 * self.time(lambda text=smaller: _clean_and_verify(text)))
+                worst_own_growth = max(worst_own_growth, (growth_own, name))
             self.out(f"  {name:<34} {_ms(seconds)} at {_size(size)}{stopped} ({ratio:.2f}x reference; "
-                     f"one encode_ordinary {_ms(encode)}), growth {growth:.2f}, gate: {reason}")
+                     f"one encode_ordinary {_ms(encode)}), growth {growth:.2f}; clean+verify alone "
+                     f"{_ms(own)}, growth {growth_own:.2f}; gate: {reason}")
             worst_ratio = max(worst_ratio, (ratio, name))
             worst_growth = max(worst_growth, (growth, name))
         if large not in reference:
@@ -325,10 +355,31 @@ class Bench:
         ref_growth = reference[large] / (4 * self._time_gate(log_lines(large // 4, colour=True)))
         self.out(f"  {'coloured log text (reference)':<34} {_ms(reference[large])} at {_size(large)}, "
                  f"growth {ref_growth:.2f}")
+        ratio = self._one_long_line(256 * KB if self.quick else LONG_LINE)
+        worst_ratio = max(worst_ratio, (ratio, "one 50 MB line"))
         self.ratios.append(Ratio(f"pathological, largest ratio to coloured text ({worst_ratio[1]})",
                                  worst_ratio[0], None))
         self.ratios.append(Ratio(f"pathological, largest growth t(4S)/4t(S) ({worst_growth[1]})",
                                  worst_growth[0], 1.5))
+        self.ratios.append(Ratio(f"pathological, largest growth of clean+verify alone ({worst_own_growth[1]})",
+                                 worst_own_growth[0], 1.5))
+
+    def _one_long_line(self, size: int) -> float:
+        """One coloured line of ``size`` characters, no newline, against coloured log text of that size,
+        each timed once (at 50 MB a run takes seconds), through a gate whose ``max_chars`` admits it."""
+        gate = TextClean(max_chars=2 * size)
+        timings = []
+        for label, text in (("one long line", _coloured_words(size)), ("reference", log_lines(size, colour=True))):
+            start = time.perf_counter()
+            result = gate.clean(text)
+            timings.append(time.perf_counter() - start)
+            if label == "one long line":
+                reason = result.reason or "applied"
+            del text, result
+        ratio = timings[0] / timings[1]
+        self.out(f"  {'one ' + _size(size) + ' line':<34} {_ms(timings[0])} once, coloured log text "
+                 f"{_ms(timings[1])} once ({ratio:.2f}x reference), gate (max_chars={_size(2 * size)}): {reason}")
+        return ratio
 
     def oracle_throughput(self, fixtures: list[tuple[str, str]]) -> None:
         try:

@@ -1,0 +1,90 @@
+"""The contract issue 7 asks of ``clean`` on any input, checked by ``tests/test_fuzz.py`` and the atheris
+harness ``fuzz/fuzz_clean.py`` alike.
+
+* no exception;
+* a refusal returns the very object passed in, with a gate reason;
+* an adoption is strictly fewer tokens and keeps every line the terminal showed (the oracle);
+* ``clean`` is idempotent;
+* text that came from bytes (lone surrogates U+DC80-U+DCFF only): the adopted text encoded back is
+  bytes that decode to the same text, and keeps every line the terminal showed for the raw bytes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import oracle
+from textclean import GATE_REASONS, TextClean
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_CURSOR_SAVE_RESTORE = re.compile(r"\x1b[78]|\x1b\[[su]")
+_MAX_COLUMNS = 10000
+
+
+def lost_lines(raw: str | bytes, candidate: str | bytes) -> str | None:
+    """None when ``candidate`` keeps what the terminal showed for ``raw``, else what is missing.
+
+    ``oracle.check_lossless`` decides; when it objects, the two are rendered again on a screen wide
+    enough for any line (``estimate_columns`` misses a DECRC back to a column saved on an earlier
+    segment, and the line then wraps in the judge but not in the model), where the candidate passes
+    if the terminal shows the same lines, or keeps the shown ones in order. The first is also what
+    spares a row above that was first written after the row below (``"\\nB\\x1bMA\\n"``), which
+    ``check_lossless`` orders by birth rather than by screen position.
+    """
+    verdict = oracle.check_lossless(raw, candidate)
+    if verdict.ok:
+        return None
+    text = oracle.decode(raw)
+    columns = min(_MAX_COLUMNS, max(oracle.estimate_columns(text), 8 * len(text) + 1))
+    shown = oracle.render(raw, columns=columns)
+    kept = oracle.render(candidate, columns=columns)
+    if shown.informative == kept.informative:
+        return None
+    position = 0
+    for line in shown.shown:
+        try:
+            position = kept.shown.index(line, position) + 1
+        except ValueError:
+            return verdict.describe()
+    return None
+
+
+def oracle_gap(text: str) -> bool:
+    """Whether the oracle is known to render ``text`` unlike xterm and tmux.
+
+    pyte keeps saved cursors on a stack that DECRC pops, where xterm and tmux keep one that DECRC
+    leaves in place: a second restore without a save in between goes home in the oracle.
+    """
+    restores = 0
+    for m in _CURSOR_SAVE_RESTORE.finditer(text):
+        if m.group() in ("\x1b7", "\x1b[s"):
+            restores = 0
+        else:
+            restores += 1
+            if restores > 1:
+                return True
+    return False
+
+
+def check(gate: TextClean, text: str) -> None:
+    """Clean ``text`` and assert the contract (AssertionError says what broke)."""
+    result = gate.clean(text)
+    if not result.applied:
+        assert result.text is text, "a refusal must return the very object passed in"
+        assert result.reason in GATE_REASONS, result.reason
+        return
+    assert result.reason is None
+    assert result.tokens_after < result.tokens_before, (result.tokens_after, result.tokens_before)
+    again = gate.clean(result.text)
+    assert again.text == result.text, f"not idempotent on {text!r}: {result.text!r} -> {again.text!r}"
+    if oracle_gap(text):
+        return
+    loss = lost_lines(text, result.text)
+    assert loss is None, f"lossy adoption of {text!r} as {result.text!r}: {loss}"
+    if not all("\udc80" <= c <= "\udcff" for c in _LONE_SURROGATE.findall(text)):
+        return  # not text decoded from bytes
+    raw = text.encode("utf-8", "surrogateescape")
+    out = result.text.encode("utf-8", "surrogateescape")
+    assert out.decode("utf-8", "surrogateescape") == result.text, f"bytes join into a character: {out!r}"
+    loss = lost_lines(raw, out)
+    assert loss is None, f"lossy as bytes {raw!r} -> {out!r}: {loss}"
