@@ -219,6 +219,8 @@ def _margins(screen: OracleScreen, n: list[int]) -> None:
     top = _p(n, 0) or None
     bottom = _p(n, 1) or None
     screen.set_margins(top, bottom)
+    if top is None and bottom is None:
+        screen.cursor_position()  # DECSTBM homes the cursor; pyte forgets to when it resets
 
 
 def _tab_forward(screen: OracleScreen, n: list[int]) -> None:

@@ -145,6 +145,20 @@ def test_next_line_returns_the_carriage_without_lnm() -> None:
     assert oracle.render(b"a\x1bEb", columns=10, lines=3, onlcr=False).lines == ["a", "b"]
 
 
+def test_resetting_the_scrolling_region_homes_the_cursor() -> None:
+    # DECSTBM homes the cursor; pyte returns early when the region is reset (CSI r).
+    data = b"\n\x1b[ra\n"
+    assert plain_pyte(data) == ["a"] and pyte_row_of("a", data) == 1
+    assert oracle.render(data).lines == ["a"]
+
+
+def pyte_row_of(text: str, data: bytes) -> int:
+    screen = pyte.Screen(10, 4)
+    screen.set_mode(pyte.modes.LNM)
+    pyte.ByteStream(screen).feed(data)
+    return [line.rstrip() for line in screen.display].index(text)
+
+
 def test_delete_lines_next_to_blank_rows() -> None:
     # pyte's DL leaves a row in place when the row that should move onto it is blank.
     deleted = b"a\n\nc\x1b[1;1H\x1b[M"
