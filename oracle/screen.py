@@ -351,8 +351,8 @@ class OracleScreen(pyte.Screen):
             self.carriage_return()
 
     def repeat_character(self, count: int) -> None:
-        """REP: repeat the preceding graphic character (pyte lacks it)."""
-        if self.last_char is not None:
+        """REP: repeat the preceding graphic character (pyte lacks it; tmux repeats ASCII only)."""
+        if self.last_char is not None and (self.xterm or self.last_char.isascii()):
             self.draw(self.last_char * min(count or 1, 65535))
 
     def tab(self) -> None:

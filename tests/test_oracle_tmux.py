@@ -119,6 +119,7 @@ FIX_CASES = [
     b"\x1b[4;6r\x1b[2;1Hx\x1b[Ay\x1b[5Az\n",
     b"\x1b[2;3r\x1b[5;1Hx\x1b[Bq\x1b[9Bz\n",
     b"\n\x1b[ra\n",
+    "✗\x1b[2bx\x1b[2b\n".encode(),
 ]
 
 
