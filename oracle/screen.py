@@ -50,7 +50,8 @@ TAB_WIDTH = 8
 # last column and end the pending wrap; tmux's IND/RI/LF keep it, its EL/ECH/ICH/DCH do nothing
 # there, and its BS/CUB count from past the margin. With the default width (one column more than
 # the widest line) no line reaches the margin. tmux also joins ZWJ sequences into one cell, keeps
-# a wide character whose right half is overwritten, ignores HPR/VPR/CHT and the output's LNM.
+# a wide character whose right half is overwritten, repeats only ASCII (REP), ignores HPR/VPR/CHT
+# and the output's LNM.
 XTERM = "xterm"
 TMUX = "tmux"
 FLAVOURS = (XTERM, TMUX)
