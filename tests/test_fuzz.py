@@ -167,6 +167,16 @@ def test_huge_cursor_forward_is_refused_by_the_cleaner_not_padded() -> None:
     assert cleaner.candidate("ab\x1b[500Ccd\n").text == "ab" + " " * 500 + "cd\n"
 
 
+def test_a_million_spaces_do_not_crash_the_token_count() -> None:
+    # tiktoken panics (pyo3 PanicException, a BaseException) on a run of ~1M whitespace characters
+    # followed by a non-space; atheris reached it through a candidate ("\x1b[999999C" then text).
+    text = "\x1b[1m" + " " * 1_000_000 + "x\n"
+    result = TextClean(min_tokens=0).clean(text)
+    assert result.applied and result.text == " " * 1_000_000 + "x\n"
+    raw = bytes.fromhex("07ffffffffffff5f0842ff1b37744920") + b"\x1b[999999Ct\x1b7-i\r\nL\x1b8I;7&M\n\n"
+    check_contract(GATES["cl100k"], raw.decode("utf-8", "surrogateescape"))
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="DECSC saves a screen position; the cleaner and the verifier restore a logical row, so after new "

