@@ -50,8 +50,8 @@ TAB_WIDTH = 8
 # last column and end the pending wrap; tmux's IND/RI/LF keep it, its EL/ECH/ICH/DCH do nothing
 # there, and its BS/CUB count from past the margin. With the default width (one column more than
 # the widest line) no line reaches the margin. tmux also joins ZWJ sequences into one cell, keeps
-# a wide character whose right half is overwritten, repeats only ASCII (REP), ignores HPR/VPR/CHT
-# and the output's LNM.
+# a wide character whose right half is overwritten, repeats only ASCII (REP), applies IL/DL outside
+# the scrolling region, and ignores HPR/VPR/CHT and the output's LNM.
 XTERM = "xterm"
 TMUX = "tmux"
 FLAVOURS = (XTERM, TMUX)
@@ -472,7 +472,7 @@ class OracleScreen(pyte.Screen):
 
     def insert_lines(self, count: int | None = None) -> None:
         # pyte leaves a row in place when the row moving onto it is blank; hence no super().
-        top, bottom = self.margins or Margins(0, self.lines - 1)
+        top, bottom = self._line_region()
         y = self.cursor.y
         if not top <= y <= bottom:
             return
@@ -484,7 +484,7 @@ class OracleScreen(pyte.Screen):
         self.carriage_return()
 
     def delete_lines(self, count: int | None = None) -> None:
-        top, bottom = self.margins or Margins(0, self.lines - 1)
+        top, bottom = self._line_region()
         y = self.cursor.y
         if not top <= y <= bottom:
             return
@@ -494,6 +494,14 @@ class OracleScreen(pyte.Screen):
             self.buffer.pop(row_y, None)
         self._move_rows(list(range(y + count, bottom + 1)), -count)
         self.carriage_return()
+
+    def _line_region(self) -> tuple[int, int]:
+        """The rows IL and DL act on: the scrolling region; outside it, nothing in xterm and the
+        rows from the cursor to the bottom of the screen in tmux."""
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        if not self.xterm and not top <= self.cursor.y <= bottom:
+            return self.cursor.y, self.lines - 1
+        return top, bottom
 
     def _move_rows(self, rows: list[int], step: int) -> None:
         """Move each of ``rows`` (in the order given) ``step`` rows down, leaving blanks behind."""

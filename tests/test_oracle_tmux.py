@@ -163,6 +163,21 @@ def test_vpr_hpr_cht_flavours() -> None:
     assert xterm == [["ab   x"], ["a          x"], ["", "", "", "", "", "", "", "x"]]
 
 
+def test_insert_delete_lines_outside_the_region_are_flavoured() -> None:
+    """Outside the scrolling region tmux's IL/DL act on the rows from the cursor down; xterm's do
+    nothing."""
+    cases = [
+        b"a\nb\nc\x1b[8;1H)NC\x1b[7;14r\x1b[2;1H\x1b[2MX\n",
+        b"a\nb\nc\x1b[8;1H)NC\x1b[2;4r\x1b[6;1H\x1b[2LX\n",
+        b"a\nb\nc\x1b[8;1H)NC\x1b[2;4r\x1b[7;1H\x1b[1MX\n",
+    ]
+    with tmux.server() as server:
+        captures = server.show_many([(data, 10, 10) for data in cases])
+    for data, capture in zip(cases, captures, strict=True):
+        assert oracle.render(data, columns=10, lines=10, flavour=TMUX).lines == capture.lines
+        assert oracle.render(data, columns=10, lines=10).lines != capture.lines
+
+
 MARGIN_CASES = [
     b"xxxxxxxxx+\x1b[Kb\n",
     b"xxxxxxxxx+\x1b[1Kb\n",
