@@ -182,8 +182,14 @@ def test_lines_the_redraw_never_touched_stay():
     assert proposed("keep 1\nbar 0%\n\x1b[1A\x1b[2Kbar 100%\nkeep 2\n") == "keep 1\nbar 100%\nkeep 2\n"
 
 
-def test_save_and_restore_cursor():
-    assert proposed("status: ...\x1b7\nlog\x1b8done\n") == "status: ...done\nlog"
+def test_save_and_restore_cursor_within_the_rows_on_screen():
+    assert proposed("one\ntwo\nthree\n\x1b[2A\x1b7\x1b[2Kzwei\n\x1b8\x1b[1Ctwo\n") == "one\nztwo\nthree\n"
+
+
+def test_restore_after_a_new_row_is_refused():
+    # DECSC saves a screen position; the new row may have scrolled the screen under it.
+    with pytest.raises(Refused):
+        candidate("status: ...\x1b7\nlog\x1b8done\n")
 
 
 def test_cursor_up_beyond_the_output_is_refused():

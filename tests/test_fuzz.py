@@ -177,12 +177,6 @@ def test_a_million_spaces_do_not_crash_the_token_count() -> None:
     check_contract(GATES["cl100k"], raw.decode("utf-8", "surrogateescape"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="DECSC saves a screen position; the cleaner and the verifier restore a logical row, so after new "
-    "rows (the screen may have scrolled) they overwrite the wrong row. Proposed: refuse a restore once a "
-    "new row was added since the save",
-)
 def test_cursor_restore_after_the_screen_scrolled_is_not_adopted() -> None:
     # Even the oracle (24 rows, starting at the top) scrolls here; a terminal whose cursor starts on its
     # last row scrolls at every new row, so "a\n\x1b7b\nc\n\x1b8X\n" already loses "b" there.

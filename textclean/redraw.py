@@ -75,7 +75,7 @@ class LineModel:
         self.rows = [Row()]
         self.row = 0
         self.col = 0
-        self.saved: tuple[int, int] | None = None
+        self.saved: tuple[int, int, int] | None = None
         self.pad_budget = PAD_ALLOWANCE + PAD_PER_INPUT_CHAR * input_length
 
     def _pad(self, cells: list[str], column: int) -> None:
@@ -263,12 +263,15 @@ class LineModel:
     def save_cursor(self) -> None:
         self._require_exact_column()
         self.rows[self.row].mark("multiline")
-        self.saved = (self.row, self.col)
+        self.saved = (self.row, self.col, len(self.rows))
 
     def restore_cursor(self) -> None:
         if self.saved is None:
             raise Unresolved("cursor restore without a save")
-        row, col = self.saved
+        row, col, rows_then = self.saved
+        if len(self.rows) != rows_then:
+            # DECSC saves a *screen* position; a new row since may have scrolled the screen under it.
+            raise Unresolved("cursor restore after new rows may have scrolled the screen")
         self.cursor_vertical(row - self.row, to_column_zero=True)
         self.col = col
         self._require_exact_column()

@@ -647,12 +647,16 @@ class _Screen:
         self.col = 0
 
     def save_cursor(self, _count: int = 0) -> None:
-        self.saved = (self.row, self.known_column())
+        self.saved = (self.row, self.known_column(), len(self.rows))
 
     def restore_cursor(self, _count: int = 0) -> None:
         if self.saved is None:
             raise self.refuse("restores a cursor position that was never saved")
-        row, col = self.saved
+        row, col, rows_then = self.saved
+        if len(self.rows) != rows_then:
+            # DECSC saves a screen position: once a new row may have scrolled the screen, the saved
+            # row holds other content (the terminal's height and starting row are unknown).
+            raise self.refuse("restores a screen position after new rows may have scrolled the screen")
         self.check_row(row)
         self.end_append()
         self.row = row
