@@ -277,16 +277,18 @@ class OracleScreen(pyte.Screen):
             row = self._row()
             x = cursor.x
             end = x + len(chunk)
-            self._split_wide(row, x, end)
+            self._split_wide(row, x, end, write=True)
             row.update(zip(range(x, end), map(_CELLS.__getitem__, chunk), strict=True))
             cursor.x = end if autowrap or end < columns else columns - 1
 
-    def _split_wide(self, row: Row, start: int, end: int, wide: bool = False) -> None:
-        """Blank the other half of wide characters cut by overwriting cells ``start..end-1``."""
+    def _split_wide(self, row: Row, start: int, end: int, *, write: bool = False, wide: bool = False) -> None:
+        """Blank the other half of wide characters cut by overwriting or erasing ``start..end-1``."""
         first = row.get(start)
         if first is not None and first.data == PLACEHOLDER and start > 0:
-            if self.xterm or wide:
-                row[start - 1] = BLANK  # tmux keeps the left half unless a wide character lands
+            # tmux 3.3 keeps the left half when erasing, and when writing over a character that
+            # starts in column 0 (its loop stops short of column 0).
+            if self.xterm or wide or (write and start > 1):
+                row[start - 1] = BLANK
             self.ambiguous.add(WIDE_SPLIT)
         after = row.get(end)
         if after is not None and after.data == PLACEHOLDER:
@@ -315,7 +317,7 @@ class OracleScreen(pyte.Screen):
                 self.insert_characters(width)
             row = self._row()
             x = cursor.x
-            self._split_wide(row, x, x + width, wide=width == 2)
+            self._split_wide(row, x, x + width, write=True, wide=width == 2)
             row[x] = _CELLS[char]
             if width == 2:
                 row[x + 1] = STUB

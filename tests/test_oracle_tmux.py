@@ -288,11 +288,15 @@ WIDE_CASES = [
     "日本\x1b[2G\x1b[2@x\n",
     "日本\x1b[3G\x1b[P\n",
     "日本\x08\x08\x08x\n",
+    "a日本\x1b[3Gx\n",
+    "ab文 L\x08\x08\x08f\n",
+    "ab日本\x1b[4G\x1b[X\n",
 ]
 
 
 def test_wide_character_right_half_is_tmux_flavour() -> None:
-    """tmux keeps a wide character when a narrow one overwrites its right half; xterm blanks it."""
+    """tmux keeps a wide character when a narrow one overwrites its right half in column 1 or the
+    right half is erased; xterm blanks it."""
     results = compare([case.encode() for case in WIDE_CASES])
     assert [theirs for _, theirs, _ in results] == [mine for _, _, mine in results]
     assert results[0][1] == ["日a本"]
