@@ -18,6 +18,7 @@ RATIO_LINES = (
     "full gate / one encode_ordinary, generated coloured log",
     "pathological, largest ratio to coloured text",
     "pathological, largest growth t(4S)/4t(S)",
+    "pathological, largest growth of clean+verify alone",
     "oracle throughput",
     "peak memory / input size, one 50 MB line",
 )

@@ -234,12 +234,12 @@ class Ratio:
 
     def row(self) -> str:
         if self.skipped:
-            return f"{self.label:<70} {'skipped':>12}"
+            return f"{self.label:<78} {'skipped':>12}"
         value = f"{self.value:.2f}{self.unit}" if self.value < 1000 else f"{self.value:.3g}{self.unit}"
         if self.goal is None:
-            return f"{self.label:<70} {value:>12}  (info)"
+            return f"{self.label:<78} {value:>12}  (info)"
         verdict = "PASS" if self.value <= self.goal else "MISS"
-        return f"{self.label:<70} {value:>12}  <= {self.goal:<5g}  {verdict}"
+        return f"{self.label:<78} {value:>12}  <= {self.goal:<5g}  {verdict}"
 
 
 class Bench:
@@ -491,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
             bench.peak_memory()
     out("")
     out(f"load average at the end: {_load()} (a busy machine makes every ratio noisier)")
-    out(f"{'ratio':<70} {'value':>12}  goal")
+    out(f"{'ratio':<78} {'value':>12}  goal")
     for ratio in bench.ratios:
         out(ratio.row())
     return 0
