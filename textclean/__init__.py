@@ -6,6 +6,7 @@
 """
 
 from .gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, TextClean, clean
+from .messages import NON_TEXT_BLOCKS, MessagesReport, ToolOutputOutcome, clean_messages
 from .probe import has_terminal_noise
 from .result import (
     BELOW_MIN_TOKENS,
@@ -27,6 +28,8 @@ __all__ = [
     "DEFAULT_MIN_TOKENS",
     "GATE_REASONS",
     "MALFORMED_ESCAPE",
+    "MessagesReport",
+    "NON_TEXT_BLOCKS",
     "NOT_SMALLER",
     "NO_TERMINAL_NOISE",
     "TOO_LARGE",
@@ -34,7 +37,9 @@ __all__ = [
     "Removed",
     "Result",
     "TextClean",
+    "ToolOutputOutcome",
     "clean",
+    "clean_messages",
     "has_terminal_noise",
 ]
 __version__ = "0.1.0"

@@ -125,7 +125,8 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
 
     HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them.
     """
-    if seq.kind is Kind.CSI and not seq.private and not seq.intermediates:
+    # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
+    if seq.kind is Kind.CSI and not seq.private and not seq.intermediates and (not seq.params or seq.params.isdigit()):
         final = seq.final
         if final == "K":
             model.erase_in_line(seq.numbers()[0])
