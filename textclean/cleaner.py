@@ -125,6 +125,8 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
 
     HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them.
     """
+    if _clears_or_homes(seq) and model.untouched():
+        return  # "clear, then print": before the output begins there is nothing on screen to lose
     # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
     if seq.kind is Kind.CSI and not seq.private and not seq.intermediates and (not seq.params or seq.params.isdigit()):
         final = seq.final
@@ -150,8 +152,6 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
             model.save_cursor()
         elif final == "u" and not seq.params:
             model.restore_cursor()
-        elif final in "HfJ" and model.untouched() and _clears_or_homes(seq):
-            pass  # "clear, then print": before the output begins there is nothing on screen to lose
         else:
             _refuse(seq, offset)
     elif seq.kind is Kind.ESC2 and seq.final in "78M":
@@ -166,10 +166,12 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
 
 
 def _clears_or_homes(seq: grammar.Sequence) -> bool:
-    """CUP / HVP to row 1 column 1, or ED in any mode."""
+    """ED in any mode, or CUP / HVP to row 1 column 1 (plain parameters only)."""
+    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or ":" in seq.params:
+        return False
     if seq.final == "J":
-        return seq.numbers()[0] in (0, 1, 2, 3)
-    return all(n in (0, 1) for n in seq.numbers())
+        return seq.params in ("", "0", "1", "2", "3")
+    return seq.final in "Hf" and seq.params.count(";") <= 1 and all(n in (0, 1) for n in seq.numbers())
 
 
 def _refuse(seq: grammar.Sequence, offset: int) -> None:
