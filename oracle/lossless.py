@@ -16,7 +16,9 @@ that drops it fails.
 
 Lines are ordered by the time their row first received a character (not by when they were
 retired), so a line kept on the main screen while an alternate screen came and went precedes the
-alternate screen's lines, as it does in the output. The candidate is rendered by the same oracle and
+alternate screen's lines, as it does in the output; except that a row first written above rows
+already written on the same screen (a blank line filled in by a cursor-up redraw) takes its place
+just before them, as on the screen. The candidate is rendered by the same oracle and
 must contain the raw output's shown lines as a subsequence of its own shown lines; rendering makes
 the comparison modulo tab expansion (8-column stops) and trailing spaces, which a screen cannot
 represent.

@@ -85,15 +85,16 @@ char_width = _Widths().__getitem__
 
 
 class Row(StaticDefaultDict[int, Char]):
-    """A screen row: sparse cells plus ``born``, the clock tick of its first drawn character."""
+    """A screen row: sparse cells plus ``born``, when it took its place in the output (see
+    ``OracleScreen._birth_time``)."""
 
     def __init__(self) -> None:
         super().__init__(BLANK)
-        self.born: int | None = None
+        self.born: float | None = None
 
 
 class ShownLine(NamedTuple):
-    born: int
+    born: float
     text: str
 
 
@@ -248,8 +249,19 @@ class OracleScreen(pyte.Screen):
     def _row(self) -> Row:
         row: Row = self.buffer[self.cursor.y]  # type: ignore[assignment]
         if row.born is None:
-            row.born = self.clock
+            row.born = self._birth_time()
         return row
+
+    def _birth_time(self) -> float:
+        """Now, or just before the earliest row below the cursor already written on this screen: a
+        blank row filled in by a cursor-up redraw keeps its place above the rows written after it,
+        while a row first written after an alternate screen came and went still follows that."""
+        buffer, below = self.buffer, None
+        for y in range(self.cursor.y + 1, self.lines):
+            other = buffer.get(y)
+            if other is not None and other.born is not None and (below is None or other.born < below):
+                below = other.born
+        return self.clock if below is None else min(self.clock, below - 0.5)
 
     def _wrap(self) -> None:
         self.carriage_return()

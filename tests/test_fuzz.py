@@ -203,11 +203,6 @@ def test_oracle_screen_is_wide_enough_after_a_cursor_restore() -> None:
     assert oracle.render(raw).lines == ["Xbcdefghijklmnopqrst"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="oracle.check_lossless orders shown lines by birth, not screen position: a row above that is "
-    "first written after the row below is reported missing from a candidate in screen order",
-)
 def test_check_lossless_accepts_screen_order_for_a_row_written_later_above() -> None:
     raw = "\nB\x1bMA\n"  # row 0 stays empty until RI moves up to it
     assert oracle.render(raw).lines == [" A", "B"]
