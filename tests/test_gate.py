@@ -127,6 +127,21 @@ def test_reusable_object_matches_the_function():
     assert gate.clean(GREP).text == clean(GREP, min_tokens=10).text
 
 
+def test_clean_text_is_refused_without_tokenizing_and_the_reason_is_decided_on_demand():
+    calls = []
+
+    def counting(text):
+        calls.append(len(text))
+        return len(text.split())
+
+    gate = TextClean(min_tokens=50, tokenizer=counting)
+    result = gate.clean("a plain line of text\n" * 40)
+    assert result.text is not None and not result.applied and calls == []
+    assert result.reason == NO_TERMINAL_NOISE and len(calls) == 1  # 200 words >= 50
+    small = gate.clean("a few plain words " * 5)
+    assert small.reason == BELOW_MIN_TOKENS  # 20 words < 50
+
+
 def test_lazy_token_count_on_clean_text():
     text = "plain words " * 2000
     result = clean(text)

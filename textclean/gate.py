@@ -64,9 +64,8 @@ class TextClean:
         noisy = has_terminal_noise(text)
         if tokens_before is None and not noisy:
             below = self._surely_below(text)
-            if below is None:
-                tokens_before = self._count(text)
-                below = tokens_before < self.min_tokens
+            if below is None:  # below_min_tokens or no_terminal_noise: decided when someone asks
+                return self._refuse(text, None, None, None, min_tokens=self.min_tokens)
         else:
             if tokens_before is None:
                 tokens_before = self._count(text)
@@ -109,7 +108,10 @@ class TextClean:
                 return False
         return None
 
-    def _refuse(self, text: str, reason: str, detail: str | None, tokens_before: int | None) -> Result:
+    def _refuse(
+        self, text: str, reason: str | None, detail: str | None, tokens_before: int | None,
+        min_tokens: int | None = None,
+    ) -> Result:
         return Result(
             text,
             applied=False,
@@ -120,6 +122,7 @@ class TextClean:
             tokens_after=None,
             count=self._count,
             original=text,
+            min_tokens=min_tokens,
         )
 
 

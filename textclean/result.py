@@ -46,10 +46,15 @@ class Result:
     """The outcome of one :func:`textclean.clean` call.
 
     ``text`` is the cleaned text, or the very object that was passed in when the gate refused.
-    ``tokens_before`` is counted on first access when the gate did not need it.
+    ``tokens_before`` is counted on first access when the gate did not need it. So is ``reason`` for a
+    message with no terminal noise whose size left open whether it is below ``min_tokens``: the hot
+    path (a clean message, ``text`` returned as is) never tokenizes.
     """
 
-    __slots__ = ("text", "applied", "reason", "detail", "removed", "_tokens_before", "_tokens_after", "_count")
+    __slots__ = (
+        "text", "applied", "detail", "removed", "_reason", "_tokens_before", "_tokens_after", "_count",
+        "_min_tokens",
+    )
 
     def __init__(
         self,
@@ -63,15 +68,24 @@ class Result:
         tokens_after: int | None,
         count: Callable[[str], int],
         original: str,
+        min_tokens: int | None = None,
     ) -> None:
         self.text = text
         self.applied = applied
-        self.reason = reason
+        self._reason = reason
+        self._min_tokens = min_tokens  # set when reason waits for a count
         self.detail = detail
         self.removed = removed
         self._tokens_before = tokens_before
         self._tokens_after = tokens_after
         self._count = (count, original)
+
+    @property
+    def reason(self) -> str | None:
+        if self._min_tokens is not None:
+            self._reason = BELOW_MIN_TOKENS if self.tokens_before < self._min_tokens else NO_TERMINAL_NOISE
+            self._min_tokens = None
+        return self._reason
 
     @property
     def tokens_before(self) -> int:
@@ -91,5 +105,5 @@ class Result:
         return self.tokens_before - self.tokens_after
 
     def __repr__(self) -> str:
-        state = "applied" if self.applied else f"refused: {self.reason}"
+        state = "applied" if self.applied else f"refused: {self._reason or 'undecided'}"
         return f"Result({state}, tokens {self._tokens_before} -> {self._tokens_after}, {self.removed})"

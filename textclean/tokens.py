@@ -50,7 +50,31 @@ def token_counter(tokenizer: Tokenizer = None) -> TokenCounter:
     raise TypeError(f"tokenizer must be an encoding name, a callable str -> int, or None; got {tokenizer!r}")
 
 
+# tiktoken's split patterns never carry a piece across a line feed followed by a non-space (no
+# pattern can start with LF, and those that end at LF stop before a letter, digit or punctuation),
+# so counting a long text in chunks cut there gives the exact count with bounded memory.
+_CHUNK = 1 << 20
+_SAFE_CUT = re.compile(r"\n(?=\S)")
+
+
 def _count(encode: Callable[[str], list[int]], text: str) -> int:
+    if len(text) > 2 * _CHUNK:
+        return sum(_count_piece(encode, piece) for piece in _chunks(text))
+    return _count_piece(encode, text)
+
+
+def _chunks(text: str):
+    start = 0
+    while len(text) - start > 2 * _CHUNK:
+        cut = _SAFE_CUT.search(text, start + _CHUNK, start + 2 * _CHUNK)
+        if cut is None:
+            break
+        yield text[start : cut.end()]
+        start = cut.end()
+    yield text[start:]
+
+
+def _count_piece(encode: Callable[[str], list[int]], text: str) -> int:
     try:
         return len(encode(text))
     except BaseException as exc:
