@@ -25,6 +25,7 @@ Differences from plain pyte 0.8.2 (each has a test in ``tests/test_oracle_fixes.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, NamedTuple
 
 import pyte
@@ -451,6 +452,21 @@ class OracleScreen(pyte.Screen):
                 if y + 1 in buffer:
                     buffer[y] = buffer.pop(y + 1)
 
+    def save_cursor(self) -> None:
+        super().save_cursor()
+        del self.savepoints[:-1]  # one saved cursor, as in xterm and tmux (pyte keeps a stack)
+
+    def restore_cursor(self) -> None:
+        if not self.savepoints:
+            super().restore_cursor()
+            return
+        savepoint = self.savepoints[-1]
+        super().restore_cursor()
+        # xterm and tmux restore the same position again on the next DECRC; pyte pops it, and hands
+        # the saved cursor object itself to the screen, where later moves would change it.
+        self.savepoints.append(savepoint)
+        self.cursor = copy.copy(self.cursor)
+
     def reverse_index(self) -> None:
         if self.xterm:
             self._end_pending_wrap()
@@ -631,7 +647,9 @@ class OracleScreen(pyte.Screen):
         self._default_tabs = True
         self.output_lnm = False
         self.last_char = None
+        self._other_savepoints: list[Any] = []
         super().reset()
+        self.savepoints = []  # RIS forgets the saved cursor (pyte's reset keeps it)
         if self.onlcr:
             self.mode.add(mo.LNM)
 
@@ -676,6 +694,9 @@ class OracleScreen(pyte.Screen):
                 self._alt_buffer = Buffer()
             self._main_buffer = self.buffer  # type: ignore[assignment]
             self.buffer = self._alt_buffer  # type: ignore[assignment]
+            # xterm keeps one saved cursor per screen (DECSC on the alternate screen leaves the main
+            # screen's alone).
+            self._other_savepoints, self.savepoints = self.savepoints, getattr(self, "_other_savepoints", [])
             self.alternate = True
         else:
             if not self.alternate:
@@ -691,6 +712,7 @@ class OracleScreen(pyte.Screen):
         assert self._main_buffer is not None
         self.buffer = self._main_buffer  # type: ignore[assignment]
         self._main_buffer = None
+        self._other_savepoints, self.savepoints = self.savepoints, getattr(self, "_other_savepoints", [])
         self.alternate = False
 
     # -- results -------------------------------------------------------------------------------

@@ -184,11 +184,6 @@ def test_cursor_restore_after_the_screen_scrolled_is_not_adopted() -> None:
     check_contract(GATES["chars"], text)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pyte keeps saved cursors on a stack that DECRC pops; xterm and tmux keep one, and restore it "
-    "again and again (fuzz.contract.oracle_gap skips such inputs until the oracle is fixed)",
-)
 def test_oracle_restores_the_saved_cursor_more_than_once() -> None:
     assert oracle.render("ab\x1b7cd\x1b8X\x1b8Y\n").lines == ["abYd"]
 
