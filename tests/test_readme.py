@@ -1,0 +1,32 @@
+"""The README's numbers are the ones the code produces today."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from fixtures_gen.checks import load_fixtures
+from fixtures_gen.savings import markdown_table, measure
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def test_savings_table_is_current():
+    table = markdown_table([measure(f) for f in load_fixtures(ROOT / "tests" / "fixtures")])
+    assert table in README, "regenerate the README table with: python -m fixtures_gen.savings"
+
+
+def _second_line(name: str) -> bytes:
+    return (ROOT / "tests" / "fixtures" / name).read_bytes().split(b"\n")[1] + b"\n"
+
+
+def test_before_after_examples_are_current():
+    for name in ("grep_color.raw", "cr_progress.raw"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "textclean", "--min-tokens", "0", "--explain"],
+            input=_second_line(name), capture_output=True, check=True,
+        )
+        shown = proc.stdout.decode().rstrip("\r\n")
+        verdict = proc.stderr.decode().split("; removed")[0].replace("textclean: ", "")
+        assert f"\n{shown}\n" in README, name
+        assert verdict in README, (name, verdict)
