@@ -113,7 +113,19 @@ def test_clean_keeps_its_contract_on_any_text(text: str, gate: str) -> None:
 
 @given(st.lists(st.one_of(PIECE, HUGE_PARAMETER), max_size=12).map("".join), st.sampled_from(sorted(GATES)))
 def test_clean_keeps_its_contract_with_parameters_of_thousands_of_digits(text: str, gate: str) -> None:
-    check_contract(GATES[gate], text)
+    try:
+        check_contract(GATES[gate], text)
+    except OracleError as error:  # the judge's own gap, see test_oracle_reads_parameters_of_thousands_of_digits
+        assert isinstance(error.cause, ValueError) and error.sequence is not None, error
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="oracle.stream._numbers calls int() on the whole field and raises past 4300 digits (now an "
+    "OracleError naming the sequence); proposed: clamp as textclean.grammar.Sequence.numbers does",
+)
+def test_oracle_reads_parameters_of_thousands_of_digits() -> None:
+    assert oracle.render("ab\r\x1b[" + "9" * 4301 + "Cx\n").lines
 
 
 def test_parameters_of_thousands_of_digits_never_raise() -> None:
