@@ -17,10 +17,12 @@ Where real terminals disagree, ``flavour="xterm"`` (default) or ``"tmux"`` picks
 ``Rendering.ambiguous`` names what an input relied on (``docs/oracle.md``).
 """
 
+from .errors import OracleError
 from .lossless import LosslessResult, agrees, check_lossless, shown_lines
 from .render import DEFAULT_LINES, Rendering, decode, estimate_columns, informative_lines, render
 
 __all__ = [
+    "OracleError",
     "DEFAULT_LINES",
     "LosslessResult",
     "Rendering",

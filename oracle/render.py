@@ -65,7 +65,10 @@ def estimate_columns(text: str) -> int:
     """Columns enough that no line wraps or reaches the margin: one more than an upper bound on the
     widest line, capped at 10000."""
     widest = 1
-    for segment in _SEGMENT.split(text):
+    # A restored cursor (DECRC, SCORC) may return to a column reached before a carriage return: then
+    # the segments of a line add up, and the whole line is the bound.
+    segments = text.split("\n") if "\x1b8" in text or "\x1b[u" in text else _SEGMENT.split(text)
+    for segment in segments:
         if len(segment) * 2 > widest or "\t" in segment or "\x1b" in segment:
             widest = max(widest, _segment_cells(segment))
     return min(widest + 1, MAX_COLUMNS)

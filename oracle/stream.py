@@ -78,8 +78,9 @@ def _numbers(params: str) -> list[int]:
         return []
     out = []
     for field in params.split(";"):
-        head = field.split(":", 1)[0]
-        out.append(min(int(head), MAX_PARAMETER) if head.isdigit() else 0)
+        head = field.split(":", 1)[0].lstrip("0")
+        # Clamp by length first: int() refuses strings of more than 4300 digits.
+        out.append(MAX_PARAMETER if len(head) > 4 else min(int(head), MAX_PARAMETER) if head.isdigit() else 0)
     return out
 
 

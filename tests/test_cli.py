@@ -44,6 +44,12 @@ def test_min_tokens_option():
     assert b"below_min_tokens" in proc.stderr
 
 
+def test_max_chars_option():
+    proc = run("--max-chars", "100", "--explain", stdin=GREP_BYTES)
+    assert proc.stdout == GREP_BYTES
+    assert b"too_large" in proc.stderr
+
+
 def test_missing_file_is_a_clear_error():
     proc = run("/nonexistent/file")
     assert proc.returncode == 2

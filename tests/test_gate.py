@@ -142,6 +142,22 @@ def test_clean_text_is_refused_without_tokenizing_and_the_reason_is_decided_on_d
     assert small.reason == BELOW_MIN_TOKENS  # 20 words < 50
 
 
+def test_refused_noise_is_not_tokenized_and_below_min_tokens_still_comes_first():
+    calls = []
+
+    def counting(text):
+        calls.append(len(text))
+        return len(text.split())
+
+    gate = TextClean(min_tokens=50, tokenizer=counting)
+    hostile = "\x1b]0;never ends " * 200
+    result = gate.clean(hostile)
+    assert result.text is hostile and calls == []
+    assert result.reason == MALFORMED_ESCAPE and len(calls) == 1
+    short = gate.clean("\x1b]0;never ends " * 5)  # 15 words: below the threshold
+    assert short.reason == BELOW_MIN_TOKENS and short.detail is None
+
+
 def test_lazy_token_count_on_clean_text():
     text = "plain words " * 2000
     result = clean(text)

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .gate import DEFAULT_MIN_TOKENS, clean
+from .gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, clean
 
 _ENCODING = "utf-8"
 _ERRORS = "surrogateescape"
@@ -30,6 +30,10 @@ def _parser() -> argparse.ArgumentParser:
         "--min-tokens", type=int, default=DEFAULT_MIN_TOKENS, metavar="N",
         help=f"refuse outputs of fewer tokens (default {DEFAULT_MIN_TOKENS})",
     )
+    parser.add_argument(
+        "--max-chars", type=int, default=DEFAULT_MAX_CHARS, metavar="N",
+        help=f"refuse (unchanged) inputs longer than N characters (default {DEFAULT_MAX_CHARS})",
+    )
     parser.add_argument("--explain", action="store_true", help="print the gate's verdict and token counts on stderr")
     return parser
 
@@ -48,8 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return measure_main(args_list[1:])
     args = _parser().parse_args(args_list)
-    if args.min_tokens < 0:
-        print("textclean: --min-tokens must be >= 0", file=sys.stderr)
+    if args.min_tokens < 0 or args.max_chars < 0:
+        print("textclean: --min-tokens and --max-chars must be >= 0", file=sys.stderr)
         return 2
     try:
         raw = _read(args.file)
@@ -57,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"textclean: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     text = raw.decode(_ENCODING, _ERRORS)
-    result = clean(text, min_tokens=args.min_tokens)
+    result = clean(text, min_tokens=args.min_tokens, max_chars=args.max_chars)
     out = result.text.encode(_ENCODING, _ERRORS) if result.applied else raw
     try:
         sys.stdout.buffer.write(out)

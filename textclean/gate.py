@@ -62,22 +62,27 @@ class TextClean:
             return self._refuse(text, TOO_LARGE, f"{len(text)} characters > max_chars={self.max_chars}",
                                 tokens_before)
         noisy = has_terminal_noise(text)
-        if tokens_before is None and not noisy:
-            below = self._surely_below(text)
-            if below is None:  # below_min_tokens or no_terminal_noise: decided when someone asks
-                return self._refuse(text, None, None, None, min_tokens=self.min_tokens)
+        undecided = False  # whether tokens_before < min_tokens is still open
+        if tokens_before is not None:
+            if tokens_before < self.min_tokens:
+                return self._refuse(text, BELOW_MIN_TOKENS, None, tokens_before)
         else:
-            if tokens_before is None:
-                tokens_before = self._count(text)
-            below = tokens_before < self.min_tokens
-        if below:
-            return self._refuse(text, BELOW_MIN_TOKENS, None, tokens_before)
+            below = self._surely_below(text)
+            if below:
+                return self._refuse(text, BELOW_MIN_TOKENS, None, None)
+            undecided = below is None
         if not noisy:
-            return self._refuse(text, NO_TERMINAL_NOISE, None, tokens_before)
+            # no_terminal_noise, unless a count shows below_min_tokens: decided when someone asks.
+            return self._refuse(text, NO_TERMINAL_NOISE, None, tokens_before, pending=undecided)
         try:
             proposal = cleaner.candidate(text)
         except cleaner.Refused as refusal:
-            return self._refuse(text, refusal.reason, refusal.detail, tokens_before)
+            # Not counted either: refused noise (hostile input above all) costs no tokenization.
+            return self._refuse(text, refusal.reason, refusal.detail, tokens_before, pending=undecided)
+        if tokens_before is None:
+            tokens_before = self._count(text)
+            if tokens_before < self.min_tokens:
+                return self._refuse(text, BELOW_MIN_TOKENS, None, tokens_before)
         difference = verify.first_difference(text, proposal.text) or _joined_bytes(proposal.text)
         if difference is not None:
             return self._refuse(text, CONTENT_WOULD_CHANGE, difference, tokens_before)
@@ -109,9 +114,10 @@ class TextClean:
         return None
 
     def _refuse(
-        self, text: str, reason: str | None, detail: str | None, tokens_before: int | None,
-        min_tokens: int | None = None,
+        self, text: str, reason: str, detail: str | None, tokens_before: int | None, *, pending: bool = False,
     ) -> Result:
+        """A refusal; ``pending``: ``reason`` stands unless a count (made when first asked for) shows
+        the text is below ``min_tokens``, which comes first in the gate's order."""
         return Result(
             text,
             applied=False,
@@ -122,7 +128,7 @@ class TextClean:
             tokens_after=None,
             count=self._count,
             original=text,
-            min_tokens=min_tokens,
+            min_tokens=self.min_tokens if pending else None,
         )
 
 

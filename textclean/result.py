@@ -52,7 +52,7 @@ class Result:
     """
 
     __slots__ = (
-        "text", "applied", "detail", "removed", "_reason", "_tokens_before", "_tokens_after", "_count",
+        "text", "applied", "_detail", "removed", "_reason", "_tokens_before", "_tokens_after", "_count",
         "_min_tokens",
     )
 
@@ -74,7 +74,7 @@ class Result:
         self.applied = applied
         self._reason = reason
         self._min_tokens = min_tokens  # set when reason waits for a count
-        self.detail = detail
+        self._detail = detail
         self.removed = removed
         self._tokens_before = tokens_before
         self._tokens_after = tokens_after
@@ -82,10 +82,20 @@ class Result:
 
     @property
     def reason(self) -> str | None:
-        if self._min_tokens is not None:
-            self._reason = BELOW_MIN_TOKENS if self.tokens_before < self._min_tokens else NO_TERMINAL_NOISE
-            self._min_tokens = None
+        self._settle()
         return self._reason
+
+    @property
+    def detail(self) -> str | None:
+        self._settle()
+        return self._detail
+
+    def _settle(self) -> None:
+        """Decide a refusal that waited for a count: below ``min_tokens`` comes first in the gate."""
+        if self._min_tokens is not None:
+            if self.tokens_before < self._min_tokens:
+                self._reason, self._detail = BELOW_MIN_TOKENS, None
+            self._min_tokens = None
 
     @property
     def tokens_before(self) -> int:
@@ -105,5 +115,5 @@ class Result:
         return self.tokens_before - self.tokens_after
 
     def __repr__(self) -> str:
-        state = "applied" if self.applied else f"refused: {self._reason or 'undecided'}"
+        state = "applied" if self.applied else f"refused: {self._reason}"
         return f"Result({state}, tokens {self._tokens_before} -> {self._tokens_after}, {self.removed})"
