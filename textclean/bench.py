@@ -37,7 +37,7 @@ from pathlib import Path
 
 import tiktoken
 
-from textclean import cleaner, verify
+from textclean import cleaner, grammar, verify
 from textclean.gate import TextClean
 from textclean.sources import decode
 from textclean.tokens import DEFAULT_ENCODING
@@ -305,6 +305,18 @@ class Bench:
             )
             self.ratios.append(Ratio(f"clean+verify / ansi-regex port, {label}", clean_verify / regex, 1.0))
             self.ratios.append(Ratio(f"full gate / one encode_ordinary, {label}", gate / encode, 1.5))
+        # Issue 5: text with only SGR and CRLF pays nothing for the redraw machinery: the cleaner's
+        # candidate costs what one substitution of the inert sequences costs.
+        sgr_crlf = log_lines(size, colour=True, crlf=True)
+        substitution = self.time(lambda: grammar.APPEND_ONLY_INERT.subn("", sgr_crlf))
+        candidate = self.time(lambda: cleaner.candidate(sgr_crlf))
+        self.out(
+            f"  SGR + CRLF log {_size(len(sgr_crlf))}: cleaner.candidate {_ms(candidate)}, "
+            f"one regex substitution of the inert sequences {_ms(substitution)}"
+        )
+        self.ratios.append(
+            Ratio("fast path: candidate / one substitution, SGR + CRLF text", candidate / substitution, 1.2)
+        )
 
     def pathological(self) -> None:
         large = 16 * KB if self.quick else 4 * MB
