@@ -37,19 +37,18 @@ class Unresolved(Exception):
 
 
 class Row:
-    __slots__ = ("cells", "ending", "written", "ambiguous", "positioned", "special", "kind")
+    __slots__ = ("cells", "ending", "written", "ambiguous", "special", "kind")
 
     def __init__(self) -> None:
         self.cells: list[str] = []
         self.ending = ""  # the line ending that first left this row ("\n", "\r\n", ...)
         self.written = 0  # characters written into the row, overwritten ones included
         self.ambiguous = False  # holds a character whose cell width terminals disagree on
-        self.positioned = False  # a cursor move other than appending has acted on the row
         self.special = False  # holds a wide character or a tab
         self.kind = ""  # "cr", "bs" or "multiline": the redraw that acted on the row
 
     def mark(self, kind: str) -> None:
-        self.positioned = True
+        """Record that a redraw of this kind acted on the row (multi-line outranks backspace outranks cr)."""
         if kind == "multiline" or not self.kind:
             self.kind = kind
         elif kind == "bs" and self.kind == "cr":
@@ -137,7 +136,7 @@ class LineModel:
         if col != len(cells):
             raise Unresolved(f"character {ch!r} of uncertain width written over other cells")
         row.ambiguous = True
-        if width == 0 and col and col == len(cells) and cells[col - 1].__class__ is str:
+        if width == 0 and col and cells[col - 1].__class__ is str:
             cells[col - 1] += ch  # a combining mark or joiner belongs to the cell before it
             return
         # A character terminals may show in zero, one or two cells: keep it as a cell of its own.
