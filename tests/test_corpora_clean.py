@@ -1,0 +1,54 @@
+"""The gate on other projects' real terminal recordings: xterm.js's inputs, alacritty's ref-test
+recordings and pyte's captures (full-screen programs, vim, htop, shells). Whatever it adopts agrees
+with the oracle and keeps every line the terminal showed; the rest is refused untouched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import oracle
+import textclean
+from oracle import corpora
+
+ROOT = corpora.locate()
+
+pytestmark = [
+    pytest.mark.corpora,
+    pytest.mark.skipif(
+        ROOT is None,
+        reason="peer suites not found: ../shared/corpora beside the repository (or $TEXTCLEAN_CORPORA)",
+    ),
+]
+
+
+def _recordings() -> list[Path]:
+    if ROOT is None:
+        return []
+    return sorted(
+        [*ROOT.glob("xtermjs/*.in"), *ROOT.glob("alacritty/*/alacritty.recording"), *ROOT.glob("pyte_captured/*.input")]
+    )
+
+
+RECORDINGS = _recordings()
+
+
+@pytest.mark.parametrize("path", RECORDINGS, ids=[f"{p.parent.name}/{p.name}" for p in RECORDINGS])
+def test_gate_adopts_only_what_the_oracle_agrees_with(path: Path) -> None:
+    raw = path.read_bytes()  # binary: the recordings hold bare \r
+    text = raw.decode("utf-8", "surrogateescape")
+    result = textclean.clean(text, min_tokens=0)
+    if not result.applied:
+        assert result.text is text and result.reason in textclean.GATE_REASONS
+        return
+    out = result.text.encode("utf-8", "surrogateescape")
+    check = oracle.check_lossless(raw, out)
+    assert check.ok, check.describe()
+    assert oracle.agrees(raw, out)
+
+
+def test_some_recordings_are_adopted() -> None:
+    adopted = [p for p in RECORDINGS if textclean.clean(p.read_bytes().decode("utf-8", "surrogateescape"),
+                                                         min_tokens=0).applied]
+    assert len(adopted) >= 10, adopted
