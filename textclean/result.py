@@ -115,5 +115,5 @@ class Result:
         return self.tokens_before - self.tokens_after
 
     def __repr__(self) -> str:
-        state = "applied" if self.applied else f"refused: {self._reason}"
-        return f"Result({state}, tokens {self._tokens_before} -> {self._tokens_after}, {self.removed})"
+        state = "applied" if self.applied else f"refused: {self.reason}"
+        return f"Result({state}, tokens {self.tokens_before} -> {self.tokens_after}, {self.removed})"
