@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from . import grammar
 from .grammar import Kind
+from .probe import REDRAWING_CR
 from .redraw import LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
@@ -18,13 +19,6 @@ from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 # ESC, C0 controls other than HT and LF, DEL, and a CR that is neither part of a line ending nor last.
 # Two patterns, because `re` scans for a lone character class far faster than for an alternation.
 _RESIDUAL_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_REDRAWING_CR = re.compile(r"\r[^\r\n]")
-
-
-def _has_residual_control(text: str) -> bool:
-    if _RESIDUAL_CONTROL_CHAR.search(text) is not None:
-        return True
-    return "\r" in text and _REDRAWING_CR.search(text) is not None
 _C1_CONTROL = re.compile(f"[{grammar.C1_RANGE}]")
 # The slow path's tokens within one line: a complete sequence or one control character. Everything
 # between two tokens is text to write.
@@ -44,6 +38,12 @@ class Refused(Exception):
 class Candidate:
     text: str
     removed: Removed
+
+
+def _has_residual_control(text: str) -> bool:
+    if _RESIDUAL_CONTROL_CHAR.search(text) is not None:
+        return True
+    return "\r" in text and REDRAWING_CR.search(text) is not None
 
 
 def strip_escapes_only(text: str) -> str:

@@ -7,8 +7,8 @@ import re
 # A C1 control (U+0080-U+009F) as UTF-8: C2 80 .. C2 9F. Searching the encoded bytes for it is ~8x
 # faster than a character-class scan of the str.
 _C1_IN_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
-# A CR that neither ends a line (CR LF, CR CR LF) nor ends the text: a redraw.
-_REDRAWING_CR = re.compile(r"\r[^\r\n]")
+#: A CR that neither ends a line (CR LF, CR CR LF) nor ends the text: a redraw.
+REDRAWING_CR = re.compile(r"\r[^\r\n]")
 
 
 def has_terminal_noise(text: str) -> bool:
@@ -25,4 +25,4 @@ def has_terminal_noise(text: str) -> bool:
             return True
     if "\r" not in text:
         return False
-    return _REDRAWING_CR.search(text) is not None
+    return REDRAWING_CR.search(text) is not None
