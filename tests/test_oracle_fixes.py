@@ -184,3 +184,21 @@ def test_oracle_is_fast() -> None:
     pyte.ByteStream(screen).feed(sample)
     pyte_mb_s = len(sample) / 1e6 / (time.process_time() - start)
     assert ours_mb_s > 3 * pyte_mb_s
+
+
+@pytest.mark.parametrize(
+    ("data", "shown"),
+    [
+        (b"ab\x1b7cd\x1b8X\x1b8Y\n", ["abYd"]),  # DECRC restores the one saved cursor again
+        (b"ab\x1b7cd\x1b8X\x1b8Y\x1b8Z\n", ["abZd"]),
+    ],
+)
+def test_saved_cursor_is_one_position_restored_again_and_again(data: bytes, shown: list[str]) -> None:
+    # pyte pops a stack: the second DECRC finds it empty and homes the cursor.
+    assert plain_pyte(data) != shown
+    assert ours(data) == shown
+
+
+def test_alternate_screen_keeps_its_own_saved_cursor() -> None:
+    data = b"a\n    b\x1b7\n\x1b[?47h\n >\x1b7\x1b8\x1b[?47l!\x1b8<\n"
+    assert ours(data, lines=8) == ["a", "    b<", "  !"]  # as xterm.js t0092 records from real xterm
