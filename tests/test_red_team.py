@@ -204,6 +204,22 @@ def test_coding_system_switch_is_unsupported() -> None:
     assert _clean("\x1b%@\u00e9\u4e2d\rz\n").reason == textclean.UNSUPPORTED_CONTROL
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "cleaner bug (denial of service): redraw.LineModel charges only padding to a budget, not erases "
+    "or overwrites, so N erase-in-line controls on a row of L cells cost N*L before the verifier "
+    "(which does charge them) refuses: 304000 characters ('a'*200000 + 'CSI 199999 G CSI 1 K'*8000) "
+    "take 9 s, a few MB take many minutes of the 32 MiB max_chars. Fix: charge _erase / _prepare / "
+    "_put_narrow ranges to the budget like verify._Screen.charge (or delete a row's tail instead of "
+    "filling it with UNWRITTEN), raising Unresolved when it runs out"))
+def test_cleaner_budgets_erase_work() -> None:
+    from textclean import cleaner
+
+    raw = "a" * 60000 + "\x1b[59999G\x1b[1K" * 800  # 48 million cells erased for 71 200 characters
+    assert not _clean(raw).applied
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(raw)
+
+
 # ---------------------------------------------------------------------------------------------------
 # Generators: token soups aimed at the shared assumptions
 
