@@ -224,9 +224,12 @@ def test_cleaner_budgets_erase_work() -> None:
     "cleaner+verifier+oracle share wcwidth 0.7's tables (design gap): tmux 3.3a draws a lone regional "
     "indicator in one cell, so after CR CUF 2 the z lands on 'b' there: tmux shows '\U0001f1e6az' for "
     "the raw stream, '\U0001f1e6zb' for the adopted candidate (the oracle agrees with the cleaner). "
-    "Fix: treat regional indicators (U+1F1E6..U+1F1FF) as ambiguous width, like zero-width marks"))
-def test_regional_indicator_width_is_ambiguous() -> None:
-    assert not _clean("\U0001f1e6ab\r\x1b[2Cz\x1b[m\n").applied
+    "The same for U+268A..U+268F (monogram/digram symbols, wide only since Unicode 16). Fix: treat "
+    "regional indicators (U+1F1E6..U+1F1FF) and characters whose width changed in recent Unicode "
+    "versions as ambiguous width, like zero-width marks"))
+@pytest.mark.parametrize("char", ["\U0001f1e6", "\U0001f1ff", "\u268e"])
+def test_regional_indicator_width_is_ambiguous(char: str) -> None:
+    assert not _clean(f"{char}ab\r\x1b[2Cz\x1b[m\n").applied
 
 
 @pytest.mark.xfail(strict=True, reason=(
