@@ -21,7 +21,7 @@ from .stream import OracleStream
 
 DEFAULT_LINES = 24
 MAX_COLUMNS = 10000  # tmux's largest window
-MAX_CURSOR_STEP = 1000  # a cursor move counts at most this much towards the estimated width
+MAX_CURSOR_STEP = 10000  # a cursor move counts at most this much towards the estimated width (tmux's maximum)
 TAB_WIDTH = 8
 
 _SEGMENT = re.compile(r"[\n\r]")  # what returns the carriage (VT and FF do not)
@@ -51,8 +51,8 @@ def _segment_cells(segment: str) -> int:
         for m in g.ESCAPE_SEQUENCE.finditer(segment):
             text = m.group()
             if text[-1] in _WIDENING and text[1] == "[":
-                for number in g.parse(text).numbers(1):
-                    cells += min(number, MAX_CURSOR_STEP) + (TAB_WIDTH if text[-1] == "I" else 0)
+                for number in g.parse(text).numbers(1):  # 0 means 1, as an omitted parameter
+                    cells += min(max(number, 1), MAX_CURSOR_STEP) + (TAB_WIDTH if text[-1] == "I" else 0)
         segment = g.ESCAPE_SEQUENCE.sub("", segment)
     if segment.isascii():
         return cells + len(segment) + (TAB_WIDTH - 1) * segment.count("\t")

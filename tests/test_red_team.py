@@ -134,10 +134,6 @@ def test_undecodable_bytes_joined_by_a_redraw_are_refused() -> None:
 # Findings
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "oracle bug: render.estimate_columns counts CSI 0 C as 0 cells (ECMA-48 and tmux: 0 means 1), so "
-    "the estimated screen is one column short, 'a' lands in the last column and EL erases it; tmux "
-    "shows ' a' at any width >= 3. Fix: max(number, 1) for C / a / I / b in _segment_cells"))
 def test_oracle_width_estimate_counts_cuf_zero_as_one() -> None:
     raw = "\x1b[0Ca\x1b[K"
     result = _clean(raw)
@@ -146,40 +142,20 @@ def test_oracle_width_estimate_counts_cuf_zero_as_one() -> None:
     assert oracle.agrees(raw, result.text)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "oracle bug: MAX_CURSOR_STEP caps a cursor move at 1000 cells in the width estimate, so x lands "
-    "at column 1001; tmux (10000 columns) shows it at column 1500, as the cleaner's candidate does"))
 def test_oracle_width_estimate_does_not_cap_cursor_forward_at_1000() -> None:
     assert oracle.render("\x1b[1500Cx\n").informative == [" " * 1500 + "x"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "cleaner+verifier (design gap): a cursor move clamps at the right margin, so where CSI 999 C "
-    "lands depends on the terminal's width, as CUU's reach depends on its height. The right-aligned "
-    "status idiom is adopted as a 999-column line; an 80-column tmux shows 'build ... done!' on one "
-    "row, the candidate wraps into 13. Fix: treat CUF / CHA / HPA landing past the row's written "
-    "extent beyond a minimal width (80 columns, or at least tmux's 10000) as unresolvable"))
 def test_cursor_forward_to_the_right_margin_is_refused() -> None:
     noise = "\x1b[1;32m\u2714\x1b[0m \x1b[2mstep\x1b[0m\n" * 20
     raw = noise + "build \x1b[999C\x1b[6Ddone!\n"
     assert not _clean(raw).applied
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "cleaner+verifier (design gap, tmux 3.3): a dangling ZWJ stays pending across CR, EL 2 and even "
-    "LF, and joins the next non-ASCII character to the cell before the cursor (dropping it at column "
-    "0). tmux shows ' done' for the raw stream and '\U0001f469 done' for the adopted candidate; the "
-    "oracle resets its pending ZWJ at CR, so it agrees with the cleaner. Fix: refuse a ZWJ that is not "
-    "directly followed by a printable character in the same run (and model the tmux carry-over in "
-    "the oracle)"))
 def test_dangling_zwj_before_a_carriage_return_is_refused() -> None:
     assert not _clean("\U0001f468\u200d\r\x1b[2K\U0001f469 done\n").applied
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "cleaner bug (false refusal, caught by the verifier): LineModel.end_of_text sets the ending of "
-    "the cursor's row to '' when the text ends in CR on a row above the last, erasing that row's "
-    "LF: the candidate is 'acb'. Fix: leave a row's ending alone unless it is the last row"))
 def test_cr_at_the_end_after_a_cursor_up_is_resolved() -> None:
     raw = "a\nb\x1b[Ac\r"
     result = _assert_sound(raw)
@@ -187,30 +163,15 @@ def test_cr_at_the_end_after_a_cursor_up_is_resolved() -> None:
     assert oracle.render(result.text).informative == ["ac", "b"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "grammar/verifier tables disagree: the cleaner removes DECRQM (CSI ? Pm $ p) and XTVERSION "
-    "(CSI > 0 q) as inert queries, the verifier refuses them, so the gate reports "
-    "content_would_change for an input the design table calls inert (queries). Fix: one table"))
 @pytest.mark.parametrize("raw", ["ab\x1b[?1$pc\rd\n", "ab\x1b[>0qc\rd\n"])
 def test_inert_queries_are_adopted(raw: str) -> None:
     assert _assert_sound(raw).applied
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "grammar bug: ESC % @ (select the default, non-UTF-8 coding system) is in the cleaner's inert "
-    "table; xterm leaves UTF-8 for it. The verifier refuses it, so the gate reports "
-    "content_would_change instead of unsupported_control. Fix: drop %@ from _INERT_ESC_BODIES"))
 def test_coding_system_switch_is_unsupported() -> None:
     assert _clean("\x1b%@\u00e9\u4e2d\rz\n").reason == textclean.UNSUPPORTED_CONTROL
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "cleaner bug (denial of service): redraw.LineModel charges only padding to a budget, not erases "
-    "or overwrites, so N erase-in-line controls on a row of L cells cost N*L before the verifier "
-    "(which does charge them) refuses: 304000 characters ('a'*200000 + 'CSI 199999 G CSI 1 K'*8000) "
-    "take 9 s, a few MB take many minutes of the 32 MiB max_chars. Fix: charge _erase / _prepare / "
-    "_put_narrow ranges to the budget like verify._Screen.charge (or delete a row's tail instead of "
-    "filling it with UNWRITTEN), raising Unresolved when it runs out"))
 def test_cleaner_budgets_erase_work() -> None:
     from textclean import cleaner
 

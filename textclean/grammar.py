@@ -291,7 +291,7 @@ _INERT_ESC_BODIES = (
     rf"[\]PX^_](?:{_PAYLOAD_TO_END}|{_PAYLOAD_TO_ABORT})",  # OSC, DCS, SOS, PM, APC (or cancelled)
     r"\(B",  # designate US-ASCII into G0 (what tput sgr0 writes)
     r"[)*+\-./][\x30-\x7e]",  # designate G1-G3: no effect until SO / LS2 / LS3
-    r"%[@G8]",  # select UTF-8 / default character set
+    r"%G",  # select UTF-8 (ESC % @ leaves it: refused)
     r" [FGLMN]",  # announce 7/8-bit controls, ANSI conformance level
     r"[=>\\]",  # DECKPAM, DECKPNM, a lone ST
     rf"[{INTERMEDIATE_BYTES}]*[{ABORT_CONTROLS}]",  # cancelled by CAN / SUB

@@ -21,6 +21,12 @@ PAD_PER_INPUT_CHAR = 32
 PAD_ALLOWANCE = 1 << 20
 
 
+ZWJ = "\u200d"
+#: The narrowest terminal assumed: a cursor move into empty cells past this column lands where the
+#: terminal's width says (it stops at the right margin), so it is unresolvable.
+MIN_COLUMNS = 80
+
+
 class _Marker(str):
     """A cell that renders as itself but is told apart by identity."""
 
@@ -77,11 +83,15 @@ class LineModel:
         self.saved: tuple[int, int, int] | None = None
         self.pad_budget = PAD_ALLOWANCE + PAD_PER_INPUT_CHAR * input_length
 
-    def _pad(self, cells: list[str], column: int) -> None:
-        """Extend a row with unwritten cells up to ``column``, charged to the padding budget."""
-        self.pad_budget -= column - len(cells)
+    def _charge(self, cells: int) -> None:
+        """Charge work not bounded by the input it reads (padding, overwrites, erases) to the budget."""
+        self.pad_budget -= cells
         if self.pad_budget < 0:
-            raise Unresolved("cursor moves past the ends of rows pad more cells than this input allows")
+            raise Unresolved("redraws touch more cells than this input allows")
+
+    def _pad(self, cells: list[str], column: int) -> None:
+        """Extend a row with unwritten cells up to ``column``, charged to the budget."""
+        self._charge(column - len(cells))
         cells.extend([UNWRITTEN] * (column - len(cells)))
 
     def untouched(self) -> bool:
@@ -99,6 +109,10 @@ class LineModel:
         if text.isascii():
             self._put_narrow(row, text)
             return
+        if text[-1] == ZWJ:
+            # tmux keeps a joiner pending across CR, EL and even LF and joins the next character to
+            # whatever cell is then before the cursor.
+            raise Unresolved("zero-width joiner followed by a control, not by the character it joins")
         run_start = 0
         for i, ch in enumerate(text):
             width = 1 if ch < "\u0300" else wcwidth.wcwidth(ch)
@@ -146,6 +160,7 @@ class LineModel:
         """Make cells start..end writable: pad a short row, refuse to split a wide character or a tab."""
         if row.ambiguous:
             raise Unresolved("overwrite on a line with zero-width or ambiguous-width characters")
+        self._charge(end - start)
         cells = row.cells
         if start > len(cells):
             self._pad(cells, start)
@@ -191,6 +206,7 @@ class LineModel:
         self._require_exact_column()
         self.rows[self.row].mark("cr")
         self.col += n
+        self._require_on_any_screen()
 
     def cursor_back(self, n: int) -> None:
         self._require_exact_column()
@@ -201,6 +217,13 @@ class LineModel:
         self.rows[self.row].mark("cr")
         self.col = column
         self._require_exact_column()
+        self._require_on_any_screen()
+
+    def _require_on_any_screen(self) -> None:
+        """A move past the row's cells and past column 80 may stop at a terminal's right margin
+        (``CSI 999 C`` then ``CSI 6 D`` right-aligns a status): where it lands depends on the width."""
+        if self.col >= MIN_COLUMNS and self.col > len(self.rows[self.row].cells):
+            raise Unresolved(f"cursor move to column {self.col + 1}, past the row's text and past column {MIN_COLUMNS}")
 
     def erase_in_line(self, mode: int) -> None:
         row = self.rows[self.row]
@@ -277,7 +300,8 @@ class LineModel:
 
     def end_of_text(self, trailing: str) -> None:
         """A run of CRs at the very end of the text: no visible effect, kept as the last row's ending."""
-        self.rows[self.row].ending = trailing if self.row == len(self.rows) - 1 else ""
+        if self.row == len(self.rows) - 1:
+            self.rows[self.row].ending = trailing
 
     # --- result -----------------------------------------------------------------------------------
     def render(self) -> str:

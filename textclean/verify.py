@@ -243,6 +243,7 @@ def _csi_action(seq: Sequence) -> _Action:
             or (final == "c" and private in ("", ">", "="))  # DA1, DA2, DA3
             or (final == "n" and private in ("", "?", ">"))  # DSR, DECDSR, XTMODKEYS reset
             or (final == "u" and private in ("<", "=", ">", "?"))  # kitty keyboard protocol
+            or (final == "q" and private == ">")  # XTVERSION
         ):
             return _INERT
         if final in "hl" and private == "?":
@@ -270,6 +271,8 @@ def _csi_action(seq: Sequence) -> _Action:
             return _Action(operation, count, idle_when_appending=operation == "erase_characters")
     elif seq.intermediates == " " and final == "q" and not private:
         return _INERT  # DECSCUSR cursor style
+    elif seq.intermediates == "$" and final == "p" and private in ("", "?"):
+        return _INERT  # DECRQM: a query
     return _refuse(_sequence_label(seq))
 
 
