@@ -181,24 +181,11 @@ def test_cleaner_budgets_erase_work() -> None:
         cleaner.candidate(raw)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "cleaner+verifier+oracle share wcwidth 0.7's tables (design gap): tmux 3.3a draws a lone regional "
-    "indicator in one cell, so after CR CUF 2 the z lands on 'b' there: tmux shows '\U0001f1e6az' for "
-    "the raw stream, '\U0001f1e6zb' for the adopted candidate (the oracle agrees with the cleaner). "
-    "The same for U+268A..U+268F (monogram/digram symbols, wide only since Unicode 16). Fix: treat "
-    "regional indicators (U+1F1E6..U+1F1FF) and characters whose width changed in recent Unicode "
-    "versions as ambiguous width, like zero-width marks"))
 @pytest.mark.parametrize("char", ["\U0001f1e6", "\U0001f1ff", "\u268e"])
 def test_regional_indicator_width_is_ambiguous(char: str) -> None:
     assert not _clean(f"{char}ab\r\x1b[2Cz\x1b[m\n").applied
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "cleaner+verifier+oracle share wcwidth 0.7's tables (design gap): tmux 3.3a does not know emoji "
-    "newer than its Unicode tables (U+1F6DC, U+1FAE8, U+1FAF8...) and draws them in no cell, so "
-    "after CR CUF 2 the z lands after 'ab': tmux shows 'abz' for the raw stream and 'zb' for the "
-    "adopted candidate, a shown line the candidate lacks. Fix: treat wide characters assigned after "
-    "Unicode 13 (a frozen table) as ambiguous width: appending stays resolvable, overwrites do not"))
 @pytest.mark.parametrize("char", ["\U0001f6dc", "\U0001fae8", "\U0001faf8"])
 def test_emoji_newer_than_the_terminal_are_ambiguous(char: str) -> None:
     assert not _clean(f"{char}ab\r\x1b[2Cz\x1b[m\n").applied

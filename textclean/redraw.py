@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import wcwidth
 
+from .widths import unsettled_width
+
 #: The fewest rows a terminal is assumed to have. A cursor move up reaches back at most this far.
 SCREEN_LINES = 24
 TAB_WIDTH = 8
@@ -121,7 +123,7 @@ class LineModel:
             if run_start < i:
                 self._put_narrow(row, text[run_start:i])
             run_start = i + 1
-            if width == 2:
+            if width == 2 and not unsettled_width(ch):
                 self._put_wide(row, ch)
             else:
                 self._put_ambiguous(row, ch, width)
