@@ -313,16 +313,21 @@ ERASE_TO_END_OF_LINE = re.compile(r"\x1b\[0?K")
 #: What the cleaner's one-pass fast path removes when no line is redrawn.
 APPEND_ONLY_INERT = re.compile(_inert_pattern((r"0?K",)))
 
-_CSI_NAMES = {
+#: ECMA-48 / DEC mnemonics of CSI final bytes (for messages; what a sequence does is decided by its user).
+CSI_NAMES = {
     "@": "ICH", "A": "CUU", "B": "CUD", "C": "CUF", "D": "CUB", "E": "CNL", "F": "CPL", "G": "CHA",
     "H": "CUP", "I": "CHT", "J": "ED", "K": "EL", "L": "IL", "M": "DL", "P": "DCH", "S": "SU",
     "T": "SD", "X": "ECH", "Z": "CBT", "`": "HPA", "a": "HPR", "b": "REP", "c": "DA", "d": "VPA",
-    "e": "VPR", "f": "HVP", "g": "TBC", "h": "SM", "l": "RM", "m": "SGR", "n": "DSR",
-    "r": "DECSTBM", "s": "SCOSC", "t": "XTWINOPS", "u": "SCORC",
+    "e": "VPR", "f": "HVP", "g": "TBC", "h": "SM", "i": "MC", "l": "RM", "m": "SGR", "n": "DSR",
+    "p": "DECSTR/DECRQM", "q": "DECLL/DECSCUSR", "r": "DECSTBM", "s": "SCOSC/DECSLRM", "t": "XTWINOPS",
+    "u": "SCORC",
 }
-_ESC_NAMES = {
-    "7": "DECSC", "8": "DECRC", "=": "DECKPAM", ">": "DECKPNM", "D": "IND", "E": "NEL",
-    "H": "HTS", "M": "RI", "Z": "DECID", "c": "RIS", "\\": "ST", "n": "LS2", "o": "LS3",
+#: Mnemonics of the two-byte escapes ESC Fp / Fe / Fs.
+ESC_NAMES = {
+    "7": "DECSC", "8": "DECRC", "6": "DECBI", "9": "DECFI", "c": "RIS", "D": "IND", "E": "NEL",
+    "H": "HTS", "M": "RI", "N": "SS2", "O": "SS3", "Z": "DECID", "n": "LS2", "o": "LS3", "|": "LS3R",
+    "}": "LS2R", "~": "LS1R", "=": "DECKPAM", ">": "DECKPNM", "F": "cursor to lower left",
+    "l": "memory lock", "m": "memory unlock", "V": "SPA", "W": "EPA", "\\": "ST",
 }
 
 
@@ -334,11 +339,11 @@ def describe(seq: Sequence) -> str:
         elif seq.private or seq.intermediates:
             name = "private"
         else:
-            name = _CSI_NAMES.get(seq.final, "?")
+            name = CSI_NAMES.get(seq.final, "?")
         body = " ".join(p for p in (seq.private + seq.params, seq.intermediates, seq.final) if p)
         return f"CSI {body} ({name})"
     if seq.kind is Kind.ESC2:
-        return f"ESC {seq.final} ({_ESC_NAMES.get(seq.final, '?')})"
+        return f"ESC {seq.final} ({ESC_NAMES.get(seq.final, '?')})"
     if seq.kind is Kind.NF:
         return f"ESC {seq.intermediates} {seq.final}"
     return seq.kind.name

@@ -92,20 +92,6 @@ _PRIVATE_MODE_NAMES = {
     42: "DECNRCM", 45: "reverse wraparound", 47: "alternate screen", 69: "DECLRMM",
     1047: "alternate screen", 1048: "save cursor", 1049: "alternate screen", 2027: "grapheme clustering",
 }
-_CSI_NAMES = {
-    "@": "ICH", "A": "CUU", "B": "CUD", "C": "CUF", "D": "CUB", "E": "CNL", "F": "CPL", "G": "CHA",
-    "H": "CUP", "I": "CHT", "J": "ED", "K": "EL", "L": "IL", "M": "DL", "P": "DCH", "S": "SU",
-    "T": "SD", "X": "ECH", "Z": "CBT", "`": "HPA", "a": "HPR", "b": "REP", "c": "DA", "d": "VPA",
-    "e": "VPR", "f": "HVP", "g": "TBC", "h": "SM", "i": "MC", "l": "RM", "m": "SGR", "n": "DSR",
-    "p": "DECSTR/DECRQM", "q": "DECLL/DECSCUSR", "r": "DECSTBM", "s": "SCOSC/DECSLRM", "t": "XTWINOPS",
-    "u": "SCORC",
-}
-_ESC_NAMES = {
-    "7": "DECSC", "8": "DECRC", "6": "DECBI", "9": "DECFI", "c": "RIS", "D": "IND", "E": "NEL",
-    "H": "HTS", "M": "RI", "N": "SS2", "O": "SS3", "Z": "DECID", "n": "LS2", "o": "LS3", "|": "LS3R",
-    "}": "LS2R", "~": "LS1R", "=": "DECKPAM", ">": "DECKPNM", "F": "cursor to lower left",
-    "l": "memory lock", "m": "memory unlock", "V": "SPA", "W": "EPA",
-}
 _NF_NAMES = {
     "(": "G0 designation", "#": "DEC line attributes / DECALN", "%": "coding-system switch",
     " ": "ANSI conformance / C1 transmission",
@@ -199,9 +185,9 @@ def _csi_text(seq: Sequence) -> str:
 def _sequence_label(seq: Sequence) -> str:
     """A readable name for a sequence: ``CSI 2 J (ED)``, ``ESC 8 (DECRC)``, ``ESC ( 0 (G0 designation)``."""
     if seq.kind is Kind.CSI:
-        text, name = _csi_text(seq), _CSI_NAMES.get(seq.final)
+        text, name = _csi_text(seq), grammar.CSI_NAMES.get(seq.final)
     elif seq.kind is Kind.ESC2:
-        text, name = f"ESC {seq.final}", _ESC_NAMES.get(seq.final)
+        text, name = f"ESC {seq.final}", grammar.ESC_NAMES.get(seq.final)
     elif seq.kind is Kind.NF:
         text, name = f"ESC {seq.intermediates} {seq.final}", _NF_NAMES.get(seq.intermediates[0])
     else:
