@@ -26,6 +26,9 @@ from fixtures_gen.pty_capture import Capture, capture
 from fixtures_gen.servers import LoopbackServer
 
 PYTHON = sys.executable
+# How the catalogue asks Python libraries for their version (the metadata of captures that use them).
+TQDM_VERSION = ("python", "-m", "tqdm", "--version")
+RICH_VERSION = ("python", "-c", "import importlib.metadata as m; print(m.version('rich'))")
 FIXED_MTIME = 1_700_000_000  # 2023-11-14T22:13:20Z, for every file an entry lists
 
 
@@ -847,42 +850,42 @@ CATALOGUE: list[Entry] = [
         "tqdm: one bar",
         setup_tqdm_single,
         modules=("tqdm",),
-        version=("python", "-m", "tqdm", "--version"),
+        version=TQDM_VERSION,
     ),
     Entry(
         "tqdm_nested",
         "tqdm: nested bars with position= and tqdm.write",
         setup_tqdm_nested,
         modules=("tqdm",),
-        version=("python", "-m", "tqdm", "--version"),
+        version=TQDM_VERSION,
     ),
     Entry(
         "rich_progress",
         "rich.progress with three tasks and log lines above",
         setup_rich_progress,
         modules=("rich",),
-        version=("python", "-c", "import importlib.metadata as m; print(m.version('rich'))"),
+        version=RICH_VERSION,
     ),
     Entry(
         "tqdm_wide",
         "tqdm with a CJK (double-width) description",
         setup_tqdm_wide,
         modules=("tqdm",),
-        version=("python", "-m", "tqdm", "--version"),
+        version=TQDM_VERSION,
     ),
     Entry(
         "rich_status_emoji",
         "rich status with a wide-emoji spinner and VS16 emoji in the messages",
         setup_rich_status_emoji,
         modules=("rich",),
-        version=("python", "-c", "import importlib.metadata as m; print(m.version('rich'))"),
+        version=RICH_VERSION,
     ),
     Entry(
         "rich_status",
         "rich console.status spinner with log lines",
         setup_rich_status,
         modules=("rich",),
-        version=("python", "-c", "import importlib.metadata as m; print(m.version('rich'))"),
+        version=RICH_VERSION,
     ),
     Entry(
         "curl_meter", "curl's progress meter, loopback download", setup_curl_meter, ("curl",), timeout=60.0
