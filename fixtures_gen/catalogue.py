@@ -787,7 +787,7 @@ CATALOGUE: list[Entry] = [
     Entry("ls_color", "ls --color=always -la: dirs, executable, symlinks, a broken link", setup_ls, ("ls",)),
     Entry(
         "clear_then_ls",
-        "sh -c 'clear; ls --color=always -la': a full-screen clear the cleaner must refuse",
+        "sh -c 'clear; ls --color=always -la': a clear before any output, which hides nothing of it",
         setup_clear_then_ls,
         ("clear", "ls"),
         version=("ls", "--version"),
