@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from wcwidth import wcwidth
 
-from textclean import grammar as g
+from textclean.pipeline import grammar as g
 
 from .errors import OracleError
 from .screen import XTERM, OracleScreen

@@ -2,7 +2,7 @@
 
 It replaces :class:`pyte.Stream`, whose character-at-a-time generator is where pyte spends most of
 its time and which mis-parses several sequence families (see ``docs/oracle.md``). The byte classes
-come from :mod:`textclean.grammar`; where a terminal and the cleaner's grammar part ways, this module
+come from :mod:`textclean.pipeline.grammar`; where a terminal and the cleaner's grammar part ways, this module
 does what a terminal (xterm's VT500 parser, tmux) does:
 
 * a control *string* (OSC, DCS, SOS, PM, APC) swallows everything, C0 controls included, up to its
@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from textclean import grammar as g
+from textclean.pipeline import grammar as g
 
 from .screen import OracleScreen
 

@@ -1,11 +1,12 @@
-"""`python -m textclean.bench --quick` runs and prints every ratio line (no timing is asserted here)."""
+"""`python -m benchmarks.bench --quick` runs and prints every ratio line (no timing is asserted here)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
-from textclean.bench import ANSI_REGEX, strip_ansi
+from benchmarks.bench import ANSI_REGEX, strip_ansi
 
 RATIO_LINES = (
     "inert path, LF 4 KB, tokens_before given",
@@ -24,10 +25,13 @@ RATIO_LINES = (
 )
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
 def test_quick_bench_prints_every_ratio() -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "textclean.bench", "--quick"],
-        capture_output=True, text=True, timeout=300, check=True,
+        [sys.executable, "-m", "benchmarks.bench", "--quick"],
+        capture_output=True, text=True, timeout=300, check=True, cwd=ROOT,
     )
     table = run.stdout.split("\nratio ", 1)[1]
     for label in RATIO_LINES:

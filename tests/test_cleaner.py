@@ -3,7 +3,7 @@
 import pytest
 
 from textclean import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL
-from textclean.cleaner import Refused, candidate, strip_escapes_only
+from textclean.pipeline.cleaner import Refused, candidate, strip_escapes_only
 
 
 def proposed(text):

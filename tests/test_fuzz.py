@@ -31,12 +31,13 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import oracle
+from benchmarks.bench import PATHOLOGICAL, log_lines
 from fuzz.contract import check as check_contract
 from fuzz.contract import lost_lines
 from oracle.errors import OracleError
 from oracle.screen import OracleScreen
-from textclean import TOO_LARGE, TextClean, cleaner, cli
-from textclean.bench import PATHOLOGICAL, log_lines
+from textclean import TOO_LARGE, TextClean, cli
+from textclean.pipeline import cleaner
 
 ESC = "\x1b"
 CSI = ESC + "["

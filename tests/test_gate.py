@@ -45,7 +45,7 @@ def test_progress_line_is_resolved_to_its_last_frame():
 
 def test_below_min_tokens_and_threshold_is_inclusive():
     small = "\x1b[31mred\x1b[0m"
-    count = textclean.tokens.count_tokens(small)
+    count = textclean.pipeline.tokens.count_tokens(small)
     assert clean(small, min_tokens=count + 1).reason == BELOW_MIN_TOKENS
     assert clean(small, min_tokens=count).reason != BELOW_MIN_TOKENS
 
@@ -77,8 +77,8 @@ def test_not_smaller():
 
 def test_content_would_change(monkeypatch):
     """The gate trusts the verifier, not the cleaner: a cleaner that drops a line is refused."""
-    from textclean import cleaner
-    from textclean.cleaner import Candidate
+    from textclean.pipeline import cleaner
+    from textclean.pipeline.cleaner import Candidate
 
     real = cleaner.candidate
 
@@ -162,7 +162,7 @@ def test_lazy_token_count_on_clean_text():
     text = "plain words " * 2000
     result = clean(text)
     assert result.reason == NO_TERMINAL_NOISE
-    assert result.tokens_before == result.tokens_after == textclean.tokens.count_tokens(text)
+    assert result.tokens_before == result.tokens_after == textclean.pipeline.tokens.count_tokens(text)
 
 
 def test_rejects_bytes_with_a_clear_error():

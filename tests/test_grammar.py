@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from textclean import grammar
-from textclean.grammar import Kind
+from textclean.pipeline import grammar
+from textclean.pipeline.grammar import Kind
 
 # (sequence, family, inert?, where it comes from)
 REAL_CODES = [

@@ -18,7 +18,7 @@ from agent_logs import (
 
 from textclean import clean
 from textclean.measure import collapse_blank_runs, measure_main
-from textclean.tokens import count_tokens
+from textclean.pipeline.tokens import count_tokens
 
 MALFORMED = 2 + 2 + 0 + 1 + 1 + 0  # per writer: claude, openai, anthropic, traj, cast v2, cast v1
 
@@ -127,7 +127,7 @@ def test_cli_dispatches_measure(corpus, capsys) -> None:
 
 
 def test_an_exception_on_one_output_is_reported_not_fatal(tmp_path, capsys, monkeypatch) -> None:
-    from textclean import measure
+    from textclean.measure import report as measure
 
     def explode(self, output, digest):
         raise RuntimeError("boom")

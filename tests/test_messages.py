@@ -9,7 +9,7 @@ import pytest
 from agent_logs import anthropic_messages, captures, openai_messages
 
 from textclean import TextClean, clean
-from textclean.messages import NON_TEXT_BLOCKS, clean_messages
+from textclean.integrations.messages import NON_TEXT_BLOCKS, clean_messages
 
 
 @pytest.fixture(scope="module")

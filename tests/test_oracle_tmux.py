@@ -19,7 +19,7 @@ from oracle import tmux
 from oracle.render import INVALID_UTF8
 from oracle.screen import DEC_GRAPHICS, ERASED_SCROLLBACK, TMUX, WIDE_SPLIT, ZWJ_SEQUENCE
 from oracle.stream import STRING_ENDED_BY_BEL
-from textclean import grammar
+from textclean.pipeline import grammar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hypothesis_profiles import scaled  # noqa: E402

@@ -16,8 +16,8 @@ from agent_logs import (
     write_traj,
 )
 
-from textclean import sources
-from textclean.sources import ReadStats, detect_format, read_file
+from textclean.measure import sources
+from textclean.measure.sources import ReadStats, detect_format, read_file
 
 
 @pytest.fixture(scope="module")

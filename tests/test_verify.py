@@ -14,8 +14,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from wcwidth import wcwidth
 
-from textclean import grammar
-from textclean.verify import Unresolvable, first_difference, terminal_lines
+from textclean.pipeline import grammar
+from textclean.pipeline.verify import Unresolvable, first_difference, terminal_lines
 
 ESC = "\x1b"
 CSI = ESC + "["
@@ -469,7 +469,7 @@ _GRAMMAR_ALPHABET = "ab;[]?01m7\\()B# \x1b\x07\x18\x9b\x9c\x9d\x90\x80é"
 
 @given(st.text(_GRAMMAR_ALPHABET, max_size=40))
 def test_sequences_found_at_each_escape_match_grammar_scan(text: str) -> None:
-    from textclean import verify
+    from textclean.pipeline import verify
 
     scanned = [(start, end) for start, end, _family in grammar.scan(text)]
     ours = []
@@ -725,7 +725,7 @@ def test_pathological_results() -> None:
 
 
 def test_verify_is_independent_of_the_cleaner_and_writes_no_escape_regex() -> None:
-    from textclean import verify
+    from textclean.pipeline import verify
 
     source = Path(verify.__file__).read_text(encoding="utf-8")
     assert not re.search(r"^\s*(from|import)\s+\S*(cleaner|redraw)", source, re.M)

@@ -5,10 +5,10 @@
 >>> result.text, result.applied, result.reason   # doctest: +SKIP
 """
 
-from .gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, TextClean, clean
-from .messages import NON_TEXT_BLOCKS, MessagesReport, ToolOutputOutcome, clean_messages
-from .probe import has_terminal_noise
-from .result import (
+from .integrations.messages import NON_TEXT_BLOCKS, MessagesReport, ToolOutputOutcome, clean_messages
+from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, TextClean, clean
+from .pipeline.probe import has_terminal_noise
+from .pipeline.result import (
     BELOW_MIN_TOKENS,
     CONTENT_WOULD_CHANGE,
     GATE_REASONS,

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, clean
+from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, clean
 
 _ENCODING = "utf-8"
 _ERRORS = "surrogateescape"

@@ -4,8 +4,8 @@
 :func:`first_difference` compares a cleaner's candidate with them. The model is deliberately written
 without looking at the cleaner (``cleaner.py``, ``redraw.py``): a check that resolved both sides with
 the same rule could not catch that rule's bug. Only the *grammar* (where a sequence starts and ends)
-is shared, through the grammar's tagged pattern (the one :func:`textclean.grammar.scan` iterates) and
-:func:`textclean.grammar.parse`; what each sequence does is decided here.
+is shared, through the grammar's tagged pattern (the one :func:`textclean.pipeline.grammar.scan` iterates) and
+:func:`textclean.pipeline.grammar.parse`; what each sequence does is decided here.
 
 How a row is held, cheapest first:
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from textclean.gate import Result, TextClean
+from textclean.pipeline.gate import Result, TextClean
 
 NON_TEXT_BLOCKS = "non_text_blocks"
 

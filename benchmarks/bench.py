@@ -1,4 +1,4 @@
-"""``python -m textclean.bench``: how fast the gate is, as ratios to simple baselines, in one run.
+"""``python -m benchmarks.bench``: how fast the gate is, as ratios to simple baselines, in one run.
 
 Every number is a best-of-N wall-clock time (``time.perf_counter``, garbage collector off) taken in
 this one process, and every comparison is a ratio of two such times on the same input, so the
@@ -37,10 +37,10 @@ from pathlib import Path
 
 import tiktoken
 
-from textclean import cleaner, grammar, verify
-from textclean.gate import TextClean
-from textclean.sources import decode
-from textclean.tokens import DEFAULT_ENCODING
+from textclean.measure.sources import decode
+from textclean.pipeline import cleaner, grammar, verify
+from textclean.pipeline.gate import TextClean
+from textclean.pipeline.tokens import DEFAULT_ENCODING
 
 # A port of chalk/ansi-regex 6.1.0 (index.js, 2024-09: OSC ended by BEL, ESC \ or U+009C), the
 # pattern behind strip-ansi. Kept as in the JavaScript, two alternatives joined by '|', with two
@@ -471,7 +471,7 @@ SECTIONS = ("inert", "clean", "pathological", "oracle", "memory")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m textclean.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small inputs, few repeats (a smoke run)")
     parser.add_argument("--no-big", action="store_true", help="skip the 50 MB peak-memory run")
     parser.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES, help="directory of *.raw captures")

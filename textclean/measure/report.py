@@ -1,6 +1,6 @@
 """``textclean measure PATH…``: what the gate would save on a corpus of agent logs and captures.
 
-Files are read one at a time by :mod:`textclean.sources` (format detected per file). Outputs are
+Files are read one at a time by :mod:`textclean.measure.sources` (format detected per file). Outputs are
 deduplicated by exact text, keeping only a SHA-1 per distinct text, so memory stays flat however many
 files are read. Each distinct output goes through the gate once; the totals, the attribution of the
 saving to each transform, the gate reasons and the largest savings are printed (``--json`` for
@@ -24,12 +24,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TextIO
 
-from textclean.cleaner import strip_escapes_only
-from textclean.gate import TextClean
-from textclean.messages import NON_TEXT_BLOCKS
-from textclean.probe import has_terminal_noise
-from textclean.sources import FORMATS, ReadStats, ToolOutput, detect_format, expand_paths, read_file
-from textclean.tokens import token_counter
+from textclean.integrations.messages import NON_TEXT_BLOCKS
+from textclean.pipeline.cleaner import strip_escapes_only
+from textclean.pipeline.gate import TextClean
+from textclean.pipeline.probe import has_terminal_noise
+from textclean.pipeline.tokens import token_counter
+
+from .sources import FORMATS, ReadStats, ToolOutput, detect_format, expand_paths, read_file
 
 APPLIED = "applied"
 TOP_SAVINGS = 10

@@ -1,6 +1,6 @@
 """The cleaner's cell model of the rows a terminal shows, for text whose lines are redrawn.
 
-Only the slow path of :mod:`textclean.cleaner` uses it: lines written once, left to right, never get
+Only the slow path of :mod:`textclean.pipeline.cleaner` uses it: lines written once, left to right, never get
 here. Rows are lists of one-character cells; the model follows ``docs/design.md``: no wrapping, LF
 implies CR, cursor moves up only within the last :data:`SCREEN_LINES` rows, and anything whose effect
 depends on what the model cannot know (the terminal's height, how it measures a zero-width joiner,

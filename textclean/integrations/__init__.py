@@ -1,0 +1,1 @@
+"""Where textclean meets agents: message lists, hooks and proxies, each built on the public gate."""
