@@ -127,13 +127,13 @@ def test_cli_dispatches_measure(corpus, capsys) -> None:
 
 
 def test_an_exception_on_one_output_is_reported_not_fatal(tmp_path, capsys, monkeypatch) -> None:
-    from textclean.measure import report as measure
+    from textclean.measure import gauge
 
-    def explode(self, output, digest):
+    def explode(self, output):
         raise RuntimeError("boom")
 
     (tmp_path / "a.raw").write_text("\x1b[31mred\x1b[0m\n" * 40)
-    monkeypatch.setattr(measure.Measurer, "_measure", explode)
+    monkeypatch.setattr(gauge.Measurer, "_measure", explode)
     assert measure_main([str(tmp_path), "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["gate_reasons"] == {"error: RuntimeError": 1}
