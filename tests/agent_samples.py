@@ -216,3 +216,41 @@ def write_recording_with_prompts(path: Path, outputs: list[str], marker: str, ve
 
 OSC_133_PROMPT = f"{OSC}133;A{BEL}"
 BASH_PROMPT = f"{CSI}?2004h"
+
+
+def write_samples(root: Path) -> None:
+    """One log of every format ``measure`` reads, from the committed captures (the README's run).
+
+    ``python tests/agent_samples.py DIR`` writes them.
+    """
+    from agent_logs import (
+        captures,
+        write_anthropic_json,
+        write_cast_v1,
+        write_claude_code,
+        write_openai_jsonl,
+        write_traj,
+    )
+
+    root.mkdir(parents=True, exist_ok=True)
+    texts = [text for _, text in captures()]
+    write_claude_code(root / "claude-session.jsonl", texts[:8])
+    write_openai_jsonl(root / "openai-chat.jsonl", texts[8:14])
+    write_anthropic_json(root / "anthropic-request.json", texts[14:18])
+    write_traj(root / "astropy__astropy-14182", texts[18:22])
+    write_swe_agent_function_calling(root / "swe-agent-fc.json", texts[22:26])
+    write_mini_swe_agent(root / "django__django-11099.traj.json", texts[26:30])
+    write_mini_swe_agent(root / "toolcalls.traj.json", texts[29:33], tool_calls=True)
+    write_openhands(root / "openhands-trajectory.json", texts[0:5])
+    write_codex(root / "rollout-2025-11-30T10-00-00.jsonl", texts[5:12])
+    write_cast_v1(root / "demo-v1.json", texts[12])
+    write_recording_with_input(root / "typed-session.cast", texts[20:26])
+    write_recording_with_prompts(root / "bash-session.cast", texts[26:33], BASH_PROMPT, 2)
+    write_recording_with_prompts(root / "osc133-session.cast", texts[0:6], OSC_133_PROMPT, 3)
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    write_samples(Path(sys.argv[1]))

@@ -214,3 +214,33 @@ def test_dask_cluster_gives_the_serial_report(corpus) -> None:
         assert len(cluster.workers) == 2
         on_cluster = measure_paths([str(corpus)], engine="dask", scheduler=cluster.scheduler_address, jobs=2)
     assert summarize(on_cluster, 50) == serial
+
+
+def test_fsspec_urls_read_like_local_paths(corpus) -> None:
+    fsspec = pytest.importorskip("fsspec")
+    fs = fsspec.filesystem("memory")
+    for path in sorted(corpus.iterdir()):
+        fs.pipe(f"/logs/{path.name}", path.read_bytes())
+    try:
+        remote = summarize(measure_paths(["memory://logs"]), 50)
+    finally:
+        fs.rm("/logs", recursive=True)
+    local = summarize(measure_paths([str(corpus)]), 50)
+    assert [Path(r["path"]).name for r in remote["per_file"]] == [Path(r["path"]).name for r in local["per_file"]]
+    assert remote["per_file"][0]["path"].startswith("memory://")
+    for key in ("outputs_seen", "outputs_fired", "tokens_before", "tokens_after", "formats", "all_outputs"):
+        assert remote[key] == local[key], key
+
+
+def test_readme_run_is_current(tmp_path, capsys) -> None:
+    from agent_samples import write_samples
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    command = "$ textclean measure tests/fixtures /tmp/samples\n"
+    shown = readme[readme.index(command) + len(command):]
+    shown = shown[:shown.index("```")]
+    write_samples(tmp_path / "samples")
+    assert measure_main([str(root / "tests" / "fixtures"), str(tmp_path / "samples")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(shown), "rerun the README's measure command and paste its table"

@@ -161,7 +161,7 @@ def measure_file(
         detected = UNREADABLE
     top, top_n, top_detail = _top_refusal(reasons, details)
     if detected == UNKNOWN:
-        top, top_detail = "unknown_shape", "JSON of no shape a reader knows (or that does not parse)"
+        top, top_detail = "unknown_shape", "JSON no reader knows, or broken JSON"
     partial.rows.append(FileRow(path, detected, outputs, fired, before, after, stats.malformed, top, top_n, top_detail))
     partial.top = top_savings(candidates)
     return partial

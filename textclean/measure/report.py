@@ -276,6 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler (tcp://host:8786)")
     parser.add_argument("--progress", action="store_true", help="show the progress bar even off a tty")
+    parser.add_argument("--timing", action="store_true", help="print files/s and the engine on stderr")
     parser.add_argument("--tokenizer", default=None, help="tiktoken encoding name (default: textclean's)")
     parser.add_argument(
         "--format", dest="fmt", choices=FORMATS, default=None, help="force one format instead of detecting"
@@ -308,6 +309,7 @@ def measure_main(argv: list[str]) -> int:
         print(f"textclean measure: found no files under {' '.join(args.paths)}", file=sys.stderr)
         return 1
     progress = Progress(sys.stderr, total, True) if show else None
+    started = time.perf_counter()
     try:
         partial = measure_paths(
             args.paths, min_tokens=args.min_tokens, tokenizer=args.tokenizer, jobs=args.jobs, fmt=args.fmt,
@@ -315,6 +317,11 @@ def measure_main(argv: list[str]) -> int:
         )
     except (RuntimeError, PathError) as error:
         return _fail(str(error))
+    elapsed = time.perf_counter() - started
+    if args.timing:
+        engine = args.engine or ("dask" if args.scheduler else "pool" if args.jobs > 1 else "serial")
+        print(f"textclean measure: {total} files in {elapsed:.2f} s ({total / elapsed:.1f} files/s) on {engine}, "
+              f"--jobs {args.jobs}", file=sys.stderr)
     if progress:
         progress.files, progress.outputs = len(partial.rows), sum(row.outputs for row in partial.rows)
         progress.close()
