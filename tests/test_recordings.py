@@ -88,3 +88,19 @@ def test_splitting_lets_the_gate_fire_per_command(tmp_path, session_outputs) -> 
     per_command = [clean(o.text) for o in _read(path)]
     assert [r.applied for r in per_command] == [True] * len(session_outputs) + [False, False]
     assert sum(r.tokens_before - r.tokens_after for r in per_command if r.applied) > 0
+
+
+def test_the_recordings_size_reaches_the_gate_when_it_takes_one(tmp_path, session_outputs) -> None:
+    """Before the gate accepts columns=/rows= the size is carried but not passed; after, it is passed."""
+    from textclean.measure import gauge
+    from textclean.measure.engines import Options, measurer_for
+
+    path = tmp_path / "session.cast"
+    write_recording_with_prompts(path, session_outputs, BASH_PROMPT)
+    measurer = measurer_for(Options())
+    for output in _read(path):
+        record, cleaned = measurer.measure(output)
+        size = {"columns": output.columns, "rows": output.rows} if gauge.GATE_TAKES_SIZE else {}
+        expected = clean(output.text, **size)
+        assert (record.reason == "applied", record.tokens_after) == (expected.applied, expected.tokens_after)
+        assert cleaned == (expected.text if expected.applied else None)
