@@ -45,6 +45,12 @@ def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+def _size(output) -> dict:
+    from textclean.measure.gauge import GATE_TAKES_SIZE
+
+    return {"columns": output.columns, "rows": output.rows} if GATE_TAKES_SIZE and output.columns else {}
+
+
 def test_per_file_rows_follow_from_each_files_outputs(corpus, capsys) -> None:
     report = _json(capsys, str(corpus))
     from textclean.measure.sources import ReadStats, read_file
@@ -53,7 +59,7 @@ def test_per_file_rows_follow_from_each_files_outputs(corpus, capsys) -> None:
     assert set(rows) == {p.name for p in corpus.iterdir()}
     for name, row in rows.items():
         outputs = list(read_file(str(corpus / name), ReadStats()))
-        results = [None if o.non_text_blocks else clean(o.text) for o in outputs]
+        results = [None if o.non_text_blocks else clean(o.text, **_size(o)) for o in outputs]
         assert row["outputs"] == len(outputs), name
         assert row["fired"] == sum(bool(r and r.applied) for r in results), name
         assert row["tokens_before"] == sum(count_tokens(o.text) for o in outputs), name
@@ -64,9 +70,11 @@ def test_per_file_rows_follow_from_each_files_outputs(corpus, capsys) -> None:
     assert rows["fixture.json"]["format"] == "unknown" and rows["fixture.json"]["top_refusal"] == "unknown_shape"
     assert report["unknown_files"] == [str(corpus / "fixture.json")]
     editor = rows["editor.log"]
-    assert (editor["top_refusal"], editor["top_refusal_outputs"]) == ("unsupported_control", 1)
-    assert editor["top_refusal_detail"] == clean(FULL_SCREEN).detail
-    assert rows["session.cast"]["outputs"] == 4 and rows["session.cast"]["fired"] == 2
+    refused = clean(FULL_SCREEN)
+    assert not refused.applied
+    assert (editor["top_refusal"], editor["top_refusal_outputs"]) == (refused.reason, 1)
+    assert editor["top_refusal_detail"] == refused.detail
+    assert rows["session.cast"]["outputs"] == 4  # two commands, the editor, the last prompt
 
 
 def test_totals_count_repeats_beside_distinct(corpus, capsys) -> None:
@@ -86,8 +94,8 @@ def test_per_file_table(corpus, capsys) -> None:
     assert "all outputs" in out and "unknown shape" in out
     table = out[out.index("top refusal  path"):]
     assert table.count("\n") == 1 + len(list(corpus.iterdir()))
-    detail = clean(FULL_SCREEN).detail
-    assert f"unsupported_control x1 ({detail})  {corpus / 'editor.log'}" in table
+    refused = clean(FULL_SCREEN)
+    assert f"{refused.reason} x1 ({refused.detail})  {corpus / 'editor.log'}" in table
 
 
 class _Page(HTMLParser):

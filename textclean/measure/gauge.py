@@ -47,7 +47,11 @@ GATE_TAKES_SIZE = SIZE_IN_CLEAN or SIZE_IN_CONSTRUCTOR
 
 
 def text_hash(output: ToolOutput) -> bytes:
-    """The identity of an output for deduplication: its text, its kind and (when gated) its size."""
+    """The identity of an output for deduplication: its text, its kind and (when gated) its size.
+
+    The size is part of it only when the gate takes one: the same text at two sizes may be judged
+    differently, and every engine must find the same record for the same identity.
+    """
     digest = hashlib.sha1(output.text.encode("utf-8", "surrogatepass"))
     if output.non_text_blocks:
         digest.update(b"\0non-text")
