@@ -104,3 +104,34 @@ def test_the_recordings_size_reaches_the_gate_when_it_takes_one(tmp_path, sessio
         expected = clean(output.text, **size)
         assert (record.reason == "applied", record.tokens_after) == (expected.applied, expected.tokens_after)
         assert cleaned == (expected.text if expected.applied else None)
+
+
+def test_readme_recording_numbers_are_current(tmp_path) -> None:
+    by_name = dict(captures())
+    names = ["pytest_failures", "pip_download", "cargo_build_error", "git_clone_progress", "ruff_check",
+             "tqdm_nested", "npm_spinner"]
+    outputs = [by_name[n] for n in names[:4]] + [FULL_SCREEN_LONG] + [by_name[n] for n in names[4:]]
+    path = tmp_path / "session.cast"
+    write_recording_with_prompts(path, outputs, BASH_PROMPT, 2)
+    events = [json.loads(line) for line in path.read_text().splitlines() if line.startswith("[")]
+    whole = clean("".join(event[2] for event in events))
+    per_command = [clean(o.text, **_size(o)) for o in _read(path)]
+    before, after = sum(r.tokens_before for r in per_command), sum(r.tokens_after for r in per_command)
+    fired = sum(r.applied for r in per_command)
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    sentence = (
+        f"recording of 7 captured commands plus one full-screen editor, the whole session as one output is\n"
+        f"refused ({whole.tokens_before:,} tokens kept); split, {fired} of {len(per_command)} outputs fire: "
+        f"{before:,} → {after:,} tokens."
+    )
+    assert not whole.applied
+    assert sentence in readme
+
+
+FULL_SCREEN_LONG = "\x1b[?1049h\x1b[H\x1b[2J" + "editor screen line\r\n" * 30 + "\x1b[?1049l"
+
+
+def _size(output: sources.ToolOutput) -> dict:
+    from textclean.measure.gauge import GATE_TAKES_SIZE
+
+    return {"columns": output.columns, "rows": output.rows} if GATE_TAKES_SIZE and output.columns else {}
