@@ -95,7 +95,9 @@ def test_per_file_table(corpus, capsys) -> None:
     table = out[out.index("top refusal  path"):]
     assert table.count("\n") == 1 + len(list(corpus.iterdir()))
     refused = clean(FULL_SCREEN)
-    assert f"{refused.reason} x1 ({refused.detail})  {corpus / 'editor.log'}" in table
+    assert f" 0  {refused.reason} x1 ({refused.detail})  {corpus / 'editor.log'}" in table
+    session = next(line for line in table.splitlines() if line.endswith("session.jsonl"))
+    assert session.split()[5] == "2"  # the Claude Code log's two malformed lines
 
 
 class _Page(HTMLParser):
@@ -169,8 +171,8 @@ def test_html_page_agrees_with_json(corpus, capsys, tmp_path) -> None:
         assert node == value, key
     assert len(page.summary) >= 10
     rows = [r for r in page.cells if r]
-    assert [(r[0], r[1], int(r[2]), int(r[3]), int(r[4]), int(r[5])) for r in rows] == [
-        (r["path"], r["format"], r["outputs"], r["fired"], r["tokens_before"], r["tokens_after"])
+    assert [(r[0], r[1], int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6])) for r in rows] == [
+        (r["path"], r["format"], r["outputs"], r["fired"], r["tokens_before"], r["tokens_after"], r["malformed"])
         for r in report["per_file"]
     ]
     assert str(corpus / HOSTILE_NAME) in [r[0] for r in rows]  # escaped in the page, read back exactly

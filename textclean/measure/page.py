@@ -110,7 +110,7 @@ def _savings(report: dict[str, Any]) -> str:
 def _per_file(report: dict[str, Any]) -> str:
     head = (
         '<tr><th class="l">path</th><th class="l">format</th><th>outputs</th><th>fired</th>'
-        '<th>tokens before</th><th>tokens after</th><th class="l">top refusal</th></tr>'
+        '<th>tokens before</th><th>tokens after</th><th>malformed</th><th class="l">top refusal</th></tr>'
     )
     rows = []
     for row in report["per_file"]:
@@ -125,6 +125,7 @@ def _per_file(report: dict[str, Any]) -> str:
             f'<tr><td class="l">{_e(row["path"])}</td><td class="l">{_e(row["format"])}</td>'
             f'<td class="num">{row["outputs"]}</td><td class="num">{row["fired"]}</td>'
             f'<td class="num">{row["tokens_before"]}</td><td class="num">{row["tokens_after"]}</td>'
+            f'<td class="num">{row["malformed"]}</td>'
             f'<td class="l">{refusal}</td></tr>'
         )
     return f'<table id="per-file">{head}{"".join(rows)}</table>'

@@ -238,8 +238,12 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def format_per_file(report: dict[str, Any]) -> str:
-    """One line per file: format, outputs, fired, tokens before -> after, the top refusal and its detail."""
-    lines = [f"{'format':<15} {'outputs':>8} {'fired':>6} {'tokens before':>14} {'after':>12}  top refusal  path"]
+    """One line per file: format, outputs, fired, tokens before -> after, malformed records skipped, the
+    top refusal and its detail."""
+    lines = [
+        f"{'format':<15} {'outputs':>8} {'fired':>6} {'tokens before':>14} {'after':>12} {'malformed':>9}  "
+        "top refusal  path"
+    ]
     for row in report["per_file"]:
         refusal = "-"
         if row["top_refusal"]:
@@ -249,7 +253,7 @@ def format_per_file(report: dict[str, Any]) -> str:
                 refusal += f" ({row['top_refusal_detail']})"
         lines.append(
             f"{row['format']:<15} {row['outputs']:>8,} {row['fired']:>6,} {row['tokens_before']:>14,} "
-            f"{row['tokens_after']:>12,}  {refusal}  {row['path']}"
+            f"{row['tokens_after']:>12,} {row['malformed']:>9,}  {refusal}  {row['path']}"
         )
     return "\n".join(lines) + "\n"
 
