@@ -21,10 +21,9 @@ def _parser() -> argparse.ArgumentParser:
         prog="textclean",
         description=(
             "Remove terminal escape sequences and redraws from a tool output, losslessly. Writes the "
-            "cleaned bytes to stdout, or the input unchanged when the gate refuses (exit 0 either way)."
+            "cleaned bytes to stdout, or the input unchanged when the gate refuses (exit 0 either way). "
+            "'textclean measure PATH...' measures savings over transcripts."
         ),
-        epilog="Subcommand: 'textclean measure PATH...' measures what textclean would save on agent logs and "
-        "recordings (see 'textclean measure --help').",
     )
     parser.add_argument("file", nargs="?", help="file to clean (default: standard input)")
     parser.add_argument(
