@@ -196,7 +196,6 @@ def test_unresolvable_message_counts_offsets_across_lines() -> None:
         ("abc" + CSI + "3`X", ["abX"]),  # HPA
         ("abc" + CSI + "6GX", ["abc  X"]),  # unwritten cells inside a line are spaces
         ("ab" + CSI + "3CX", ["ab   X"]),  # CUF
-        ("ab" + CSI + "2aX", ["ab  X"]),  # HPR
         ("ab" + CSI + "CX", ["ab X"]),
         ("ab" + CSI + "5C\n", ["ab"]),  # never-written cells at line end are dropped
         ("ab\r" + CSI + "CX", ["aX"]),
@@ -256,7 +255,6 @@ def test_zero_width_characters_with_cursor_movement_are_unresolvable(raw: str) -
         ("⚠\ufe0f spinner\r" + CSI + "Kdone\n", ["done"]),  # erased from column 0: nothing is left
         ("⚠\ufe0f spinner" + CSI + "2K\rdone\n", ["done"]),  # EL 2 then CR: column known again
         ("⚠\ufe0f x\r\n", ["⚠\ufe0f x"]),  # CR before LF moves nothing visible
-        ("ok e\u0301" + CSI + "3Cz\n", ["ok e\u0301   z"]),  # CUF from the end is relative
     ],
 )
 def test_zero_width_characters_without_ambiguity_resolve(raw: str, expected: list[str]) -> None:
@@ -351,7 +349,6 @@ def bars(*frames: tuple[str, str]) -> str:
         ("one\ntwo\n" + CSI + "A" + CSI + "B!\n", ["one", "two", "!"]),  # CUD
         ("one\ntwo\n" + CSI + "2F*\n", ["*ne", "two"]),  # CPL
         ("one\ntwo\nthree" + CSI + "2F" + CSI + "E*", ["one", "*wo", "three"]),  # CNL
-        ("one\ntwo\n" + CSI + "Ae" + CSI + "e!", ["one", "ewo", " !"]),  # VPR keeps the column
         ("one\ntwo" + ESC + "MX", ["oneX", "two"]),  # RI keeps the column
         ("abc\ndef" + CSI + "AX", ["abcX", "def"]),
         ("ab\ncdef" + CSI + "AX", ["ab  X", "cdef"]),
@@ -719,7 +716,7 @@ def test_pathological_results() -> None:
     assert "more than 23 rows" in refused(CHEAP["CUU run"](1000))
     assert "C1 control U+009D" in refused(CHEAP["C1 string introducers"](1000))
     assert "malformed" in refused(CHEAP["OSC with C1 payload"](1000))
-    assert "more work than the model allows" in refused(CHEAP["huge cursor jumps"](MB))
+    assert "past column 80" in refused(CHEAP["huge cursor jumps"](MB))
     assert "more work than the model allows" in refused(DENSE["erase at a far column"](MB))
     assert "more work" in refused("x" + CSI + "99999999999Cy")  # no 10^11-cell line is ever built
 
