@@ -33,6 +33,8 @@ from pyte import modes as mo
 from pyte.screens import Char, Margins, StaticDefaultDict
 from wcwidth import wcwidth
 
+from textclean.pipeline.model import TAB_WIDTH
+
 # DEC private modes (pyte stores private modes shifted left by 5).
 ALTBUF = 47  # xterm: use the alternate screen buffer
 ALTBUF_CLEAR = 1047  # xterm: alternate buffer, cleared when leaving it
@@ -43,8 +45,6 @@ ALTERNATE_MODES = frozenset({ALTBUF, ALTBUF_CLEAR, SAVE_CURSOR, ALTBUF_SAVE_CLEA
 PLACEHOLDER = ""  # pyte's data for the right half of a two-cell character
 BLANK = Char(" ")
 STUB = Char(PLACEHOLDER)
-
-TAB_WIDTH = 8
 
 # Where xterm and tmux part ways (docs/oracle.md, "Flavours"). On a pending wrap (the cursor past
 # the last column after writing it) xterm's IND/RI/LF/VT/FF, EL/ECH/ICH/DCH and BS/CUB act from the

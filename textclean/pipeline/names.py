@@ -93,12 +93,14 @@ ESC_NAMES = {
 
 # --- nF escapes: ESC, intermediate(s), final ------------------------------------------------------
 G0_DESIGNATE = "("
+G1_DESIGNATE = ")"
 G1_TO_G3_DESIGNATE = ")*+-./"  # 94- and 96-character sets: no effect until SO / LS2 / LS3 invoke them
 DEC_LINE = "#"  # DECDHL, DECSWL, DECALN ...
 CODING_SYSTEM = "%"  # DOCS
 ANNOUNCE = " "  # ANSI conformance level, 7/8-bit C1 transmission
 CHARSET_US_ASCII = "B"  # ESC ( B: what tput sgr0 writes
 DOCS_UTF8 = "G"  # ESC % G: select UTF-8
+DECALN = "8"  # ESC # 8: screen alignment pattern
 
 NF_NAMES = {
     G0_DESIGNATE: "G0 designation", DEC_LINE: "DEC line attributes / DECALN",
