@@ -1,4 +1,4 @@
-"""Issue 7: whatever a program prints, or an attacker makes it print, ``clean`` returns, never raises
+"""Whatever a program prints, or an attacker makes it print, ``clean`` returns, never raises
 and never loses content.
 
 Hypothesis over arbitrary ``str`` (all of Unicode, lone surrogates as ``surrogateescape`` makes them,

@@ -1,4 +1,4 @@
-"""Issue 5's redraws, generated: backspace, cursor controls within a line, and multi-line redraws by
+"""Redraws, generated: backspace, cursor controls within a line, and multi-line redraws by
 cursor up / next / previous line, reverse index and save/restore, as multi-bar progress displays
 write them. Every adopted output agrees with the oracle; every output passes ``check_lossless``; and
 enough streams are adopted that the agreement property is not vacuous."""

@@ -1,8 +1,9 @@
 """The escape-sequence grammar of ECMA-48 and DEC terminals, defined once.
 
 Everything in textclean that needs to know where a control sequence starts and ends asks this
-module: the cleaner (through :data:`ESCAPE_SEQUENCE` and :func:`classify`), the independent verifier
-(through :func:`scan`) and the measurement tools. The byte classes below are the table; the regular
+module: the cleaner (through :data:`ESCAPE_SEQUENCE`, :data:`INERT_SEQUENCE` and :func:`parse`), the
+independent verifier (through :func:`match_at` and :func:`parse`) and the measurement tools. What the
+sequences are called lives in ``names.py``. The byte classes below are the table; the regular
 expressions are built from it, so the grammar cannot drift between the pattern and the table.
 
 Forms recognised (7-bit introducer, or its C1 code point where ECMA-48 defines one):
