@@ -17,6 +17,11 @@ from textclean.pipeline.result import GATE_REASONS, NON_TEXT_BLOCKS
 # The gate reasons design.md documents, in gate order (message integration adds the last).
 DOCUMENTED_REASONS = (*GATE_REASONS, NON_TEXT_BLOCKS)
 
+#: What a capture records about itself (``NAME.json``, design.md "Fixtures"); the catalogue adds ``name``.
+CAPTURE_METADATA_KEYS = frozenset(
+    {"argv", "columns", "lines", "term", "env", "exit_code", "program_version", "sha256", "captured"}
+)
+
 
 @dataclass(frozen=True)
 class Fixture:
