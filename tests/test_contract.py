@@ -219,3 +219,27 @@ def test_oracle_shows_what_the_models_resolve(case: Case) -> None:
 def test_oracle_differs_only_where_a_case_says_so(case: Case) -> None:
     """The stated difference is real: the oracle shows other lines (a stale note would fail here)."""
     assert oracle.informative_lines(case.raw) != case.shows
+
+
+def test_both_models_take_the_same_private_modes_as_harmless() -> None:
+    """DECSET / DECRST of every mode xterm numbers (and beyond): resolved by both models or by neither."""
+    from textclean.pipeline.names import HARMLESS_PRIVATE_MODES
+
+    for mode in (*range(2100), 9001, 9999):
+        raw = f"a{CSI}?{mode}hb{CSI}?{mode}l\n"
+        shows = ["ab"] if mode in HARMLESS_PRIVATE_MODES else REFUSED
+        assert (_cleaner_shows(raw), _verifier_shows(raw)) == (shows, shows), mode
+
+
+def test_no_final_byte_is_compared_as_a_bare_letter() -> None:
+    """The models compare sequences against names.py, never against a literal final byte."""
+    import importlib
+    import re
+    from pathlib import Path
+
+    bare = re.compile(r"""(final|\[-1\])\s*(==|!=|in)\s*["']""")
+    names = ("textclean.pipeline.cleaner", "textclean.pipeline.redraw", "textclean.pipeline.verify",
+             "textclean.pipeline.grammar", "oracle.stream", "oracle.render")
+    for name in names:
+        source = Path(importlib.import_module(name).__file__ or "").read_text(encoding="utf-8")
+        assert not bare.search(source), (name, bare.search(source))
