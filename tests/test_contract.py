@@ -6,7 +6,8 @@ illustrates. Every case runs against the cleaner (:func:`cleaner.candidate`) and
 verifier (:func:`verify.terminal_lines`): a rule can no longer reach one model and not the other.
 Where a case resolves, the oracle (a pyte terminal) must show the same lines, except where the case
 says why the oracle deliberately differs (it follows the terminal where the design refuses or keeps
-more); a refused case has nothing for the oracle to agree with.
+more); a refused case has nothing for the oracle to agree with. tmux 3.3a, the tie-breaker, shows
+every resolved case too (one private server), and every harmless private mode (``names.py``).
 
 To add a rule: add its key and design.md wording to ``RULES``, and at least one ``Case`` for it.
 """
@@ -50,8 +51,9 @@ RULES = {
     "resets, C0 and C1 controls, malformed sequences) is refused.",
 }
 
-# Why the oracle shows other lines than the models, where a case resolves.
+# Why the oracle (or tmux) shows other lines than the models, where a case resolves.
 TERMINAL_KEEPS_TRAILING_SPACES = "the oracle right-trims lines; the models keep written spaces"
+KEEPS_WHAT_TMUX_DROPS = "tmux 3.3a draws nothing for it; the models keep it (strictly more, never less)"
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class Case:
     raw: str
     shows: list[str] | None  # the informative lines, or REFUSED
     oracle_differs: str = ""  # why the oracle (a terminal) shows something else, if it does
+    tmux_differs: str = ""  # why tmux 3.3a, the tie-breaker, shows something else, if it does
 
     @property
     def id(self) -> str:
@@ -95,7 +98,7 @@ CASES = [
     Case("decsc", "a\x1b7\nb\x1b8X\n", REFUSED),
     Case("decsc", "a" + CSI + "s\nb" + CSI + "uX\n", REFUSED),
     Case("decsc", "a\x1b8X\n", REFUSED),  # restore without a save
-    Case("unsettled-width", "\U0001fa75 done\n", ["\U0001fa75 done"]),
+    Case("unsettled-width", "\U0001fa75 done\n", ["\U0001fa75 done"], tmux_differs=KEEPS_WHAT_TMUX_DROPS),
     Case("unsettled-width", "\U0001fa75 a" + CSI + "1DX\n", REFUSED),
     Case("unsettled-width", "\U0001f1e6 a\bX\n", REFUSED),  # a lone regional indicator
     Case("unsettled-width", "ok \U0001fa75" + CSI + "3Cz\n", REFUSED),
@@ -108,7 +111,8 @@ CASES = [
     Case("min-columns", "x" * 100 + "\r" + CSI + "90GY\n", ["x" * 89 + "Y" + "x" * 10]),  # within the row
     Case("min-columns", "x" * 100 + "\r" + CSI + "95CY\n", ["x" * 95 + "Y" + "x" * 4]),
     Case("zwj", "a\u200d\rb\n", REFUSED),
-    Case("zwj", "a\u200d" + CSI + "Kb\n", ["a\u200db"]),  # EL at the row's end erases nothing: b joins
+    # EL at the row's end erases nothing: b joins a, and tmux's capture leaves the joiner out
+    Case("zwj", "a\u200d" + CSI + "Kb\n", ["a\u200db"], tmux_differs=KEEPS_WHAT_TMUX_DROPS),
     Case("clear-then-print", CSI + "2J" + CSI + "Hhello\n", ["hello"]),
     Case("clear-then-print", CSI + "1;1fhello\n", ["hello"]),
     Case("clear-then-print", "hi\n" + CSI + "2Jbye\n", REFUSED),
@@ -243,3 +247,34 @@ def test_no_final_byte_is_compared_as_a_bare_letter() -> None:
     for name in names:
         source = Path(importlib.import_module(name).__file__ or "").read_text(encoding="utf-8")
         assert not bare.search(source), (name, bare.search(source))
+
+
+@pytest.fixture(scope="module")
+def tmux_shows() -> list[list[str]]:
+    """What tmux 3.3a shows for every resolved case, then for the harmless private modes, in one server."""
+    from oracle import tmux
+    from textclean.pipeline.names import HARMLESS_PRIVATE_MODES
+
+    if not tmux.available():
+        pytest.skip("tmux is not installed (.ci/run installs it)")
+    modes = "".join(f"m{mode} a{CSI}?{mode}hb{CSI}?{mode}l\n" for mode in sorted(HARMLESS_PRIVATE_MODES))
+    streams = [case.raw for case in RESOLVED] + [modes]
+    with tmux.server() as server:
+        captures = server.show_many([(raw.encode(), 400, 60) for raw in streams])
+    return [[line for line in capture.lines if line.strip()] for capture in captures]
+
+
+@pytest.mark.tmux
+@pytest.mark.parametrize("index", range(len(RESOLVED)), ids=[case.id for case in RESOLVED])
+def test_tmux_shows_what_the_models_resolve(index: int, tmux_shows: list[list[str]]) -> None:
+    """tmux is the tie-breaker: where it shows other lines, the case says why that loses nothing."""
+    case = RESOLVED[index]
+    same = tmux_shows[index] == _as_terminal_shows(case.shows)
+    assert same is not bool(case.tmux_differs), tmux_shows[index]
+
+
+@pytest.mark.tmux
+def test_tmux_shows_text_around_every_harmless_private_mode(tmux_shows: list[list[str]]) -> None:
+    from textclean.pipeline.names import HARMLESS_PRIVATE_MODES
+
+    assert tmux_shows[-1] == [f"m{mode} ab" for mode in sorted(HARMLESS_PRIVATE_MODES)]
