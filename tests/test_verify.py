@@ -680,6 +680,7 @@ DENSE: dict[str, Callable[[int], str]] = {
     "SGR soup": lambda size: (CSI + "1m" + "a") * (size // 5),
     "erase at a far column": lambda size: "x" * 100000 + ("\ry" + CSI + "99999G" + CSI + "1K") * (size // 14),
     "tabs": lambda size: "a\t" * (size // 2),
+    "far moves on a long row": lambda size: "x" * 100000 + "\r" + (CSI + "85G") * (size // 5) + "y",
 }
 
 

@@ -554,9 +554,8 @@ class _Screen:
         there: where it lands depends on the terminal's width."""
         if col < MIN_COLUMNS:
             return
-        row = self.rows[self.row]
-        width = len(row) if isinstance(row, list) else self.row_width(row)
-        if width is None or col > width:
+        width = len(self.cells())  # a list from now on: the next check costs nothing
+        if col > width:
             raise self.refuse(f"moves to column {col + 1}, past the row's text and past column {MIN_COLUMNS}")
 
     # -- erasing -------------------------------------------------------------------------------------
