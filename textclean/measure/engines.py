@@ -16,6 +16,8 @@ import multiprocessing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from textclean.pipeline.gate import DEFAULT_MIN_TOKENS
+
 from .gauge import Measurer
 from .partial import Partial, measure_file, merge_all
 
@@ -26,7 +28,7 @@ ENGINES = ("serial", "pool", "dask")
 class Options:
     """What every worker needs to measure a file the same way."""
 
-    min_tokens: int = 50
+    min_tokens: int = DEFAULT_MIN_TOKENS
     tokenizer: str | None = None
     fmt: str | None = None
 

@@ -17,6 +17,8 @@ import time
 from collections import Counter
 from typing import Any, TextIO
 
+from textclean.pipeline.gate import DEFAULT_MIN_TOKENS
+
 from .detect import FORMATS, UNKNOWN
 from .engines import ENGINES, Options, run_dask, run_pool, run_serial
 from .gauge import collapse_blank_runs
@@ -161,7 +163,7 @@ class Progress:
 def measure_paths(
     paths: list[str],
     *,
-    min_tokens: int = 50,
+    min_tokens: int = DEFAULT_MIN_TOKENS,
     tokenizer: str | None = None,
     jobs: int = 1,
     fmt: str | None = None,
@@ -268,7 +270,10 @@ def build_parser() -> argparse.ArgumentParser:
         "(format told by content; '-' reads standard input; fsspec URLs with the dask extra).",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files, directories, '-' or URLs")
-    parser.add_argument("--min-tokens", type=int, default=50, help="the gate's threshold (default 50)")
+    parser.add_argument(
+        "--min-tokens", type=int, default=DEFAULT_MIN_TOKENS,
+        help=f"the gate's threshold (default {DEFAULT_MIN_TOKENS})",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     parser.add_argument("--per-file", action="store_true", help="print one row per file after the table")
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report to FILE")
