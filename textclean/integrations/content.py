@@ -15,19 +15,19 @@ file, a text part whose ``text`` is missing or null) makes the output one that i
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
-OPENAI = "openai"
-ANTHROPIC = "anthropic"
-RESPONSES = "responses"
-MESSAGE_FORMATS = (OPENAI, ANTHROPIC, RESPONSES)
 MessageFormat = Literal["openai", "anthropic", "responses"]
+OPENAI: Final = "openai"
+ANTHROPIC: Final = "anthropic"
+RESPONSES: Final = "responses"
+MESSAGE_FORMATS: tuple[MessageFormat, ...] = (OPENAI, ANTHROPIC, RESPONSES)
 
 #: Gate-style reason for a tool output holding a non-text part: integrations leave it whole.
 NON_TEXT_BLOCKS = "non_text_blocks"
 
 RESPONSES_OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output")
-_TEXT_TYPES = {OPENAI: ("text",), ANTHROPIC: ("text",), RESPONSES: ("input_text", "output_text")}
+_TEXT_TYPES: dict[str, tuple[str, ...]] = {OPENAI: ("text",), ANTHROPIC: ("text",), RESPONSES: ("input_text",)}
 
 
 class ContentParts(NamedTuple):

@@ -27,7 +27,8 @@ from textclean.integrations.content import (
     message_format,
     tool_output_sites,
 )
-from textclean.pipeline.gate import Result, TextClean
+from textclean.pipeline.gate import TextClean
+from textclean.pipeline.result import Result
 
 __all__ = ["NON_TEXT_BLOCKS", "Format", "MessagesReport", "ToolOutputOutcome", "clean_messages"]
 
@@ -50,7 +51,7 @@ class ToolOutputOutcome:
     block_index: int | None
     part_index: int | None
     reason: str | None
-    result: Result | None
+    result: Result[str] | None
     format: MessageFormat = "openai"
 
     @property
@@ -78,7 +79,7 @@ class MessagesReport:
     @property
     def tokens_saved(self) -> int:
         """Tokens removed from the cleaned outputs (counts only outputs the gate applied)."""
-        return sum(o.result.tokens_before - o.result.tokens_after for o in self.outputs if o.applied)
+        return sum(o.result.tokens_saved for o in self.outputs if o.result is not None and o.applied)
 
 
 def clean_messages(

@@ -72,7 +72,7 @@ class Result(Generic[AnyStr]):
         original: str,
         min_tokens: int | None = None,
     ) -> None:
-        self.text = text
+        self.text: AnyStr = text
         self.applied = applied
         self._reason = reason
         self._min_tokens = min_tokens  # set when reason waits for a count
@@ -117,7 +117,8 @@ class Result(Generic[AnyStr]):
     @property
     def tokens_after(self) -> int:
         if self._tokens_after is None:
-            self._tokens_after = self.tokens_before if not self.applied else self._count[0](self.text)
+            text = self.text if isinstance(self.text, str) else self.text.decode("utf-8", "surrogateescape")
+            self._tokens_after = self.tokens_before if not self.applied else self._count[0](text)
         return self._tokens_after
 
     @property
