@@ -17,14 +17,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final, Literal, NamedTuple
 
+from textclean.pipeline.result import NON_TEXT_BLOCKS  # the reason for an output left whole
+
+__all__ = [
+    "ANTHROPIC", "MESSAGE_FORMATS", "NON_TEXT_BLOCKS", "OPENAI", "RESPONSES", "ContentParts", "MessageFormat",
+    "ToolOutputSite", "content_parts", "message_format", "tool_output_sites",
+]
+
 MessageFormat = Literal["openai", "anthropic", "responses"]
 OPENAI: Final = "openai"
 ANTHROPIC: Final = "anthropic"
 RESPONSES: Final = "responses"
 MESSAGE_FORMATS: tuple[MessageFormat, ...] = (OPENAI, ANTHROPIC, RESPONSES)
 
-#: Gate-style reason for a tool output holding a non-text part: integrations leave it whole.
-NON_TEXT_BLOCKS = "non_text_blocks"
 
 RESPONSES_OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output")
 _TEXT_TYPES: dict[str, tuple[str, ...]] = {OPENAI: ("text",), ANTHROPIC: ("text",), RESPONSES: ("input_text",)}

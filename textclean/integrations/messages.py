@@ -27,7 +27,7 @@ from textclean.integrations.content import (
     message_format,
     tool_output_sites,
 )
-from textclean.pipeline.gate import TextClean
+from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, TextClean
 from textclean.pipeline.result import Result
 
 __all__ = ["NON_TEXT_BLOCKS", "Format", "MessagesReport", "ToolOutputOutcome", "clean_messages"]
@@ -86,7 +86,7 @@ def clean_messages(
     messages: Sequence[Message],
     *,
     format: Format | None = None,
-    min_tokens: int = 50,
+    min_tokens: int = DEFAULT_MIN_TOKENS,
     tokenizer: str | Callable[[str], int] | None = None,
     max_chars: int | None = None,
     cleaner: TextClean | None = None,
