@@ -14,6 +14,8 @@ import json
 import re
 from typing import Any
 
+from textclean.integrations.content import message_format
+
 from .opener import open_binary
 from .outputs import decode
 from .recordings import is_header, is_v1_document
@@ -84,12 +86,13 @@ def chat_shape(value: Any) -> str | None:
         return None
     if not isinstance(value, dict):
         return None
-    if value.get("role") == "tool" or (value.get("role") == "assistant" and "tool_calls" in value):
+    holds = message_format(value)  # a message holding a tool output, by the shared walker
+    if holds in (OPENAI, ANTHROPIC):
+        return holds
+    if value.get("role") == "assistant" and "tool_calls" in value:
         return OPENAI
     content = value.get("content")
-    if isinstance(content, list) and any(
-        isinstance(b, dict) and b.get("type") in ("tool_result", "tool_use") for b in content
-    ):
+    if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_use" for b in content):
         return ANTHROPIC
     return None
 

@@ -12,11 +12,10 @@ import inspect
 import re
 from typing import NamedTuple
 
-from textclean.integrations.messages import NON_TEXT_BLOCKS
 from textclean.pipeline.cleaner import strip_escapes_only
 from textclean.pipeline.gate import TextClean
 from textclean.pipeline.probe import has_terminal_noise
-from textclean.pipeline.result import Result
+from textclean.pipeline.result import NON_TEXT_BLOCKS, Result
 from textclean.pipeline.tokens import token_counter
 
 from .outputs import ToolOutput

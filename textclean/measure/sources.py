@@ -25,6 +25,10 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from textclean.integrations.content import ANTHROPIC as CHAT_ANTHROPIC
+from textclean.integrations.content import OPENAI as CHAT_OPENAI
+from textclean.integrations.content import RESPONSES, MessageFormat, content_parts, tool_output_sites
+
 from .detect import (
     ANTHROPIC,
     ASCIICAST,
@@ -113,60 +117,40 @@ def _json_document(path: str, stats: ReadStats) -> Any:
             return None
 
 
-def _text_blocks(blocks: list[Any], text_types: tuple[str, ...] = ("text",)) -> tuple[list[str], bool]:
-    """Split a content list into its texts and whether anything else (an image, a document) was there."""
-    texts: list[str] = []
-    other = False
-    for block in blocks:
-        if isinstance(block, dict) and block.get("type") in text_types and isinstance(block.get("text"), str):
-            texts.append(block["text"])
-        else:
-            other = True
-    return texts, other
-
-
 def _content_outputs(
-    label: str, content: Any, stats: ReadStats, text_types: tuple[str, ...] = ("text",)
+    label: str, content: Any, stats: ReadStats, shape: MessageFormat = CHAT_OPENAI
 ) -> Iterator[ToolOutput]:
-    """Outputs of one tool result's content: a string, or a list of text (and maybe other) blocks.
+    """Outputs of one tool result's content (split by the shared walker, :func:`content_parts`).
 
-    Text blocks are separate outputs (message integration cleans each on its own), unless a non-text
-    block stands beside them: then the whole result is one output that integration leaves whole.
+    Text parts are separate outputs (message integration cleans each on its own), unless a non-text
+    part stands beside them: then the whole result is one output that integration leaves whole.
     """
-    if isinstance(content, str):
-        yield ToolOutput(label, content)
-    elif isinstance(content, list):
-        texts, other = _text_blocks(content, text_types)
-        if other:
-            yield ToolOutput(label, "\n".join(texts), non_text_blocks=True)
-        elif len(texts) == 1:
-            yield ToolOutput(label, texts[0])
-        else:
-            for i, text in enumerate(texts):
-                yield ToolOutput(f"{label}[{i}]", text)
-    elif content is not None:
+    parts = content_parts(content, shape)
+    texts = [text for _, text in parts.texts]
+    if parts.malformed:
         stats.malformed += 1
+    elif parts.non_text:
+        yield ToolOutput(label, "\n".join(texts), non_text_blocks=True)
+    elif len(texts) == 1:
+        yield ToolOutput(label, texts[0])
+    else:
+        for i, text in enumerate(texts):
+            yield ToolOutput(f"{label}[{i}]", text)
 
 
-def _anthropic_blocks_outputs(label: str, content: Any, stats: ReadStats) -> Iterator[ToolOutput]:
-    """The ``tool_result`` blocks of one Anthropic (or Claude Code) message content."""
-    if not isinstance(content, list):
-        return
-    for i, block in enumerate(content):
-        if isinstance(block, dict) and block.get("type") == "tool_result":
-            name = block.get("tool_use_id") or str(i)
-            yield from _content_outputs(f"{label}:{name}", block.get("content"), stats)
+def _site_outputs(label: str, message: Any, shape: MessageFormat, stats: ReadStats) -> Iterator[ToolOutput]:
+    """The tool outputs of one message in one shape, found by the shared walker."""
+    for site in tool_output_sites(message, shape):
+        name = site.name or (str(site.block_index) if site.block_index is not None else "")
+        yield from _content_outputs(f"{label}:{name}" if name else label, site.content, stats, shape)
 
 
 def _openai_message_outputs(label: str, message: Any, stats: ReadStats) -> Iterator[ToolOutput]:
-    if isinstance(message, dict) and message.get("role") == "tool":
-        name = message.get("tool_call_id") or ""
-        yield from _content_outputs(f"{label}:{name}" if name else label, message.get("content"), stats)
+    yield from _site_outputs(label, message, CHAT_OPENAI, stats)
 
 
 def _anthropic_message_outputs(label: str, message: Any, stats: ReadStats) -> Iterator[ToolOutput]:
-    if isinstance(message, dict):
-        yield from _anthropic_blocks_outputs(label, message.get("content"), stats)
+    yield from _site_outputs(label, message, CHAT_ANTHROPIC, stats)
 
 
 def _messages_of(document: Any) -> list[Any] | None:
@@ -205,9 +189,7 @@ def read_claude_code(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
         if not isinstance(event, dict):
             stats.malformed += 1
             continue
-        message = event.get("message")
-        if isinstance(message, dict):
-            yield from _anthropic_blocks_outputs(f"{path}:{number}", message.get("content"), stats)
+        yield from _anthropic_message_outputs(f"{path}:{number}", event.get("message"), stats)
 
 
 def read_openai(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
@@ -220,11 +202,8 @@ def read_anthropic(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
     yield from _chat_outputs(path, stats, _anthropic_message_outputs)
 
 
-CODEX_OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output")
-
-
-def _codex_output_text(output: Any) -> Any:
-    """A Codex tool output: a string, which older CLIs wrap as JSON ``{"output": …, "metadata": …}``."""
+def _unwrap_codex_output(output: Any) -> Any:
+    """Older Codex CLIs wrap a tool's output as a JSON string ``{"output": …, "metadata": …}``."""
     if isinstance(output, str) and output.startswith("{"):
         try:
             wrapped = json.loads(output)
@@ -232,13 +211,12 @@ def _codex_output_text(output: Any) -> Any:
             return output
         if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
             return wrapped["output"]
-    if isinstance(output, dict) and "content" in output:
-        return output["content"]
     return output
 
 
 def read_codex(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
-    """Codex CLI rollout: ``response_item`` records whose payload is a tool call's output.
+    """Codex CLI rollout: ``response_item`` records whose payload is a tool call's output (Responses
+    API items, found by the shared walker).
 
     ``event_msg`` records repeat what the response items hold (``exec_command_end``) and are not read.
     Rollouts from before the ``{"type", "payload"}`` envelope hold the items themselves, one per line.
@@ -248,10 +226,9 @@ def read_codex(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
             stats.malformed += 1
             continue
         item = record.get("payload") if record.get("type") == "response_item" else record
-        if isinstance(item, dict) and item.get("type") in CODEX_OUTPUT_TYPES:
-            label = f"{path}:{number}:{item.get('call_id') or ''}"
-            content = _codex_output_text(item.get("output"))
-            yield from _content_outputs(label, content, stats, ("input_text", "output_text", "text"))
+        for site in tool_output_sites(item, RESPONSES):
+            label = f"{path}:{number}:{site.name or ''}"
+            yield from _content_outputs(label, _unwrap_codex_output(site.content), stats, RESPONSES)
 
 
 def _observation_turns(history: list[Any]) -> Iterator[tuple[int, Any]]:
