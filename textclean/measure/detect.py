@@ -67,17 +67,19 @@ def _is_codex_item(value: dict[str, Any]) -> bool:
     )
 
 
-def _messages_of(value: Any) -> list[Any] | None:
+def messages_of(value: Any) -> list[Any] | None:
+    """The message list of a document: a bare list, or an object's ``messages``."""
     if isinstance(value, list):
         return value
     if isinstance(value, dict) and isinstance(value.get("messages"), list):
-        return value["messages"]
+        messages: list[Any] = value["messages"]
+        return messages
     return None
 
 
 def chat_shape(value: Any) -> str | None:
     """OpenAI or Anthropic, from one message or a list / ``{"messages": […]}`` of them."""
-    messages = _messages_of(value)
+    messages = messages_of(value)
     if messages is not None:
         for message in messages:
             kind = chat_shape(message) if isinstance(message, dict) else None

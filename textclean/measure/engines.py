@@ -11,10 +11,12 @@ Every engine returns the same report as ``serial`` (the tests check it on a two-
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import multiprocessing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from textclean.pipeline.gate import DEFAULT_MIN_TOKENS
 
@@ -103,7 +105,7 @@ def run_pool(paths: Iterable[str], options: Options, jobs: int, progress: Progre
 def run_dask(paths: Iterable[str], options: Options, jobs: int, scheduler: str | None = None) -> Partial:
     """A Dask bag over the files: map each partition's files to a partial report, reduce with the merge."""
     try:
-        import dask.bag as db
+        db: Any = importlib.import_module("dask.bag")
     except ImportError:
         raise RuntimeError("--engine dask needs dask: pip install 'textclean[dask]'") from None
     items = list(enumerate(paths))
@@ -113,9 +115,8 @@ def run_dask(paths: Iterable[str], options: Options, jobs: int, scheduler: str |
     bag = db.from_sequence(items, npartitions=partitions).map_partitions(measure_partition, options)
     reduced = bag.reduction(merge_all, merge_all, split_every=8)
     if scheduler:
-        from distributed import Client
-
-        with Client(scheduler) as client:
+        client_type: Any = importlib.import_module("distributed").Client
+        with client_type(scheduler) as client:
             result = client.compute(reduced).result()
     else:
         result = reduced.compute(scheduler="processes", num_workers=max(1, jobs))

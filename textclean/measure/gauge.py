@@ -93,16 +93,16 @@ class Measurer:
         self.count = token_counter(tokenizer)
         self._sized_gates: dict[tuple[int, int | None], TextClean] = {}
 
-    def _clean(self, output: ToolOutput) -> Result:
+    def _clean(self, output: ToolOutput) -> Result[str]:
         if output.columns is None or not GATE_TAKES_SIZE:
             return self.gate.clean(output.text)
         size = {"columns": output.columns, "rows": output.rows}
         if SIZE_IN_CLEAN:
-            return self.gate.clean(output.text, **size)  # type: ignore[call-arg]
+            return self.gate.clean(output.text, **size)
         key = (output.columns, output.rows)
         gate = self._sized_gates.get(key)
         if gate is None:
-            gate = self._sized_gates[key] = TextClean(  # type: ignore[call-arg]
+            gate = self._sized_gates[key] = TextClean(
                 min_tokens=self.min_tokens, tokenizer=self.tokenizer, **size
             )
         return gate.clean(output.text)

@@ -7,12 +7,13 @@ read in binary mode: text mode would turn a bare ``\\r`` into ``\\n``.
 
 from __future__ import annotations
 
+import importlib
 import io
 import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from typing import IO
+from typing import IO, Any
 
 STDIN = "-"
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
@@ -31,9 +32,9 @@ def _local(path: str) -> str:
     return path[len("file://"):] if path.startswith("file://") else path
 
 
-def _fsspec():  # type: ignore[no-untyped-def]
+def _fsspec() -> Any:
     try:
-        import fsspec
+        fsspec = importlib.import_module("fsspec")
     except ImportError:
         raise PathError("reading URLs needs fsspec: pip install 'textclean[dask]'") from None
     return fsspec
@@ -52,7 +53,8 @@ def open_binary(path: str) -> IO[bytes]:
     if path == STDIN:
         return io.BytesIO(stdin_bytes())
     if is_url(path):
-        return _fsspec().open(path, "rb").open()
+        handle: IO[bytes] = _fsspec().open(path, "rb").open()
+        return handle
     return open(_local(path), "rb")
 
 

@@ -44,6 +44,7 @@ from .detect import (
     UNKNOWN,
     detect_format,
     is_openhands_event,
+    messages_of,
 )
 from .opener import expand_paths, open_binary
 from .outputs import ReadStats, ToolOutput, decode
@@ -153,15 +154,6 @@ def _anthropic_message_outputs(label: str, message: Any, stats: ReadStats) -> It
     yield from _site_outputs(label, message, CHAT_ANTHROPIC, stats)
 
 
-def _messages_of(document: Any) -> list[Any] | None:
-    """The message list of a document: a bare list, or an object's ``messages``."""
-    if isinstance(document, list):
-        return document
-    if isinstance(document, dict) and isinstance(document.get("messages"), list):
-        return document["messages"]
-    return None
-
-
 def _chat_outputs(
     path: str,
     stats: ReadStats,
@@ -169,7 +161,7 @@ def _chat_outputs(
 ) -> Iterator[ToolOutput]:
     """Outputs of a chat log: one JSON document, or JSON lines each a message or a conversation."""
     for label, value in _records(path, stats):
-        messages = _messages_of(value)
+        messages = messages_of(value)
         if messages is None:
             if label == path:  # a document that holds no messages
                 stats.malformed += 1
@@ -293,7 +285,8 @@ def read_mini_swe_agent(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
 
 def _openhands_events(value: Any) -> list[Any]:
     if isinstance(value, dict) and isinstance(value.get("history"), list):
-        return value["history"]
+        history: list[Any] = value["history"]
+        return history
     if isinstance(value, list):
         return value
     return [value]
