@@ -160,7 +160,7 @@ class ScreenModel(LineModel):
     def repeat(self, n: int) -> None:
         """REP: the last graphic character, ``n`` more times."""
         if self.last_char is None:
-            raise Unresolved("REP with no character before it")
+            raise Unresolved("REP not right after a character (terminals disagree)")
         self._charge(n)
         self.write(self.last_char * n)
 
@@ -372,8 +372,8 @@ class ScreenModel(LineModel):
         if mode == 0 and not self.top_known:
             # below the cursor: rows of this text only (the cursor is within the screen's last rows)
             self._no_pending_wrap("erase in display")
-            if not all(_blank(r) for r in self.rows[self.row + 1 :]):
-                raise Unresolved("erase below the cursor, over written rows, on a page whose top is not known")
+            if not all(_blank(r) for r in self.rows[self.row + 1 :]) or self._erases_cells(0):
+                raise Unresolved("erase in display over written cells on a page whose top is not known")
             self.erase_in_line(0)
             return
         self._require_top("erase in display")
@@ -388,6 +388,14 @@ class ScreenModel(LineModel):
             raise Unresolved(f"erase in display with mode {mode}")
         self._no_pending_wrap("erase in display")
         screen_row = self.row - self.top
+        if self._erases_cells(mode):
+            # what ED destroys was shown (oracle.lossless): the row as it stood is kept
+            copy = Row()
+            copy.cells = list(self.rows[self.row].cells)
+            copy.ending = self.rows[self.row].ending
+            self.rows.insert(self.top, copy)
+            self.top += 1
+            self.row += 1
         if mode == 0:
             self.erase_in_line(0)
             self._retire_slice(self.row + 1, len(self.rows), replace=False)
@@ -395,6 +403,12 @@ class ScreenModel(LineModel):
             self.erase_in_line(1)
             self._retire_slice(self.top, self.row, replace=True)
         self.row = self.top + screen_row
+
+    def _erases_cells(self, mode: int) -> bool:
+        """Whether ED ``mode`` erases written cells of the cursor's row."""
+        cells = self.rows[self.row].cells
+        part = cells[self.col :] if mode == 0 else cells[: self.col + 1]
+        return any(c is not UNWRITTEN and c != " " for c in part)
 
     def insert_lines(self, n: int) -> None:
         """IL: blank rows at the cursor's row; rows pushed past the bottom margin leave (kept)."""

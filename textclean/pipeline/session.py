@@ -75,7 +75,14 @@ class _Walker:
         self.modes: tuple[tuple[int, int | None] | None, bool] = (None, False)  # margins, origin
 
     def _fresh(self, cursor: tuple[int, int] | None) -> ScreenModel:
+        """A blank screen. With the cursor's row unknown but its column known (a clear after a page
+        whose top is not known), the page is resolved as a text's first page is: relative moves only."""
         margins, origin = self.modes
+        previous = self.previous
+        if cursor is None and previous is not None and previous.cursor_known and not previous.pending_wrap \
+                and margins is None and not origin:
+            return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False,
+                               cursor=(0, previous.col))
         return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True, cursor=cursor,
                            margins=margins, origin=origin)
 
@@ -141,6 +148,13 @@ def _check_kept(text: str, segments: list[Segment]) -> None:
         if segment.text is not None:
             continue
         page = segment.page
+        if page.start and not (page.cleared and page.homed):
+            raise WholeRefusal(
+                "unsupported_control",
+                f"page at offset {page.start} cannot be kept: its break leaves the cursor or the screen "
+                f"as the page before left them; kept because {segment.why}",
+                segments,
+            )
         found = pages.persists(text[page.start : page.end])
         if found is None:
             continue
@@ -229,6 +243,8 @@ def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int]) -> 
         pos = m.end()
         token = m.group()
         first = token[0]
+        if token[-1] != "b":
+            model.last_char = None  # REP repeats only a character written right before it
         if first == "\x1b":
             if len(token) == 1:
                 raise Unresolved(f"ESC that starts no complete sequence at offset {offset + token_start}")
