@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 
 from . import cleaner, session, verify
@@ -47,10 +48,19 @@ def _size(columns: int | None, rows: int | None) -> tuple[int | None, int | None
     return columns, rows
 
 
+def _verifier_knows_sizes() -> bool:
+    try:
+        return "columns" in inspect.signature(verify.first_difference).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def _check(raw: str, candidate: str, columns: int | None, rows: int | None) -> str | None:
     """The verifier's verdict on a whole candidate (None: it passes)."""
     if columns is None and rows is None:
         difference = verify.first_difference(raw, candidate)
+    elif not _verifier_knows_sizes():
+        return "the verifier does not take a terminal size: a candidate for a known size cannot be checked"
     else:
         difference = verify.first_difference(raw, candidate, columns=columns, rows=rows)
     return difference or _joined_bytes(candidate)

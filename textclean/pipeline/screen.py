@@ -42,6 +42,7 @@ class ScreenModel(LineModel):
         columns: int | None,
         rows: int | None,
         top_known: bool,
+        blank: bool = False,
         cursor: tuple[int, int] | None = (0, 0),
         margins: tuple[int, int | None] | None = None,
         origin: bool = False,
@@ -51,10 +52,14 @@ class ScreenModel(LineModel):
         self.height = rows
         self.top = 0
         self.top_known = top_known
+        # top not known, but the screen is blank (a clear, an alternate screen) and only the cursor's
+        # row is unknown: the first absolute position, before anything is written, anchors the page
+        self.blank = blank
         self.cursor_known = cursor is not None
         self.margins = margins
         self.origin = origin
         self.pending_wrap = False
+        self.wrap_disputed = False  # EL at the pending-wrap column: terminals disagree on the next character
         self.last_char: str | None = None
         if cursor is not None:
             self._place(*cursor)
@@ -64,11 +69,27 @@ class ScreenModel(LineModel):
         """The screen's height, or the fewest rows an unknown screen is assumed to have."""
         return self.height or SCREEN_LINES
 
+    def _settle_top(self) -> None:
+        """With a known height, once the page has as many rows as the screen its lowest row is the
+        screen's last (every new row scrolled it there), so the page's top is known."""
+        if not self.top_known and self.height is not None and self.margins is None and len(self.rows) >= self.height:
+            self.top_known = True
+            self.top = len(self.rows) - self.height
+            self.saved = None
+
     def _require_top(self, what: str) -> None:
+        self._settle_top()
         if not self.top_known:
             raise Unresolved(f"{what} on a page whose top row is not known")
         if self.height is None and len(self.rows) - self.top > SCREEN_LINES:
             raise Unresolved(f"{what} after more than {SCREEN_LINES} rows on a screen of unknown height")
+
+    def _anchor(self) -> None:
+        """An absolute position on a blank screen before any output: the page's top is now known."""
+        if not self.top_known and self.blank and all(_blank(r) for r in self.rows):
+            self.top_known = True
+            self.rows, self.top, self.row = [Row()], 0, 0
+            self.saved = None
 
     def _require_cursor(self) -> None:
         if not self.cursor_known:
@@ -84,7 +105,7 @@ class ScreenModel(LineModel):
         self.row = self.top + screen_row
         self.col = column
         self.cursor_known = True
-        self.pending_wrap = False
+        self.pending_wrap = self.wrap_disputed = False
 
     def screen_cursor(self) -> tuple[int, int] | None:
         """The cursor's screen position where it is certain."""
@@ -152,6 +173,8 @@ class ScreenModel(LineModel):
 
     def _wrap(self) -> None:
         """Autowrap (DECAWM, on by default): the next character goes to the next row's first column."""
+        if self.wrap_disputed:
+            raise Unresolved("a character after erase in line at the pending-wrap column (terminals disagree)")
         self.rows[self.row].ending = self.rows[self.row].ending or "\n"
         self._index()
         self.col = 0
@@ -175,7 +198,7 @@ class ScreenModel(LineModel):
     # --- moves within a row -----------------------------------------------------------------------
     def carriage_return(self) -> None:
         self._require_cursor()
-        self.pending_wrap = False
+        self.pending_wrap = self.wrap_disputed = False
         super().carriage_return()
 
     def backspace(self) -> None:
@@ -213,6 +236,11 @@ class ScreenModel(LineModel):
 
     def erase_in_line(self, mode: int) -> None:
         self._require_cursor()
+        if self.pending_wrap and mode == 0:
+            # tmux 3.3a erases nothing from the pending-wrap column (xterm erases the last cell:
+            # keeping it keeps more); where the next character goes then differs, so it refuses
+            self.wrap_disputed = True
+            return
         self._no_pending_wrap("erase in line")
         super().erase_in_line(mode)
 
@@ -288,7 +316,7 @@ class ScreenModel(LineModel):
 
     def line_feed(self, ending: str) -> None:
         self._require_cursor()
-        self.pending_wrap = False
+        self.pending_wrap = self.wrap_disputed = False
         if not self.top_known:
             super().line_feed(ending)
             return
@@ -346,6 +374,8 @@ class ScreenModel(LineModel):
 
     def cursor_position(self, row: int, column: int | None) -> None:
         """CUP / HVP (``column`` None: VPA, the column stays). Rows and columns from 0."""
+        self._anchor()
+        self._settle_top()
         self._require_top("absolute position")
         if column is None:
             self._require_cursor()
@@ -477,6 +507,7 @@ class ScreenModel(LineModel):
 
     def set_margins(self, upper: int, lower: int | None) -> None:
         """DECSTBM (rows from 0; ``lower`` None: the screen's bottom). The cursor goes home."""
+        self._anchor()
         self._require_top("set scroll region")
         if self.height is not None:
             lower = self.height - 1 if lower is None else min(lower, self.height - 1)
@@ -488,6 +519,7 @@ class ScreenModel(LineModel):
 
     def set_origin(self, on: bool) -> None:
         """DECOM: positions relative to the region; the cursor goes home."""
+        self._anchor()
         self._require_top("origin mode")
         self.origin = on
         self._home()

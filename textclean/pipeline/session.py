@@ -81,7 +81,7 @@ class _Walker:
         previous = self.previous
         if cursor is None and previous is not None and previous.cursor_known and not previous.pending_wrap \
                 and margins is None and not origin:
-            return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False,
+            return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False, blank=True,
                                cursor=(0, previous.col))
         return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True, cursor=cursor,
                            margins=margins, origin=origin)
