@@ -61,17 +61,6 @@ def strip_escapes_only(text: str) -> str:
     return grammar.ESCAPE_SEQUENCE.sub("", text)
 
 
-def _fits(text: str, columns: int) -> bool:
-    """No line of ``text`` (escape-free) can reach a margin ``columns`` wide (a tab counts 8 cells,
-    any other character 2)."""
-    if len(text) < columns // 2:
-        return True
-    widest = max(map(len, text.split("\n")))
-    if text.isascii():
-        return widest + 7 * text.count("\t") < columns if "\t" in text else widest < columns
-    return 2 * widest + 6 * text.count("\t") < columns
-
-
 def candidate(text: str, *, columns: int | None = None, rows: int | None = None) -> Candidate:
     """Propose the cleaned text, or raise :class:`Refused`.
 
@@ -84,7 +73,7 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
             f"C1 control U+{ord(c1.group()):04X} at offset {c1.start()} (terminals disagree on C1 in UTF-8)",
         )
     stripped, count = grammar.APPEND_ONLY_INERT.subn("", text)
-    if not _has_residual_control(stripped) and (columns is None or _fits(stripped, columns)):
+    if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
         return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
     try:
         return _resolve_redraws(text, columns, rows)

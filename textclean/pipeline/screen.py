@@ -4,10 +4,13 @@ Used only for pages (see :mod:`pages`) the row model refuses: absolute positions
 erases in display (ED), IL / DL / ICH / DCH / REP / SU / SD, DECSTBM scroll regions with IND / RI /
 LF at their margins, origin mode (DECOM), and autowrap when the terminal's width is known.
 
-``self.rows`` holds the page's rows in the order the cleaned text lists them: rows that left the
-screen (scrolled off, pushed off by IL / SD / RI, deleted by DL or erased by a partial ED) come first,
-in the order they left, then the screen. ``self.top`` is the index of the screen's first row. A row
-that leaves is *kept* (moved before ``top``): keeping more is the safe side (SESSIONS_CONTRACT.md).
+``self.rows`` holds the page's rows in the order the cleaned text lists them: rows that scrolled off
+(LF / IND / SU at the top of the screen or of a scroll region) come first, in the order they left,
+then the screen; ``self.top`` is the index of the screen's first row. A row that scrolls off is kept
+even where a region not at the top makes a terminal discard it (SESSIONS_CONTRACT.md: the safe side);
+rows DL deletes or IL / SD / RI push off the bottom, and cells ED erases, are dropped as overwritten
+cells are: the page's final state counts. A row that autowraps ends in :data:`WRAP`: it and the next
+row are one line of the cleaned text, as ``tmux capture-pane -J`` joins them.
 
 What the model cannot know raises :class:`Unresolved`: an absolute position while the page's top is
 unknown (the first page of a text, or a page taller than an unknown screen), a scroll at a bottom
@@ -20,6 +23,13 @@ import wcwidth
 
 from .redraw import SCREEN_LINES, UNWRITTEN, LineModel, Row, Unresolved
 from .widths import unsettled_width
+
+
+class _Wrap(str):
+    """A line ending that is none: the row wrapped into the next one."""
+
+
+WRAP = _Wrap("")
 
 
 def _blank(row: Row) -> bool:
@@ -129,14 +139,6 @@ class ScreenModel(LineModel):
             self.rows.insert(self.top, row)
             self.top += 1
 
-    def _retire_slice(self, start: int, end: int, *, replace: bool) -> None:
-        """Rows ``start..end`` leave the screen (kept); ``replace``: blank rows take their places."""
-        gone = self.rows[start:end]
-        self.rows[start:end] = [Row() for _ in gone] if replace else []
-        kept = [r for r in gone if not _blank(r)]
-        self.rows[self.top : self.top] = kept
-        self.top += len(kept)
-
     # --- writing ----------------------------------------------------------------------------------
     def write(self, text: str) -> None:
         self._require_cursor()
@@ -175,7 +177,7 @@ class ScreenModel(LineModel):
         """Autowrap (DECAWM, on by default): the next character goes to the next row's first column."""
         if self.wrap_disputed:
             raise Unresolved("a character after erase in line at the pending-wrap column (terminals disagree)")
-        self.rows[self.row].ending = self.rows[self.row].ending or "\n"
+        self.rows[self.row].ending = WRAP
         self._index()
         self.col = 0
         self.pending_wrap = False
@@ -296,7 +298,7 @@ class ScreenModel(LineModel):
         """Down one row, scrolling the region at its bottom margin."""
         self._require_cursor()
         if not self.top_known:
-            super().line_feed(self.rows[self.row].ending or "\n")
+            super().line_feed(WRAP)  # only autowrap gets here without a known top
             return
         upper, lower = self._region()
         screen_row = self.row - self.top
@@ -321,7 +323,7 @@ class ScreenModel(LineModel):
             super().line_feed(ending)
             return
         row = self.rows[self.row]
-        if not row.ending:
+        if not row.ending and row.ending is not WRAP:
             row.ending = ending
         self._index()
         self.col = 0
@@ -402,8 +404,8 @@ class ScreenModel(LineModel):
         if mode == 0 and not self.top_known:
             # below the cursor: rows of this text only (the cursor is within the screen's last rows)
             self._no_pending_wrap("erase in display")
-            if not all(_blank(r) for r in self.rows[self.row + 1 :]) or self._erases_cells(0):
-                raise Unresolved("erase in display over written cells on a page whose top is not known")
+            if not all(_blank(r) for r in self.rows[self.row + 1 :]):
+                raise Unresolved("erase in display over written rows on a page whose top is not known")
             self.erase_in_line(0)
             return
         self._require_top("erase in display")
@@ -417,35 +419,30 @@ class ScreenModel(LineModel):
         if mode not in (0, 1):
             raise Unresolved(f"erase in display with mode {mode}")
         self._no_pending_wrap("erase in display")
-        screen_row = self.row - self.top
-        if self._erases_cells(mode):
-            # what ED destroys was shown (oracle.lossless): the row as it stood is kept
-            copy = Row()
-            copy.cells = list(self.rows[self.row].cells)
-            copy.ending = self.rows[self.row].ending
-            self.rows.insert(self.top, copy)
-            self.top += 1
-            self.row += 1
+        # Erased cells, like overwritten ones, were never meant to be read (the page's final state counts).
         if mode == 0:
             self.erase_in_line(0)
-            self._retire_slice(self.row + 1, len(self.rows), replace=False)
+            self._charge(len(self.rows) - self.row)
+            for row in self.rows[self.row + 1 :]:
+                self._clear_row(row)
         else:
             self.erase_in_line(1)
-            self._retire_slice(self.top, self.row, replace=True)
-        self.row = self.top + screen_row
+            self._charge(self.row - self.top)
+            for row in self.rows[self.top : self.row]:
+                self._clear_row(row)
 
-    def _erases_cells(self, mode: int) -> bool:
-        """Whether ED ``mode`` erases written cells of the cursor's row."""
-        cells = self.rows[self.row].cells
-        part = cells[self.col :] if mode == 0 else cells[: self.col + 1]
-        return any(c is not UNWRITTEN and c != " " for c in part)
+    def _clear_row(self, row: Row) -> None:
+        if row.cells:
+            row.mark("multiline")
+            row.cells = []
+            row.ambiguous = row.special = False
 
     def insert_lines(self, n: int) -> None:
-        """IL: blank rows at the cursor's row; rows pushed past the bottom margin leave (kept)."""
+        """IL: blank rows at the cursor's row; rows pushed past the bottom margin are dropped."""
         self._lines(n, insert=True)
 
     def delete_lines(self, n: int) -> None:
-        """DL: the cursor's row and the next ones leave (kept); blank rows come in at the bottom margin."""
+        """DL: the cursor's row and the next ones are dropped; blank rows come in at the bottom margin."""
         self._lines(n, insert=False)
 
     def _lines(self, n: int, *, insert: bool) -> None:
@@ -455,17 +452,17 @@ class ScreenModel(LineModel):
         screen_row = self.row - self.top
         if screen_row < upper or (lower is not None and screen_row > lower):
             return  # outside the scroll region: no effect
-        self._shift(screen_row, lower, n, up=not insert)
+        self._shift(screen_row, lower, n, up=not insert, keep=False)
         self.col = 0
         self.pending_wrap = False
 
     def _scroll_up(self, n: int) -> None:
         upper, lower = self._region()
-        self._shift(upper, lower, n, up=True)
+        self._shift(upper, lower, n, up=True, keep=True)
 
     def _scroll_down(self, n: int) -> None:
         upper, lower = self._region()
-        self._shift(upper, lower, n, up=False)
+        self._shift(upper, lower, n, up=False, keep=False)
 
     def scroll(self, n: int, *, up: bool) -> None:
         """SU / SD."""
@@ -476,8 +473,12 @@ class ScreenModel(LineModel):
         else:
             self._scroll_down(n)
 
-    def _shift(self, first: int, last: int | None, n: int, *, up: bool) -> None:
-        """Move screen rows ``first..last`` up (rows leave at ``first``) or down (they leave at ``last``)."""
+    def _shift(self, first: int, last: int | None, n: int, *, up: bool, keep: bool) -> None:
+        """Move screen rows ``first..last`` up (rows leave at ``first``) or down (they leave at ``last``).
+
+        ``keep``: the rows that leave scrolled off (LF, IND, SU at the region's top) and stay in the
+        text; rows DL deletes or IL / SD / RI push off the bottom are dropped, as overwritten cells are.
+        """
         if last is None:
             # An unknown bottom: certain only while nothing below could reach it.
             if len(self.rows) - self.top + (0 if up else n) > SCREEN_LINES:
@@ -490,9 +491,12 @@ class ScreenModel(LineModel):
         for _ in range(n):
             if up:
                 self.rows.insert(self.top + last + 1, Row())
-                self._retire(self.top + first)
+                if keep:
+                    self._retire(self.top + first)
+                else:
+                    self.rows.pop(self.top + first)
             else:
-                self._retire(self.top + last)
+                self.rows.pop(self.top + last)
                 self.rows.insert(self.top + first, Row())
         # the cursor keeps its screen position
         self.row = self.top + cursor

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from . import grammar, pages
 from .grammar import Kind
 from .redraw import Row, Unresolved
-from .screen import ScreenModel
+from .screen import WRAP, ScreenModel
 
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
 _DIGITS = re.compile(r"[0-9;]*")
@@ -177,8 +177,13 @@ def _render(model: ScreenModel, start_row: int, ending: str) -> str:
     blank rows at the end are dropped."""
     out: list[str] = []
     blank = False
+    width = model.width or 0
     for row in model.rows[start_row:]:
         shown = row.render()
+        if row.ending is WRAP:
+            out.append(shown.ljust(width))  # the next row continues this line
+            blank = False
+            continue
         if not shown.strip(" \t"):
             if not blank and out:
                 out.append(row.ending or ending)
