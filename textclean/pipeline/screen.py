@@ -7,10 +7,12 @@ LF at their margins, origin mode (DECOM), and autowrap when the terminal's width
 ``self.rows`` holds the page's rows in the order the cleaned text lists them: rows that scrolled off
 (LF / IND / SU at the top of the screen or of a scroll region) come first, in the order they left,
 then the screen; ``self.top`` is the index of the screen's first row. A row that scrolls off is kept
-even where a region not at the top makes a terminal discard it (SESSIONS_CONTRACT.md: the safe side);
-rows DL deletes or IL / SD / RI push off the bottom, and cells ED erases, are dropped as overwritten
-cells are: the page's final state counts. A row that autowraps ends in :data:`WRAP`: it and the next
-row are one line of the cleaned text, as ``tmux capture-pane -J`` joins them.
+even where a region not at the top makes a terminal discard it (SESSIONS_CONTRACT.md: the safe side).
+A written row that DL deletes, IL / SD / RI push off the bottom or a partial ED erases is refused: the
+oracle counts it as shown, the contract's final state drops it, and where they differ we refuse.
+A row on screen when ED acts must also keep that state to the page's end (:meth:`check_pins`). A row
+that autowraps ends in :data:`WRAP`: it and the next row are one line of the cleaned text, as
+``tmux capture-pane -J`` joins them.
 
 What the model cannot know raises :class:`Unresolved`: an absolute position while the page's top is
 unknown (the first page of a text, or a page taller than an unknown screen), a scroll at a bottom
@@ -71,6 +73,7 @@ class ScreenModel(LineModel):
         self.pending_wrap = False
         self.wrap_disputed = False  # EL at the pending-wrap column: terminals disagree on the next character
         self.last_char: str | None = None
+        self.pins: dict[Row, str] = {}
         if cursor is not None:
             self._place(*cursor)
 
@@ -404,9 +407,7 @@ class ScreenModel(LineModel):
         if mode == 0 and not self.top_known:
             # below the cursor: rows of this text only (the cursor is within the screen's last rows)
             self._no_pending_wrap("erase in display")
-            if not all(_blank(r) for r in self.rows[self.row + 1 :]):
-                raise Unresolved("erase in display over written rows on a page whose top is not known")
-            self.erase_in_line(0)
+            self._erase_nothing(0)
             return
         self._require_top("erase in display")
         if mode in (2, 3):
@@ -416,26 +417,37 @@ class ScreenModel(LineModel):
             self.top = len(self.rows)
             self._place(screen_row, self.col)
             return
+        if mode == 0 and self.row == self.top and self.col == 0 and not self.pending_wrap and not self.origin:
+            self.erase_in_display(2)  # ED 0 at home: a page break (everything shown stays)
+            return
         if mode not in (0, 1):
             raise Unresolved(f"erase in display with mode {mode}")
         self._no_pending_wrap("erase in display")
-        # Erased cells, like overwritten ones, were never meant to be read (the page's final state counts).
-        if mode == 0:
-            self.erase_in_line(0)
-            self._charge(len(self.rows) - self.row)
-            for row in self.rows[self.row + 1 :]:
-                self._clear_row(row)
-        else:
-            self.erase_in_line(1)
-            self._charge(self.row - self.top)
-            for row in self.rows[self.top : self.row]:
-                self._clear_row(row)
+        # The oracle counts every row on screen when ED acts as shown (design.md), the contract counts
+        # the page's final state: where they differ (ED over written rows) the page is refused.
+        self._erase_nothing(mode)
 
-    def _clear_row(self, row: Row) -> None:
-        if row.cells:
-            row.mark("multiline")
-            row.cells = []
-            row.ambiguous = row.special = False
+    def _erase_nothing(self, mode: int) -> None:
+        """ED 0 / 1 that erases no written cell; the cursor's row is pinned as it stands."""
+        row = self.rows[self.row]
+        others = self.rows[self.row + 1 :] if mode == 0 else self.rows[self.top : self.row]
+        part = row.cells[self.col :] if mode == 0 else row.cells[: self.col + 1]
+        if not all(_blank(r) for r in others) or any(c is not UNWRITTEN and c != " " for c in part):
+            raise Unresolved("erase in display over written cells (shown for the oracle, gone for the contract)")
+        visible = self.rows[self.top :] if self.top_known else self.rows[-self.screen_lines :]
+        pins = self.pins
+        for written in visible:
+            if written.cells:
+                shown = written.render()
+                if pins.setdefault(written, shown) != shown:
+                    raise Unresolved("a row on screen when ED acted changed after it (shown for the oracle)")
+
+    def check_pins(self) -> None:
+        """Rows on screen when ED acted count as shown (oracle): they must end the page as they were."""
+        present = set(map(id, self.rows))
+        for row, shown in self.pins.items():
+            if row.render() != shown or id(row) not in present:
+                raise Unresolved("a row on screen when ED acted changed after it (shown for the oracle)")
 
     def insert_lines(self, n: int) -> None:
         """IL: blank rows at the cursor's row; rows pushed past the bottom margin are dropped."""
@@ -494,13 +506,22 @@ class ScreenModel(LineModel):
                 if keep:
                     self._retire(self.top + first)
                 else:
-                    self.rows.pop(self.top + first)
+                    self._drop(self.top + first)
             else:
-                self.rows.pop(self.top + last)
+                self._drop(self.top + last)
                 self.rows.insert(self.top + first, Row())
         # the cursor keeps its screen position
         self.row = self.top + cursor
         self._trim_screen()
+
+    def _drop(self, index: int) -> None:
+        """A row DL deletes or IL / SD / RI push off the bottom: a terminal discards it, the oracle
+        counts it as shown; only a blank one goes without a refusal."""
+        if index < len(self.rows) and not _blank(self.rows[index]):
+            raise Unresolved("a written row deleted or pushed off the screen (shown for the oracle, gone for the "
+                             "contract)")
+        if index < len(self.rows):
+            self.rows.pop(index)
 
     def _trim_screen(self) -> None:
         """Blank rows below a known screen's bottom (left by shifting) are not rows of the screen."""

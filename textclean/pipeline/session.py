@@ -53,6 +53,7 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
             model, continues = walker.begin(page)
             tally = [0, 0]
             _feed(model, text, page.body, page.end, tally)
+            model.check_pins()
             start_row = _check_frozen(model, walker.frozen) if continues else 0
             walker.done(model)
             segments.append(Segment(page, _render(model, start_row, ending), None, *tally))
