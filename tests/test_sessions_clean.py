@@ -130,3 +130,48 @@ def test_without_a_verifier_that_takes_sizes_a_sized_session_is_refused_untouche
 def test_a_size_must_be_a_plain_int(bad: object) -> None:
     with pytest.raises(ValueError):
         textclean.clean("x\x1b[31my\x1b[m", columns=bad)  # type: ignore[arg-type]
+
+
+def session_table() -> str:
+    """The README's table of recorded sessions (regenerate: ``python -m tests.test_sessions_clean``)."""
+    lines = [
+        "| session | size | pages cleaned / kept | tokens before | candidate | oracle's ideal |",
+        "| --- | --- | --- | ---: | ---: | ---: |",
+    ]
+    for name in sorted(SESSIONS):
+        recording = SESSIONS[name]
+        raw = _text(name)
+        before = COUNT(raw)
+        ideal = _ideal_tokens(raw, recording.columns, recording.rows)
+        try:
+            proposal = cleaner.candidate(raw, columns=recording.columns, rows=recording.rows)
+        except cleaner.Refused as refusal:
+            shown = refusal.detail.split(" (page at offset")[0].split("; kept because ")[-1]
+            lines.append(f"| {name} | {recording.columns}x{recording.rows} | refused: {shown} | {before} | "
+                         f"{before} | {ideal} |")
+            continue
+        lines.append(f"| {name} | {recording.columns}x{recording.rows} | {proposal.pages_cleaned} / "
+                     f"{proposal.pages_kept} | {before} | {COUNT(proposal.text)} | {ideal} |")
+    return "\n".join(lines)
+
+
+def test_readme_session_table_is_current() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert session_table() in readme, "regenerate with: python -m tests.test_sessions_clean"
+
+
+def test_readme_before_after_example_is_current() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    recording = SESSIONS["session_man"]
+    raw = _text("session_man")
+    proposal = cleaner.candidate(raw, columns=recording.columns, rows=recording.rows)
+    block = readme.split("redrawn and erased; ", 1)[1].split("```\n", 2)[1]
+    before, after = COUNT(raw), COUNT(proposal.text)
+    assert f"{before} tokens) becomes" in readme and f"without the status line ({after} tokens)" in readme
+    shown = [line for line in block.splitlines() if line != "..."]
+    lines = proposal.text.replace("\r\n", "\n").split("\n")
+    assert all(line in lines for line in shown) and "Manual page" not in proposal.text
+
+
+if __name__ == "__main__":
+    print(session_table())
