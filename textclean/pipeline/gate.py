@@ -39,6 +39,10 @@ def _joined_bytes(candidate: str) -> str | None:
 
 #: How many pages the gate keeps on the verifier's word before it refuses the whole message.
 MAX_REJECTED_PAGES = 8
+#: The verifier's work finding rejected pages, in multiples of the text's length (bisection checks
+#: prefixes): past it the message is refused, so no input makes the retries quadratic.
+VERIFY_WORK_PER_CHAR = 24
+_AT_OFFSET = re.compile(r"\bat offset (\d+)(?! of the candidate)")
 
 
 def _size(columns: int | None, rows: int | None) -> tuple[int | None, int | None]:
@@ -73,11 +77,17 @@ def _keep_rejected_pages(
     candidate passes (the verifier alone decides adoption) or nothing is left to keep."""
     segments = list(proposal.segments or ())
     keep: set[int] = set()
+    budget = [VERIFY_WORK_PER_CHAR * len(raw)]
     for _ in range(MAX_REJECTED_PAGES):
-        bad = _first_rejected(raw, segments, columns, rows)
-        if bad is None or segments[bad].text is None:
+        bad = _named_page(difference, segments)
+        if bad is None:
+            bad = _first_rejected(raw, segments, columns, rows, budget)
+        if bad is None or segments[bad].text is None or bad in keep:
             return proposal, difference
         keep.add(bad)
+        budget[0] -= len(raw)  # resolving again
+        if budget[0] < 0:
+            return proposal, difference
         try:
             segments = session.resolve(raw, columns=columns, rows=rows, keep=keep)
             proposal = cleaner.from_segments(raw, segments)
@@ -89,15 +99,31 @@ def _keep_rejected_pages(
     return proposal, difference
 
 
+def _named_page(difference: str, segments: list[session.Segment]) -> int | None:
+    """The cleaned page holding the raw offset the verifier's message names, if it names one (a hint:
+    whatever page is kept, only the verifier's verdict on the whole adopts the candidate)."""
+    m = _AT_OFFSET.search(difference)
+    if m is None:
+        return None
+    offset = int(m.group(1))
+    for index, segment in enumerate(segments):
+        if segment.page.start <= offset < segment.page.end:
+            return index if segment.text is not None else None
+    return None
+
+
 def _first_rejected(
-    raw: str, segments: list[session.Segment], columns: int | None, rows: int | None,
+    raw: str, segments: list[session.Segment], columns: int | None, rows: int | None, budget: list[int],
 ) -> int | None:
     """The first page whose prefix (the raw text up to its end, the candidate up to its segment) the
-    verifier rejects, by bisection (the whole is known to be rejected)."""
+    verifier rejects, by bisection (the whole is known to be rejected); None past the work budget."""
     low, high = 0, len(segments) - 1
     while low < high:
         middle = (low + high) // 2
         end = segments[middle].page.end
+        budget[0] -= end
+        if budget[0] < 0:
+            return None
         prefix = session.assemble(raw[:end], segments[: middle + 1])
         if _check(raw[:end], prefix, columns, rows) is None:
             low = middle + 1
@@ -164,7 +190,8 @@ class TextClean:
             if tokens_before < self.min_tokens:
                 return self._refuse(text, BELOW_MIN_TOKENS, None, tokens_before)
         difference = _check(text, proposal.text, columns, rows)
-        if difference is not None and proposal.segments is not None and len(proposal.segments) > 1:
+        if (difference is not None and proposal.segments is not None and len(proposal.segments) > 1
+                and (columns is None and rows is None or _verifier_knows_sizes())):
             proposal, difference = _keep_rejected_pages(text, proposal, difference, columns, rows)
         if difference is not None:
             return self._refuse(text, CONTENT_WOULD_CHANGE, difference, tokens_before)

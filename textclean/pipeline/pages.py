@@ -45,7 +45,8 @@ def split(text: str) -> list[Page]:
     runs: list[tuple[int, int, list[str]]] = []
     for m in _BREAK.finditer(text):
         if runs and _only_inert(text, runs[-1][1], m.start()):
-            runs[-1] = (runs[-1][0], m.end(), [*runs[-1][2], m.group()])
+            runs[-1][2].append(m.group())
+            runs[-1] = (runs[-1][0], m.end(), runs[-1][2])
         else:
             runs.append((m.start(), m.end(), [m.group()]))
     start, body = 0, 0
