@@ -25,6 +25,7 @@ _RESIDUAL_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _C1_CONTROL = re.compile(f"[{grammar.C1_RANGE}]")
 # The slow path's tokens within one line: a complete sequence or one control character. Everything
 # between two tokens is text to write.
+_AUTOWRAP_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?0*7(?:;[0-9;]*)?l")
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
 
 
@@ -75,6 +76,10 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
             UNSUPPORTED_CONTROL,
             f"C1 control U+{ord(c1.group()):04X} at offset {c1.start()} (terminals disagree on C1 in UTF-8)",
         )
+    if columns is not None and _AUTOWRAP_OFF.search(text) is not None:
+        # DECAWM off matters where the width is known: past the margin a terminal overwrites the last
+        # column. The screen model refuses it (the inert table drops it where no width is assumed).
+        raise Refused(UNSUPPORTED_CONTROL, f"DECAWM off (autowrap) on a screen of {columns} columns")
     stripped, count = grammar.APPEND_ONLY_INERT.subn("", text)
     if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
         return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
