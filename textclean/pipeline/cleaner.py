@@ -13,9 +13,10 @@ from typing import NoReturn
 
 from . import grammar, session
 from .grammar import Kind
+from .model import SCREEN_LINES
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR
-from .redraw import SCREEN_LINES, LineModel, Unresolved
+from .redraw import LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
 # After the inert sequences are gone, anything here means some line is redrawn or out of scope:
@@ -109,7 +110,7 @@ def from_segments(text: str, segments: list[session.Segment], refusal: Refused |
         first = next((s for s in segments if s.text is None), None)
         if refusal is not None:
             raise refusal
-        raise Refused(UNSUPPORTED_CONTROL, first.why if first is not None else "no page to clean")
+        raise Refused(UNSUPPORTED_CONTROL, (first.why if first is not None else None) or "no page to clean")
     cleaned = [s for s in segments if s.text is not None]
     removed = Removed(
         escape_sequences=sum(s.sequences for s in cleaned),

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import wcwidth
 
-from .redraw import SCREEN_LINES, UNWRITTEN, LineModel, Row, Unresolved
+from .model import SCREEN_LINES
+from .redraw import UNWRITTEN, LineModel, Row, Unresolved
 from .widths import unsettled_width
 
 
