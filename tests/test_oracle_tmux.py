@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 import oracle
+from fixtures_gen.checks import load_sessions
 from oracle import tmux
 from oracle.render import INVALID_UTF8
 from oracle.screen import DEC_GRAPHICS, ERASED_SCROLLBACK, TMUX, WIDE_SPLIT, ZWJ_SEQUENCE
@@ -22,6 +23,7 @@ from oracle.stream import STRING_ENDED_BY_BEL
 from textclean.pipeline import grammar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import session_streams  # noqa: E402
 from hypothesis_profiles import scaled  # noqa: E402
 from strategies import screen_controls, terminal_streams  # noqa: E402
 
@@ -255,11 +257,16 @@ def test_deviation_apc_ended_by_bel() -> None:
     assert flags(data) == {STRING_ENDED_BY_BEL}
 
 
-def test_deviation_ed3_keeps_scrollback() -> None:
+def test_ed3_erases_the_history_and_the_shown_log_keeps_it() -> None:
+    """tmux's ED 3 erases its history (the tmux flavour too); the xterm flavour's scrollback keeps
+    it (deviation 2), and the shown log always does: the project's safe side."""
     data = b"".join(b"old %d\n" % i for i in range(30)) + b"\x1b[H\x1b[2J\x1b[3Jnew\n"
     [(_, theirs, mine)] = compare([data])
-    assert theirs == ["new"]
-    assert mine[:6] == [f"old {i}" for i in range(6)] and mine[-1] == "new"
+    assert theirs == mine == ["new"]
+    xterm = oracle.render(data, lines=LINES)
+    assert xterm.lines[:6] == [f"old {i}" for i in range(6)] and xterm.lines[-1] == "new"
+    assert xterm.shown == oracle.render(data, lines=LINES, flavour=TMUX).shown
+    assert xterm.shown == (*(f"old {i}" for i in range(30)), "new")
     assert flags(data) == {ERASED_SCROLLBACK}
 
 
@@ -305,9 +312,48 @@ def test_wide_character_right_half_is_tmux_flavour() -> None:
     assert all(WIDE_SPLIT in flags(case.encode()) for case in WIDE_CASES)
 
 
-def test_deviation_scroll_on_clear_is_switched_off() -> None:
-    # tmux >= 3.3 pushes the screen into the history on ED 2 unless scroll-on-clear is off; the
-    # private servers switch it off, and the oracle, like xterm, does not push.
-    data = b"shown\n\x1b[2J\x1b[Hnext\n"
-    [(_, theirs, mine)] = compare([data])
-    assert theirs == mine == ["next"]
+def test_scroll_on_clear_is_tmux_flavour() -> None:
+    # tmux >= 3.3 pushes the screen down to its last written row into the history on ED 2, on ED 0
+    # from home and on RIS (``scroll-on-clear``, on by default); xterm erases in place.
+    cases = [b"shown\n\x1b[2J\x1b[Hnext\n", b"a\n\nb\n\x1b[H\x1b[Jnext\n", b"a\n\nb   \n\n\x1bcnext\n"]
+    results = compare(cases)
+    assert [theirs for _, theirs, _ in results] == [mine for _, _, mine in results]
+    assert [theirs for _, theirs, _ in results] == [["shown", "next"], ["a", "", "b", "next"], ["a", "", "b", "next"]]
+    assert [oracle.render(data).lines for data in cases] == [["next"]] * 3
+
+
+# -- whole sessions at their size: generated ones and the committed captures -----------------------
+
+SESSIONS_PER_SIZE = 8  # x 4 sizes, all in one server with the captures (a few seconds)
+
+
+def _first_difference(theirs: list[str], mine: list[str]) -> str:
+    first = next(
+        (i for i, (a, b) in enumerate(zip(theirs, mine, strict=False)) if a != b), min(len(theirs), len(mine))
+    )
+    return f"line {first + 1}: tmux {theirs[first : first + 1]!r} oracle {mine[first : first + 1]!r}"
+
+
+def test_sessions_agree_with_tmux_at_their_size() -> None:
+    """Generated sessions (clears, CUP/VPA/CHA/HPA, regions with IND/RI/LF at the margins, origin
+    mode, IL/DL/ICH/DCH/REP/SU/SD, the alternate screens, autowrap, cursor-up redraws) at 80x24,
+    120x40, 40x10 and 200x50, and every committed session capture at its recorded size: the tmux
+    flavour's scrollback + screen is tmux's history + screen (scroll-on-clear on, as tmux ships)."""
+    generated = [
+        (f"generated {columns}x{rows} #{index}", text.encode(), columns, rows)
+        for index, (text, columns, rows) in enumerate(session_streams.sessions(SESSIONS_PER_SIZE))
+    ]
+    captured = [
+        (session.name, tmux_equivalent(session.text).encode("utf-8", "surrogateescape"), session.columns, session.rows)
+        for session in load_sessions(FIXTURES / "sessions")
+    ]
+    assert len(captured) >= 8
+    jobs = [*generated, *captured]
+    with tmux.server() as server:
+        captures = server.show_many([(data, columns, rows) for _, data, columns, rows in jobs])
+    disagreements = []
+    for (name, data, columns, rows), capture in zip(jobs, captures, strict=True):
+        mine = oracle.render(data, columns=columns, lines=rows, flavour=TMUX).lines
+        if mine != capture.lines:
+            disagreements.append(f"{name}: {_first_difference(capture.lines, mine)}")
+    assert not disagreements, "\n".join(disagreements)
