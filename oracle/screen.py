@@ -604,8 +604,32 @@ class OracleScreen(pyte.Screen):
             self._end_pending_wrap()
         if self.cursor.x < self.columns:  # tmux: with a wrap pending ICH does nothing
             self._flag_cut(self.cursor.x)
-            super().insert_characters(count)
-            self.buffer[self.cursor.y].pop(self.columns, None)
+            if self.xterm or mo.IRM in self.mode:
+                super().insert_characters(count)
+                self.buffer[self.cursor.y].pop(self.columns, None)
+            else:
+                self._tmux_insert_characters(count or 1)
+
+    def _tmux_insert_characters(self, count: int) -> None:
+        """tmux 3.3a's ICH (``grid_view_insert_cells``): the cells after the cursor move right, and
+        only as many cells as moved are blanked, so inserting more than half of what is left of the
+        line leaves some old cells in place."""
+        x, row = self.cursor.x, self._row_at_cursor()
+        count = min(count, self.columns - x)
+        if x >= self.columns - 1:
+            row.pop(x, None)
+            return
+        moved = self.columns - x - count
+        old = {col: row[col] for col in range(x, x + moved) if col in row}
+        for col in range(x, x + min(moved, count)):
+            row.pop(col, None)
+        for col in range(x + count, self.columns):
+            row.pop(col, None)
+        for col, cell in old.items():
+            row[col + count] = cell
+
+    def _row_at_cursor(self) -> Row:
+        return self.buffer[self.cursor.y]  # type: ignore[return-value]
 
     def delete_characters(self, count: int | None = None) -> None:
         if self.xterm:
