@@ -69,7 +69,7 @@ DEC_GRAPHICS = "dec-special-graphics"  # ESC ( 0 line drawing (tmux's capture sh
 ZWJ_SEQUENCE = "zero-width-joiner"  # xterm: each emoji its own cells; tmux: one cell, see _join
 DECSTBM_ZERO_BOTTOM = "decstbm-zero-bottom"  # CSI t;0 r: xterm's bottom row, tmux's row 1
 INSERT_LINES_TO_BOTTOM = "insert-lines-to-bottom"  # tmux's IL outside the region, to the last row
-SAVE_CURSOR_1048 = "save-cursor-1048"  # ? 1048 h/l: xterm saves/restores the cursor, tmux 3.3a ignores it
+SAVE_CURSOR_FLAG = "save-cursor-1048"  # ? 1048 h/l: xterm saves/restores the cursor, tmux 3.3a ignores it
 
 ZWJ = "\u200d"
 
@@ -793,7 +793,7 @@ class OracleScreen(pyte.Screen):
 
     def _alternate_mode(self, mode: int, enable: bool) -> None:
         if mode == SAVE_CURSOR:
-            self.ambiguous.add(SAVE_CURSOR_1048)
+            self.ambiguous.add(SAVE_CURSOR_FLAG)
             if self.xterm:  # tmux 3.3a ignores 1048
                 self.save_cursor() if enable else self.restore_cursor()
             return

@@ -18,7 +18,7 @@ import oracle
 from fixtures_gen.checks import load_sessions
 from oracle import tmux
 from oracle.render import INVALID_UTF8
-from oracle.screen import DEC_GRAPHICS, ERASED_SCROLLBACK, TMUX, WIDE_SPLIT, ZWJ_SEQUENCE
+from oracle.screen import DEC_GRAPHICS, ERASED_SCROLLBACK, SAVE_CURSOR_FLAG, TMUX, WIDE_SPLIT, ZWJ_SEQUENCE
 from oracle.stream import STRING_ENDED_BY_BEL
 from textclean.pipeline import grammar
 
@@ -357,3 +357,38 @@ def test_sessions_agree_with_tmux_at_their_size() -> None:
         if mine != capture.lines:
             disagreements.append(f"{name}: {_first_difference(capture.lines, mine)}")
     assert not disagreements, "\n".join(disagreements)
+
+
+# Each case is a tmux 3.3a behaviour the tmux flavour models (docs/oracle.md, Flavours).
+SESSION_CONTROL_CASES = [
+    b"a\nb\n\nc\x1b[2Jnew\n",  # ED 2 where the cursor is: the screen goes to the history
+    b"a\nb   \n\n   \x1b[H\x1b[2Jnew\n",  # rows of written spaces count as written
+    b"a\nbxyz\x1b[3D\x1b[K\n\n\x1b[H\x1b[2Jnew\n",  # down to the last written row only
+    b"aaaaaaaaaa\x1b[H\x1b[2Jnew\n",  # a full row (pending wrap) before the clear
+    b"a\nb\x1b[?1049hALT\nalt2\x1bcX\x1b[?1049lm\n",  # RIS on the alternate screen stays there
+    b"ab\x1b7\x1b[?1049h\x1b[3;3H\x1b7x\x1b[?1049l\x1b8Q\n",  # one DECSC slot, 1049's own
+    b"ab\x1b[3;3H\x1b[?1049h\x1b[5;5Hx\x1b[?1049l\x1b[?1049lQ\n",  # ?1049l restores again
+    b"".join(b"l%d\n" % i for i in range(10)) + b"\x1b[?1049hALT\x1b[3J\x1b[?1049lm\n",  # ED 3 from alt
+    b"a\nb\nc\x1b[?1048h\x1b[5;5H\x1b[?1048lQ\n",  # 1048 ignored
+    b"a\nb\nc\x1b[?3hX\n",  # DECCOLM clears into the history
+    b"a\x1b[?6h\x1b[2;4r\x1b[Hx\x1b[3;1Hy\x1b[9;1Hz\n",  # origin mode: CUP clamped to the region
+    b"\x1b[?6h\x1b[3;5rX\n",  # DECSTBM homes to the screen's (0, 0)
+    b"\x1b[3;5r\x1b[;7r\x1b[6;1HX\nY\nZ\n",  # an omitted top is row 1
+    b"\x1b[2;4r\x1b[0;0r\x1b[4;1Hx\ny\nz\n",  # CSI 0;0 r is ignored
+    b"x" * 10 + b"\x1b[2d[ab]\n",  # VPA keeps the pending wrap
+    b"abc\x1b[3G\x1b[2Lx\n",  # IL leaves the column
+    b"layer\x1b[20b\n",  # REP stops at the margin
+    b"x" * 10 + b"\x1b[3G\x1b[6@ab\n",  # ICH leaves old cells
+    b"a\x1b[2;3r\x1b[5;1Hb\x1b[6Lc\n",  # IL outside the region down to the last row: nothing
+]
+
+
+def test_session_controls_are_tmux_flavour() -> None:
+    with tmux.server() as server:
+        captures = server.show_many([(data, 10, 6) for data in SESSION_CONTROL_CASES])
+    xterm_differs = 0
+    for data, capture in zip(SESSION_CONTROL_CASES, captures, strict=True):
+        assert oracle.render(data, columns=10, lines=6, flavour=TMUX).lines == capture.lines, data
+        xterm_differs += oracle.render(data, columns=10, lines=6).lines != capture.lines
+    assert xterm_differs >= 12
+    assert SAVE_CURSOR_FLAG in oracle.render(SESSION_CONTROL_CASES[8]).ambiguous
