@@ -162,7 +162,6 @@ def judge_session(session: Session) -> Verdict:
         reason=result.reason,
         detail=result.detail,
         cleaned=result.text,
-        rendered_lines=len(ideal),
         agrees=oracle.ideal_lines(result.text, **size) == ideal,
         lossless=bool(lossless.ok),
         missing=lossless.missing,
