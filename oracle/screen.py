@@ -512,9 +512,11 @@ class OracleScreen(pyte.Screen):
             super().restore_cursor()
             return
         savepoint = self.savepoints[-1]
+        saved_y = savepoint.cursor.y
         super().restore_cursor()
-        # pyte clamps the restored row into the scrolling region; xterm and tmux do not.
-        self.cursor.y = min(savepoint.cursor.y, self.lines - 1)
+        # pyte clamps the restored row into the scrolling region (in the saved cursor itself); xterm
+        # and tmux do not.
+        self.cursor.y = savepoint.cursor.y = min(saved_y, self.lines - 1)
         # xterm and tmux restore the same position again on the next DECRC; pyte pops it, and hands
         # the saved cursor object itself to the screen, where later moves would change it.
         self.savepoints.append(savepoint)

@@ -88,6 +88,7 @@ RECORDED: dict[str, frozenset[str]] = {
             "t0501-bash_ls",
             "t0502-bash_ls_color",
             "t0503-zsh_ls_color",
+            "t0504-vim",
         }
     ),
     "alacritty": frozenset(
