@@ -68,6 +68,7 @@ ERASED_SCROLLBACK = "erase-scrollback"  # ED 3 with a scrollback (kept here, era
 DEC_GRAPHICS = "dec-special-graphics"  # ESC ( 0 line drawing (tmux's capture shows the ASCII)
 ZWJ_SEQUENCE = "zero-width-joiner"  # xterm: each emoji its own cells; tmux: one cell, see _join
 DECSTBM_ZERO_BOTTOM = "decstbm-zero-bottom"  # CSI t;0 r: xterm's bottom row, tmux's row 1
+REVERSE_WRAP = "backspace-reverse-wrap"  # BS at column 0 under a wrapped row: tmux goes up, xterm stays
 INSERT_LINES_TO_BOTTOM = "insert-lines-to-bottom"  # tmux's IL outside the region, to the last row
 SAVE_CURSOR_FLAG = "save-cursor-1048"  # ? 1048 h/l: xterm saves/restores the cursor, tmux 3.3a ignores it
 
@@ -102,6 +103,7 @@ class Row(StaticDefaultDict[int, Char]):
         # Written to since it was last cleared whole (tmux's ``cellused``): tmux's scroll-on-clear
         # pushes the rows down to the last such row into the history, blank-looking ones included.
         self.used = False
+        self.wrapped = False  # autowrap continued it on the next row (tmux's GRID_LINE_WRAPPED)
 
 
 class ShownLine(NamedTuple):
@@ -210,6 +212,7 @@ class OracleScreen(pyte.Screen):
         self._main_buffer: Buffer | None = None
         self._alt_buffer: Buffer = Buffer()
         self._alt_cursor: tuple[int, int] | None = None  # tmux's 1049 cursor slot
+        self._wrapping = False
         self._default_tabs = True
         self.last_char: str | None = None
         self.ambiguous: set[str] = set()
@@ -279,7 +282,9 @@ class OracleScreen(pyte.Screen):
 
     def _wrap(self) -> None:
         self.carriage_return()
+        self._wrapping = True
         self.index()
+        self._wrapping = False
 
     def _draw_narrow(self, data: str) -> None:
         cursor = self.cursor
@@ -478,6 +483,8 @@ class OracleScreen(pyte.Screen):
     def index(self) -> None:
         if self.xterm:
             self._end_pending_wrap()
+        if self._wrapping:
+            self.buffer[self.cursor.y].wrapped = True  # only clearing the whole row ends it (tmux)
         top, bottom = self.margins or Margins(0, self.lines - 1)
         if self.cursor.y != bottom:
             if self.cursor.y < self.lines - 1:
@@ -648,6 +655,16 @@ class OracleScreen(pyte.Screen):
             self.ambiguous.add(WIDE_SPLIT)
 
     def backspace(self) -> None:
+        """BS. tmux 3.3a at column 0 goes back to the last column of the row above when that row
+        wrapped into this one (xterm only with reverse-wraparound, mode 45, which is off)."""
+        if self.cursor.x == 0 and self.cursor.y > 0:
+            above = self.buffer.get(self.cursor.y - 1)
+            if above is not None and above.wrapped:
+                self.ambiguous.add(REVERSE_WRAP)
+                if not self.xterm:
+                    self.cursor.y -= 1
+                    self.cursor.x = self.columns - 1
+                    return
         self.cursor_back(1)
 
     # -- erasing (cells are removed: an erased cell renders like a never-written one) ----------
@@ -663,12 +680,12 @@ class OracleScreen(pyte.Screen):
             start, end = 0, min(x + 1, self.columns)
         elif how == 2:
             row.clear()
-            row.used = False
+            row.used = row.wrapped = False
             return
         else:
             return
         if start == 0 and end == self.columns:
-            row.used = False
+            row.used = row.wrapped = False
         self._erase_cells(row, start, end)
 
     def erase_characters(self, count: int | None = None) -> None:

@@ -380,6 +380,9 @@ SESSION_CONTROL_CASES = [
     b"layer\x1b[20b\n",  # REP stops at the margin
     b"x" * 10 + b"\x1b[3G\x1b[6@ab\n",  # ICH leaves old cells
     b"a\x1b[2;3r\x1b[5;1Hb\x1b[6Lc\n",  # IL outside the region down to the last row: nothing
+    b"abcdefghijKL\r\x08x\n",  # BS at column 0 goes up into the row that wrapped
+    b"abcdefghijKL\x1b[1;1H\n\x08x\n",  # a line feed leaves the row wrapped
+    b"abcdefghijKL\x1b[1;1H\x1b[K\x1b[2;1H\x08x\n",  # clearing the whole row does not
 ]
 
 
