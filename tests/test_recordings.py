@@ -115,17 +115,20 @@ def test_readme_recording_numbers_are_current(tmp_path) -> None:
     write_recording_with_prompts(path, outputs, BASH_PROMPT, 2)
     events = [json.loads(line) for line in path.read_text().splitlines() if line.startswith("[")]
     whole = clean("".join(event[2] for event in events))
-    per_command = [clean(o.text, **_size(o)) for o in _read(path)]
-    before, after = sum(r.tokens_before for r in per_command), sum(r.tokens_after for r in per_command)
-    fired = sum(r.applied for r in per_command)
+    unsized = [clean(o.text) for o in _read(path)]
+    before, after = sum(r.tokens_before for r in unsized), sum(r.tokens_after for r in unsized)
+    fired = sum(r.applied for r in unsized)
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     sentence = (
         f"recording of 7 captured commands plus one full-screen editor, the whole session as one output is\n"
-        f"refused ({whole.tokens_before:,} tokens kept); split, {fired} of {len(per_command)} outputs fire: "
+        f"refused ({whole.tokens_before:,} tokens kept); split, {fired} of {len(unsized)} outputs fire: "
         f"{before:,} → {after:,} tokens."
     )
     assert not whole.applied
     assert sentence in readme
+    sized = [clean(o.text, **_size(o)) for o in _read(path)]
+    sized_fired = sum(r.applied for r in sized)
+    assert f"with the\nsize, as `measure` passes it, {sized_fired} of {len(sized)} fire today" in readme
 
 
 FULL_SCREEN_LONG = "\x1b[?1049h\x1b[H\x1b[2J" + "editor screen line\r\n" * 30 + "\x1b[?1049l"
