@@ -66,6 +66,7 @@ class Page:
     leaves: str | None = None  # state the page's bytes leave for later pages (a saved cursor, tabs)
     modes: frozenset[str] | None = None  # persistent modes in effect at its end, if it set any
     resets: bool = False  # its break run holds RIS: nothing an earlier page left survives it
+    alternate: bool = False  # shown on the alternate screen
 
 
 class _Row:
@@ -138,6 +139,7 @@ class Model:
         self.saved: tuple | None = None
         self.saved_unknown = False
         self.wide_page = False  # a row passed MIN_COLUMNS with an unknown width
+        self.has_shown = False  # some rows may be marked shown (checks that only then cost)
         self.history: list[str] = []  # the page's scrolled-off lines, joined where they wrapped
         self.history_open = False  # the last history line continues (it wrapped)
         self.modes.clear()
@@ -338,7 +340,8 @@ class Model:
         return None
 
     def at_home(self) -> bool:
-        return (self.anchored and self.cy == 0 and self.cx == 0 and self.cx_known and not self.pending
+        """At home, or maybe (the page's first row, its place unknown): tmux keeps the screen then."""
+        return (self.cy == 0 and self.cx == 0 and self.cx_known and not self.pending
                 and not (self.origin and self.top))
 
     def page_break(self, kind: str, seq: grammar.Sequence, start: int, end: int, homed: bool) -> None:
@@ -368,6 +371,7 @@ class Model:
             self.apply_break(kind, lost, homed)
         except Undecided as exc:
             self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}")
+        self.page.alternate = self.alt is not None
 
     def apply_break(self, kind: str, lost: str | None, homed: bool) -> None:
         if kind == "RIS":
@@ -404,6 +408,7 @@ class Model:
         for row in self.grid:
             if row.cells:
                 row.shown = True
+                self.has_shown = True
 
     def alt_switch(self, mode: int, enter: bool, lost: str | None) -> None:
         if self.bottom is not None or self.origin:
@@ -431,7 +436,6 @@ class Model:
         if main is None:
             raise Undecided("leaves an alternate screen it never entered")
         self.alt = None
-        cy, cx_known, anchored = self.cy, self.cx_known and lost is None, self.anchored and lost is None
         self.grid, self.anchored, self.wide_page = main["grid"], main["anchored"], main["wide"]
         self.saved_unknown = True
         if main["broken"] is not None:
@@ -439,12 +443,8 @@ class Model:
         if mode == 1049:
             self.cy, self.cx, self.cx_known, self.pending = main["cy"], main["cx"], main["cx_known"], main["pending"]
             return
-        if not (anchored and self.anchored and cx_known):
-            raise Undecided("the cursor's place on return from the alternate screen is unknown")
-        self.cy = cy
-        self.pending = False
-        while self.cy >= len(self.grid):
-            self.grid.append(_Row())
+        # ?47 / ?1047: where the cursor is on return differs between terminals (tmux, xterm)
+        raise Undecided("the cursor's place on return from the alternate screen is unknown")
 
     # -- state that outlives a page ------------------------------------------------------------------
 
@@ -537,9 +537,11 @@ class Model:
             return 0, self.height - 1
         return 0, -1  # the bottom of the screen is not known
 
-    def line_feed(self) -> None:
+    def line_feed(self, wrapping: bool = False) -> None:
         """LF / IND: down a row, scrolling at the region's bottom (the top row leaves: kept)."""
         self.pending = False
+        if wrapping:  # tmux 3.3a never unmarks a wrapped row on a later line feed (checked live)
+            self.grid[self.cy].wrapped = True
         top, bottom = self.region()
         if self.cy == bottom:
             self.scroll_up(top, bottom, 1)
@@ -585,12 +587,13 @@ class Model:
         grid = self.grid
         span = bottom - top + 1
         count = min(count, span)
-        if self.bottom is not None and top > 0 and grid[top - 1].wrapped:
-            raise Undecided("a scroll region splits a wrapped line")
+        if self.bottom is not None or bottom < len(grid) - 1:
+            self.no_wrapped_rows(top, bottom)
+            if any(row.shown for row in grid):
+                # tmux's history would then hold the region's lines before rows of an earlier page
+                raise Undecided("a scroll region scrolls beside rows shown before the alternate screen")
         for _ in range(count):
             row = grid.pop(top)
-            if row.wrapped and self.bottom is not None:
-                raise Undecided("a scroll region scrolls a wrapped line")
             self.leave_top(row)
             grid.insert(bottom, _Row())
             self.scrolls += 1
@@ -600,12 +603,19 @@ class Model:
         grid = self.grid
         span = bottom - top + 1
         count = min(count, span)
-        if top > 0 and grid[top - 1].wrapped:
-            raise Undecided("moves rows under a wrapped line")
+        self.no_wrapped_rows(top, bottom)
         for _ in range(count):
             self.discard(grid.pop(bottom), certain)
             grid.insert(top, _Row())
             self.charge(span // 8 + 1)
+
+    def no_wrapped_rows(self, top: int, bottom: int) -> None:
+        """Rows moved apart from their neighbours: tmux unwraps some of them, so none may be wrapped."""
+        self.charge(bottom - top + 2)
+        if any(row.wrapped for row in self.grid[max(top - 1, 0):bottom + 1]):
+            raise Undecided("moves rows of a wrapped line")
+        if top == 0 and self.history_open:
+            raise Undecided("moves rows of a wrapped line")
 
     def discard(self, row: _Row, certain: bool = True) -> None:
         """A row a terminal drops (DL, IL, SD): as overwritten cells, it never counted."""
@@ -741,6 +751,12 @@ class Model:
     def touch(self, row: _Row) -> None:
         if row.shown:
             raise Undecided("changes a row shown before the alternate screen")
+        if self.has_shown and not row.cells:
+            below = self.grid[self.cy + 1:]
+            self.charge(len(below))
+            if any(other.shown for other in below):
+                # a terminal shows it above lines our text already gave: the order would differ
+                raise Undecided("writes above rows shown before the alternate screen")
 
     def pad(self, cells: list[str], col: int) -> None:
         if col > len(cells):
@@ -772,8 +788,7 @@ class Model:
     def wrap(self) -> None:
         if not self.autowrap:
             raise Undecided("writes at the right margin with autowrap off")
-        self.grid[self.cy].wrapped = True
-        self.line_feed()
+        self.line_feed(wrapping=True)
         self.cx = 0
 
     def put_narrow(self, text: str) -> None:
@@ -891,6 +906,7 @@ class Model:
             cells[start:stop] = UNWRITTEN * (stop - start)
 
     def erase_line(self, mode: int) -> None:
+        self.need_column()
         row = self.grid[self.cy]
         if mode == 2:
             self.erase_cells(row, 0, None, self.cy)
@@ -967,11 +983,14 @@ class Model:
             certain = False
         if not top <= self.cy <= bottom:
             return
+        if self.need_column():
+            raise Undecided("IL/DL away from the first column (xterm moves the cursor there, tmux not)")
         while bottom >= len(self.grid):
             self.grid.append(_Row())
         if self.cy > 0 and self.grid[self.cy - 1].wrapped:
             raise Undecided("IL/DL inside a wrapped line")
         if delete:
+            self.no_wrapped_rows(self.cy, bottom)
             span = bottom - self.cy + 1
             for _ in range(min(count, span)):
                 self.discard(self.grid.pop(self.cy))
@@ -982,11 +1001,9 @@ class Model:
                     self.grid.pop()
         else:
             self.scroll_down(self.cy, bottom, count, certain)
-        self.cx = 0
-        self.cx_known = True
-        self.pending = False
 
     def scroll_lines(self, count: int, up: bool) -> None:
+        self.need_column()
         self.need_anchored("SU/SD")
         top, bottom = self.region()
         if bottom < 0:
@@ -1001,12 +1018,9 @@ class Model:
     def repeat(self, count: int, last_char: str) -> None:
         if not last_char or _width(last_char) != 1:
             raise Undecided("REP without a narrow character written just before it")
-        limit = self.right_limit()
-        if limit is None:
-            if self.cx + count > 4 * MIN_COLUMNS:
-                raise Undecided("REP far past any right margin")
-        else:
-            count = min(count, (limit + 1) * (self.window + 1))
+        limit = MIN_COLUMNS - 1 if self.right_limit() is None else self.right_limit()
+        if self.pending or self.cx + count > limit:
+            raise Undecided("REP reaches the right margin (tmux stops there, xterm wraps)")
         self.charge(count)
         self.write(last_char * count)
 
@@ -1148,6 +1162,7 @@ class Model:
         elif final in "G`":
             self.goto_column(count - 1)
         elif final == "d":
+            self.need_column()  # from the pending-wrap position: tmux wraps the next character, xterm not
             self.goto_row(count - 1)
         elif final in "Ca":
             self.cursor_right(count)
