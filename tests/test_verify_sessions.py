@@ -22,7 +22,7 @@ from wcwidth import wcwidth
 
 from oracle import tmux
 from textclean.pipeline import verify_screen
-from textclean.pipeline.verify import Unresolvable, terminal_lines
+from textclean.pipeline.verify import Unresolvable, first_difference, terminal_lines
 
 ESC = "\x1b"
 CSI = ESC + "["
@@ -260,3 +260,93 @@ def test_peer_recordings_agree_with_tmux() -> None:
             assert in_order(judge, lines), name
     print(f"\npeer recordings resolved: {len(resolved)} of {len(cases)}")
     assert len(resolved) >= len(cases) // 3
+
+
+# --- candidates page by page: what passes, and hand-made candidates that must not -------------------
+
+CLEAR = CSI + "H" + CSI + "2J"
+PAGE0 = "$ make\r\n" + CSI + "1mbuilding" + CSI + "0m\r\n"
+PAGE1 = CLEAR + "step 1\r\n" + CSI + "?5h" + "flash\r\n"  # DECSCNM: no model decides it
+PAGE2 = CLEAR + "$ pytest\r\n" + CSI + "32mPASSED" + CSI + "0m\r\n"
+RAW = PAGE0 + PAGE1 + PAGE2
+GOOD = "$ make\r\nbuilding\r\n" + PAGE1 + CLEAR + "$ pytest\r\nPASSED\r\n"
+
+
+def test_session_pages_are_found_at_their_breaks() -> None:
+    pages = verify_screen.pages(RAW)
+    assert [(p.start, p.end) for p in pages] == [
+        (0, len(PAGE0)), (len(PAGE0), len(PAGE0 + PAGE1)), (len(PAGE0 + PAGE1), len(RAW))
+    ]
+    assert pages[0].lines == ["$ make", "building"]
+    assert pages[1].reason is not None and "DEC private mode 5" in pages[1].reason
+    assert pages[2].lines == ["$ pytest", "PASSED"]
+
+
+def test_a_kept_page_between_cleaned_pages_passes() -> None:
+    assert first_difference(RAW, GOOD) is None
+    everything_cleaned_but_one = "$ make\nbuilding\n" + PAGE1 + PAGE2  # the last page kept too
+    assert first_difference(RAW, everything_cleaned_but_one) is None
+
+
+@pytest.mark.parametrize(
+    ("candidate", "why"),
+    [
+        (GOOD.replace("step 1", "step 2"), "not kept verbatim"),  # a kept page not byte-identical
+        (GOOD.replace("building\r\n", ""), "missing 'building'"),  # a line of a cleared screen dropped
+        ("$ make\r\nbuilding\r\n" + PAGE1[:-3] + CLEAR + "$ pytest\r\nPASSED\r\n", "not kept verbatim"),  # a prefix
+        ("$ make\r\nbuilding\r\n" + CLEAR + "$ pytest\r\nPASSED\r\n" + PAGE1, "not kept verbatim"),  # order
+        ("$ make\r\nbuilding\r\nstep 1\r\nflash\r\n$ pytest\r\nPASSED\r\n", "not kept verbatim"),  # cleaned
+        ("$ make\r\nbuilding\r\n" + PAGE1 + "$ pytest\r\nPASSED\r\n", "not kept verbatim"),  # its break lost
+        ("$ make\r\nbuilding" + PAGE1 + CLEAR + "$ pytest\r\nPASSED\r\n", "no line ending before the kept"),
+        (GOOD + "extra\n", "unexpected extra line 'extra'"),
+        (GOOD + CSI + "0m", "unexpected candidate bytes"),
+        (GOOD.replace("PASSED", "FAILED"), "expected 'PASSED', got 'FAILED'"),
+    ],
+)
+def test_hand_made_candidates_are_rejected(candidate: str, why: str) -> None:
+    difference = first_difference(RAW, candidate)
+    assert difference is not None and why in difference, difference
+
+
+def test_a_kept_page_that_leaves_a_scroll_region_refuses_the_cleaned_pages_after_it() -> None:
+    region = CLEAR + "top\r\n" + CSI + "2;5r" + "in region\r\n" + CSI + "?5h"
+    raw = PAGE0 + region + PAGE2
+    candidate = "$ make\r\nbuilding\r\n" + region + CLEAR + "$ pytest\r\nPASSED\r\n"
+    assert "a scroll region" in (first_difference(raw, candidate) or "")
+    resolvable = CLEAR + "top\r\n" + CSI + "2;5r" + "in region\r\n"  # kept although it resolves
+    candidate = "$ make\r\nbuilding\r\n" + resolvable + CLEAR + "$ pytest\r\nPASSED\r\n"
+    assert "leaves a scroll region" in (first_difference(PAGE0 + resolvable + PAGE2, candidate) or "")
+    # RIS resets it: the page after a reset may be cleaned
+    reset = ESC + "c" + "$ pytest\r\n" + CSI + "32mPASSED" + CSI + "0m\r\n"
+    assert first_difference(PAGE0 + region + reset, "$ make\r\nbuilding\r\n" + region + ESC + "c$ pytest\r\nPASSED\r\n") is None
+
+
+def test_a_progress_display_taller_than_24_rows_resolves_at_its_real_size() -> None:
+    tasks = 39
+    frame = lambda percent: "".join(f"task {i:2}: {percent:3}%\r\n" for i in range(tasks))  # noqa: E731
+    raw = CLEAR + frame(0) + CSI + f"{tasks}A" + frame(100) + "done\r\n"
+    expected = [f"task {i:2}: 100%" for i in range(tasks)] + ["done"]
+    assert terminal_lines(raw, columns=120, rows=40) == expected
+    assert first_difference(raw, "\n".join(expected) + "\n", columns=120, rows=40) is None
+    with pytest.raises(Unresolvable):
+        terminal_lines(raw)  # 38 rows up is more than a 24-row screen allows
+    assert first_difference(raw, "\n".join(expected) + "\n") is not None
+
+
+def test_the_alternate_screen_is_a_page_of_its_own() -> None:
+    raw = ("$ less notes.txt\r\n" + CSI + "?1049h" + CSI + "H" + CSI + "2J" + "first note\r\nsecond note\r\n"
+           + CSI + "7m(END)" + CSI + "27m" + CSI + "?1049l" + "$ echo done\r\ndone\r\n")
+    assert terminal_lines(raw, columns=80, rows=24) == [
+        "$ less notes.txt", "first note", "second note", "(END)", "$ echo done", "done"
+    ]
+    cleaned = "$ less notes.txt\nfirst note\nsecond note\n(END)\n$ echo done\ndone\n"
+    assert first_difference(raw, cleaned, columns=80, rows=24) is None
+    assert first_difference(raw, cleaned.replace("(END)\n", ""), columns=80, rows=24) is not None
+
+
+def test_wrapping_at_a_known_width() -> None:
+    raw = "x" * 25 + "\r\n" + "abcdefghij" + "\rY\r\n"
+    assert terminal_lines(raw, columns=10, rows=5) == ["x" * 25, "Ybcdefghij"]
+    # pending wrap: CR at the margin goes to the start of the *same* row
+    assert terminal_lines("0123456789\rX\r\n", columns=10, rows=5) == ["X123456789"]
+    assert terminal_lines("0123456789AB\rX\r\n", columns=10, rows=5) == ["0123456789XB"]
