@@ -318,7 +318,8 @@ def test_a_kept_page_that_leaves_a_scroll_region_refuses_the_cleaned_pages_after
     assert "leaves a scroll region" in (first_difference(PAGE0 + resolvable + PAGE2, candidate) or "")
     # RIS resets it: the page after a reset may be cleaned
     reset = ESC + "c" + "$ pytest\r\n" + CSI + "32mPASSED" + CSI + "0m\r\n"
-    assert first_difference(PAGE0 + region + reset, "$ make\r\nbuilding\r\n" + region + ESC + "c$ pytest\r\nPASSED\r\n") is None
+    candidate = "$ make\r\nbuilding\r\n" + region + ESC + "c$ pytest\r\nPASSED\r\n"
+    assert first_difference(PAGE0 + region + reset, candidate) is None
 
 
 def test_a_progress_display_taller_than_24_rows_resolves_at_its_real_size() -> None:
