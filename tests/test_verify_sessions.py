@@ -351,3 +351,44 @@ def test_wrapping_at_a_known_width() -> None:
     # pending wrap: CR at the margin goes to the start of the *same* row
     assert terminal_lines("0123456789\rX\r\n", columns=10, rows=5) == ["X123456789"]
     assert terminal_lines("0123456789AB\rX\r\n", columns=10, rows=5) == ["0123456789XB"]
+
+
+# --- real session captures (fixtures_gen, tests/fixtures/sessions) ----------------------------------
+
+SESSIONS_DIR = Path(__file__).parent / "fixtures" / "sessions"
+
+
+def captured_sessions() -> list[tuple[str, str, int, int]]:
+    from oracle import asciicast
+
+    out = []
+    for meta_file in sorted(SESSIONS_DIR.glob("*.json")):
+        meta = json.loads(meta_file.read_text())
+        raw, cast = meta_file.with_suffix(".raw"), meta_file.with_suffix(".cast")
+        if raw.exists():
+            out.append((meta["name"], raw.read_bytes().decode("utf-8"), meta["columns"], meta["lines"]))
+        elif cast.exists():
+            recording = asciicast.read_asciicast(cast.read_bytes())
+            out.append((meta["name"], recording.output, recording.columns, recording.rows))
+    return out
+
+
+@pytest.mark.tmux
+@needs_tmux
+def test_captured_sessions_agree_with_tmux() -> None:
+    cases = captured_sessions()
+    if not cases:
+        pytest.skip("no session captures (fixtures_gen sessions)")
+    checked = []
+    for name, text, columns, rows in cases:
+        pages = verify_screen.pages(text, columns, rows)
+        if any(page.reason for page in pages):
+            continue
+        lines = [as_shown(line.rstrip(" ")) for page in pages for line in page.lines]
+        exact = not any(marker in text for marker in (*ALT_ENTER, CSI + "3J"))
+        checked.append((name, text, columns, rows, lines, exact))
+    shown = tmux_show([(c[1], c[2], c[3]) for c in checked])
+    for (name, _text, _columns, _rows, lines, exact), judge in zip(checked, shown, strict=True):
+        assert (lines == judge) if exact else in_order(judge, lines), name
+    print(f"\ncaptured sessions resolved whole: {len(checked)} of {len(cases)}")
+    assert {"session_bash", "session_less", "session_man"} <= {c[0] for c in checked}

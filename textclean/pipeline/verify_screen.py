@@ -140,6 +140,7 @@ class Model:
         self.saved_unknown = False
         self.wide_page = False  # a row passed MIN_COLUMNS with an unknown width
         self.has_shown = False  # some rows may be marked shown (checks that only then cost)
+        self.erased_at_margin = False  # EL 0 met the pending-wrap position: the next wrap is undecided
         self.history: list[str] = []  # the page's scrolled-off lines, joined where they wrapped
         self.history_open = False  # the last history line continues (it wrapped)
         self.modes.clear()
@@ -635,12 +636,16 @@ class Model:
     def page_blank(self) -> bool:
         return not self.history and all(not row.cells for row in self.grid)
 
-    def goto_row(self, row: int) -> None:
-        """Absolute row (0-based; within the region under DECOM)."""
+    def anchor_if_blank(self) -> None:
+        """Nothing written on the page yet: an absolute position makes its place known."""
         if not self.anchored and self.page_blank() and not self.wide_page:
             self.charge(len(self.grid))
-            self.grid = self.blank_grid(True)  # nothing written yet: the position becomes known
+            self.grid = self.blank_grid(True)
             self.anchored = True
+
+    def goto_row(self, row: int) -> None:
+        """Absolute row (0-based; within the region under DECOM)."""
+        self.anchor_if_blank()
         self.need_anchored("an absolute row")
         if self.origin:
             top, bottom = self.region()
@@ -786,6 +791,8 @@ class Model:
         self.last_char = text[-1]
 
     def wrap(self) -> None:
+        if self.erased_at_margin:
+            raise Undecided("writes after EL at the pending-wrap position (xterm and tmux differ)")
         if not self.autowrap:
             raise Undecided("writes at the right margin with autowrap off")
         self.line_feed(wrapping=True)
@@ -827,6 +834,7 @@ class Model:
                     raise Undecided("writes at the right margin with autowrap off")
                 self.cx = limit
                 self.pending = True
+                self.erased_at_margin = False
             else:
                 self.cx = end
             self.mark_wide(end)
@@ -879,6 +887,7 @@ class Model:
         if limit is not None and end > limit:
             self.cx = limit
             self.pending = True
+            self.erased_at_margin = False
         else:
             self.cx = end
         self.mark_wide(end)
@@ -906,8 +915,16 @@ class Model:
             cells[start:stop] = UNWRITTEN * (stop - start)
 
     def erase_line(self, mode: int) -> None:
-        self.need_column()
         row = self.grid[self.cy]
+        if self.pending and self.cx_known:
+            # tmux's cursor is past the last column: EL 0 erases nothing there (xterm would erase the
+            # last character: keeping it is the safe side); EL 1 and EL 2 erase the whole row in both.
+            if mode == 0:
+                self.erased_at_margin = True
+                return
+            self.erase_cells(row, 0, None, self.cy)
+            return
+        self.need_column()
         if mode == 2:
             self.erase_cells(row, 0, None, self.cy)
             return
@@ -1045,6 +1062,7 @@ class Model:
             raise Undecided("a scroll region below the 24 rows every terminal has")
         if top >= bottom:
             return  # xterm and tmux ignore it
+        self.anchor_if_blank()
         self.need_anchored("DECSTBM")
         if height is not None and top == 0 and bottom == height - 1:
             self.top, self.bottom = 0, None
