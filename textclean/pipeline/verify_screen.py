@@ -16,6 +16,7 @@ charset, a saved cursor) makes every later page undecided until RIS.
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import dataclass, field
 
@@ -142,7 +143,7 @@ class Model:
         self.has_shown = False  # some rows may be marked shown (checks that only then cost)
         self.erased_at_margin = False  # EL 0 met the pending-wrap position: the next wrap is undecided
         self.history: list[str] = []  # the page's scrolled-off lines, joined where they wrapped
-        self.history_open = False  # the last history line continues (it wrapped)
+        self.tail: list[str] = []  # pieces of a scrolled-off line that continues (it wrapped)
         self.modes.clear()
 
     def float_page(self) -> None:
@@ -170,26 +171,24 @@ class Model:
     def page_lines(self) -> list[str]:
         """The page's informative lines so far: scrolled-off rows, then the screen's unshown rows."""
         out = [line for line in self.history if _informative(line)]
-        joined: str | None = None
-        if self.history_open and self.history:
-            joined = self.history[-1]
-            if out and out[-1] is joined:
-                out.pop()
+        pieces = list(self.tail)
         grid = self.grid
         for index, row in enumerate(grid):
             if row.shown:
-                if joined is not None or (row.wrapped and index + 1 < len(grid) and not grid[index + 1].shown):
+                if pieces or (row.wrapped and index + 1 < len(grid) and not grid[index + 1].shown):
                     raise Undecided("a line shown before the alternate screen continues after it")
                 continue
             self.charge(len(row.cells))
-            text = _render(row)
-            joined = text if joined is None else joined + text
+            pieces.append(_render(row))
             if not row.wrapped:
-                if _informative(joined):
-                    out.append(joined)
-                joined = None
-        if joined is not None and _informative(joined):
-            out.append(joined)
+                line = "".join(pieces)
+                if _informative(line):
+                    out.append(line)
+                pieces = []
+        if pieces:
+            line = "".join(pieces)
+            if _informative(line):
+                out.append(line)
         return out
 
     def begin_break(self, start: int, end: int, resets: bool) -> None:
@@ -209,7 +208,7 @@ class Model:
         if self.lost is None:
             self.page.lines.extend(self.page_lines())
         self.history = []
-        self.history_open = False
+        self.tail = []
 
     def finish(self) -> list[Page]:
         try:
@@ -577,12 +576,10 @@ class Model:
                 raise Undecided("a line shown before the alternate screen wrapped")
             return
         self.charge(len(row.cells))
-        text = _render(row)
-        if self.history_open:
-            self.history[-1] += text
-        else:
-            self.history.append(text)
-        self.history_open = row.wrapped
+        self.tail.append(_render(row))
+        if not row.wrapped:
+            self.history.append("".join(self.tail))
+            self.tail = []
 
     def scroll_up(self, top: int, bottom: int, count: int) -> None:
         grid = self.grid
@@ -615,7 +612,7 @@ class Model:
         self.charge(bottom - top + 2)
         if any(row.wrapped for row in self.grid[max(top - 1, 0):bottom + 1]):
             raise Undecided("moves rows of a wrapped line")
-        if top == 0 and self.history_open:
+        if top == 0 and self.tail:
             raise Undecided("moves rows of a wrapped line")
 
     def discard(self, row: _Row, certain: bool = True) -> None:
@@ -634,7 +631,7 @@ class Model:
             raise Undecided(f"{what} on a page whose lines may have wrapped (width unknown)")
 
     def page_blank(self) -> bool:
-        return not self.history and all(not row.cells for row in self.grid)
+        return not self.history and not self.tail and all(not row.cells for row in self.grid)
 
     def anchor_if_blank(self) -> None:
         """Nothing written on the page yet: an absolute position makes its place known."""
@@ -801,14 +798,15 @@ class Model:
     def put_narrow(self, text: str) -> None:
         """Narrow characters from a known column, wrapping at a known right margin."""
         limit = self.right_limit()
-        while text:
+        position, length_of_text = 0, len(text)
+        while position < length_of_text:
             if self.pending:
                 self.wrap()
             if limit is None:
-                chunk, text = text, ""
+                chunk, position = text[position:], length_of_text
             else:
-                room = limit + 1 - self.cx
-                chunk, text = text[:room], text[room:]
+                room = limit + 1 - self.cx  # sliced at an offset: no re-copy of the rest per row
+                chunk, position = text[position:position + room], position + room
             row = self.grid[self.cy]
             self.touch(row)
             cells = row.cells
@@ -900,7 +898,7 @@ class Model:
         stop = length if end is None or end > length else end
         if start >= stop:
             return
-        if row.wrapped or (index > 0 and self.grid[index - 1].wrapped) or (index == 0 and self.history_open):
+        if row.wrapped or (index > 0 and self.grid[index - 1].wrapped) or (index == 0 and bool(self.tail)):
             raise Undecided("erases part of a wrapped line")
         if row.shown and "".join(cells[start:stop]).strip(UNWRITTEN):
             raise Undecided("changes a row shown before the alternate screen")
@@ -1227,4 +1225,10 @@ def pages(text: str, columns: int | None = None, rows: int | None = None, *, str
 
     ``strict``: raise :class:`Undecided` at the first undecided page (its ``page`` attribute: which).
     """
-    return Model(text, columns, rows, strict).run()
+    collecting = gc.isenabled()
+    gc.disable()  # one page record per break, none in a cycle: a collection per thousand is pure cost
+    try:
+        return Model(text, columns, rows, strict).run()
+    finally:
+        if collecting:
+            gc.enable()
