@@ -87,7 +87,7 @@ _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 UNKNOWN_COLUMN = -1  # a column that depends on how wide a zero-width/ambiguous character is drawn
 
 _CONTROL_RUN = re.compile(f"([{C0_RANGE}{C1_RANGE}]+)")
-# CUF, HPR, CHA, HPA: where they stop depends on the right margin
+# CUF, HPR, CHA, HPA: where they stop depends on the right margin (the line model's fit at a known size)
 _FORWARD_MOVE = re.compile(re.escape(grammar.CSI) + "[0-9;]*[CaG`]")
 # grammar.scan's pattern, anchored at each ESC instead of searched for: scan's finditer tries every
 # position (~120 ns per plain character) and retries every C1 string introducer to the end of the
@@ -814,7 +814,7 @@ def _line_model_fits(text: str, columns: int | None, rows: int | None) -> bool:
     factor = 1 if text.isascii() else 2
     if "\t" not in text:
         return max(map(len, text.split(LF))) * factor < columns
-    return all((len(line) + (TAB_STOP - 1) * line.count(HT)) * factor < columns for line in text.split(LF))
+    return all((len(line) + (TAB_WIDTH - 1) * line.count(HT)) * factor < columns for line in text.split(LF))
 
 
 def terminal_lines(text: str, *, columns: int | None = None, rows: int | None = None) -> list[str]:

@@ -24,13 +24,9 @@ from wcwidth import wcwidth
 
 from . import grammar
 from .grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
-from .widths import unsettled_width
-
-MIN_ROWS = 24  # an unknown height is at least this (design.md)
-MIN_COLUMNS = 80  # an unknown width is at least this
-TAB_STOP = 8
-WORK_PER_INPUT_CHAR = 48
-WORK_ALLOWANCE = 1 << 20
+from .model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, unsettled_width
+from .model import SCREEN_LINES as MIN_ROWS
+from .names import HARMLESS_PRIVATE_MODES
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -40,14 +36,6 @@ _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 
-# DEC private modes that change neither which characters show nor where (xterm ctlseqs).
-# 7 (DECAWM), 6 (DECOM) and the alternate screens are handled by the model itself.
-_HARMLESS_MODES = frozenset(
-    {1, 4, 8, 9, 10, 12, 13, 14, 18, 19, 25, 30, 40, 44, 66, 67,
-     1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1015, 1016, 1010, 1011,
-     1034, 1035, 1036, 1037, 1039, 1040, 1041, 1042, 1043, 1044, 1050, 1051, 1052, 1053, 1060, 1061,
-     2004, 2026, 2031, 2048, 9001}
-)
 _ALT_MODES = (47, 1047, 1049)
 
 
@@ -710,6 +698,7 @@ class Model:
         target = col + count
         if limit is not None and target > limit:
             target = limit
+        self.within_narrowest(target)
         self.charge(min(count, target))
         self.cx = target
         self.mark_wide(target)
@@ -718,11 +707,17 @@ class Model:
         limit = self.right_limit()
         if limit is not None and col > limit:
             col = limit
+        self.within_narrowest(col)
         self.charge(col)
         self.cx = col
         self.cx_known = True
         self.pending = False
         self.mark_wide(col)
+
+    def within_narrowest(self, col: int) -> None:
+        """Width unknown: a move into empty cells past column 80 stops at a margin of unknown place."""
+        if self.columns is None and col >= MIN_COLUMNS and col > len(self.grid[self.cy].cells):
+            raise Undecided(f"moves to column {col + 1}, past the row's text and past column {MIN_COLUMNS}")
 
     def mark_wide(self, col: int) -> None:
         if self.columns is None and col >= MIN_COLUMNS:
@@ -730,10 +725,11 @@ class Model:
 
     def tab(self) -> None:
         col = self.need_column()
-        stop = (col // TAB_STOP + 1) * TAB_STOP
+        stop = (col // TAB_WIDTH + 1) * TAB_WIDTH
         limit = self.right_limit()
         if limit is not None and stop > limit:
             raise Undecided("a tab reaches the right margin")
+        self.within_narrowest(stop)
         row = self.grid[self.cy]
         self.touch(row)
         cells = row.cells
@@ -1145,7 +1141,7 @@ class Model:
                             self.save_cursor()
                         else:
                             self.restore_cursor()
-                    elif mode not in _HARMLESS_MODES:
+                    elif mode not in HARMLESS_PRIVATE_MODES:  # 7 and 6 are handled above
                         raise Undecided(f"DEC private mode {mode}")
                 return
             if final in "cnu" or (final in "qt" and private == ">") or (final == "m"):
@@ -1180,11 +1176,11 @@ class Model:
         elif final == "d":
             self.need_column()  # from the pending-wrap position: tmux wraps the next character, xterm not
             self.goto_row(count - 1)
-        elif final in "Ca":
+        elif final == "C":
             self.cursor_right(count)
         elif final == "D":
             self.cursor_left(count)
-        elif final in "ABeEF":
+        elif final in "ABEF":  # not HPR / VPR: tmux ignores them, xterm moves
             if final not in "EF" or self.pending:
                 self.need_column()
             self.move_rows(-count if final in "AF" else count)
