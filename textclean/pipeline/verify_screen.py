@@ -26,7 +26,65 @@ from . import grammar
 from .grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
 from .model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, unsettled_width
 from .model import SCREEN_LINES as MIN_ROWS
-from .names import HARMLESS_PRIVATE_MODES
+from .names import (
+    CHA,
+    CHARSET_US_ASCII,
+    CNL,
+    CODING_SYSTEM,
+    CPL,
+    CUB,
+    CUD,
+    CUF,
+    CUP,
+    CUU,
+    DA,
+    DCH,
+    DECKPAM,
+    DECKPNM,
+    DECRC,
+    DECRQM,
+    DECSC,
+    DECSCUSR,
+    DECSTBM,
+    DL,
+    DOCS_UTF8,
+    DSR,
+    ECH,
+    ED,
+    EL,
+    G0_DESIGNATE,
+    G1_TO_G3_DESIGNATE,
+    HARMLESS_PRIVATE_MODES,
+    HPA,
+    HTS,
+    HVP,
+    ICH,
+    IL,
+    IND,
+    LS1R,
+    LS2,
+    LS2R,
+    LS3,
+    LS3R,
+    NEL,
+    REP,
+    RI,
+    RIS,
+    RM,
+    SAVE_CURSOR_1048,
+    SCORC,
+    SCOSC,
+    SD,
+    SGR,
+    SM,
+    SS2,
+    SS3,
+    ST_FINAL,
+    SU,
+    TBC,
+    VPA,
+    XTWINOPS,
+)
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -308,23 +366,23 @@ class Model:
     # -- page breaks ---------------------------------------------------------------------------------
 
     def break_kind(self, seq: grammar.Sequence) -> str | None:
-        if seq.kind is Kind.ESC2 and seq.final == "c":
+        if seq.kind is Kind.ESC2 and seq.final == RIS:
             return "RIS"
         if seq.kind is not Kind.CSI or seq.intermediates:
             return None
-        if seq.final == "J" and not seq.private and seq.params in ("", "0", "2", "3"):
+        if seq.final == ED and not seq.private and seq.params in ("", "0", "2", "3"):
             mode = int(seq.params or 0)
             if mode in (2, 3):
                 return f"ED {mode}"
             if self.home_at >= 0 or (self.lost is None and self.at_home()):
                 return "ED 0"
             return None
-        if seq.private == "?" and seq.final in "hl":
+        if seq.private == "?" and seq.final in (SM, RM):
             modes = seq.numbers(default=-1)
             if any(mode in _ALT_MODES for mode in modes):
                 if len(modes) != 1:
                     raise Undecided("an alternate-screen switch combined with other modes")
-                return f"{modes[0]}{seq.final}"
+                return f"alt {modes[0]} {'on' if seq.final == SM else 'off'}"
         return None
 
     def at_home(self) -> bool:
@@ -367,8 +425,9 @@ class Model:
                 raise Undecided("RIS on the alternate screen")
             self.reset_state()
             return
-        if kind[-1] in "hl":
-            self.alt_switch(int(kind[:-1]), kind[-1] == "h", lost)
+        if kind.startswith("alt "):
+            _, mode, state = kind.split()
+            self.alt_switch(int(mode), state == "on", lost)
             return
         if kind == "ED 3" and lost is None:
             self.mark_shown()  # ED 3 alone erases the history, not the screen: the rows stay, shown
@@ -441,42 +500,42 @@ class Model:
         leaves = None
         if seq.kind is Kind.CSI and not seq.intermediates:
             final = seq.final
-            if final == "r" and not seq.private:
+            if final == DECSTBM and not seq.private:
                 numbers = seq.numbers(0)
                 full = len(numbers) <= 2 and numbers[0] <= 1 and (len(numbers) == 1 or numbers[1] == 0
                                                                   or numbers[1] == self.height)
                 self.set_mode("a scroll region", not full)
-            elif seq.private == "?" and final in "hl":
+            elif seq.private == "?" and final in (SM, RM):
                 for mode in seq.numbers(default=-1):
                     if mode == 6:
-                        self.set_mode("origin mode", final == "h")
+                        self.set_mode("origin mode", final == SM)
                     elif mode == 7:
-                        self.set_mode("autowrap off", final == "l")
-                    elif mode == 1048 and final == "h":
+                        self.set_mode("autowrap off", final == RM)
+                    elif mode == SAVE_CURSOR_1048 and final == SM:
                         leaves = "a saved cursor"
-            elif final in "hl" and not seq.private:
+            elif final in (SM, RM) and not seq.private:
                 if 4 in seq.numbers(default=-1):
-                    self.set_mode("insert mode", final == "h")
+                    self.set_mode("insert mode", final == SM)
                 elif seq.params:
                     leaves = "an ANSI mode"
-            elif final == "g" or (final == "s" and seq.params):
+            elif final == TBC or (final == SCOSC and seq.params):
                 leaves = "changed tab stops or margins"
-            elif final == "s" and not seq.private:
+            elif final == SCOSC and not seq.private:
                 leaves = "a saved cursor"
         elif seq.kind is Kind.ESC2:
-            if seq.final == "7":
+            if seq.final == DECSC:
                 leaves = "a saved cursor"
-            elif seq.final == "H":
+            elif seq.final == HTS:
                 leaves = "changed tab stops"
-            elif seq.final in "NOno|}~":
+            elif seq.final in (SS2, SS3, LS2, LS3, LS3R, LS2R, LS1R):
                 leaves = "a shifted character set"
         elif seq.kind is Kind.NF:
             first = seq.intermediates[0]
             if seq.intermediates == "(":
-                self.set_mode("a G0 character set", seq.final != "B")
+                self.set_mode("a G0 character set", seq.final != CHARSET_US_ASCII)
             elif first in "()*+-./":
                 pass  # G1-G3: shown only after a shift, which is itself state
-            elif not (seq.intermediates == "%" and seq.final == "G"):
+            elif not (seq.intermediates == CODING_SYSTEM and seq.final == DOCS_UTF8):
                 leaves = "a line attribute or coding change"
         if leaves is not None and self.page.leaves is None:
             self.page.leaves = leaves
@@ -1097,117 +1156,118 @@ class Model:
             self.csi(seq, last_char)
         elif kind is Kind.ESC2:
             final = seq.final
-            if final == "7":
+            if final == DECSC:
                 self.save_cursor()
-            elif final == "8":
+            elif final == DECRC:
                 self.restore_cursor()
-            elif final == "M":
+            elif final == RI:
                 if self.pending:
                     self.need_column()
                 self.reverse_index()
-            elif final == "D":
+            elif final == IND:
                 if self.pending:
                     self.need_column()
                 self.line_feed()
-            elif final == "E":
+            elif final == NEL:
                 self.line_feed()
                 self.carriage_return()
-            elif final not in "=>\\":
+            elif final not in (DECKPAM, DECKPNM, ST_FINAL):
                 raise Undecided("unsupported escape")
         elif kind is Kind.NF:
-            if not ((seq.intermediates == "(" and seq.final == "B") or seq.intermediates[0] in ")*+-./"
-                    or (seq.intermediates == "%" and seq.final == "G")):
+            if not ((seq.intermediates == G0_DESIGNATE and seq.final == CHARSET_US_ASCII)
+                    or seq.intermediates[0] in G1_TO_G3_DESIGNATE
+                    or (seq.intermediates == CODING_SYSTEM and seq.final == DOCS_UTF8)):
                 raise Undecided("unsupported escape")
         # strings and cancelled sequences show nothing
 
     def csi(self, seq: grammar.Sequence, last_char: str) -> None:
         final, private, params = seq.final, seq.private, seq.params
         if seq.intermediates:
-            if (seq.intermediates == " " and final == "q") or (seq.intermediates == "$" and final == "p"):
+            if (seq.intermediates == " " and final == DECSCUSR) or (seq.intermediates == "$" and final == DECRQM):
                 return
             raise Undecided("unsupported")
-        if final == "m":
+        if final == SGR:
             return
         if private:
-            if private == "?" and final in "hl":
+            if private == "?" and final in (SM, RM):
                 for mode in seq.numbers(default=-1):
                     if mode == 7:
-                        self.autowrap = final == "h"
+                        self.autowrap = final == SM
                     elif mode == 6:
-                        self.origin = final == "h"
+                        self.origin = final == SM
                         self.home()
                     elif mode == 1048:
-                        if final == "h":
+                        if final == SM:
                             self.save_cursor()
                         else:
                             self.restore_cursor()
                     elif mode not in HARMLESS_PRIVATE_MODES:  # 7 and 6 are handled above
                         raise Undecided(f"DEC private mode {mode}")
                 return
-            if final in "cnu" or (final in "qt" and private == ">") or (final == "m"):
+            if final in (DA, DSR, SCORC) or (final in (DECSCUSR, XTWINOPS) and private == ">"):
                 return
             raise Undecided("unsupported")
-        if final in "tcn":
+        if final in (XTWINOPS, DA, DSR):
             return
         numbers = seq.numbers(0)
-        if final in "Hf":
+        if final in (CUP, HVP):
             if len(numbers) > 2:
                 raise Undecided("CUP with more than two parameters")
             self.goto_row(max(numbers[0], 1) - 1)
             self.goto_column(max(numbers[1], 1) - 1 if len(numbers) > 1 else 0)
             return
-        if final == "r":
+        if final == DECSTBM:
             self.set_region(seq)
             return
         if len(numbers) != 1 or ":" in params:
             raise Undecided("unsupported parameters")
         value = numbers[0]
         count = value or 1
-        if final == "K":
+        if final == EL:
             if value > 2:
                 raise Undecided("EL mode")
             self.erase_line(value)
-        elif final == "J":
+        elif final == ED:
             if value > 1:
                 raise Undecided("ED mode")
             self.erase_display(value)
-        elif final in "G`":
+        elif final in (CHA, HPA):
             self.goto_column(count - 1)
-        elif final == "d":
+        elif final == VPA:
             self.need_column()  # from the pending-wrap position: tmux wraps the next character, xterm not
             self.goto_row(count - 1)
-        elif final == "C":
+        elif final == CUF:
             self.cursor_right(count)
-        elif final == "D":
+        elif final == CUB:
             self.cursor_left(count)
-        elif final in "ABEF":  # not HPR / VPR: tmux ignores them, xterm moves
-            if final not in "EF" or self.pending:
+        elif final in (CUU, CUD, CNL, CPL):  # not HPR / VPR: tmux ignores them, xterm moves
+            if final not in (CNL, CPL) or self.pending:
                 self.need_column()
-            self.move_rows(-count if final in "AF" else count)
-            if final in "EF":
+            self.move_rows(-count if final in (CUU, CPL) else count)
+            if final in (CNL, CPL):
                 self.carriage_return()
-        elif final == "X":
+        elif final == ECH:
             self.erase_chars(count)
-        elif final == "@":
+        elif final == ICH:
             self.insert_chars(count)
-        elif final == "P":
+        elif final == DCH:
             self.delete_chars(count)
-        elif final in "LM":
-            self.insert_lines(count, delete=final == "M")
-        elif final in "ST":
-            self.scroll_lines(count, up=final == "S")
-        elif final == "b":
+        elif final in (IL, DL):
+            self.insert_lines(count, delete=final == DL)
+        elif final in (SU, SD):
+            self.scroll_lines(count, up=final == SU)
+        elif final == REP:
             self.repeat(count, last_char)
-        elif final == "s" and not params:
+        elif final == SCOSC and not params:
             self.save_cursor()
-        elif final == "u" and not params:
+        elif final == SCORC and not params:
             self.restore_cursor()
         else:
             raise Undecided("unsupported")
 
 
 def _is_home(seq: grammar.Sequence) -> bool:
-    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in "Hf":
+    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (CUP, HVP):
         return False
     return all(field in ("", "0", "1") for field in seq.params.split(";")) and seq.params.count(";") <= 1
 
