@@ -960,7 +960,9 @@ class Model:
         if cells[start] in _TAILS or (stop < length and cells[stop] in _TAILS):
             raise Undecided("erases part of a wide character or of a tab")
         if row.uncertain:
-            raise Undecided("erases on a line holding a character of uncertain width")
+            if start or stop != length:
+                raise Undecided("erases on a line holding a character of uncertain width")
+            row.uncertain = 0  # the whole row: no width matters
         self.charge(stop - start)
         if stop == length:
             del cells[start:]
