@@ -107,6 +107,8 @@ class _Width(dict):
 
     def __missing__(self, char: str) -> int:
         width = wcwidth(char)
+        if "\ud800" <= char <= "\udfff":
+            width = -1  # an undecodable byte (surrogateescape): appended it stays, drawn over it is refused
         if width == 2 and unsettled_width(char):
             width = -1  # terminals with older tables draw it in one cell or none: ambiguous
         self[char] = width

@@ -130,6 +130,8 @@ def _width(char: str) -> int:
     """Cells a character takes: 1 or 2; 0 for zero-width; -1 where terminals disagree."""
     if " " <= char < "\x7f":
         return 1
+    if "\ud800" <= char <= "\udfff":
+        return -1  # an undecodable byte (surrogateescape): what a terminal draws for it varies
     width = wcwidth(char)
     if width == 2 and unsettled_width(char):
         return -1
