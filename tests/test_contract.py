@@ -270,6 +270,7 @@ def test_no_final_byte_is_compared_as_a_bare_letter() -> None:
 
     bare = re.compile(r"""(final|\[-1\])\s*(==|!=|in)\s*["']""")
     names = ("textclean.pipeline.cleaner", "textclean.pipeline.redraw", "textclean.pipeline.verify",
+             "textclean.pipeline.verify_screen", "textclean.pipeline.verify_pages",
              "textclean.pipeline.grammar", "oracle.stream", "oracle.render")
     for name in names:
         source = Path(importlib.import_module(name).__file__ or "").read_text(encoding="utf-8")
@@ -305,3 +306,47 @@ def test_tmux_shows_text_around_every_harmless_private_mode(tmux_shows: list[lis
     from textclean.pipeline.names import HARMLESS_PRIVATE_MODES
 
     assert tmux_shows[-1] == [f"m{mode} ab" for mode in sorted(HARMLESS_PRIVATE_MODES)]
+
+
+# --- The session rules, verifier side (SESSIONS_CONTRACT.md), at the terminal's size where given -------
+# (raw, columns, rows, the informative lines or REFUSED). tmux 3.3a judges each resolved one at its
+# size with its default scroll-on-clear and wrapped rows joined (``tests/test_verify_sessions.py``).
+SESSION_CASES = [
+    ("one\n" + CSI + "H" + CSI + "2Jtwo\n", None, None, ["one", "two"]),  # clear's CUP home + ED 2
+    (CSI + "H" + CSI + "2Ja\nb\n" + CSI + "H" + CSI + "Jc\n", None, None, ["a", "b", "c"]),  # ED 0 at home
+    (CSI + "H" + CSI + "2Jone\ntwo\nthree\n" + CSI + "2;1HTWO\n", None, None, ["one", "TWO", "three"]),
+    (CSI + "H" + CSI + "2Jrow1\n" + CSI + "3dx" + CSI + "5Gy\n", None, None, ["row1", "x   y"]),  # VPA, CHA
+    ("a\nb" + CSI + "1;1HX\n", None, None, REFUSED),  # CUP on a page whose top is unknown
+    ("x" * 25 + "\n", 10, 5, ["x" * 25]),  # a wrapped line is one line
+    ("0123456789AB\rX\n", 10, 5, ["0123456789XB"]),  # CR goes to the start of the last row
+    ("".join(f"r{n}\n" for n in range(8)) + CSI + "8AX\n", 20, 8, ["r0", "X1", *[f"r{n}" for n in range(2, 8)]]),
+    (CSI + "H" + CSI + "2Ja\nb\nc\n" + CSI + "2;1H\r" + CSI + "Lnew\n", None, None, ["a", "new", "b", "c"]),
+    # "a" leaves the region's top: tmux puts it in its history, before the screen
+    (CSI + "H" + CSI + "2Jtop\n" + CSI + "2;4r" + CSI + "4;1Ha\nb\nc\n" + CSI + "r", None, None,
+     ["a", "top", "b", "c"]),
+    ("x\n" + CSI + "?1049hA" + CSI + "?1049l" + CSI + "AY\n", None, None, REFUSED),  # a row shown before, changed
+]
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows", "shows"), SESSION_CASES)
+def test_verifier_follows_the_session_rules(raw: str, columns: int | None, rows: int | None,
+                                            shows: list[str] | None) -> None:
+    try:
+        lines = verify.terminal_lines(raw, columns=columns, rows=rows)
+    except verify.Unresolvable:
+        lines = REFUSED
+    assert lines == shows
+
+
+@pytest.mark.tmux
+def test_tmux_shows_what_the_session_rules_resolve() -> None:
+    from oracle import tmux
+
+    if not tmux.available():
+        pytest.skip("tmux is not installed (.ci/run installs it)")
+    from tests.test_verify_sessions import tmux_show
+
+    resolved = [case for case in SESSION_CASES if case[3] is not REFUSED]
+    shown = tmux_show([(raw, columns or 80, rows or 24) for raw, columns, rows, _ in resolved])
+    for (raw, _columns, _rows, shows), judge in zip(resolved, shown, strict=True):
+        assert judge == _as_terminal_shows(shows), raw
