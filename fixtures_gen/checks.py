@@ -61,6 +61,39 @@ def load_fixtures(directory: Path) -> list[Fixture]:
     return fixtures
 
 
+@dataclass(frozen=True)
+class Session:
+    """A whole-session capture (``tests/fixtures/sessions``): the terminal's bytes and its size."""
+
+    name: str
+    path: Path  # NAME.raw, or NAME.cast (asciicast v2: the output events are the bytes)
+    raw: bytes
+    columns: int
+    rows: int
+    metadata: dict[str, Any]
+
+    @property
+    def text(self) -> str:
+        return self.raw.decode("utf-8", errors="surrogateescape")
+
+
+def load_sessions(directory: Path) -> list[Session]:
+    """Every ``NAME.raw`` or ``NAME.cast`` with its ``NAME.json`` in ``directory``, sorted by name."""
+    from oracle.asciicast import read_asciicast
+
+    sessions = []
+    for path in sorted([*directory.glob("*.raw"), *directory.glob("*.cast")]):
+        with open(path, "rb") as handle:
+            data = handle.read()
+        metadata = json.loads(path.with_suffix(".json").read_text())
+        columns, rows = metadata["columns"], metadata["lines"]
+        if path.suffix == ".cast":
+            recording = read_asciicast(data)
+            data, columns, rows = recording.output.encode("utf-8", "surrogateescape"), recording.columns, recording.rows
+        sessions.append(Session(path.stem, path, data, columns, rows, metadata))
+    return sessions
+
+
 def public_gate_reasons() -> set[str]:
     """textclean's public gate reasons (``GATE_REASONS``, else the upper-case constants)."""
     import textclean

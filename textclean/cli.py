@@ -34,8 +34,19 @@ def _parser() -> argparse.ArgumentParser:
         "--max-chars", type=int, default=DEFAULT_MAX_CHARS, metavar="N",
         help=f"refuse (unchanged) inputs longer than N characters (default {DEFAULT_MAX_CHARS})",
     )
+    parser.add_argument(
+        "--size", type=_size, default=(None, None), metavar="COLUMNSxROWS",
+        help="the size of the terminal the output was written to (e.g. 160x40); default: unknown",
+    )
     parser.add_argument("--explain", action="store_true", help="print the gate's verdict and token counts on stderr")
     return parser
+
+
+def _size(value: str) -> tuple[int, int]:
+    columns, sep, rows = value.lower().partition("x")
+    if not (sep and columns.isdigit() and rows.isdigit() and int(columns) >= 2 and int(rows) >= 2):
+        raise argparse.ArgumentTypeError(f"expected COLUMNSxROWS such as 160x40, not {value!r}")
+    return int(columns), int(rows)
 
 
 def _read(path: str | None) -> bytes:
@@ -61,7 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"textclean: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     text = raw.decode(_ENCODING, _ERRORS)
-    result = clean(text, min_tokens=args.min_tokens, max_chars=args.max_chars)
+    columns, rows = args.size
+    result = clean(text, min_tokens=args.min_tokens, max_chars=args.max_chars, columns=columns, rows=rows)
     out = result.text.encode(_ENCODING, _ERRORS) if result.applied else raw
     try:
         sys.stdout.buffer.write(out)
@@ -71,9 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.explain:
         verdict = "applied" if result.applied else f"refused: {result.reason}"
         detail = f" ({result.detail})" if result.detail else ""
+        pages = f"; pages {result.pages_cleaned} cleaned, {result.pages_kept} kept" if result.pages_cleaned else ""
         print(
             f"textclean: {verdict}{detail}; tokens {result.tokens_before} -> {result.tokens_after}; "
-            f"removed {result.removed}",
+            f"removed {result.removed}{pages}",
             file=sys.stderr,
         )
     return 0

@@ -74,16 +74,21 @@ def clean_messages(
     tokenizer: str | Callable[[str], int] | None = None,
     max_chars: int | None = None,
     cleaner: TextClean | None = None,
+    columns: int | None = None,
+    rows: int | None = None,
 ) -> tuple[list[Message], MessagesReport]:
     """Return ``(new_messages, report)`` with each tool output cleaned where the gate allows.
 
-    ``cleaner`` reuses a configured :class:`TextClean` (then ``min_tokens``, ``tokenizer`` and
-    ``max_chars`` are ignored).
+    ``cleaner`` reuses a configured :class:`TextClean` (then ``min_tokens``, ``tokenizer``,
+    ``max_chars``, ``columns`` and ``rows`` are ignored). ``columns`` / ``rows``: the size of the
+    terminal the tool outputs were written to, where the harness knows it.
     """
     if format not in ("openai", "anthropic"):
         raise ValueError(f"format must be 'openai' or 'anthropic', not {format!r}")
     if cleaner is None:
-        cleaner = TextClean(min_tokens=min_tokens, tokenizer=tokenizer, max_chars=max_chars)
+        cleaner = TextClean(
+            min_tokens=min_tokens, tokenizer=tokenizer, max_chars=max_chars, columns=columns, rows=rows,
+        )
     report = MessagesReport()
     out: list[Message] = []
     for index, message in enumerate(messages):

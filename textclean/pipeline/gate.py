@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 
-from . import cleaner, verify
+from . import cleaner, session, verify
 from .probe import has_terminal_noise
 from .result import (
     BELOW_MIN_TOKENS,
@@ -36,6 +37,75 @@ def _joined_bytes(candidate: str) -> str | None:
     return None
 
 
+#: How many pages the gate keeps on the verifier's word before it refuses the whole message.
+MAX_REJECTED_PAGES = 8
+
+
+def _size(columns: int | None, rows: int | None) -> tuple[int | None, int | None]:
+    for name, value in (("columns", columns), ("rows", rows)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 2):
+            raise ValueError(f"{name} must be an int >= 2 or None, not {value!r}")
+    return columns, rows
+
+
+def _verifier_knows_sizes() -> bool:
+    try:
+        return "columns" in inspect.signature(verify.first_difference).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _check(raw: str, candidate: str, columns: int | None, rows: int | None) -> str | None:
+    """The verifier's verdict on a whole candidate (None: it passes)."""
+    if columns is None and rows is None:
+        difference = verify.first_difference(raw, candidate)
+    elif not _verifier_knows_sizes():
+        return "the verifier does not take a terminal size: a candidate for a known size cannot be checked"
+    else:
+        difference = verify.first_difference(raw, candidate, columns=columns, rows=rows)
+    return difference or _joined_bytes(candidate)
+
+
+def _keep_rejected_pages(
+    raw: str, proposal: cleaner.Candidate, difference: str, columns: int | None, rows: int | None,
+) -> tuple[cleaner.Candidate, str | None]:
+    """Keep, one at a time, the first cleaned page whose prefix the verifier rejects, until the whole
+    candidate passes (the verifier alone decides adoption) or nothing is left to keep."""
+    segments = list(proposal.segments or ())
+    keep: set[int] = set()
+    for _ in range(MAX_REJECTED_PAGES):
+        bad = _first_rejected(raw, segments, columns, rows)
+        if bad is None or segments[bad].text is None:
+            return proposal, difference
+        keep.add(bad)
+        try:
+            segments = session.resolve(raw, columns=columns, rows=rows, keep=keep)
+            proposal = cleaner.from_segments(raw, segments)
+        except (session.WholeRefusal, cleaner.Refused):
+            return proposal, difference
+        difference = _check(raw, proposal.text, columns, rows)
+        if difference is None:
+            return proposal, None
+    return proposal, difference
+
+
+def _first_rejected(
+    raw: str, segments: list[session.Segment], columns: int | None, rows: int | None,
+) -> int | None:
+    """The first page whose prefix (the raw text up to its end, the candidate up to its segment) the
+    verifier rejects, by bisection (the whole is known to be rejected)."""
+    low, high = 0, len(segments) - 1
+    while low < high:
+        middle = (low + high) // 2
+        end = segments[middle].page.end
+        prefix = session.assemble(raw[:end], segments[: middle + 1])
+        if _check(raw[:end], prefix, columns, rows) is None:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
 class TextClean:
     """A configured cleaner for hot paths: build once, call :meth:`clean` per message."""
 
@@ -45,9 +115,12 @@ class TextClean:
         min_tokens: int = DEFAULT_MIN_TOKENS,
         tokenizer: Tokenizer = None,
         max_chars: int | None = None,
+        columns: int | None = None,
+        rows: int | None = None,
     ) -> None:
         if min_tokens < 0:
             raise ValueError("min_tokens must be >= 0")
+        self.columns, self.rows = _size(columns, rows)
         self.min_tokens = min_tokens
         self.max_chars = DEFAULT_MAX_CHARS if max_chars is None else max_chars
         self._count = token_counter(tokenizer)
@@ -55,7 +128,14 @@ class TextClean:
         self._encoding_name = DEFAULT_ENCODING if tokenizer is None else tokenizer
         self._max_token_bytes: int | None = None
 
-    def clean(self, text: str, *, tokens_before: int | None = None) -> Result:
+    def clean(
+        self, text: str, *, tokens_before: int | None = None, columns: int | None = None, rows: int | None = None,
+    ) -> Result:
+        """Clean one message. ``columns`` / ``rows``: the size of the terminal the text was written to,
+        where known (default: this gate's, else unknown: at least 80 x 24, no wrapping)."""
+        columns, rows = _size(columns, rows)
+        columns = self.columns if columns is None else columns
+        rows = self.rows if rows is None else rows
         if not isinstance(text, str):
             raise TypeError(f"clean() takes str, not {type(text).__name__}; decode bytes first")
         if len(text) > self.max_chars:
@@ -75,7 +155,7 @@ class TextClean:
             # no_terminal_noise, unless a count shows below_min_tokens: decided when someone asks.
             return self._refuse(text, NO_TERMINAL_NOISE, None, tokens_before, pending=undecided)
         try:
-            proposal = cleaner.candidate(text)
+            proposal = cleaner.candidate(text, columns=columns, rows=rows)
         except cleaner.Refused as refusal:
             # Not counted either: refused noise (hostile input above all) costs no tokenization.
             return self._refuse(text, refusal.reason, refusal.detail, tokens_before, pending=undecided)
@@ -83,17 +163,22 @@ class TextClean:
             tokens_before = self._count(text)
             if tokens_before < self.min_tokens:
                 return self._refuse(text, BELOW_MIN_TOKENS, None, tokens_before)
-        difference = verify.first_difference(text, proposal.text) or _joined_bytes(proposal.text)
+        difference = _check(text, proposal.text, columns, rows)
+        if difference is not None and proposal.segments is not None and len(proposal.segments) > 1:
+            proposal, difference = _keep_rejected_pages(text, proposal, difference, columns, rows)
         if difference is not None:
             return self._refuse(text, CONTENT_WOULD_CHANGE, difference, tokens_before)
         tokens_after = self._count(proposal.text)
         if tokens_after >= tokens_before:
             return self._refuse(text, NOT_SMALLER, f"{tokens_after} >= {tokens_before} tokens", tokens_before)
+        kept = next((seg for seg in proposal.segments or () if seg.text is None), None)
         return Result(
             proposal.text,
             applied=True,
             reason=None,
-            detail=None,
+            detail=None if kept is None else f"page kept: {kept.why}",
+            pages_cleaned=proposal.pages_cleaned,
+            pages_kept=proposal.pages_kept,
             removed=proposal.removed,
             tokens_before=tokens_before,
             tokens_after=tokens_after,
@@ -142,8 +227,11 @@ def clean(
     tokenizer: Tokenizer = None,
     tokens_before: int | None = None,
     max_chars: int | None = None,
+    columns: int | None = None,
+    rows: int | None = None,
 ) -> Result:
-    """Clean one tool message; see :class:`TextClean` and the README for the gate."""
+    """Clean one tool message; see :class:`TextClean` and the README for the gate. ``columns`` /
+    ``rows``: the size of the terminal the text was written to, where known."""
     if tokenizer is None:
         key = (min_tokens, max_chars)
         gate = _DEFAULT.get(key)
@@ -151,4 +239,4 @@ def clean(
             gate = _DEFAULT.setdefault(key, TextClean(min_tokens=min_tokens, max_chars=max_chars))
     else:
         gate = TextClean(min_tokens=min_tokens, tokenizer=tokenizer, max_chars=max_chars)
-    return gate.clean(text, tokens_before=tokens_before)
+    return gate.clean(text, tokens_before=tokens_before, columns=columns, rows=rows)
