@@ -87,6 +87,8 @@ _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 UNKNOWN_COLUMN = -1  # a column that depends on how wide a zero-width/ambiguous character is drawn
 
 _CONTROL_RUN = re.compile(f"([{C0_RANGE}{C1_RANGE}]+)")
+# CUF, HPR, CHA, HPA: where they stop depends on the right margin
+_FORWARD_MOVE = re.compile(re.escape(grammar.CSI) + "[0-9;]*[CaG`]")
 # grammar.scan's pattern, anchored at each ESC instead of searched for: scan's finditer tries every
 # position (~120 ns per plain character) and retries every C1 string introducer to the end of the
 # line (quadratic on runs of them). A sequence can only start at ESC or a C1 introducer, and a C1
@@ -775,8 +777,8 @@ def _feed_line(screen: _Screen, line: str, offset: int) -> None:
         _feed_gap(screen, line[position:], offset + position)
 
 
-def terminal_lines(text: str) -> list[str]:
-    """Informative lines a terminal shows for ``text`` under the design.md model.
+def _line_model(text: str) -> list[str]:
+    """Informative lines of a single page by the line model (today's fast path).
 
     Resolved, blank ones (empty or only spaces/tabs) dropped. Written spaces are kept (no right-trim of
     written spaces); never-written/erased cells are dropped at line end and render as ' ' inside a line.
@@ -799,6 +801,47 @@ def terminal_lines(text: str) -> list[str]:
     return screen.informative_lines()
 
 
+
+
+def _line_model_fits(text: str, columns: int | None, rows: int | None) -> bool:
+    """Whether the line model's assumptions (>= 24 rows, no row reaching the right margin) hold."""
+    if rows is not None and rows < SCREEN_LINES:
+        return False
+    if columns is None:
+        return True
+    if _FORWARD_MOVE.search(text):
+        return False  # a cursor move past the margin would stop at it: the line model does not know
+    factor = 1 if text.isascii() else 2
+    if "\t" not in text:
+        return max(map(len, text.split(LF))) * factor < columns
+    return all((len(line) + (TAB_STOP - 1) * line.count(HT)) * factor < columns for line in text.split(LF))
+
+
+def terminal_lines(text: str, *, columns: int | None = None, rows: int | None = None) -> list[str]:
+    """Informative lines a terminal shows for ``text``, page after page (SESSIONS_CONTRACT.md).
+
+    Resolved, blank ones (empty or only spaces/tabs) dropped. Written spaces are kept (no right-trim of
+    written spaces); never-written/erased cells are dropped at line end and render as ' ' inside a line.
+    Tabs kept literally. ``columns`` / ``rows``: the terminal's size when known (else at least 80 x 24,
+    no wrapping assumed). Raises :class:`Unresolvable` for anything the models cannot decide.
+    """
+    first_refusal: Unresolvable | None = None
+    if _line_model_fits(text, columns, rows):
+        try:
+            return _line_model(text)
+        except Unresolvable as exc:
+            first_refusal = exc
+    from . import verify_screen
+
+    try:
+        pages = verify_screen.pages(text, columns, rows, strict=True)
+    except verify_screen.Undecided as exc:
+        if first_refusal is not None and getattr(exc, "page", 0) == 0:
+            raise first_refusal from None
+        raise Unresolvable(str(exc)) from None
+    return [line for page in pages for line in page.lines]
+
+
 # ---------------------------------------------------------------------------------------------------
 # Comparing a candidate
 
@@ -813,17 +856,7 @@ def _candidate_lines(candidate: str) -> list[str]:
     return [line for line in lines if line.strip(" \t")]
 
 
-def first_difference(raw: str, candidate: str) -> str | None:
-    """None if the candidate's literal lines equal :func:`terminal_lines` of ``raw``, else where they differ.
-
-    The candidate's lines are split on LF, trailing CRs stripped, blank lines dropped. An unresolvable
-    ``raw`` gives ``"unresolvable: "`` and the :class:`Unresolvable` message.
-    """
-    try:
-        expected = terminal_lines(raw)
-    except Unresolvable as exc:
-        return f"unresolvable: {exc}"
-    got = _candidate_lines(candidate)
+def _line_difference(expected: list[str], got: list[str]) -> str | None:
     if got == expected:
         return None
     for index, (want, have) in enumerate(zip(expected, got, strict=False)):
@@ -838,3 +871,26 @@ def first_difference(raw: str, candidate: str) -> str | None:
     if len(got) < len(expected):
         return f"line {number}: missing {_clip(expected[number - 1])} (candidate ends early)"
     return f"line {number}: unexpected extra line {_clip(got[number - 1])} (expected the end)"
+
+
+def first_difference(
+    raw: str, candidate: str, *, columns: int | None = None, rows: int | None = None
+) -> str | None:
+    """None if ``candidate`` shows every informative line of ``raw``, page by page; else where not.
+
+    The candidate is, per raw page, a cleaned page (plain text whose non-blank lines, split on LF with
+    trailing CRs stripped, are the page's informative lines) or a kept page (the page's raw bytes);
+    see :func:`verify_pages.first_difference` for the pages. An unresolvable one-page ``raw`` gives
+    ``"unresolvable: "`` and the reason.
+    """
+    first_refusal: Unresolvable | None = None
+    if _line_model_fits(raw, columns, rows):
+        try:
+            expected = _line_model(raw)
+        except Unresolvable as exc:
+            first_refusal = exc
+        else:
+            return _line_difference(expected, _candidate_lines(candidate))
+    from . import verify_pages
+
+    return verify_pages.first_difference(raw, candidate, columns, rows, first_refusal)
