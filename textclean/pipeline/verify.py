@@ -814,7 +814,7 @@ def _line_model_fits(text: str, columns: int | None, rows: int | None) -> bool:
     factor = 1 if text.isascii() else 2
     if "\t" not in text:
         return max(map(len, text.split(LF))) * factor < columns
-    return all((len(line) + (TAB_STOP - 1) * line.count(HT)) * factor < columns for line in text.split(LF))
+    return all((len(line) + (TAB_WIDTH - 1) * line.count(HT)) * factor < columns for line in text.split(LF))
 
 
 def terminal_lines(text: str, *, columns: int | None = None, rows: int | None = None) -> list[str]:
