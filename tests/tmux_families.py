@@ -201,12 +201,17 @@ _ALT = [(b"\x1b[?1049h", b"\x1b[?1049l"), (b"\x1b[?47h", b"\x1b[?47l"), (b"\x1b[
 
 
 def _log(rng: random.Random, n: int, columns: int) -> bytes:
-    return b"".join(b"log " + word(rng, rng.randint(0, columns + 5)) + b"\r\n" for _ in range(n))
+    """Log lines, mostly narrower than the screen, now and then one that wraps."""
+    def width() -> int:
+        return rng.randint(0, columns + 5) if rng.random() < 0.1 else rng.randint(0, max(0, columns - 6))
+    return b"".join(b"log " + word(rng, width()) + b"\r\n" for _ in range(n))
 
 
-def _screen_op(rng: random.Random, columns: int, rows: int) -> bytes:
+def _screen_op(rng: random.Random, columns: int, rows: int, wild: bool = True) -> bytes:
     r, c = num(rng, rows), num(rng, columns)
     k = rng.randrange(30)
+    if not wild and 18 <= k < 24:
+        k = rng.choice([0, 2, 7, 8, 9, 14, 16, 24, 25])
     if k < 4:
         return csi(f"{r};{c}H") + word(rng)
     if k < 5:
@@ -252,7 +257,12 @@ def _screen_op(rng: random.Random, columns: int, rows: int) -> bytes:
     return _redraw_control(rng, columns, rows) + word(rng, rng.randint(0, 8))
 
 
-def sessions(rng: random.Random, columns: int, rows: int) -> bytes:
+def sessions_wild(rng: random.Random, columns: int, rows: int) -> bytes:
+    """:func:`sessions` with modes too (DECOM, IRM, DECAWM, charsets, saved cursors, IND/RI)."""
+    return sessions(rng, columns, rows, wild=True)
+
+
+def sessions(rng: random.Random, columns: int, rows: int, wild: bool = False) -> bytes:
     """Logs, clears, absolute positions, regions, alternate screens, IL/DL/ICH/DCH/REP/SU/SD."""
     out = []
     for _ in range(rng.randint(2, 10)):
@@ -264,10 +274,10 @@ def sessions(rng: random.Random, columns: int, rows: int) -> bytes:
         elif k < 0.5:
             enter, leave = rng.choice(_ALT)
             out.append(enter + rng.choice([b"", b"\x1b[H\x1b[2J"]))
-            out.extend(_screen_op(rng, columns, rows) for _ in range(rng.randint(1, 10)))
+            out.extend(_screen_op(rng, columns, rows, wild) for _ in range(rng.randint(1, 10)))
             out.append(leave)
         else:
-            out.extend(_screen_op(rng, columns, rows) for _ in range(rng.randint(1, 8)))
+            out.extend(_screen_op(rng, columns, rows, wild) for _ in range(rng.randint(1, 8)))
             if rng.random() < 0.5:
                 out.append(b"\r\n")
     return b"".join(out)
@@ -406,6 +416,7 @@ FAMILIES: dict[str, Callable[[random.Random, int, int], bytes]] = {
     "strings": strings,
     "params": params,
     "sessions": sessions,
+    "sessions_wild": sessions_wild,
     "screen_frames": screen_frames,
     "regions": regions,
     "tall_progress": tall_progress,

@@ -19,13 +19,17 @@ from __future__ import annotations
 import inspect
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from wcwidth import wcswidth
 
 import textclean
 
@@ -117,13 +121,22 @@ class JudgeServer:
         return [line.rstrip(" ") for line in lines]
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 @contextmanager
 def server() -> Iterator[JudgeServer]:
     with tempfile.TemporaryDirectory(prefix="redteam-tmux-") as directory:
         socket = Path(directory) / "socket"
+        previous = signal.getsignal(signal.SIGTERM)
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, _terminate)  # so a killed run still kills its server
         try:
             yield JudgeServer(Path(directory))
         finally:
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGTERM, previous)
             if socket.exists():
                 subprocess.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True, timeout=30)
 
@@ -170,7 +183,16 @@ class Case:
         return self.result is not None and self.result.applied
 
 
-def subsequence_missing(shown: list[str], kept: list[str]) -> str | None:
+def _cut_by_a_hidden_row(line: str, columns: int | None) -> bool:
+    """A history row that filled the width: its continuation may be on a screen tmux is not showing
+    (the main screen under the alternate one), so ``-J`` could not join it."""
+    if columns is None:
+        return False
+    width = wcswidth(line)
+    return width > 0 and width % columns in (0, columns - 1)
+
+
+def subsequence_missing(shown: list[str], kept: list[str], columns: int | None = None) -> str | None:
     """The first non-blank line of ``shown`` not found, in order, among ``kept``; None if all are."""
     at = 0
     for line in shown:
@@ -179,6 +201,11 @@ def subsequence_missing(shown: list[str], kept: list[str]) -> str | None:
         try:
             at = kept.index(line, at) + 1
         except ValueError:
+            if _cut_by_a_hidden_row(line, columns):
+                found = next((i for i in range(at, len(kept)) if kept[i].startswith(line)), None)
+                if found is not None:
+                    at = found + 1
+                    continue
             return line
     return None
 
@@ -230,6 +257,15 @@ def _size_kwargs(case: Case) -> dict[str, int]:
     return {}
 
 
+def _plain(data: bytes) -> bool:
+    """Text whose lines tmux shows as they are: valid UTF-8, no control but LF and CR, no C1."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return not re.search("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]", text)
+
+
 def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
     """Clean every case, render the adopted ones in tmux, record problems on each case."""
     for case in cases:
@@ -254,21 +290,21 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
     captures = srv.show_many(jobs)
     for case, columns, rows, start, count, points in plan:
         raw_lines, cand_lines = captures[start], captures[start + 1]
-        plain = not re.search(rb"[\x00-\x08\x0b-\x1f\x7f]", case.candidate or b"")
+        plain = _plain(case.candidate or b"")
         cand_text_lines = [line.rstrip("\r").rstrip(" ") for line in decode(case.candidate or b"").split("\n")]
-        missing = subsequence_missing(raw_lines, cand_lines)
+        missing = subsequence_missing(raw_lines, cand_lines, columns)
         if missing is not None:
             case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not in the candidate's rendering")
-        if plain and b"\t" not in (case.candidate or b""):
-            missing = subsequence_missing(raw_lines, cand_text_lines)
+        if plain:
+            missing = subsequence_missing(raw_lines, cand_text_lines, columns)
             if missing is not None:
                 case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not a line of the candidate")
         for i in range(count):
             shown = captures[start + 2 + i]
-            target = cand_text_lines if plain and b"\t" not in (case.candidate or b"") else cand_lines
+            target = cand_text_lines if plain else cand_lines
             if not plain and _HIDING.search(case.candidate or b""):
                 continue  # the candidate's own clears hide lines from its capture: final check only
-            missing = subsequence_missing(shown, target)
+            missing = subsequence_missing(shown, target, columns)
             if missing is not None:
                 case.problems.append(
                     f"{columns}x{rows}: before the break at {points[i]} tmux showed {missing!r}, lost")
