@@ -304,7 +304,8 @@ def screen_frames(rng: random.Random, columns: int, rows: int) -> bytes:
 
 def regions(rng: random.Random, columns: int, rows: int) -> bytes:
     """DECSTBM regions scrolled by LF/IND/RI at their margins, origin mode, reset or not."""
-    out = [_log(rng, rng.randint(0, rows), columns)]
+    start = rng.choice([b"", b"\x1b[H\x1b[2J", b"\x1b[2J\x1b[H", b"\x1bc", b"\x1b[H\x1b[J"])
+    out = [start, _log(rng, rng.choice([rng.randint(0, rows), rows + rng.randint(0, 5)]), columns)]
     for _ in range(rng.randint(1, 4)):
         top = rng.randint(1, max(1, rows - 1))
         bottom = rng.randint(top + 1, rows)

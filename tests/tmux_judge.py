@@ -6,7 +6,7 @@ adopts, feeds the raw bytes to a private tmux server with tmux's DEFAULT window 
 joined (``capture-pane -p -J -S - -E -``) and checks that every non-blank line tmux shows
 (right-trimmed) is in what tmux shows for the candidate, in order. What tmux shows just before each
 clear of the raw stream (ED 2/3, RIS, alternate screen in or out) is checked the same way, since every
-line shown before a clear must survive (SESSIONS_CONTRACT.md). When the candidate is plain text (no
+line shown before a clear must survive (SESSIONS_CONTRACT.md). When the candidate is plain ASCII (no
 escape, no tab) the check is also made on its bytes: every line tmux shows is a line of the candidate,
 byte-identical. It also checks the gate's promises: a refusal returns the very same object, cleaning
 an adopted text again changes nothing, bytes in give bytes out (where ``clean`` takes bytes).
@@ -48,6 +48,8 @@ set -gw allow-rename off
 
 # The breaks after which a terminal no longer shows what it showed just before (the contract's page
 # breaks that can hide lines: ED 2 / ED 3 push or erase, RIS resets, the alternate screen switches).
+# A string the project's policy ends at BEL where tmux 3.3a reads on to ST (DCS, SOS, PM).
+_BEL_ENDED_STRING = re.compile(rb"(?:\x1b[PX^_]|\xc2[\x90\x98\x9e\x9f])[^\x1b\x07\x18\x1a]*\x07")
 _HIDING = re.compile(rb"\x1b\[[0-9;]*[23]J|\x1bc|\x1b\[\?[0-9;]*(?:1049|47|1047)[0-9;]*[hl]")
 
 
@@ -180,7 +182,10 @@ class Case:
 
     @property
     def adopted(self) -> bool:
-        return self.result is not None and self.result.applied
+        """The gate adopted a candidate (or the case came with one to judge, ``result`` left None)."""
+        if self.result is None:
+            return self.candidate is not None
+        return self.result.applied
 
 
 def _cut_by_a_hidden_row(line: str, columns: int | None) -> bool:
@@ -192,8 +197,18 @@ def _cut_by_a_hidden_row(line: str, columns: int | None) -> bool:
     return width > 0 and width % columns in (0, columns - 1)
 
 
-def subsequence_missing(shown: list[str], kept: list[str], columns: int | None = None) -> str | None:
-    """The first non-blank line of ``shown`` not found, in order, among ``kept``; None if all are."""
+def _keeps_more(line: str, kept: str) -> bool:
+    """Every character of ``line`` is in ``kept``, in order (a policy that shows strictly more)."""
+    it = iter(kept)
+    return all(c in it for c in line if c != " ")
+
+
+def subsequence_missing(
+    shown: list[str], kept: list[str], columns: int | None = None, *, more: bool = False,
+) -> str | None:
+    """The first non-blank line of ``shown`` not found, in order, among ``kept``; None if all are.
+    ``more``: a line may also be found inside a kept line that shows strictly more (the documented
+    policy that ends DCS/SOS/PM/APC at BEL, where tmux swallows on to ST)."""
     at = 0
     for line in shown:
         if not line.strip():
@@ -201,12 +216,14 @@ def subsequence_missing(shown: list[str], kept: list[str], columns: int | None =
         try:
             at = kept.index(line, at) + 1
         except ValueError:
+            found = None
             if _cut_by_a_hidden_row(line, columns):
                 found = next((i for i in range(at, len(kept)) if kept[i].startswith(line)), None)
-                if found is not None:
-                    at = found + 1
-                    continue
-            return line
+            if found is None and more:
+                found = next((i for i in range(at, len(kept)) if _keeps_more(line, kept[i])), None)
+            if found is None:
+                return line
+            at = found + 1
     return None
 
 
@@ -258,18 +275,17 @@ def _size_kwargs(case: Case) -> dict[str, int]:
 
 
 def _plain(data: bytes) -> bool:
-    """Text whose lines tmux shows as they are: valid UTF-8, no control but LF and CR, no C1."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return not re.search("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]", text)
+    """Text whose lines tmux shows byte for byte: printable ASCII, LF and CR (tmux drops characters
+    its width table does not know, so beyond ASCII only the rendered comparison is fair)."""
+    return not re.search(rb"[^\x20-\x7e\n\r]", data)
 
 
 def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
-    """Clean every case, render the adopted ones in tmux, record problems on each case."""
+    """Clean every case, render the adopted ones in tmux, record problems on each case. A case that
+    comes with a ``candidate`` (and no ``result``) is judged as it is, without cleaning."""
     for case in cases:
-        prepare(case)
+        if case.candidate is None:
+            prepare(case)
         if not case.judge_sizes:
             if case.columns is not None:
                 case.judge_sizes = [(case.columns, case.rows or 24)]
@@ -291,12 +307,13 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
     for case, columns, rows, start, count, points in plan:
         raw_lines, cand_lines = captures[start], captures[start + 1]
         plain = _plain(case.candidate or b"")
+        more = _BEL_ENDED_STRING.search(case.raw) is not None
         cand_text_lines = [line.rstrip("\r").rstrip(" ") for line in decode(case.candidate or b"").split("\n")]
-        missing = subsequence_missing(raw_lines, cand_lines, columns)
+        missing = subsequence_missing(raw_lines, cand_lines, columns, more=more)
         if missing is not None:
             case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not in the candidate's rendering")
         if plain:
-            missing = subsequence_missing(raw_lines, cand_text_lines, columns)
+            missing = subsequence_missing(raw_lines, cand_text_lines, columns, more=more)
             if missing is not None:
                 case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not a line of the candidate")
         for i in range(count):
@@ -304,7 +321,7 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
             target = cand_text_lines if plain else cand_lines
             if not plain and _HIDING.search(case.candidate or b""):
                 continue  # the candidate's own clears hide lines from its capture: final check only
-            missing = subsequence_missing(shown, target, columns)
+            missing = subsequence_missing(shown, target, columns, more=more)
             if missing is not None:
                 case.problems.append(
                     f"{columns}x{rows}: before the break at {points[i]} tmux showed {missing!r}, lost")
