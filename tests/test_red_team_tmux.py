@@ -41,6 +41,8 @@ F1 = "F1 cleaner+verifier: a parameter > 2^31-1 moves the cursor to the margin; 
 F2 = ("F2 cleaner+verifier (or design): size unknown, a line passes column 80 then CR/EL/CHA acts as if "
       "it never wrapped; an 80-column terminal shows another line")
 F3 = "F3 cleaner+verifier: DCS ended by BEL, then EL 2 erases what tmux shows (tmux swallows the EL to ST)"
+F5 = ("F5 gate/cleaner: not idempotent; a page after RIS in the alternate screen is kept (verifier unsure), "
+      "and cleaned on a second pass")
 F4 = "F4 cleaner+verifier: IL above a DECSTBM region; tmux inserts lines (xterm ignores): lost row"
 
 FINDINGS = [
@@ -49,12 +51,26 @@ FINDINGS = [
     pytest.param(b"a\x1b[99999999999`z\r\n", 120, 40, id="F1-HPA-huge", marks=_xfail(F1)),
     pytest.param(b"\x1b[75G0123456789\x1b[2Kg\r\n", None, None, id="F2-EL2-after-column-80", marks=_xfail(F2)),
     pytest.param(b"x" * 97 + b"\ryyyyyyyyy\n", None, None, id="F2-CR-after-column-80", marks=_xfail(F2)),
+    pytest.param(b"x" * 100 + b"\r\nb\x1b[Az\r\n", None, None, id="F2-CUU-over-a-wide-line", marks=_xfail(F2)),
     pytest.param(b"civh\x1bP1$r\x07\x1b[2Kxyz\r\n", 120, 40, id="F3-DCS-BEL-EL2-sized", marks=_xfail(F3)),
     pytest.param(b"civh\x1bP1$r\x07\x1b[2Kxyz\r\n", None, None, id="F3-DCS-BEL-EL2-unknown", marks=_xfail(F3)),
     pytest.param(b"\x1b[H\x1b[J$\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region", marks=_xfail(F4)),
     pytest.param(b"\x1b[H\x1b[2J$ x\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region-overwrite",
                  marks=_xfail(F4)),
 ]
+
+
+IDEMPOTENCE = [
+    pytest.param(b"x\r\n\x1b[?1049hs\x1bcz\r\n", 40, 10, id="F5-RIS-in-alternate-screen", marks=_xfail(F5)),
+]
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows"), IDEMPOTENCE)
+def test_idempotent(raw: bytes, columns: int | None, rows: int | None) -> None:
+    case = tmux_judge.Case(raw, columns, rows, "idempotence")
+    tmux_judge.prepare(case)
+    assert case.adopted
+    assert not case.problems, case.problems
 
 
 @pytest.mark.parametrize(("raw", "columns", "rows"), FINDINGS)
