@@ -127,6 +127,25 @@ def redraws_ascii(rng: random.Random, columns: int, rows: int) -> bytes:
     return b"".join(out)
 
 
+def width_wrap(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Rows of one kind of character (wide, emoji, ambiguous, combining, zero-width, new in Unicode
+    13-15) filling the width to within a cell or two, then a redraw that depends on where the row
+    ended: where the terminal's width table and ours disagree, the redraw lands elsewhere."""
+    lo, hi = rng.choice(_POOLS + [(0x1FAE0, 0x1FAF8), (0x1F7E0, 0x1F7EB), (0x1F90C, 0x1F90F), (0x2E3B, 0x2E3B),
+                                  (0x31350, 0x313A0), (0x16FE0, 0x16FE4), (0x1F1E6, 0x1F1FF)])
+    out = [b"\x1b[H\x1b[2J" if rng.random() < 0.5 else b""]
+    for _ in range(rng.randint(1, 4)):
+        count = rng.choice([columns // 2 - 1, columns // 2, columns // 2 + 1, columns - 1, columns, columns + 1])
+        prefix = word(rng, rng.randint(0, 3))
+        body = "".join(chr(rng.randint(lo, hi)) for _ in range(count)).encode()
+        out.append(prefix + body)
+        out.append(rng.choice([b"\r", b"\x1b[A", b"\x1b[K", b"\b", b"\x1b[2D", b"\x1b[1G", b"\r\n", b"\x1b[1K",
+                               b"\x1b[X", b"\x1b[" + str(columns).encode() + b"G", b"\x1b[@", b"\x1b[P"]))
+        out.append(word(rng, rng.randint(1, 4)))
+        out.append(b"\r\n")
+    return b"".join(out)
+
+
 def long_lines(rng: random.Random, columns: int, rows: int) -> bytes:
     """Lines around the wrap point, then redraws that depend on where the wrap put the cursor."""
     out = []
@@ -414,6 +433,7 @@ FAMILIES: dict[str, Callable[[random.Random, int, int], bytes]] = {
     "redraws": redraws,
     "redraws_ascii": redraws_ascii,
     "long_lines": long_lines,
+    "width_wrap": width_wrap,
     "strings": strings,
     "params": params,
     "sessions": sessions,
