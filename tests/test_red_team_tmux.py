@@ -43,6 +43,7 @@ F2 = ("F2 cleaner+verifier (or design): size unknown, a line passes column 80 th
 F3 = "F3 cleaner+verifier: DCS ended by BEL, then EL 2 erases what tmux shows (tmux swallows the EL to ST)"
 F5 = ("F5 gate/cleaner: not idempotent; a page after RIS in the alternate screen is kept (verifier unsure), "
       "and cleaned on a second pass")
+F6 = "F6 widths (cleaner+verifier): an unassigned code point is width 1 to the models, tmux 3.3a drops it"
 F4 = "F4 cleaner+verifier: IL above a DECSTBM region; tmux inserts lines (xterm ignores): lost row"
 
 FINDINGS = [
@@ -57,6 +58,9 @@ FINDINGS = [
     pytest.param(b"\x1b[H\x1b[J$\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region", marks=_xfail(F4)),
     pytest.param(b"\x1b[H\x1b[2J$ x\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region-overwrite",
                  marks=_xfail(F4)),
+    pytest.param("ab\u0378\u0378\x1b[3Dz\r\n".encode(), 80, 24, id="F6-unassigned-CUB", marks=_xfail(F6)),
+    pytest.param(("\x1b[H\x1b[2J" + "x" * 78 + "\u03a2" * 3 + "\rab\r\n").encode(), 80, 24,
+                 id="F6-unassigned-wrap", marks=_xfail(F6)),
 ]
 
 
