@@ -135,6 +135,42 @@ def judge(text: str) -> Verdict:
     )
 
 
+def clean_at_size(text: str, columns: int | None, rows: int | None) -> tuple[Any, bool]:
+    """``textclean.clean(text, min_tokens=0)``, told the terminal's size when its signature takes
+    one; returns (result, whether the size was passed)."""
+    import inspect
+
+    from textclean import clean
+
+    sized = columns is not None and {"columns", "rows"} <= set(inspect.signature(clean).parameters)
+    size = {"columns": columns, "rows": rows} if sized else {}
+    return clean(text, min_tokens=0, **size), sized
+
+
+def judge_session(session: Session) -> Verdict:
+    """Like :func:`judge` for a whole session at its recorded size: the ideal is the oracle's
+    :func:`oracle.ideal_lines` (cleared pages included), losslessness is checked at that size."""
+    import oracle
+
+    size = {"columns": session.columns, "rows": session.rows}
+    text = session.text
+    ideal = oracle.ideal_lines(text, **size)
+    result, _ = clean_at_size(text, session.columns, session.rows)
+    lossless = oracle.check_lossless(text, result.text, **size)
+    return Verdict(
+        adopted=result.applied,
+        reason=result.reason,
+        detail=result.detail,
+        cleaned=result.text,
+        agrees=oracle.ideal_lines(result.text, **size) == ideal,
+        lossless=bool(lossless.ok),
+        missing=lossless.missing,
+        tokens_before=result.tokens_before,
+        tokens_after=result.tokens_after,
+        tokens_ideal=count_tokens("\n".join(ideal)),
+    )
+
+
 def problems(verdict: Verdict) -> list[str]:
     """What is wrong with a verdict by the corpus contract (empty when it holds)."""
     found = []

@@ -80,3 +80,37 @@ def test_the_oracle_shows_what_the_session_showed(session: Session) -> None:
 def test_asciicast_reader_rejects_other_formats() -> None:
     with pytest.raises(ValueError):
         read_asciicast(b'{"version": 1, "width": 80, "height": 24, "stdout": []}\n')
+
+
+@pytest.mark.parametrize("session", by_name(SESSIONS))
+def test_the_ideal_is_lossless_at_the_recorded_size(session: Session) -> None:
+    size = {"columns": session.columns, "rows": session.rows}
+    ideal = oracle.ideal_lines(session.raw, **size)
+    assert ideal and all(line for line in ideal)
+    assert oracle.check_lossless(session.raw, "\n".join(ideal) + "\n", **size).ok
+    dropped = oracle.check_lossless(session.raw, "\n".join(ideal[1:]) + "\n", **size)
+    assert not dropped.ok and dropped.missing == ideal[0]
+
+
+def test_a_cleared_page_and_a_wrapped_line_at_the_recorded_size() -> None:
+    [bash] = [session for session in SESSIONS if session.name == "session_bash"]
+    size = {"columns": bash.columns, "rows": bash.rows}
+    ideal = oracle.ideal_lines(bash.raw, **size)
+    assert ideal[0] == "$ clear"  # typed on the page clear then cleared: tmux keeps it in its history
+    without_clear = oracle.check_lossless(bash.raw, "\n".join(ideal[1:]), **size)
+    assert without_clear.missing == "$ clear"
+    # pip's warning wrapped at 120 columns: the logical line, unwrapped, shows the same two rows.
+    wrapped = [i for i, line in enumerate(ideal) if line.startswith("WARNING: Running pip")][0]
+    assert len(ideal[wrapped]) == bash.columns
+    joined = [*ideal[:wrapped], ideal[wrapped] + ideal[wrapped + 1], *ideal[wrapped + 2 :]]
+    assert oracle.check_lossless(bash.raw, "\n".join(joined), **size).ok
+    assert not oracle.check_lossless(bash.raw, "\n".join(joined)).ok  # unsized: no wrapping assumed
+
+
+def test_savings_reports_sessions_at_their_size(capsys: pytest.CaptureFixture[str]) -> None:
+    from fixtures_gen.savings import main
+
+    assert main(["--sessions"]) == 0
+    table = capsys.readouterr().out
+    assert all(f"| {name} | " in table for name in SEEN)
+    assert "| session_bash | 120x40 | " in table

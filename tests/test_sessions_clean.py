@@ -173,5 +173,14 @@ def test_readme_before_after_example_is_current() -> None:
     assert all(line in lines for line in shown) and "Manual page" not in proposal.text
 
 
+def test_autowrap_off_is_refused_where_the_width_is_known() -> None:
+    """Without a width DECAWM is inert (no wrapping assumed); with one, a long line would lose cells."""
+    text = "\x1b[?7l" + "x" * 100 + "\n"
+    assert cleaner.candidate(text).text == "x" * 100 + "\n"
+    with pytest.raises(cleaner.Refused, match="DECAWM"):
+        cleaner.candidate(text, columns=80, rows=24)
+    assert cleaner.candidate("x" * 100 + "\n", columns=80, rows=24).text == "x" * 100 + "\n"  # wraps, one line
+
+
 if __name__ == "__main__":
     print(session_table())

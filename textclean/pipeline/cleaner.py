@@ -13,9 +13,10 @@ from typing import NoReturn
 
 from . import grammar, session
 from .grammar import Kind
+from .model import SCREEN_LINES
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR
-from .redraw import SCREEN_LINES, LineModel, Unresolved
+from .redraw import LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
 # After the inert sequences are gone, anything here means some line is redrawn or out of scope:
@@ -25,6 +26,7 @@ _RESIDUAL_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _C1_CONTROL = re.compile(f"[{grammar.C1_RANGE}]")
 # The slow path's tokens within one line: a complete sequence or one control character. Everything
 # between two tokens is text to write.
+_AUTOWRAP_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?0*7(?:;[0-9;]*)?l")
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
 
 
@@ -75,6 +77,10 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
             UNSUPPORTED_CONTROL,
             f"C1 control U+{ord(c1.group()):04X} at offset {c1.start()} (terminals disagree on C1 in UTF-8)",
         )
+    if columns is not None and _AUTOWRAP_OFF.search(text) is not None:
+        # DECAWM off matters where the width is known: past the margin a terminal overwrites the last
+        # column. The screen model refuses it (the inert table drops it where no width is assumed).
+        raise Refused(UNSUPPORTED_CONTROL, f"DECAWM off (autowrap) on a screen of {columns} columns")
     stripped, count = grammar.APPEND_ONLY_INERT.subn("", text)
     if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
         return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
@@ -104,7 +110,7 @@ def from_segments(text: str, segments: list[session.Segment], refusal: Refused |
         first = next((s for s in segments if s.text is None), None)
         if refusal is not None:
             raise refusal
-        raise Refused(UNSUPPORTED_CONTROL, first.why if first is not None else "no page to clean")
+        raise Refused(UNSUPPORTED_CONTROL, (first.why if first is not None else None) or "no page to clean")
     cleaned = [s for s in segments if s.text is not None]
     removed = Removed(
         escape_sequences=sum(s.sequences for s in cleaned),

@@ -45,7 +45,8 @@ def split(text: str) -> list[Page]:
     runs: list[tuple[int, int, list[str]]] = []
     for m in _BREAK.finditer(text):
         if runs and _only_inert(text, runs[-1][1], m.start()):
-            runs[-1] = (runs[-1][0], m.end(), [*runs[-1][2], m.group()])
+            runs[-1][2].append(m.group())
+            runs[-1] = (runs[-1][0], m.end(), runs[-1][2])
         else:
             runs.append((m.start(), m.end(), [m.group()]))
     start, body = 0, 0
@@ -102,9 +103,9 @@ def persists(page_text: str) -> str | None:
                 return f"{_PERSISTENT_PRIVATE[field]} at page offset {m.start()}"
             if not private and field == "4":
                 return f"IRM at page offset {m.start()}"
-    m = _OTHER.search(page_text)
-    if m is not None:
-        return f"{m.group()!r} at page offset {m.start()}"
+    other = _OTHER.search(page_text)
+    if other is not None:
+        return f"{other.group()!r} at page offset {other.start()}"
     if page_text.endswith("\u200d"):
         return "a zero-width joiner at the page's end"
     last_escape = page_text.rfind("\x1b")

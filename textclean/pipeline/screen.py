@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import wcwidth
 
-from .redraw import SCREEN_LINES, UNWRITTEN, LineModel, Row, Unresolved
+from .model import SCREEN_LINES
+from .redraw import UNWRITTEN, LineModel, Row, Unresolved
 from .widths import unsettled_width
 
 
@@ -73,7 +74,7 @@ class ScreenModel(LineModel):
         self.pending_wrap = False
         self.wrap_disputed = False  # EL at the pending-wrap column: terminals disagree on the next character
         self.last_char: str | None = None
-        self.pins: dict[Row, str] = {}
+        self.pins: dict[Row, list[str]] = {}  # rows on screen when ED acted, and their cells then
         if cursor is not None:
             self._place(*cursor)
 
@@ -162,6 +163,10 @@ class ScreenModel(LineModel):
             return
         if "\u200d" in text:
             raise Unresolved("zero-width joiner on a screen of known width")
+        if not self.pending_wrap and self.col + 2 * len(text) <= width:
+            super().write(text)  # cannot reach the margin, whatever the widths
+            self.pending_wrap = self.col >= width
+            return
         for ch in text:
             cells = 1 if ch < "\u0300" else wcwidth.wcwidth(ch)
             if cells == 0:
@@ -412,8 +417,8 @@ class ScreenModel(LineModel):
         self._require_top("erase in display")
         if mode in (2, 3):
             screen_row = self.row - self.top
-            self.top = len(self.rows)
-            self.rows = [r for r in self.rows[: self.top] if not _blank(r)] + self.rows[self.top :]
+            self._charge(len(self.rows) - self.top)
+            self.rows[self.top :] = [r for r in self.rows[self.top :] if not _blank(r)]
             self.top = len(self.rows)
             self._place(screen_row, self.col)
             return
@@ -437,16 +442,17 @@ class ScreenModel(LineModel):
         visible = self.rows[self.top :] if self.top_known else self.rows[-self.screen_lines :]
         pins = self.pins
         for written in visible:
-            if written.cells:
-                shown = written.render()
-                if pins.setdefault(written, shown) != shown:
+            cells = written.cells
+            if cells:
+                self._charge(len(cells))
+                if pins.setdefault(written, cells[:]) != cells:
                     raise Unresolved("a row on screen when ED acted changed after it (shown for the oracle)")
 
     def check_pins(self) -> None:
         """Rows on screen when ED acted count as shown (oracle): they must end the page as they were."""
         present = set(map(id, self.rows))
-        for row, shown in self.pins.items():
-            if row.render() != shown or id(row) not in present:
+        for row, cells in self.pins.items():
+            if row.cells != cells or id(row) not in present:
                 raise Unresolved("a row on screen when ED acted changed after it (shown for the oracle)")
 
     def insert_lines(self, n: int) -> None:
@@ -497,7 +503,7 @@ class ScreenModel(LineModel):
                 raise Unresolved("rows shifted towards the bottom of a screen of unknown height")
             last = SCREEN_LINES - 1
         n = min(n, last - first + 1)
-        self._charge(n)
+        self._charge(n * (last - first + 2))  # each shift moves the region's rows
         cursor = self.row - self.top
         self._ensure(self.top + last)
         for _ in range(n):

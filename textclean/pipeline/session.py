@@ -51,6 +51,7 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
             if index in keep:
                 raise Unresolved("the verifier rejected this page")
             model, continues = walker.begin(page)
+            walker.current = model
             tally = [0, 0]
             _feed(model, text, page.body, page.end, tally)
             model.check_pins()
@@ -74,6 +75,14 @@ class _Walker:
         self.frozen: list[tuple[Row, str]] = []
         self.on_alt = False
         self.modes: tuple[tuple[int, int | None] | None, bool] = (None, False)  # margins, origin
+        # One work budget for the whole text (redraw.PAD_PER_INPUT_CHAR): pages do not each get one.
+        self.budget: int | None = None
+        self.current: ScreenModel | None = None
+
+    def _budgeted(self, model: ScreenModel) -> ScreenModel:
+        if self.budget is not None:
+            model.pad_budget = self.budget
+        return model
 
     def _fresh(self, cursor: tuple[int, int] | None) -> ScreenModel:
         """A blank screen. With the cursor's row unknown but its column known (a clear after a page
@@ -82,10 +91,10 @@ class _Walker:
         previous = self.previous
         if cursor is None and previous is not None and previous.cursor_known and not previous.pending_wrap \
                 and margins is None and not origin:
-            return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False, blank=True,
-                               cursor=(0, previous.col))
-        return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True, cursor=cursor,
-                           margins=margins, origin=origin)
+            return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False,
+                                              blank=True, cursor=(0, previous.col)))
+        return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
+                                          cursor=cursor, margins=margins, origin=origin))
 
     def begin(self, page: pages.Page) -> tuple[ScreenModel, bool]:
         """The model ``page`` is written on; True when it continues a main screen with frozen rows."""
@@ -114,16 +123,23 @@ class _Walker:
                 if at is None or not main.top_known:
                     raise Unresolved(f"{page.switch} leaves the cursor where the alternate screen had it")
                 main._place(*at)
-            return main, bool(self.frozen)
+            return self._budgeted(main), bool(self.frozen)
         if page.switch and not page.cleared:
             raise Unresolved(f"{page.switch} with no switch to the other screen before it")
         return self._fresh(cursor), False
 
     def done(self, model: ScreenModel) -> None:
+        self.budget = model.pad_budget
+        self.current = None
         self.previous = model
         self.modes = (model.margins, model.origin)
 
     def failed(self) -> None:
+        if self.current is not None:
+            self.budget = self.current.pad_budget
+            self.current = None
+        if self.budget is not None and self.budget < 0:
+            raise WholeRefusal("unsupported_control", "redraws touch more cells than this input allows", [])
         self.previous = None
         if not self.on_alt:
             self.main, self.frozen = None, []
