@@ -722,13 +722,17 @@ def test_pathological_results() -> None:
 
 
 def test_verify_is_independent_of_the_cleaner_and_writes_no_escape_regex() -> None:
-    from textclean.pipeline import verify
+    from textclean.pipeline import verify, verify_pages, verify_screen
 
-    source = Path(verify.__file__).read_text(encoding="utf-8")
-    assert not re.search(r"^\s*(from|import)\s+\S*(cleaner|redraw)", source, re.M)
-    assert not re.search(r"^\s*from\s+\.\s+import\s+.*(cleaner|redraw)", source, re.M)
-    for pattern in re.findall(r"re\.compile\((.*)\)", source):
-        assert "x1b" not in pattern and "ESC" not in pattern, pattern  # only grammar.py has those
+    allowed = {"grammar", "model", "names", "widths", "verify", "verify_pages", "verify_screen"}  # shared facts
+    for module in (verify, verify_pages, verify_screen):
+        source = Path(module.__file__).read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(from|import)\s+\S*(cleaner|redraw)", source, re.M)
+        assert not re.search(r"^\s*from\s+\.\s+import\s+.*(cleaner|redraw)", source, re.M)
+        for imported in re.findall(r"^\s*from \.(\w+) import|^\s*from \. import (\w+)", source, re.M):
+            assert allowed & set(imported), imported  # nothing of the cleaner side, whatever its name
+        for pattern in re.findall(r"re\.compile\((.*)\)", source):
+            assert "x1b" not in pattern and "ESC" not in pattern, pattern  # only grammar.py has those
 
 
 def test_c1_inside_a_string_payload_is_refused() -> None:

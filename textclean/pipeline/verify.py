@@ -87,7 +87,7 @@ _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 UNKNOWN_COLUMN = -1  # a column that depends on how wide a zero-width/ambiguous character is drawn
 
 _CONTROL_RUN = re.compile(f"([{C0_RANGE}{C1_RANGE}]+)")
-# CUF, HPR, CHA, HPA: where they stop depends on the right margin
+# CUF, HPR, CHA, HPA: where they stop depends on the right margin (the line model's fit at a known size)
 _FORWARD_MOVE = re.compile(re.escape(grammar.CSI) + "[0-9;]*[CaG`]")
 # grammar.scan's pattern, anchored at each ESC instead of searched for: scan's finditer tries every
 # position (~120 ns per plain character) and retries every C1 string introducer to the end of the
@@ -107,6 +107,8 @@ class _Width(dict):
 
     def __missing__(self, char: str) -> int:
         width = wcwidth(char)
+        if "\ud800" <= char <= "\udfff":
+            width = -1  # an undecodable byte (surrogateescape): appended it stays, drawn over it is refused
         if width == 2 and unsettled_width(char):
             width = -1  # terminals with older tables draw it in one cell or none: ambiguous
         self[char] = width

@@ -16,6 +16,7 @@ charset, a saved cursor) makes every later page undecided until RIS.
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import dataclass, field
 
@@ -23,13 +24,67 @@ from wcwidth import wcwidth
 
 from . import grammar
 from .grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
-from .widths import unsettled_width
-
-MIN_ROWS = 24  # an unknown height is at least this (design.md)
-MIN_COLUMNS = 80  # an unknown width is at least this
-TAB_STOP = 8
-WORK_PER_INPUT_CHAR = 48
-WORK_ALLOWANCE = 1 << 20
+from .model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, unsettled_width
+from .model import SCREEN_LINES as MIN_ROWS
+from .names import (
+    CHA,
+    CHARSET_US_ASCII,
+    CNL,
+    CODING_SYSTEM,
+    CPL,
+    CUB,
+    CUD,
+    CUF,
+    CUP,
+    CUU,
+    DA,
+    DCH,
+    DECKPAM,
+    DECKPNM,
+    DECRC,
+    DECRQM,
+    DECSC,
+    DECSCUSR,
+    DECSTBM,
+    DL,
+    DOCS_UTF8,
+    DSR,
+    ECH,
+    ED,
+    EL,
+    G0_DESIGNATE,
+    G1_TO_G3_DESIGNATE,
+    HARMLESS_PRIVATE_MODES,
+    HPA,
+    HTS,
+    HVP,
+    ICH,
+    IL,
+    IND,
+    LS1R,
+    LS2,
+    LS2R,
+    LS3,
+    LS3R,
+    NEL,
+    REP,
+    RI,
+    RIS,
+    RM,
+    SAVE_CURSOR_1048,
+    SCORC,
+    SCOSC,
+    SD,
+    SGR,
+    SM,
+    SS2,
+    SS3,
+    ST_FINAL,
+    SU,
+    TBC,
+    VPA,
+    XTWINOPS,
+)
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -39,14 +94,6 @@ _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 
-# DEC private modes that change neither which characters show nor where (xterm ctlseqs).
-# 7 (DECAWM), 6 (DECOM) and the alternate screens are handled by the model itself.
-_HARMLESS_MODES = frozenset(
-    {1, 4, 8, 9, 10, 12, 13, 14, 18, 19, 25, 30, 40, 44, 66, 67,
-     1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1015, 1016, 1010, 1011,
-     1034, 1035, 1036, 1037, 1039, 1040, 1041, 1042, 1043, 1044, 1050, 1051, 1052, 1053, 1060, 1061,
-     2004, 2026, 2031, 2048, 9001}
-)
 _ALT_MODES = (47, 1047, 1049)
 
 
@@ -83,6 +130,8 @@ def _width(char: str) -> int:
     """Cells a character takes: 1 or 2; 0 for zero-width; -1 where terminals disagree."""
     if " " <= char < "\x7f":
         return 1
+    if "\ud800" <= char <= "\udfff":
+        return -1  # an undecodable byte (surrogateescape): what a terminal draws for it varies
     width = wcwidth(char)
     if width == 2 and unsettled_width(char):
         return -1
@@ -142,7 +191,7 @@ class Model:
         self.has_shown = False  # some rows may be marked shown (checks that only then cost)
         self.erased_at_margin = False  # EL 0 met the pending-wrap position: the next wrap is undecided
         self.history: list[str] = []  # the page's scrolled-off lines, joined where they wrapped
-        self.history_open = False  # the last history line continues (it wrapped)
+        self.tail: list[str] = []  # pieces of a scrolled-off line that continues (it wrapped)
         self.modes.clear()
 
     def float_page(self) -> None:
@@ -170,26 +219,24 @@ class Model:
     def page_lines(self) -> list[str]:
         """The page's informative lines so far: scrolled-off rows, then the screen's unshown rows."""
         out = [line for line in self.history if _informative(line)]
-        joined: str | None = None
-        if self.history_open and self.history:
-            joined = self.history[-1]
-            if out and out[-1] is joined:
-                out.pop()
+        pieces = list(self.tail)
         grid = self.grid
         for index, row in enumerate(grid):
             if row.shown:
-                if joined is not None or (row.wrapped and index + 1 < len(grid) and not grid[index + 1].shown):
+                if pieces or (row.wrapped and index + 1 < len(grid) and not grid[index + 1].shown):
                     raise Undecided("a line shown before the alternate screen continues after it")
                 continue
             self.charge(len(row.cells))
-            text = _render(row)
-            joined = text if joined is None else joined + text
+            pieces.append(_render(row))
             if not row.wrapped:
-                if _informative(joined):
-                    out.append(joined)
-                joined = None
-        if joined is not None and _informative(joined):
-            out.append(joined)
+                line = "".join(pieces)
+                if _informative(line):
+                    out.append(line)
+                pieces = []
+        if pieces:
+            line = "".join(pieces)
+            if _informative(line):
+                out.append(line)
         return out
 
     def begin_break(self, start: int, end: int, resets: bool) -> None:
@@ -209,7 +256,7 @@ class Model:
         if self.lost is None:
             self.page.lines.extend(self.page_lines())
         self.history = []
-        self.history_open = False
+        self.tail = []
 
     def finish(self) -> list[Page]:
         try:
@@ -321,23 +368,23 @@ class Model:
     # -- page breaks ---------------------------------------------------------------------------------
 
     def break_kind(self, seq: grammar.Sequence) -> str | None:
-        if seq.kind is Kind.ESC2 and seq.final == "c":
+        if seq.kind is Kind.ESC2 and seq.final == RIS:
             return "RIS"
         if seq.kind is not Kind.CSI or seq.intermediates:
             return None
-        if seq.final == "J" and not seq.private and seq.params in ("", "0", "2", "3"):
+        if seq.final == ED and not seq.private and seq.params in ("", "0", "2", "3"):
             mode = int(seq.params or 0)
             if mode in (2, 3):
                 return f"ED {mode}"
             if self.home_at >= 0 or (self.lost is None and self.at_home()):
                 return "ED 0"
             return None
-        if seq.private == "?" and seq.final in "hl":
+        if seq.private == "?" and seq.final in (SM, RM):
             modes = seq.numbers(default=-1)
             if any(mode in _ALT_MODES for mode in modes):
                 if len(modes) != 1:
                     raise Undecided("an alternate-screen switch combined with other modes")
-                return f"{modes[0]}{seq.final}"
+                return f"alt {modes[0]} {'on' if seq.final == SM else 'off'}"
         return None
 
     def at_home(self) -> bool:
@@ -380,8 +427,9 @@ class Model:
                 raise Undecided("RIS on the alternate screen")
             self.reset_state()
             return
-        if kind[-1] in "hl":
-            self.alt_switch(int(kind[:-1]), kind[-1] == "h", lost)
+        if kind.startswith("alt "):
+            _, mode, state = kind.split()
+            self.alt_switch(int(mode), state == "on", lost)
             return
         if kind == "ED 3" and lost is None:
             self.mark_shown()  # ED 3 alone erases the history, not the screen: the rows stay, shown
@@ -454,42 +502,42 @@ class Model:
         leaves = None
         if seq.kind is Kind.CSI and not seq.intermediates:
             final = seq.final
-            if final == "r" and not seq.private:
+            if final == DECSTBM and not seq.private:
                 numbers = seq.numbers(0)
                 full = len(numbers) <= 2 and numbers[0] <= 1 and (len(numbers) == 1 or numbers[1] == 0
                                                                   or numbers[1] == self.height)
                 self.set_mode("a scroll region", not full)
-            elif seq.private == "?" and final in "hl":
+            elif seq.private == "?" and final in (SM, RM):
                 for mode in seq.numbers(default=-1):
                     if mode == 6:
-                        self.set_mode("origin mode", final == "h")
+                        self.set_mode("origin mode", final == SM)
                     elif mode == 7:
-                        self.set_mode("autowrap off", final == "l")
-                    elif mode == 1048 and final == "h":
+                        self.set_mode("autowrap off", final == RM)
+                    elif mode == SAVE_CURSOR_1048 and final == SM:
                         leaves = "a saved cursor"
-            elif final in "hl" and not seq.private:
+            elif final in (SM, RM) and not seq.private:
                 if 4 in seq.numbers(default=-1):
-                    self.set_mode("insert mode", final == "h")
+                    self.set_mode("insert mode", final == SM)
                 elif seq.params:
                     leaves = "an ANSI mode"
-            elif final == "g" or (final == "s" and seq.params):
+            elif final == TBC or (final == SCOSC and seq.params):
                 leaves = "changed tab stops or margins"
-            elif final == "s" and not seq.private:
+            elif final == SCOSC and not seq.private:
                 leaves = "a saved cursor"
         elif seq.kind is Kind.ESC2:
-            if seq.final == "7":
+            if seq.final == DECSC:
                 leaves = "a saved cursor"
-            elif seq.final == "H":
+            elif seq.final == HTS:
                 leaves = "changed tab stops"
-            elif seq.final in "NOno|}~":
+            elif seq.final in (SS2, SS3, LS2, LS3, LS3R, LS2R, LS1R):
                 leaves = "a shifted character set"
         elif seq.kind is Kind.NF:
             first = seq.intermediates[0]
             if seq.intermediates == "(":
-                self.set_mode("a G0 character set", seq.final != "B")
+                self.set_mode("a G0 character set", seq.final != CHARSET_US_ASCII)
             elif first in "()*+-./":
                 pass  # G1-G3: shown only after a shift, which is itself state
-            elif not (seq.intermediates == "%" and seq.final == "G"):
+            elif not (seq.intermediates == CODING_SYSTEM and seq.final == DOCS_UTF8):
                 leaves = "a line attribute or coding change"
         if leaves is not None and self.page.leaves is None:
             self.page.leaves = leaves
@@ -577,12 +625,10 @@ class Model:
                 raise Undecided("a line shown before the alternate screen wrapped")
             return
         self.charge(len(row.cells))
-        text = _render(row)
-        if self.history_open:
-            self.history[-1] += text
-        else:
-            self.history.append(text)
-        self.history_open = row.wrapped
+        self.tail.append(_render(row))
+        if not row.wrapped:
+            self.history.append("".join(self.tail))
+            self.tail = []
 
     def scroll_up(self, top: int, bottom: int, count: int) -> None:
         grid = self.grid
@@ -615,7 +661,7 @@ class Model:
         self.charge(bottom - top + 2)
         if any(row.wrapped for row in self.grid[max(top - 1, 0):bottom + 1]):
             raise Undecided("moves rows of a wrapped line")
-        if top == 0 and self.history_open:
+        if top == 0 and self.tail:
             raise Undecided("moves rows of a wrapped line")
 
     def discard(self, row: _Row, certain: bool = True) -> None:
@@ -634,7 +680,7 @@ class Model:
             raise Undecided(f"{what} on a page whose lines may have wrapped (width unknown)")
 
     def page_blank(self) -> bool:
-        return not self.history and all(not row.cells for row in self.grid)
+        return not self.history and not self.tail and all(not row.cells for row in self.grid)
 
     def anchor_if_blank(self) -> None:
         """Nothing written on the page yet: an absolute position makes its place known."""
@@ -713,6 +759,7 @@ class Model:
         target = col + count
         if limit is not None and target > limit:
             target = limit
+        self.within_narrowest(target)
         self.charge(min(count, target))
         self.cx = target
         self.mark_wide(target)
@@ -721,11 +768,17 @@ class Model:
         limit = self.right_limit()
         if limit is not None and col > limit:
             col = limit
+        self.within_narrowest(col)
         self.charge(col)
         self.cx = col
         self.cx_known = True
         self.pending = False
         self.mark_wide(col)
+
+    def within_narrowest(self, col: int) -> None:
+        """Width unknown: a move into empty cells past column 80 stops at a margin of unknown place."""
+        if self.columns is None and col >= MIN_COLUMNS and col > len(self.grid[self.cy].cells):
+            raise Undecided(f"moves to column {col + 1}, past the row's text and past column {MIN_COLUMNS}")
 
     def mark_wide(self, col: int) -> None:
         if self.columns is None and col >= MIN_COLUMNS:
@@ -733,10 +786,11 @@ class Model:
 
     def tab(self) -> None:
         col = self.need_column()
-        stop = (col // TAB_STOP + 1) * TAB_STOP
+        stop = (col // TAB_WIDTH + 1) * TAB_WIDTH
         limit = self.right_limit()
         if limit is not None and stop > limit:
             raise Undecided("a tab reaches the right margin")
+        self.within_narrowest(stop)
         row = self.grid[self.cy]
         self.touch(row)
         cells = row.cells
@@ -801,14 +855,15 @@ class Model:
     def put_narrow(self, text: str) -> None:
         """Narrow characters from a known column, wrapping at a known right margin."""
         limit = self.right_limit()
-        while text:
+        position, length_of_text = 0, len(text)
+        while position < length_of_text:
             if self.pending:
                 self.wrap()
             if limit is None:
-                chunk, text = text, ""
+                chunk, position = text[position:], length_of_text
             else:
-                room = limit + 1 - self.cx
-                chunk, text = text[:room], text[room:]
+                room = limit + 1 - self.cx  # sliced at an offset: no re-copy of the rest per row
+                chunk, position = text[position:position + room], position + room
             row = self.grid[self.cy]
             self.touch(row)
             cells = row.cells
@@ -900,14 +955,16 @@ class Model:
         stop = length if end is None or end > length else end
         if start >= stop:
             return
-        if row.wrapped or (index > 0 and self.grid[index - 1].wrapped) or (index == 0 and self.history_open):
+        if row.wrapped or (index > 0 and self.grid[index - 1].wrapped) or (index == 0 and bool(self.tail)):
             raise Undecided("erases part of a wrapped line")
         if row.shown and "".join(cells[start:stop]).strip(UNWRITTEN):
             raise Undecided("changes a row shown before the alternate screen")
         if cells[start] in _TAILS or (stop < length and cells[stop] in _TAILS):
             raise Undecided("erases part of a wide character or of a tab")
         if row.uncertain:
-            raise Undecided("erases on a line holding a character of uncertain width")
+            if start or stop != length:
+                raise Undecided("erases on a line holding a character of uncertain width")
+            row.uncertain = 0  # the whole row: no width matters
         self.charge(stop - start)
         if stop == length:
             del cells[start:]
@@ -1103,117 +1160,118 @@ class Model:
             self.csi(seq, last_char)
         elif kind is Kind.ESC2:
             final = seq.final
-            if final == "7":
+            if final == DECSC:
                 self.save_cursor()
-            elif final == "8":
+            elif final == DECRC:
                 self.restore_cursor()
-            elif final == "M":
+            elif final == RI:
                 if self.pending:
                     self.need_column()
                 self.reverse_index()
-            elif final == "D":
+            elif final == IND:
                 if self.pending:
                     self.need_column()
                 self.line_feed()
-            elif final == "E":
+            elif final == NEL:
                 self.line_feed()
                 self.carriage_return()
-            elif final not in "=>\\":
+            elif final not in (DECKPAM, DECKPNM, ST_FINAL):
                 raise Undecided("unsupported escape")
         elif kind is Kind.NF:
-            if not ((seq.intermediates == "(" and seq.final == "B") or seq.intermediates[0] in ")*+-./"
-                    or (seq.intermediates == "%" and seq.final == "G")):
+            if not ((seq.intermediates == G0_DESIGNATE and seq.final == CHARSET_US_ASCII)
+                    or seq.intermediates[0] in G1_TO_G3_DESIGNATE
+                    or (seq.intermediates == CODING_SYSTEM and seq.final == DOCS_UTF8)):
                 raise Undecided("unsupported escape")
         # strings and cancelled sequences show nothing
 
     def csi(self, seq: grammar.Sequence, last_char: str) -> None:
         final, private, params = seq.final, seq.private, seq.params
         if seq.intermediates:
-            if (seq.intermediates == " " and final == "q") or (seq.intermediates == "$" and final == "p"):
+            if (seq.intermediates == " " and final == DECSCUSR) or (seq.intermediates == "$" and final == DECRQM):
                 return
             raise Undecided("unsupported")
-        if final == "m":
+        if final == SGR:
             return
         if private:
-            if private == "?" and final in "hl":
+            if private == "?" and final in (SM, RM):
                 for mode in seq.numbers(default=-1):
                     if mode == 7:
-                        self.autowrap = final == "h"
+                        self.autowrap = final == SM
                     elif mode == 6:
-                        self.origin = final == "h"
+                        self.origin = final == SM
                         self.home()
                     elif mode == 1048:
-                        if final == "h":
+                        if final == SM:
                             self.save_cursor()
                         else:
                             self.restore_cursor()
-                    elif mode not in _HARMLESS_MODES:
+                    elif mode not in HARMLESS_PRIVATE_MODES:  # 7 and 6 are handled above
                         raise Undecided(f"DEC private mode {mode}")
                 return
-            if final in "cnu" or (final in "qt" and private == ">") or (final == "m"):
+            if final in (DA, DSR, SCORC) or (final in (DECSCUSR, XTWINOPS) and private == ">"):
                 return
             raise Undecided("unsupported")
-        if final in "tcn":
+        if final in (XTWINOPS, DA, DSR):
             return
         numbers = seq.numbers(0)
-        if final in "Hf":
+        if final in (CUP, HVP):
             if len(numbers) > 2:
                 raise Undecided("CUP with more than two parameters")
             self.goto_row(max(numbers[0], 1) - 1)
             self.goto_column(max(numbers[1], 1) - 1 if len(numbers) > 1 else 0)
             return
-        if final == "r":
+        if final == DECSTBM:
             self.set_region(seq)
             return
         if len(numbers) != 1 or ":" in params:
             raise Undecided("unsupported parameters")
         value = numbers[0]
         count = value or 1
-        if final == "K":
+        if final == EL:
             if value > 2:
                 raise Undecided("EL mode")
             self.erase_line(value)
-        elif final == "J":
+        elif final == ED:
             if value > 1:
                 raise Undecided("ED mode")
             self.erase_display(value)
-        elif final in "G`":
+        elif final in (CHA, HPA):
             self.goto_column(count - 1)
-        elif final == "d":
+        elif final == VPA:
             self.need_column()  # from the pending-wrap position: tmux wraps the next character, xterm not
             self.goto_row(count - 1)
-        elif final in "Ca":
+        elif final == CUF:
             self.cursor_right(count)
-        elif final == "D":
+        elif final == CUB:
             self.cursor_left(count)
-        elif final in "ABeEF":
-            if final not in "EF" or self.pending:
+        elif final in (CUU, CUD, CNL, CPL):  # not HPR / VPR: tmux ignores them, xterm moves
+            if final not in (CNL, CPL) or self.pending:
                 self.need_column()
-            self.move_rows(-count if final in "AF" else count)
-            if final in "EF":
+            self.move_rows(-count if final in (CUU, CPL) else count)
+            if final in (CNL, CPL):
                 self.carriage_return()
-        elif final == "X":
+        elif final == ECH:
             self.erase_chars(count)
-        elif final == "@":
+        elif final == ICH:
             self.insert_chars(count)
-        elif final == "P":
+        elif final == DCH:
             self.delete_chars(count)
-        elif final in "LM":
-            self.insert_lines(count, delete=final == "M")
-        elif final in "ST":
-            self.scroll_lines(count, up=final == "S")
-        elif final == "b":
+        elif final in (IL, DL):
+            self.insert_lines(count, delete=final == DL)
+        elif final in (SU, SD):
+            self.scroll_lines(count, up=final == SU)
+        elif final == REP:
             self.repeat(count, last_char)
-        elif final == "s" and not params:
+        elif final == SCOSC and not params:
             self.save_cursor()
-        elif final == "u" and not params:
+        elif final == SCORC and not params:
             self.restore_cursor()
         else:
             raise Undecided("unsupported")
 
 
 def _is_home(seq: grammar.Sequence) -> bool:
-    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in "Hf":
+    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (CUP, HVP):
         return False
     return all(field in ("", "0", "1") for field in seq.params.split(";")) and seq.params.count(";") <= 1
 
@@ -1227,4 +1285,10 @@ def pages(text: str, columns: int | None = None, rows: int | None = None, *, str
 
     ``strict``: raise :class:`Undecided` at the first undecided page (its ``page`` attribute: which).
     """
-    return Model(text, columns, rows, strict).run()
+    collecting = gc.isenabled()
+    gc.disable()  # one page record per break, none in a cycle: a collection per thousand is pure cost
+    try:
+        return Model(text, columns, rows, strict).run()
+    finally:
+        if collecting:
+            gc.enable()
