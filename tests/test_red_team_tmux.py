@@ -46,6 +46,9 @@ F3 = "F3 cleaner+verifier: DCS ended by BEL, then EL 2 erases what tmux shows (t
 F5 = ("F5 gate/cleaner: not idempotent; a page after RIS in the alternate screen is kept (verifier unsure), "
       "and cleaned on a second pass")
 F6 = "F6 widths (cleaner+verifier): an unassigned code point is width 1 to the models, tmux 3.3a drops it"
+F7 = "F7 cleaner+verifier: BS at column 0 of an autowrapped row goes up a row in tmux 3.3a (xterm stays)"
+F8 = "F8 cleaner+verifier+contract: tmux 3.3a ignores DECSET 1048 (save cursor); the models restore it"
+F9 = "F9 cleaner+verifier: ICH of more than half the rest of the row leaves old cells in tmux 3.3a"
 F4 = "F4 cleaner+verifier: IL above a DECSTBM region; tmux inserts lines (xterm ignores): lost row"
 
 FINDINGS = [
@@ -60,6 +63,19 @@ FINDINGS = [
     pytest.param(b"\x1b[H\x1b[J$\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region", marks=_xfail(F4)),
     pytest.param(b"\x1b[H\x1b[2J$ x\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region-overwrite",
                  marks=_xfail(F4)),
+    pytest.param(b"\x1b[H\x1b[2Jl1\r\nl2\r\nl3\r\nl4\x1b[2;3r\x1b[4;1H\x1b[Lz\x1b[r\r\n", 80, 24,
+                 id="F4-IL-below-region", marks=_xfail(F4)),
+    pytest.param(b"\x1b[H\x1b[2Jl1\r\nl2\r\nl3\r\nl4\x1b[2;3r\x1b[4;1H\x1b[Mz\x1b[r\r\n", 80, 24,
+                 id="F4-DL-below-region", marks=_xfail(F4)),
+    pytest.param(b"\x1b[H\x1b[2Jl1\r\nl2\r\nl3\x1b[2;3r\x1b[1;1H\x1b[Mz\x1b[r\r\n", 80, 24,
+                 id="F4-DL-above-region", marks=_xfail(F4)),
+    pytest.param(b"x" * 45 + b"\r\bY\r\n", 40, 10, id="F7-BS-up-a-wrapped-row", marks=_xfail(F7)),
+    pytest.param(b"\x1b[H\x1b[2J" + b"x" * 45 + b"\r\b\b\bY\r\n", 40, 10, id="F7-BS-3-up-a-wrapped-row",
+                 marks=_xfail(F7)),
+    pytest.param(b"\x1b[H\x1b[2Jab\x1b[?1048h\r\ncd\x1b[?1048lX\r\n", 80, 24, id="F8-1048-ignored",
+                 marks=_xfail(F8)),
+    pytest.param(b"\x1b[H\x1b[2J" + b"abcdefghij" * 7 + b"\x1b[1;30H\x1b[26@XY\r\n", 80, 24, id="F9-ICH-over-half",
+                 marks=_xfail(F9)),
     pytest.param("ab\u0378\u0378\x1b[3Dz\r\n".encode(), 80, 24, id="F6-unassigned-CUB", marks=_xfail(F6)),
     pytest.param(("\x1b[H\x1b[2J" + "x" * 78 + "\u03a2" * 3 + "\rab\r\n").encode(), 80, 24,
                  id="F6-unassigned-wrap", marks=_xfail(F6)),
@@ -121,7 +137,9 @@ BATCH_PER_FAMILY = 15
 _KNOWN = {
     "F1": re.compile(rb"\x1b\[[0-9;]*[0-9]{10}"),
     "F3": re.compile(rb"(?:\x1b[PX^]|\xc2[\x90\x98\x9e])[^\x1b\x07\x18\x1a]*\x07"),
-    "F4": re.compile(rb"\x1b\[[0-9;]*r.*\x1b\[[0-9]*L", re.S),
+    "F4": re.compile(rb"\x1b\[[0-9;]*r.*\x1b\[[0-9]*[LM]", re.S),
+    "F8": re.compile(rb"\x1b\[\?1048[hl]"),
+    "F9": re.compile(rb"\x1b\[[0-9]*@"),
 }
 
 
