@@ -49,6 +49,9 @@ F6 = "F6 widths (cleaner+verifier): an unassigned code point is width 1 to the m
 F7 = "F7 cleaner+verifier: BS at column 0 of an autowrapped row goes up a row in tmux 3.3a (xterm stays)"
 F8 = "F8 cleaner+verifier+contract: tmux 3.3a ignores DECSET 1048 (save cursor); the models restore it"
 F9 = "F9 cleaner+verifier: ICH of more than half the rest of the row leaves old cells in tmux 3.3a"
+F10 = "F10 cleaner+verifier: tmux 3.3a's REP repeats only ASCII; the models repeat any narrow character"
+F11 = "F11 cleaner+verifier: tmux reads DECSTBM's 0 bottom as row 1 (region ignored, no homing)"
+F12 = "F12 cleaner+verifier: DECSTBM in origin mode homes to the screen's top in tmux, the region's in xterm"
 F4 = "F4 cleaner+verifier: IL above a DECSTBM region; tmux inserts lines (xterm ignores): lost row"
 
 FINDINGS = [
@@ -76,6 +79,10 @@ FINDINGS = [
                  marks=_xfail(F8)),
     pytest.param(b"\x1b[H\x1b[2J" + b"abcdefghij" * 7 + b"\x1b[1;30H\x1b[26@XY\r\n", 80, 24, id="F9-ICH-over-half",
                  marks=_xfail(F9)),
+    pytest.param(b"\x1b[H\x1b[2J\xc3\xa9\x1b[3bX\r\n", 80, 24, id="F10-REP-non-ASCII", marks=_xfail(F10)),
+    pytest.param(b"\x1b[H\x1b[2Jabc\r\ndef\x1b[2;0rX\r\n", 80, 24, id="F11-DECSTBM-0-bottom", marks=_xfail(F11)),
+    pytest.param(b"\x1b[H\x1b[2Jabc\r\ndef\x1b[?6h\x1b[2;5rX\x1b[?6l\x1b[r\r\n", 80, 24,
+                 id="F12-DECSTBM-homes-in-origin-mode", marks=_xfail(F12)),
     pytest.param("ab\u0378\u0378\x1b[3Dz\r\n".encode(), 80, 24, id="F6-unassigned-CUB", marks=_xfail(F6)),
     pytest.param(("\x1b[H\x1b[2J" + "x" * 78 + "\u03a2" * 3 + "\rab\r\n").encode(), 80, 24,
                  id="F6-unassigned-wrap", marks=_xfail(F6)),
@@ -140,6 +147,9 @@ _KNOWN = {
     "F4": re.compile(rb"\x1b\[[0-9;]*r.*\x1b\[[0-9]*[LM]", re.S),
     "F8": re.compile(rb"\x1b\[\?1048[hl]"),
     "F9": re.compile(rb"\x1b\[[0-9]*@"),
+    "F10": re.compile(rb"[\x80-\xff]\x1b\[[0-9]*b"),
+    "F11": re.compile(rb"\x1b\[[0-9]*;0*r"),
+    "F12": re.compile(rb"\x1b\[\?6h"),
 }
 
 
