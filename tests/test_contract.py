@@ -270,7 +270,6 @@ def test_no_final_byte_is_compared_as_a_bare_letter() -> None:
 
     bare = re.compile(r"""(final|\[-1\])\s*(==|!=|in)\s*["']""")
     names = ("textclean.pipeline.cleaner", "textclean.pipeline.redraw", "textclean.pipeline.verify",
-             "textclean.pipeline.verify_screen", "textclean.pipeline.verify_pages",
              "textclean.pipeline.grammar", "oracle.stream", "oracle.render")
     for name in names:
         source = Path(importlib.import_module(name).__file__ or "").read_text(encoding="utf-8")
