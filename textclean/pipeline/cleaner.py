@@ -23,6 +23,15 @@ _C1_CONTROL = re.compile(f"[{grammar.C1_RANGE}]")
 # The slow path's tokens within one line: a complete sequence or one control character. Everything
 # between two tokens is text to write.
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
+# Strings the grammar ends where tmux does not: DCS / SOS / PM / APC ended by BEL (the Buildkite
+# policy), and a DCS cancelled by CAN / SUB once its data began. tmux swallows on (to the next ESC, or
+# to ST in DCS data), so the text after one may never show there: appending it keeps more than tmux
+# shows, but no redraw may act on it.
+_SWALLOWING_STRING = re.compile(
+    rf"\x1b[PX^_]{grammar.STRING_PAYLOAD}*\x07"
+    rf"|\x1bP[\x20-\x3f]*[^{grammar.C0_RANGE}{grammar.C1_RANGE}\x20-\x3f]{grammar.STRING_PAYLOAD}*"
+    rf"[{grammar.ABORT_CONTROLS}]"
+)
 
 
 class Refused(Exception):
@@ -71,6 +80,8 @@ def _resolve_redraws(text: str) -> Candidate:
     model = LineModel(len(text))
     tally = [0, 0]  # escape sequences removed, and their characters
     offset = 0
+    swallowing = _SWALLOWING_STRING.search(text)
+    swallowed_from = len(text) if swallowing is None else swallowing.start()
     pieces = text.split("\n")
     last = len(pieces) - 1
     try:
@@ -85,6 +96,12 @@ def _resolve_redraws(text: str) -> Candidate:
                     model.write(stripped)
                     body = ""
             if body:
+                if offset + len(piece) > swallowed_from:
+                    raise Refused(
+                        UNSUPPORTED_CONTROL,
+                        f"redraw after {grammar.describe(grammar.parse(swallowing.group()))} at offset "
+                        f"{swallowed_from}, a string tmux does not end there (it swallows what follows)",
+                    )
                 _feed_tokens(model, body, offset, tally)
             if index < last:
                 model.line_feed(ending)
@@ -133,6 +150,12 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
 
     HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them.
     """
+    if seq.kind is Kind.CSI and _beyond_range(seq.params):
+        raise Refused(
+            UNSUPPORTED_CONTROL,
+            f"{grammar.describe(seq)} at offset {offset}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}"
+            " (tmux ignores the sequence, xterm clamps the parameter)",
+        )
     if _clears_or_homes(seq) and model.untouched():
         return  # "clear, then print": before the output begins there is nothing on screen to lose
     # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
@@ -171,6 +194,15 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
             model.cursor_vertical(-1, to_column_zero=False)
     else:
         _refuse(seq, offset)
+
+
+def _beyond_range(params: str) -> bool:
+    limit = grammar.PARAMETER_RANGE_LIMIT
+    for field in re.split("[;:]", params):
+        digits = field.lstrip("0<=>?")
+        if len(digits) > 9 and (not digits.isdigit() or len(digits) > 10 or int(digits) > limit):
+            return True
+    return False
 
 
 def _clears_or_homes(seq: grammar.Sequence) -> bool:

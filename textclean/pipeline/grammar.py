@@ -171,6 +171,9 @@ _STRING_KINDS = {
 #: CSI parameters larger than this are read as this: a field of thousands of digits would raise in
 #: ``int()`` (Python refuses more than 4300 digits) and means nothing a terminal would act on.
 MAX_PARAMETER = 999_999_999
+#: The largest CSI parameter terminals agree on: tmux ignores a sequence with a larger one, xterm
+#: clamps it (to a different bound); a control with a larger parameter is refused.
+PARAMETER_RANGE_LIMIT = 2_147_483_647
 _MAX_PARAMETER_DIGITS = len(str(MAX_PARAMETER))
 
 
