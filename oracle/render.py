@@ -16,7 +16,7 @@ from wcwidth import wcwidth
 from textclean.pipeline import grammar as g
 
 from .errors import OracleError
-from .screen import XTERM, OracleScreen
+from .screen import TMUX, XTERM, OracleScreen
 from .stream import OracleStream
 
 DEFAULT_LINES = 24
@@ -125,7 +125,8 @@ def render(
     if isinstance(data, bytes):
         data = data.decode("utf-8", "surrogateescape")
     invalid = _LONE_SURROGATE.search(data) is not None
-    text = decode(data)
+    # tmux draws nothing for an undecodable byte; xterm and alacritty a U+FFFD.
+    text = _LONE_SURROGATE.sub("", data) if flavour == TMUX else decode(data)
     rows = lines or DEFAULT_LINES
     try:
         columns = columns or estimate_columns(text)

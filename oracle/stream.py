@@ -140,6 +140,10 @@ class OracleStream:
                 pos = self._broken_escape(text, pos)
                 screen.last_char = None
                 continue
+            elif kind == "string" and not screen.xterm:
+                pos = _tmux_string_end(text, pos, m.end())
+                screen.last_char = None
+                continue
             elif kind == "string" and text[pos + 1] != "]" and m.group().endswith("\x07"):
                 screen.ambiguous.add(STRING_ENDED_BY_BEL)  # tmux would swallow on, up to ST
             # "string" (OSC titles, DCS, SOS, PM, APC) and "cancelled" change no text.
@@ -188,6 +192,8 @@ class OracleStream:
 
     def _csi(self, params: str, intermediates: str, final: str) -> None:
         screen = self.screen
+        if not screen.xterm and _tmux_rejects(params):
+            return
         marker = ""
         if params[:1] in _PRIVATE_MARKERS and params:
             marker, params = params[0], params[1:]
@@ -210,6 +216,74 @@ class OracleStream:
         handler = _CSI_HANDLERS.get(final)
         if handler is not None:
             handler(screen, _numbers(params))
+
+
+TMUX_PARAMETER_LIMIT = g.PARAMETER_RANGE_LIMIT  # tmux's strtonum(..., 0, INT_MAX): above it, ignored
+TMUX_MAX_PARAMETERS = 24  # tmux's input_ctx param_list: with more fields the sequence is ignored
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _tmux_rejects(params: str) -> bool:
+    """tmux ignores a whole CSI sequence with a parameter above INT_MAX or more than 24 fields."""
+    if params.count(";") >= TMUX_MAX_PARAMETERS:
+        return True
+    for run in _DIGITS.findall(params):
+        digits = run.lstrip("0")
+        if len(digits) > 10 or (len(digits) == 10 and int(digits) > TMUX_PARAMETER_LIMIT):
+            return True
+    return False
+
+
+# tmux 3.3a's control strings (input.c): an OSC ends at BEL or ST, and at ESC, CAN or SUB; SOS, PM and
+# APC ignore BEL and every other C0 control and end only at ESC, CAN or SUB; a DCS ends at ESC, CAN or
+# SUB only until its final byte: then its data runs to ESC \ alone.
+_SOS_PM_APC_END = re.compile(r"[\x18\x1a\x1b]")
+_DCS_PARAMETER = frozenset("0123456789;")
+_DCS_PRIVATE = frozenset("<=>?")
+
+
+def _tmux_string_end(text: str, pos: int, regex_end: int) -> int:
+    """Where tmux's parser leaves the control string starting at ``pos`` (``ESC`` + introducer)."""
+    introducer = text[pos + 1]
+    if introducer == "]":
+        return regex_end  # the shared pattern ends OSC as tmux does
+    start = pos + 2
+    if introducer != "P":
+        m = _SOS_PM_APC_END.search(text, start)
+        return len(text) if m is None else m.end() if m.group() != "\x1b" else m.start()
+    state = "enter"  # enter, parameter, intermediate, ignore: the DCS header
+    index, length = start, len(text)
+    while index < length:
+        char = text[index]
+        if char in "\x18\x1a":
+            return index + 1
+        if char == "\x1b":
+            return index
+        code = ord(char)
+        if code < 0x20 or code >= 0x7F or state == "ignore":
+            pass  # ignored, the state stays
+        elif code >= 0x40:
+            return _dcs_data_end(text, index + 1)
+        elif code < 0x30:
+            state = "intermediate"
+        elif state == "intermediate" or char == ":" or (char in _DCS_PRIVATE and state != "enter"):
+            state = "ignore"
+        else:
+            state = "parameter"
+        index += 1
+    return length
+
+
+def _dcs_data_end(text: str, index: int) -> int:
+    """DCS data: tmux swallows everything, ESC + any other byte included, up to ESC \\."""
+    length = len(text)
+    while True:
+        escape = text.find("\x1b", index)
+        if escape < 0 or escape + 1 >= length:
+            return length
+        if text[escape + 1] == "\\":
+            return escape + 2
+        index = escape + 2
 
 
 def _p(numbers: list[int], index: int = 0) -> int:
