@@ -6,8 +6,9 @@ come from :mod:`textclean.pipeline.grammar`; where a terminal and the cleaner's 
 does what a terminal (xterm's VT500 parser, tmux) does:
 
 * a control *string* (OSC, DCS, SOS, PM, APC) swallows everything, C0 controls included, up to its
-  terminator; an unterminated one swallows the rest of the input. BEL ends all of them: that is the
-  project policy for APC/PM/SOS/DCS (tmux keeps swallowing until ST; see the deviation table).
+  terminator; an unterminated one swallows the rest of the input. In the xterm flavour BEL ends all
+  of them: that is the project policy for APC/PM/SOS/DCS. The tmux flavour ends them as tmux 3.3a
+  does (:func:`_tmux_string_end`): BEL only ends an OSC, and DCS data runs to ST.
 * CAN and SUB abort a sequence; ESC inside one starts a new sequence.
 * C0 controls inside a CSI are executed and the CSI goes on.
 * C1 code points (U+0080-U+009F) in decoded text are invisible characters, as in tmux with UTF-8,

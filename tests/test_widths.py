@@ -60,3 +60,10 @@ def test_every_model_refuses_a_redraw_across_an_ambiguous_width(start: int, end:
     with pytest.raises(verify.Unresolvable):
         verify.terminal_lines(text)
     assert cleaner.candidate(f"{char}abc\n").text == f"{char}abc\n"  # appending stays resolvable
+
+
+def test_readme_states_the_tables_size() -> None:
+    readme = (generator.ROOT / "README.md").read_text()
+    count = sum(end - start + 1 for start, end in AMBIGUOUS_RANGES)
+    assert f"The {count:,} code points where they differ" in readme
+    assert f"({len(AMBIGUOUS_RANGES)} ranges in `textclean/pipeline/widths.py`" in readme
