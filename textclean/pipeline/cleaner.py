@@ -197,10 +197,11 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
 
 
 def _beyond_range(params: str) -> bool:
-    limit = grammar.PARAMETER_RANGE_LIMIT
+    """Whether a parameter exceeds the range terminals agree on (length first: ``int()`` refuses
+    more than 4300 digits)."""
     for field in re.split("[;:]", params):
-        digits = field.lstrip("0<=>?")
-        if len(digits) > 9 and (not digits.isdigit() or len(digits) > 10 or int(digits) > limit):
+        digits = field.lstrip("0")
+        if len(digits) > 10 or (len(digits) == 10 and digits.isdigit() and int(digits) > grammar.PARAMETER_RANGE_LIMIT):
             return True
     return False
 
