@@ -380,7 +380,9 @@ def judge_family(streams: list[str]) -> int:
         lines = next(kept)
         informative = [line for line in lines if line]
         assert _in_order([line for line in theirs_policy if line], informative), (stream, candidate, lines)
-        assert _subsequence("".join(theirs), "".join(lines)), (stream, candidate, theirs, lines)
+        # Spaces aside: a tab after swallowed text lands on another stop than after the kept text.
+        shown_chars = "".join(theirs).replace(" ", "")
+        assert _subsequence(shown_chars, "".join(lines).replace(" ", "")), (stream, candidate, theirs, lines)
     return sum(text is not None for text in adopted)
 
 
