@@ -547,7 +547,8 @@ class OracleScreen(pyte.Screen):
         self._move_rows(list(range(bottom - count, y - 1, -1)), count)
         for row_y in range(y, y + count):
             self.buffer.pop(row_y, None)
-        self.carriage_return()
+        if self.xterm:  # VT510 and xterm home the column; tmux leaves the cursor where it is
+            self.carriage_return()
 
     def delete_lines(self, count: int | None = None) -> None:
         top, bottom = self._line_region()
@@ -559,7 +560,8 @@ class OracleScreen(pyte.Screen):
         for row_y in range(y, y + count):
             self.buffer.pop(row_y, None)
         self._move_rows(list(range(y + count, bottom + 1)), -count)
-        self.carriage_return()
+        if self.xterm:
+            self.carriage_return()
 
     def _line_region(self) -> tuple[int, int]:
         """The rows IL and DL act on: the scrolling region; outside it, nothing in xterm and the

@@ -71,17 +71,19 @@ ED, EL, IL, DL, DCH, SU, SD, ECH, CBT = "JKLMPSTXZ"
 HPA, HPR, REP, VPA, VPR, HVP, TBC, SM, RM = "`abdefghl"
 DECSTBM, SCOSC, SCORC = "rsu"
 TMUX_IGNORES = frozenset({HPR, VPR, CHT})  # tmux 3.3 does not implement these
+_CURSOR_MOVES = frozenset({CUU, CUD, CUF, CUB, CNL, CPL, CHA, CUP, HPA, HVP, VPA})
 
 
-def _numbers(params: str) -> list[int]:
+def _numbers(params: str, limit: int = MAX_PARAMETER) -> list[int]:
     """CSI parameters as integers; sub-parameters after ``:`` ignored, empty fields 0."""
     if not params:
         return []
     out = []
+    digits = len(str(limit))
     for field in params.split(";"):
         head = field.split(":", 1)[0].lstrip("0")
         # Clamp by length first: int() refuses strings of more than 4300 digits.
-        out.append(MAX_PARAMETER if len(head) > 4 else min(int(head), MAX_PARAMETER) if head.isdigit() else 0)
+        out.append(limit if len(head) > digits else min(int(head), limit) if head.isdigit() else 0)
     return out
 
 
@@ -216,7 +218,10 @@ class OracleStream:
             return
         handler = _CSI_HANDLERS.get(final)
         if handler is not None:
-            handler(screen, _numbers(params))
+            # tmux stops a cursor move at the screen's edge whatever its size (up to INT_MAX); the
+            # VT220 clamp would stop short of the last column of a 10000-column window.
+            limit = TMUX_PARAMETER_LIMIT if not screen.xterm and final in _CURSOR_MOVES else MAX_PARAMETER
+            handler(screen, _numbers(params, limit))
 
 
 TMUX_PARAMETER_LIMIT = g.PARAMETER_RANGE_LIMIT  # tmux's strtonum(..., 0, INT_MAX): above it, ignored

@@ -175,6 +175,8 @@ def test_insert_delete_lines_outside_the_region_are_flavoured() -> None:
         b"a\nb\nc\x1b[8;1H)NC\x1b[7;14r\x1b[2;1H\x1b[2MX\n",
         b"a\nb\nc\x1b[8;1H)NC\x1b[2;4r\x1b[6;1H\x1b[2LX\n",
         b"a\nb\nc\x1b[8;1H)NC\x1b[2;4r\x1b[7;1H\x1b[1MX\n",
+        b"a\x08a\x1b[Lxy{k\n",  # tmux leaves the cursor's column alone, xterm homes it
+        b"ab\x1b[Mxy\n",
     ]
     with tmux.server() as server:
         captures = server.show_many([(data, 10, 10) for data in cases])
@@ -455,6 +457,10 @@ def test_invalid_bytes_under_carriage_return() -> None:
     streams = [
         (b"A" + bad + b"BC\rXY\n").decode("utf-8", "surrogateescape") for bad in INVALID_BYTES
     ] + [(b"ok " + bad + b" bytes\n").decode("utf-8", "surrogateescape") for bad in INVALID_BYTES]
+    # A lead byte collects the next bytes from 0x80 up (a valid character's first bytes included); a
+    # printable character or a C0 control abandons it, an escape sequence does not.
+    split = [b"\xc3\xe1\x95\x94", b"\xc3A\xa9", b"\xe6\x97\x1b[m\xa5", b"\xe6\x97\r\xa5", b"\xc3\x1b]0;t\x07\xa9"]
+    streams += [(b"KKKK\r" + bad + b"Z\n").decode("utf-8", "surrogateescape") for bad in split]
     adopted = judge_family(streams)
     assert adopted == len(INVALID_BYTES)  # appending after an invalid byte is fine, a redraw is not
 
