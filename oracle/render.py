@@ -19,7 +19,7 @@ from textclean.pipeline.names import CHA, CHT, CUF, CUP, DECRC, HPA, HPR, HVP, R
 
 from .errors import OracleError
 from .screen import TMUX, XTERM, OracleScreen
-from .stream import _TOKEN, OracleStream
+from .stream import _TOKEN, OracleStream, _tmux_string_end
 
 DEFAULT_LINES = SCREEN_LINES
 MAX_COLUMNS = 10000  # tmux's largest window
@@ -81,8 +81,11 @@ def tmux_decode(data: str) -> str:
                 escape = _TOKEN.match(data, position)
                 if escape is None or escape.lastgroup == "other":
                     break
-                out.append(escape.group())  # acted on; the pending sequence goes on after it
-                position = escape.end()
+                end = escape.end()
+                if escape.lastgroup == "string":  # where tmux ends it: C0 controls inside do not count
+                    end = _tmux_string_end(data, position, end)
+                out.append(data[position:end])  # acted on; the pending sequence goes on after it
+                position = end
                 continue
             if char < "\x80":
                 break  # printable ASCII or a C0 control: the pending sequence is abandoned

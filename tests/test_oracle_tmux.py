@@ -460,6 +460,7 @@ def test_invalid_bytes_under_carriage_return() -> None:
     # A lead byte collects the next bytes from 0x80 up (a valid character's first bytes included); a
     # printable character or a C0 control abandons it, an escape sequence does not.
     split = [b"\xc3\xe1\x95\x94", b"\xc3A\xa9", b"\xe6\x97\x1b[m\xa5", b"\xe6\x97\r\xa5", b"\xc3\x1b]0;t\x07\xa9"]
+    split += [b"\xe6\x97\x1b_bk;t=8\x07\nxx\x1b[m\xd4\x81", b"\xe6\x97\x1bPq\x07\n\x1b[m\x1b\\\xa5"]  # C0 in a string
     streams += [(b"KKKK\r" + bad + b"Z\n").decode("utf-8", "surrogateescape") for bad in split]
     adopted = judge_family(streams)
     assert adopted == len(INVALID_BYTES)  # appending after an invalid byte is fine, a redraw is not
