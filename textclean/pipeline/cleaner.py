@@ -48,6 +48,11 @@ class Refused(Exception):
         self.detail = detail
 
 
+class TerminalsDisagree(Refused):
+    """A redraw that depends on what terminals disagree on (a string's end, a parameter's range): no
+    model may resolve it, the page model included."""
+
+
 @dataclass(frozen=True)
 class Candidate:
     text: str
@@ -96,7 +101,7 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
     try:
         return _resolve_redraws(text, columns, rows)
     except Refused as refusal:
-        if "\x1b" not in text and columns is None:
+        if ("\x1b" not in text and columns is None) or isinstance(refusal, TerminalsDisagree):
             raise
         return _resolve_pages(text, columns, rows, refusal)
 
@@ -151,7 +156,7 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
                     body = ""
             if body:
                 if offset + len(piece) > swallowed_from:
-                    raise Refused(
+                    raise TerminalsDisagree(
                         UNSUPPORTED_CONTROL,
                         f"redraw after {grammar.describe(grammar.parse(swallowing.group()))} at offset "
                         f"{swallowed_from}, a string tmux does not end there (it swallows what follows)",
@@ -228,7 +233,7 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
     HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them.
     """
     if seq.kind is Kind.CSI and _beyond_range(seq.params):
-        raise Refused(
+        raise TerminalsDisagree(
             UNSUPPORTED_CONTROL,
             f"{grammar.describe(seq)} at offset {offset}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}"
             " (tmux ignores the sequence, xterm clamps the parameter)",
