@@ -36,7 +36,12 @@ RULES = {
     "zero-width": "After a zero-width or ambiguous character appending and moves from column 0 resolve; "
     "anything that depends on the cursor's column is unresolvable.",
     "decsc": "DECSC / SCOSC save a screen position: a restore after the output added a row is unresolvable.",
-    "unsettled-width": "Wide characters newer than Unicode 13 and lone regional indicators count as ambiguous.",
+    "unsettled-width": "A code point whose width differs between wcwidth 0.7.0, glibc 2.36 (tmux) and Unicode 13 "
+    "terminals, and an undecodable byte, count as ambiguous.",
+    "swallowing-string": "After a DCS/SOS/PM/APC ended by BEL, or a DCS cancelled by CAN/SUB once its data "
+    "began, appending resolves and any redraw is unresolvable (tmux swallows on).",
+    "parameter-range": "A cursor control with a CSI parameter above 2147483647 is unresolvable (tmux ignores "
+    "the sequence, xterm clamps it).",
     "min-columns": f"The narrowest terminal has {MIN_COLUMNS} columns: a horizontal move landing past the "
     f"row's cells and past column {MIN_COLUMNS} is unresolvable.",
     "zwj": "A zero-width joiner at the end of a text run (before a control) is unresolvable.",
@@ -56,6 +61,7 @@ RULES = {
 # Why the oracle (or tmux) shows other lines than the models, where a case resolves.
 TERMINAL_KEEPS_TRAILING_SPACES = "the oracle right-trims lines; the models keep written spaces"
 KEEPS_WHAT_TMUX_DROPS = "tmux 3.3a draws nothing for it; the models keep it (strictly more, never less)"
+SWALLOWED_BY_TMUX = "tmux swallows to the next ESC past a BEL-ended APC; the policy keeps the text (no redraw after)"
 KEEPS_WHAT_A_CLEAR_HID = "a clear or a screen switch hides the page before; the models keep it (SESSIONS_CONTRACT.md)"
 
 
@@ -105,6 +111,21 @@ CASES = [
     Case("unsettled-width", "\U0001fa75 a" + CSI + "1DX\n", REFUSED),
     Case("unsettled-width", "\U0001f1e6 a\bX\n", REFUSED),  # a lone regional indicator
     Case("unsettled-width", "ok \U0001fa75" + CSI + "3Cz\n", REFUSED),
+    Case("unsettled-width", "\u3248abc\rXYZ\n", REFUSED),  # wcwidth 1, glibc 2
+    Case("unsettled-width", "\U0001f6d9ab\rXYZ\n", REFUSED),  # Unicode 17: tmux draws nothing
+    Case("unsettled-width", "\uffffab\rXYZ\n", REFUSED),  # a noncharacter
+    Case("unsettled-width", "A\udcffBC\rXY\n", REFUSED),  # an undecodable byte
+    Case("swallowing-string", "plain text\x1bXsos\x07\rX\n", REFUSED),
+    Case("swallowing-string", "ab\x1bPq\x07cd\b\bX\n", REFUSED),
+    Case("swallowing-string", "\x1b_bk;t=1\x07step\n50%\r100%\n", REFUSED),  # lines later
+    Case("swallowing-string", "a\nb" + CSI + "A\x1b_x\x07\nc\n", REFUSED),  # onto a row above
+    Case("swallowing-string", "ab\x1bPx\x18cd\rX\n", REFUSED),  # DCS data cancelled
+    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\n", ["step 1"], tmux_differs=SWALLOWED_BY_TMUX),
+    Case("swallowing-string", "50%\r100%\n\x1b_bk;t=1\x07step\n", ["100%", "step"], tmux_differs=SWALLOWED_BY_TMUX),
+    Case("swallowing-string", "x\x1bP1;2\x18y\rz\n", ["zy"]),  # cancelled before DCS data: all agree
+    Case("parameter-range", "progress 10%" + CSI + "99999999999D" + CSI + "Kdone\n", REFUSED),
+    Case("parameter-range", "ab" + CSI + "2147483648GX\n", REFUSED),
+    Case("parameter-range", "abc" + CSI + "2147483647DX\n", ["Xbc"]),
     Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS - 3}CX\n", ["ab" + " " * (MIN_COLUMNS - 3) + "X"]),
     Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS - 2}CX\n", REFUSED),
     Case("min-columns", "ab" + CSI + "200CX\n", REFUSED),

@@ -26,11 +26,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from wcwidth import wcwidth
-
 from . import grammar
 from .grammar import BEL, BS, C0_RANGE, C1_RANGE, CR, ESC, HT, LF, Kind, Sequence
-from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, unsettled_width
+from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 from .names import (
     C0_NAMES,
     CHA,
@@ -103,15 +101,11 @@ class Unresolvable(Exception):
 
 
 class _Width(dict):
-    """``wcwidth`` per character, memoised (the hot paths look widths up with ``map``)."""
+    """Cells per character, memoised (the hot paths look widths up with ``map``): -1 where terminals
+    disagree (the shared width table), so that no column is ever computed across such a character."""
 
     def __missing__(self, char: str) -> int:
-        width = wcwidth(char)
-        if "\ud800" <= char <= "\udfff":
-            width = -1  # an undecodable byte (surrogateescape): appended it stays, drawn over it is refused
-        if width == 2 and unsettled_width(char):
-            width = -1  # terminals with older tables draw it in one cell or none: ambiguous
-        self[char] = width
+        width = self[char] = settled_width(char)
         return width
 
 
@@ -217,6 +211,27 @@ _VERTICAL = {"cursor_up": "move_rows", "cursor_down": "move_rows",
 
 
 def _csi_action(seq: Sequence) -> _Action:
+    action = _csi_meaning(seq)
+    if action.op not in (INERT, REFUSE) and _PARAMETER_ABOVE_RANGE.search(seq.params):
+        # tmux ignores the whole sequence, xterm clamps the parameter: no column is agreed on.
+        return _refuse(f"{_csi_text(seq)}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}")
+    return action
+
+
+# A parameter of more than ten digits after its leading zeros, or of ten above the limit.
+_LIMIT_DIGITS = str(grammar.PARAMETER_RANGE_LIMIT)
+_PARAMETER_ABOVE_RANGE = re.compile(
+    r"(?:^|[;:])0*(?:[1-9][0-9]{10,}|"
+    + "|".join(
+        f"{_LIMIT_DIGITS[:i]}[{int(_LIMIT_DIGITS[i]) + 1}-9][0-9]{{{len(_LIMIT_DIGITS) - i - 1}}}"
+        for i in range(len(_LIMIT_DIGITS))
+        if _LIMIT_DIGITS[i] != "9"
+    )
+    + r")(?=$|[;:])"
+)
+
+
+def _csi_meaning(seq: Sequence) -> _Action:
     final, private, params = seq.final, seq.private, seq.params
     if not seq.intermediates:
         if final == SGR:  # SGR, and XTMODKEYS / XTQMODKEYS with a private marker
@@ -301,7 +316,25 @@ def _sequence_action(text: str) -> _Action:
         return _escape_action(seq)
     if kind is Kind.NF:
         return _nf_action(seq)
+    if _swallows_on(seq):
+        return _Action(STRING_SWALLOWS_ON)
     return _INERT  # OSC, DCS, SOS, PM, APC, and sequences cancelled by CAN / SUB
+
+
+STRING_SWALLOWS_ON = "string_swallows_on"
+_DCS_HEADER = frozenset(map(chr, range(0x20, 0x40)))  # parameters and intermediates before DCS data
+
+
+def _swallows_on(seq: Sequence) -> bool:
+    """A string tmux does not end where the grammar does: DCS, SOS, PM or APC ended by BEL (tmux
+    ignores BEL there and swallows up to the next ESC), or a DCS cancelled by CAN / SUB after its data
+    began (tmux swallows DCS data up to ST)."""
+    text = seq.text
+    if seq.kind in (Kind.DCS, Kind.SOS, Kind.PM, Kind.APC):
+        return text[-1] == BEL
+    if seq.kind is Kind.CANCELLED and text[:2] == grammar.DCS:
+        return not set(text[2:-1]) <= _DCS_HEADER
+    return False
 
 
 _ACTION_CACHE: dict[str, _Action] = {}
@@ -360,7 +393,9 @@ class _Screen:
             "save_cursor": self.save_cursor,
             "restore_cursor": self.restore_cursor,
             "clear_before_output": self.clear_before_output,
+            STRING_SWALLOWS_ON: self.string_swallows_on,
         }
+        self.swallowed_at = -1  # where a string tmux swallows on after began (see string_swallows_on)
 
     # -- errors and budget ---------------------------------------------------------------------------
 
@@ -375,6 +410,20 @@ class _Screen:
     def padding(self, cells: int) -> str:
         self.charge(cells)
         return UNWRITTEN * cells
+
+    def string_swallows_on(self, _count: int = 0) -> None:
+        """After a string tmux keeps swallowing past, only appending is resolved: what follows may not
+        show in tmux at all, so no redraw may act on it (nor on anything above it)."""
+        if self.swallowed_at < 0:
+            self.swallowed_at = self.offset
+            for name in self.operations:
+                if name != STRING_SWALLOWS_ON:
+                    self.operations[name] = self.refuse_after_swallowing
+
+    def refuse_after_swallowing(self, _count: int = 0) -> None:
+        raise self.refuse(
+            f"redraw after the string at offset {self.swallowed_at}, which tmux does not end there"
+        )
 
     # -- mode changes --------------------------------------------------------------------------------
 
@@ -459,6 +508,8 @@ class _Screen:
         if self.pieces is not None:
             self.pieces.append(text)
             return
+        if self.swallowed_at >= 0:
+            self.refuse_after_swallowing()
         col = self.col
         if col == UNKNOWN_COLUMN:
             raise self.refuse("cursor column depends on the width of a zero-width or ambiguous character")
@@ -514,6 +565,8 @@ class _Screen:
         if self.pieces is not None:
             self.pieces.append(HT)
             return
+        if self.swallowed_at >= 0:
+            self.refuse_after_swallowing()
         row = self.rows[self.row]
         col = self.known_column()
         if isinstance(row, str) and col >= len(row) and _all_narrow(row):
@@ -537,6 +590,8 @@ class _Screen:
         self.col = 0
 
     def cursor_back(self, count: int) -> None:
+        if self.swallowed_at >= 0:
+            self.refuse_after_swallowing()
         col = self.col if self.pieces is None else self.cursor_column()
         if col != UNKNOWN_COLUMN:
             self.col = col - count if col > count else 0
