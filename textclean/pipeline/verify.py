@@ -100,6 +100,11 @@ class Unresolvable(Exception):
     """A control whose effect the display model cannot resolve; the message names it and its offset."""
 
 
+class TerminalsDisagree(Unresolvable):
+    """Unresolvable because terminals themselves disagree (a string tmux swallows past, a parameter out
+    of range): final, no other model of this verifier may take the text over."""
+
+
 class _Width(dict):
     """Cells per character, memoised (the hot paths look widths up with ``map``): -1 where terminals
     disagree (the shared width table), so that no column is ever computed across such a character."""
@@ -152,6 +157,7 @@ class _Action(NamedTuple):
     op: str
     count: int = 0
     detail: str = ""  # for REFUSE: why
+    disagree: bool = False  # for REFUSE: terminals disagree (final)
     idle_when_appending: bool = False  # no effect while the cursor is at the end of an append-mode row
 
 
@@ -214,7 +220,8 @@ def _csi_action(seq: Sequence) -> _Action:
     action = _csi_meaning(seq)
     if action.op not in (INERT, REFUSE) and _PARAMETER_ABOVE_RANGE.search(seq.params):
         # tmux ignores the whole sequence, xterm clamps the parameter: no column is agreed on.
-        return _refuse(f"{_csi_text(seq)}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}")
+        detail = f"{_csi_text(seq)}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}"
+        return _Action(REFUSE, detail=detail, disagree=True)
     return action
 
 
@@ -421,9 +428,8 @@ class _Screen:
                     self.operations[name] = self.refuse_after_swallowing
 
     def refuse_after_swallowing(self, _count: int = 0) -> None:
-        raise self.refuse(
-            f"redraw after the string at offset {self.swallowed_at}, which tmux does not end there"
-        )
+        detail = f"redraw after the string at offset {self.swallowed_at}, which tmux does not end there"
+        raise TerminalsDisagree(f"{_describe_token(self.token)} at offset {self.offset}: {detail}")
 
     # -- mode changes --------------------------------------------------------------------------------
 
@@ -823,7 +829,8 @@ def _feed_line(screen: _Screen, line: str, offset: int) -> None:
         if pieces is None or text not in _IDLE_WHEN_APPENDING:
             action = _ACTION_CACHE.get(text) or _action_for(text)
             if action.op == REFUSE:
-                raise Unresolvable(f"{action.detail} at offset {offset + escape}")
+                refusal = TerminalsDisagree if action.disagree else Unresolvable
+                raise refusal(f"{action.detail} at offset {offset + escape}")
             if action.op != INERT and (pieces is None or not action.idle_when_appending):
                 screen.offset = offset + escape
                 screen.token = text
@@ -886,6 +893,8 @@ def terminal_lines(text: str, *, columns: int | None = None, rows: int | None = 
     if _line_model_fits(text, columns, rows):
         try:
             return _line_model(text)
+        except TerminalsDisagree:
+            raise
         except Unresolvable as exc:
             first_refusal = exc
     from . import verify_screen
@@ -944,6 +953,8 @@ def first_difference(
     if _line_model_fits(raw, columns, rows):
         try:
             expected = _line_model(raw)
+        except TerminalsDisagree as exc:
+            return f"unresolvable: {exc}"
         except Unresolvable as exc:
             first_refusal = exc
         else:

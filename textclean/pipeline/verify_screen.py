@@ -24,7 +24,7 @@ from wcwidth import wcwidth
 
 from . import grammar
 from .grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
-from .model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, unsettled_width
+from .model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 from .model import SCREEN_LINES as MIN_ROWS
 from .names import (
     CHA,
@@ -130,11 +130,9 @@ def _width(char: str) -> int:
     """Cells a character takes: 1 or 2; 0 for zero-width; -1 where terminals disagree."""
     if " " <= char < "\x7f":
         return 1
-    if "\ud800" <= char <= "\udfff":
-        return -1  # an undecodable byte (surrogateescape): what a terminal draws for it varies
-    width = wcwidth(char)
-    if width == 2 and unsettled_width(char):
-        return -1
+    # -1 for an undecodable byte, a control, and every code point whose width terminals disagree on
+    # (the shared table, generated from more than one source)
+    width = settled_width(char)
     return width if width in (0, 1, 2) else -1
 
 
