@@ -171,3 +171,16 @@ def test_generated_batch(judge_server) -> None:
     bad = [(case.family, case.raw, case.columns, case.rows, case.problems) for case in cases if case.problems]
     assert not bad, bad
     assert sum(case.adopted for case in cases) >= len(cases) // 6  # the batch exercises adoptions
+
+
+def test_hostile_sessions_never_raise() -> None:
+    """Every hostile whole-session input (fuzz/hostile_sessions.py, a few KB each) at every size comes
+    back: adopted, or refused as the very same object; never an exception. Timings: run the script."""
+    from fuzz.hostile_sessions import HOSTILE, SIZES
+
+    for name, make in HOSTILE.items():
+        text = make(6000)[:6000]
+        for columns, rows in SIZES:
+            kwargs = {} if columns is None else {"columns": columns, "rows": rows}
+            result = tmux_judge.textclean.clean(text, min_tokens=0, **kwargs)
+            assert result.applied or result.text is text, (name, columns, result.reason)
