@@ -203,12 +203,23 @@ def _keeps_more(line: str, kept: str) -> bool:
     return all(c in it for c in line if c != " ")
 
 
+_ALT_SWITCH = re.compile(rb"\x1b\[\?(?:1049|1047|47)([hl])")
+
+
+def on_alternate_screen(prefix: bytes) -> bool:
+    """Whether the stream ``prefix`` leaves tmux showing the alternate screen."""
+    switches = _ALT_SWITCH.findall(prefix)
+    return bool(switches) and switches[-1] == b"h"
+
+
 def subsequence_missing(
     shown: list[str], kept: list[str], columns: int | None = None, *, more: bool = False,
+    alternate_top: bool = False,
 ) -> str | None:
     """The first non-blank line of ``shown`` not found, in order, among ``kept``; None if all are.
     ``more``: a line may also be found inside a kept line that shows strictly more (the documented
-    policy that ends DCS/SOS/PM/APC at BEL, where tmux swallows on to ST)."""
+    policy that ends DCS/SOS/PM/APC at BEL, where tmux swallows on to ST). ``alternate_top``: ``shown``
+    is the alternate screen, whose top row may continue a row scrolled away (matched as a tail)."""
     at = 0
     first = True
     for line in shown:
@@ -219,7 +230,7 @@ def subsequence_missing(
             at = kept.index(line, at) + 1
         except ValueError:
             found = None
-            if top:  # the alternate screen keeps no history: its top row may continue a row scrolled away
+            if top and alternate_top:  # no history there: its top row may continue a row scrolled away
                 found = next((i for i in range(at, len(kept)) if kept[i].endswith(line)), None)
             if found is None and _cut_by_a_hidden_row(line, columns):
                 found = next((i for i in range(at, len(kept)) if kept[i].startswith(line)), None)
@@ -325,7 +336,8 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
             target = cand_text_lines if plain else cand_lines
             if not plain and _HIDING.search(case.candidate or b""):
                 continue  # the candidate's own clears hide lines from its capture: final check only
-            missing = subsequence_missing(shown, target, columns, more=more)
+            missing = subsequence_missing(shown, target, columns, more=more,
+                                          alternate_top=on_alternate_screen(case.raw[:points[i]]))
             if missing is not None:
                 case.problems.append(
                     f"{columns}x{rows}: before the break at {points[i]} tmux showed {missing!r}, lost")

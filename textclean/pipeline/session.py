@@ -109,6 +109,9 @@ class _Walker:
         if page.screen == "alt" and not self.on_alt:
             self.main = previous
             self.frozen = [] if previous is None else [(r, r.render()) for r in previous.rows if r.cells]
+            # Freezing and later re-checking the main screen costs its cells at every switch: charged,
+            # so that a text toggling screens between main-screen lines cannot go quadratic.
+            self._spend(sum(len(row.cells) + 1 for row, _ in self.frozen))
             self.on_alt = True
             return self._fresh(cursor), False
         if page.screen == "main" and self.on_alt:
@@ -123,10 +126,18 @@ class _Walker:
                 if at is None or not main.top_known:
                     raise Unresolved(f"{page.switch} leaves the cursor where the alternate screen had it")
                 main._place(*at)
+            self._spend(sum(len(row.cells) + 1 for row, _ in self.frozen))  # _check_frozen's work
             return self._budgeted(main), bool(self.frozen)
         if page.switch and not page.cleared:
             raise Unresolved(f"{page.switch} with no switch to the other screen before it")
         return self._fresh(cursor), False
+
+    def _spend(self, cells: int) -> None:
+        if self.budget is None:
+            self.budget = ScreenModel(self.length, columns=self.columns, rows=self.rows).pad_budget
+        self.budget -= cells
+        if self.budget < 0:
+            raise WholeRefusal("unsupported_control", "redraws touch more cells than this input allows", [])
 
     def done(self, model: ScreenModel) -> None:
         self.budget = model.pad_budget
