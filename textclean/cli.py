@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, clean
+from .pipeline.tokens import DEFAULT_ENCODING, OFFLINE_ENCODINGS
 
 _ENCODING = "utf-8"
 _ERRORS = "surrogateescape"
@@ -33,6 +34,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--max-chars", type=int, default=DEFAULT_MAX_CHARS, metavar="N",
         help=f"refuse (unchanged) inputs longer than N characters (default {DEFAULT_MAX_CHARS})",
+    )
+    parser.add_argument(
+        "--tokenizer", default=None, metavar="ENCODING",
+        help=f"encoding to count tokens in: {', '.join(OFFLINE_ENCODINGS)} (offline) or another tiktoken name "
+             f"(default {DEFAULT_ENCODING})",
     )
     parser.add_argument("--explain", action="store_true", help="print the gate's verdict and token counts on stderr")
     return parser
@@ -61,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"textclean: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     text = raw.decode(_ENCODING, _ERRORS)
-    result = clean(text, min_tokens=args.min_tokens, max_chars=args.max_chars)
+    result = clean(text, min_tokens=args.min_tokens, max_chars=args.max_chars, tokenizer=args.tokenizer)
     out = result.text.encode(_ENCODING, _ERRORS) if result.applied else raw
     try:
         sys.stdout.buffer.write(out)

@@ -420,7 +420,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="processes reading files (default 1)")
     parser.add_argument("--progress", action="store_true", help="show the progress bar even off a tty")
-    parser.add_argument("--tokenizer", default=None, help="tiktoken encoding name (default: textclean's)")
+    parser.add_argument(
+        "--tokenizer", default=None,
+        help="encoding: cl100k_base or o200k_base (offline), or another tiktoken name (default cl100k_base)",
+    )
     parser.add_argument(
         "--format", dest="fmt", choices=FORMATS, default=None, help="force one format instead of detecting"
     )

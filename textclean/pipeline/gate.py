@@ -15,7 +15,7 @@ from .result import (
     TOO_LARGE,
     Result,
 )
-from .tokens import DEFAULT_ENCODING, Tokenizer, max_token_bytes, token_counter
+from .tokens import Tokenizer, encoding_of, max_token_bytes, token_counter
 
 DEFAULT_MIN_TOKENS = 50
 #: Inputs longer than this many characters are refused unread (``too_large``).
@@ -52,7 +52,7 @@ class TextClean:
         self.max_chars = DEFAULT_MAX_CHARS if max_chars is None else max_chars
         self._count = token_counter(tokenizer)
         # Cheap bounds on a count (a token is 1..N UTF-8 bytes) let a clean message skip counting.
-        self._encoding_name = DEFAULT_ENCODING if tokenizer is None else tokenizer
+        self._encoding_name = encoding_of(tokenizer)
         self._max_token_bytes: int | None = None
 
     def clean(self, text: str, *, tokens_before: int | None = None) -> Result:
@@ -106,7 +106,7 @@ class TextClean:
         upper = len(text) if text.isascii() else 4 * len(text)  # a token is at least one UTF-8 byte
         if upper < self.min_tokens:
             return True
-        if isinstance(self._encoding_name, str):
+        if self._encoding_name is not None:
             if self._max_token_bytes is None:
                 self._max_token_bytes = max_token_bytes(self._encoding_name)
             if len(text) >= self.min_tokens * self._max_token_bytes:  # bytes >= chars
