@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from . import grammar
 from .grammar import Kind
-from .probe import REDRAWING_CR
+from .probe import REDRAWING_CR, c1_control_offset
 from .redraw import LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
@@ -19,7 +19,9 @@ from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 # ESC, C0 controls other than HT and LF, DEL, and a CR that is neither part of a line ending nor last.
 # Two patterns, because `re` scans for a lone character class far faster than for an alternation.
 _RESIDUAL_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_C1_CONTROL = re.compile(f"[{grammar.C1_RANGE}]")
+# A CR followed by a character no substitution removes (sequences start with ESC; C1 is refused):
+# the whole-text substitution would leave it a redraw.
+_CR_BEFORE_TEXT = re.compile(r"\r[^\r\n\x1b]")
 # The slow path's tokens within one line: a complete sequence or one control character. Everything
 # between two tokens is text to write.
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
@@ -53,15 +55,18 @@ def strip_escapes_only(text: str) -> str:
 
 def candidate(text: str) -> Candidate:
     """Propose the cleaned text, or raise :class:`Refused`."""
-    c1 = None if text.isascii() else _C1_CONTROL.search(text)
+    c1 = c1_control_offset(text)
     if c1 is not None:
         raise Refused(
             UNSUPPORTED_CONTROL,
-            f"C1 control U+{ord(c1.group()):04X} at offset {c1.start()} (terminals disagree on C1 in UTF-8)",
+            f"C1 control U+{ord(text[c1]):04X} at offset {c1} (terminals disagree on C1 in UTF-8)",
         )
+    if "\b" in text or ("\r" in text and _CR_BEFORE_TEXT.search(text) is not None):
+        return _resolve_redraws(text)  # the whole-text substitution would leave that control: skip it
     stripped, count = grammar.APPEND_ONLY_INERT.subn("", text)
     if not _has_residual_control(stripped):
         return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
+    del stripped  # not kept alive beside the row model
     return _resolve_redraws(text)
 
 

@@ -11,6 +11,15 @@ _C1_IN_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
 REDRAWING_CR = re.compile(r"\r[^\r\n]")
 
 
+def c1_control_offset(text: str) -> int | None:
+    """The offset of the first C1 control in ``text`` (searched in its UTF-8 bytes), or None."""
+    if text.isascii():
+        return None
+    data = text.encode("utf-8", "surrogatepass")
+    found = _C1_IN_UTF8.search(data) if b"\xc2" in data else None
+    return None if found is None else len(data[: found.start()].decode("utf-8", "surrogatepass"))
+
+
 def has_terminal_noise(text: str) -> bool:
     """True when ``text`` holds ESC, a backspace, a C1 control, or a CR that is not a line ending.
 
