@@ -195,3 +195,21 @@ def test_cli_and_measure_take_o200k_base(tmp_path: Path, capsysbinary: pytest.Ca
     assert f"tokens {before} -> ".encode() in capsysbinary.readouterr().err
     assert main(["measure", str(path), "--min-tokens", "0", "--tokenizer", "o200k_base", "--json"]) == 0
     assert f'"tokens_before": {before}'.encode() in capsysbinary.readouterr().out
+
+
+@pytest.mark.parametrize("backend", ["tiktoken", "bpe-openai"])
+def test_clean_many_gives_what_clean_gives(backend: str) -> None:
+    from textclean import TextClean, clean_messages
+
+    if backend == "bpe-openai" and not HAVE_BPE:
+        pytest.skip("bpe-openai is not installed")
+    gate = TextClean(tokenizer=Counter("cl100k_base", backend))
+    texts = [text for _, text in captures()]
+    many = gate.clean_many(texts, workers=2)
+    one = [gate.clean(text) for text in texts]
+    assert [(r.text, r.reason, r.tokens_before, r.tokens_after) for r in many] == [
+        (r.text, r.reason, r.tokens_before, r.tokens_after) for r in one]
+    messages = [{"role": "tool", "content": text} for text in texts]
+    new, report = clean_messages(messages, cleaner=gate)
+    assert [m["content"] for m in new] == [r.text for r in one]
+    assert [o.reason for o in report.outputs] == [r.reason for r in one]

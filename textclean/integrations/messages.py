@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from textclean.pipeline.gate import Result, TextClean
+from textclean.pipeline.result import NOTHING_REMOVED
 
 NON_TEXT_BLOCKS = "non_text_blocks"
 
@@ -85,14 +86,42 @@ def clean_messages(
         raise ValueError(f"format must be 'openai' or 'anthropic', not {format!r}")
     if cleaner is None:
         cleaner = TextClean(min_tokens=min_tokens, tokenizer=tokenizer, max_chars=max_chars)
+    # Two walks over the messages: the first collects the tool outputs' texts so that the gate cleans
+    # them in one batch (TextClean.clean_many counts in threads where the counter allows), the second
+    # builds the new messages from the results, taken in the same order.
+    collected = _Collect()
+    _walk(messages, format, collected, MessagesReport())
     report = MessagesReport()
+    out = _walk(messages, format, _Replay(cleaner.clean_many(collected.texts)), report)
+    return out, report
+
+
+class _Collect:
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def clean(self, text: str) -> Result:
+        self.texts.append(text)
+        return Result(text, applied=False, reason=None, detail=None, removed=NOTHING_REMOVED, tokens_before=None,
+                      tokens_after=None, count=len, original=text)
+
+
+class _Replay:
+    def __init__(self, results: list[Result]) -> None:
+        self._results = iter(results)
+
+    def clean(self, text: str) -> Result:
+        return next(self._results)
+
+
+def _walk(messages: Sequence[Message], format: Format, cleaner: Any, report: MessagesReport) -> list[Message]:
     out: list[Message] = []
     for index, message in enumerate(messages):
         if format == "openai":
             out.append(_clean_openai_message(index, message, cleaner, report))
         else:
             out.append(_clean_anthropic_message(index, message, cleaner, report))
-    return out, report
+    return out
 
 
 def _clean_content(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from . import cleaner, verify
 from .probe import has_terminal_noise
@@ -15,7 +18,7 @@ from .result import (
     TOO_LARGE,
     Result,
 )
-from .tokens import Tokenizer, encoding_of, max_token_bytes, token_counter
+from .tokens import Tokenizer, encoding_of, max_token_bytes, releases_gil, token_counter
 
 DEFAULT_MIN_TOKENS = 50
 #: Inputs longer than this many characters are refused unread (``too_large``).
@@ -100,6 +103,16 @@ class TextClean:
             count=self._count,
             original=text,
         )
+
+    def clean_many(self, texts: Sequence[str], *, workers: int | None = None) -> list[Result]:
+        """:meth:`clean` of each text, in order; in a thread pool when the token counter releases the
+        GIL (tiktoken: the counts of some texts overlap the cleaning of others), serially otherwise."""
+        if workers is None:
+            workers = min(len(texts), os.cpu_count() or 1)
+        if workers <= 1 or not releases_gil(self._count):
+            return [self.clean(text) for text in texts]
+        with ThreadPoolExecutor(workers) as pool:
+            return list(pool.map(self.clean, texts))
 
     def _surely_below(self, text: str) -> bool | None:
         """Decide ``tokens < min_tokens`` without counting where bounds allow; None when they do not."""

@@ -288,12 +288,17 @@ def _counter(encoding: str, backend: str | None) -> Counter:
     return Counter(encoding, backend)
 
 
+def releases_gil(count: TokenCounter) -> bool:
+    """Whether threads calling ``count`` at once can run in parallel (a Counter on tiktoken)."""
+    return isinstance(count, Counter) and count.backend.releases_gil
+
+
 def count_many(count: TokenCounter, texts: Sequence[str], *, workers: int | None = None) -> list[int]:
     """``[count(t) for t in texts]``, in threads when ``count`` is a :class:`Counter` whose backend
     releases the GIL (tiktoken) and there is more than one text and one CPU."""
     if workers is None:
         workers = min(len(texts), os.cpu_count() or 1)
-    if workers <= 1 or not (isinstance(count, Counter) and count.backend.releases_gil):
+    if workers <= 1 or not releases_gil(count):
         return [count(text) for text in texts]
     with ThreadPoolExecutor(workers) as pool:
         return list(pool.map(count, texts))
