@@ -7,6 +7,7 @@ proposal is adopted (that is the gate's job, after the independent verifier has 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import grammar
@@ -76,12 +77,10 @@ def _resolve_redraws(text: str) -> Candidate:
     model = LineModel(len(text))
     tally = [0, 0]  # escape sequences removed, and their characters
     offset = 0
-    pieces = text.split("\n")
-    last = len(pieces) - 1
     try:
-        for index, piece in enumerate(pieces):
+        for piece, more in _split_lines(text):
             body = piece.rstrip("\r")
-            ending = piece[len(body) :] + ("\n" if index < last else "")
+            ending = piece[len(body) :] + ("\n" if more else "")
             if model.at_fresh_row():
                 stripped, count = grammar.APPEND_ONLY_INERT.subn("", body)
                 if not _has_residual_control(stripped):
@@ -91,7 +90,7 @@ def _resolve_redraws(text: str) -> Candidate:
                     body = ""
             if body:
                 _feed_tokens(model, body, offset, tally)
-            if index < last:
+            if more:
                 model.line_feed(ending)
             elif ending:
                 model.end_of_text(ending)
@@ -99,6 +98,17 @@ def _resolve_redraws(text: str) -> Candidate:
     except Unresolved as exc:
         raise Refused(UNSUPPORTED_CONTROL, f"{exc} (in the line at offset {offset})") from None
     return Candidate(model.render(), _account(model, *tally))
+
+
+def _split_lines(text: str) -> Iterator[tuple[str, bool]]:
+    """``text.split("\n")`` one line at a time (no list of every line), each with whether an LF follows."""
+    start = 0
+    end = text.find("\n")
+    while end >= 0:
+        yield text[start:end], True
+        start = end + 1
+        end = text.find("\n", start)
+    yield text[start:], False
 
 
 def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> None:
@@ -192,12 +202,7 @@ def _refuse(seq: grammar.Sequence, offset: int) -> None:
 
 
 def _account(model: LineModel, sequences: int, sequence_chars: int) -> Removed:
-    redraws = {"cr": [0, 0], "bs": [0, 0], "multiline": [0, 0]}
-    for row in model.rows:
-        if row.kind:
-            tally = redraws[row.kind]
-            tally[0] += 1
-            tally[1] += row.dropped()
+    redraws = model.redraws()
     return Removed(
         escape_sequences=sequences,
         escape_chars=sequence_chars,

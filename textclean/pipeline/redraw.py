@@ -79,7 +79,10 @@ class LineModel:
     """Rows and a cursor; one method per control the cleaner resolves."""
 
     def __init__(self, input_length: int = 0) -> None:
-        self.rows = [Row()]
+        # Rows the cursor can no longer reach (more than SCREEN_LINES - 1 above the lowest) are kept
+        # as the string they render to, their redraws tallied in `frozen`: memory stays near the text's.
+        self.rows: list = [Row()]
+        self.frozen = {"cr": [0, 0], "bs": [0, 0], "multiline": [0, 0]}  # kind: [rows, dropped chars]
         self.row = 0
         self.col = 0
         self.saved: tuple[int, int, int] | None = None
@@ -265,6 +268,8 @@ class LineModel:
         if self.row == len(self.rows) - 1:
             row.ending = ending
             self.rows.append(Row())
+            if len(self.rows) > SCREEN_LINES:
+                self._freeze(len(self.rows) - SCREEN_LINES - 1)
         else:
             self.rows[self.row + 1].kind = "multiline"  # back down through rows already written
         self.row += 1
@@ -306,5 +311,24 @@ class LineModel:
             self.rows[self.row].ending = trailing
 
     # --- result -----------------------------------------------------------------------------------
+    def _freeze(self, index: int) -> None:
+        row = self.rows[index]
+        if row.__class__ is str:
+            return
+        if row.kind:
+            tally = self.frozen[row.kind]
+            tally[0] += 1
+            tally[1] += row.dropped()
+        self.rows[index] = row.render() + row.ending
+
+    def redraws(self) -> dict[str, list[int]]:
+        """Per redraw kind, the rows it acted on and the characters written there that no longer show."""
+        tallies = {kind: list(tally) for kind, tally in self.frozen.items()}
+        for row in self.rows:
+            if row.__class__ is not str and row.kind:
+                tallies[row.kind][0] += 1
+                tallies[row.kind][1] += row.dropped()
+        return tallies
+
     def render(self) -> str:
-        return "".join(row.render() + row.ending for row in self.rows)
+        return "".join(row if row.__class__ is str else row.render() + row.ending for row in self.rows)

@@ -786,19 +786,26 @@ def terminal_lines(text: str) -> list[str]:
 def _model_lines(text: str) -> list[str]:
     """:func:`terminal_lines` by the line model, token by token."""
     screen = _Screen(len(text))
-    lines = text.split(LF)
-    last = len(lines) - 1
+    try:
+        return _feed_lines(screen, text)
+    finally:
+        screen.operations.clear()  # its bound methods hold the screen: free its rows now, not at a GC
+
+
+def _feed_lines(screen: _Screen, text: str) -> list[str]:
     offset = 0
-    for index, line in enumerate(lines):
+    while True:  # line by line without a list of every line (memory)
+        end = text.find(LF, offset)
+        line = text[offset:] if end < 0 else text[offset:end]
         if line:
             if screen.pieces is not None and line.isprintable():
                 screen.pieces.append(line)
             else:
                 _feed_line(screen, line, offset)
-        if index != last:
-            screen.line_feed()
-        offset += len(line) + 1
-    return screen.informative_lines()
+        if end < 0:
+            return screen.informative_lines()
+        screen.line_feed()
+        offset = end + 1
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -853,6 +860,20 @@ def _candidate_lines(candidate: str) -> list[str]:
     return [line for line in lines if line.strip(" \t")]
 
 
+def _same_lines(expected: list[str], candidate: str) -> bool:
+    """``_candidate_lines(candidate) == expected``, reading the candidate line by line (no list)."""
+    want = iter(expected)
+    start = 0
+    while True:
+        end = candidate.find(LF, start)
+        line = (candidate[start:] if end < 0 else candidate[start:end]).rstrip(CR)
+        if line.strip(" \t") and next(want, None) != line:
+            return False
+        if end < 0:
+            return next(want, None) is None
+        start = end + 1
+
+
 def first_difference(raw: str, candidate: str) -> str | None:
     """None if the candidate's literal lines equal :func:`terminal_lines` of ``raw``, else where they differ.
 
@@ -863,9 +884,9 @@ def first_difference(raw: str, candidate: str) -> str | None:
         expected = terminal_lines(raw)
     except Unresolvable as exc:
         return f"unresolvable: {exc}"
-    got = _candidate_lines(candidate)
-    if got == expected:
+    if _same_lines(expected, candidate):
         return None
+    got = _candidate_lines(candidate)
     for index, (want, have) in enumerate(zip(expected, got, strict=False)):
         if want != have:
             number = index + 1
