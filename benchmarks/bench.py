@@ -598,13 +598,31 @@ class Issue13:
         size = MB if self.bench.quick else 16 * MB
         text = adopted_text(self.captures, size)
         gate = TextClean()
+        size = len(text.encode("utf-8", "surrogateescape"))  # the capture's bytes (the str may be UCS-4)
         tracemalloc.start()
         result = gate.clean(text)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        self.out(f"  peak memory: {_size(len(text))} of adopted captures, {peak / MB:.1f} MB traced at peak "
-                 f"(gate: {result.reason or 'applied'})")
-        self._ratio("memory", f"{_size(len(text))}", peak / len(text), 4.0)
+        self.out(f"  peak memory: {_size(size)} of adopted captures ({sys.getsizeof(text) / MB:.1f} MB as a str), "
+                 f"{peak / MB:.1f} MB traced at peak beyond the input (gate: {result.reason or 'applied'}, "
+                 f"counter {gate._count!r})")
+        self._ratio("memory", f"{_size(size)}", peak / size, 4.0)
+
+    def batch(self) -> None:
+        """clean_many (threads where the counter releases the GIL) against clean() one text at a time."""
+        texts = adopted_captures(self.captures) * (1 if self.bench.quick else 4)
+        fns: dict[str, Callable[[], object]] = {}
+        for name in self.backends:
+            gate = TextClean(tokenizer=tokens.Counter(DEFAULT_ENCODING, name))
+            fns[f"serial {name}"] = lambda gate=gate: [gate.clean(t) for t in texts]
+            fns[f"clean_many {name}"] = lambda gate=gate: gate.clean_many(texts)
+        runs = interleaved(fns, self.budget, self.rounds)
+        for name in self.backends:
+            ratio = median_ratio(runs, f"clean_many {name}", f"serial {name}")
+            self.out(f"  clean_many / serial clean(), {len(texts)} adopted captures, {name}: {ratio:.2f}x "
+                     f"({os.cpu_count()} CPUs)")
+            self.bench.ratios.append(Ratio(f"clean_many / one clean() at a time, adopted captures, {name}",
+                                           ratio, None))
 
     def counting(self) -> None:
         texts = [text for _, text in self.captures]
@@ -705,6 +723,7 @@ def main(argv: list[str] | None = None) -> int:
         issue13.memory()
     if "counting" in sections:
         issue13.counting()
+        issue13.batch()
     if "inert" in sections:
         bench.inert_path()
     if "clean" in sections:
