@@ -10,7 +10,7 @@ the goal next to each and PASS/MISS.
 * Clean+verify (``cleaner.candidate`` then ``verify.first_difference``) on ANSI-heavy inputs, against
   a port of chalk's ansi-regex 6.1.0 (:data:`ANSI_REGEX`) stripping the same input. Goal: <= 1x.
 * The full gate against one ``encode_ordinary`` of the input. Goal: <= 1.5x.
-* Pathological inputs (issue 7), each against plain text of the same size, and the growth
+* Pathological inputs (hostile or degenerate), each against plain text of the same size, and the growth
   ``t(4S) / 4 t(S)`` that shows whether the cost stays linear. Goal for the growth: <= 1.5.
 * The oracle's throughput, and the gate's peak memory (``tracemalloc``) on a 50 MB line.
 
@@ -176,7 +176,7 @@ def _cursor_up_staircase(size: int) -> str:
 
 _INTERMEDIATES = "".join(chr(c) for c in range(0x21, 0x30))  # ECMA-48 intermediate bytes (and spaces)
 
-# Issue 7's inputs, each a function of the size in characters.
+# The pathological inputs, each a function of the size in characters.
 PATHOLOGICAL: dict[str, Callable[[int], str]] = {
     "CSI of semicolons, unterminated": lambda n: _repeat_to(";", n, prefix="\x1b["),
     "CSI of digits, unterminated": lambda n: _repeat_to("9", n, prefix="\x1b["),
@@ -197,7 +197,7 @@ PATHOLOGICAL: dict[str, Callable[[int], str]] = {
     "cursor-up staircase, 23 rows deep": _cursor_up_staircase,
 }
 
-#: The one-line input of issue 7, measured once at full size (it is over the default ``max_chars``).
+#: The one-line pathological input, measured once at full size (it is over the default ``max_chars``).
 LONG_LINE = 50 * MB
 
 
@@ -306,7 +306,7 @@ class Bench:
             )
             self.ratios.append(Ratio(f"clean+verify / ansi-regex port, {label}", clean_verify / regex, 1.0))
             self.ratios.append(Ratio(f"full gate / one encode_ordinary, {label}", gate / encode, 1.5))
-        # Issue 5: text with only SGR and CRLF pays nothing for the redraw machinery: the cleaner's
+        # Text with only SGR and CRLF pays nothing for the redraw machinery: the cleaner's
         # candidate costs what one substitution of the inert sequences costs.
         sgr_crlf = log_lines(size, colour=True, crlf=True)
         substitution = self.time(lambda: grammar.APPEND_ONLY_INERT.subn("", sgr_crlf))

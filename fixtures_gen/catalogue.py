@@ -503,37 +503,14 @@ def setup_cargo_workspace(tmp: Path) -> Invocation:
 # ------------------------------------------------------------------------------ Python-driven output
 
 
-def _python_script(tmp: Path, source: str, env: Mapping[str, str] | None = None) -> Invocation:
-    write_files(tmp, {"program.py": source})
-    return Invocation([PYTHON, "program.py"], tmp, {"PYTHONUNBUFFERED": "1", **(env or {})})
+def _python_script(source: str) -> Callable[[Path], Invocation]:
+    """The setup of an entry that runs one of :mod:`fixtures_gen.scripts` as ``program.py``."""
 
+    def setup(tmp: Path) -> Invocation:
+        write_files(tmp, {"program.py": source})
+        return Invocation([PYTHON, "program.py"], tmp, {"PYTHONUNBUFFERED": "1"})
 
-def setup_cr_progress(tmp: Path) -> Invocation:
-    return _python_script(tmp, scripts.CR_PROGRESS)
-
-
-def setup_tqdm_single(tmp: Path) -> Invocation:
-    return _python_script(tmp, scripts.TQDM_SINGLE)
-
-
-def setup_tqdm_nested(tmp: Path) -> Invocation:
-    return _python_script(tmp, scripts.TQDM_NESTED)
-
-
-def setup_rich_progress(tmp: Path) -> Invocation:
-    return _python_script(tmp, scripts.RICH_PROGRESS)
-
-
-def setup_tqdm_wide(tmp: Path) -> Invocation:
-    return _python_script(tmp, scripts.TQDM_WIDE)
-
-
-def setup_rich_status_emoji(tmp: Path) -> Invocation:
-    return _python_script(tmp, scripts.RICH_STATUS_EMOJI)
-
-
-def setup_rich_status(tmp: Path) -> Invocation:
-    return _python_script(tmp, scripts.RICH_STATUS)
+    return setup
 
 
 # ---------------------------------------------------------------------------------------- downloads
@@ -842,48 +819,48 @@ CATALOGUE: list[Entry] = [
     Entry(
         "cr_progress",
         "Python \\r progress writer, longer and shorter frames, no erase",
-        setup_cr_progress,
+        _python_script(scripts.CR_PROGRESS),
         version=("python", "--version"),
     ),
     Entry(
         "tqdm_single",
         "tqdm: one bar",
-        setup_tqdm_single,
+        _python_script(scripts.TQDM_SINGLE),
         modules=("tqdm",),
         version=TQDM_VERSION,
     ),
     Entry(
         "tqdm_nested",
         "tqdm: nested bars with position= and tqdm.write",
-        setup_tqdm_nested,
+        _python_script(scripts.TQDM_NESTED),
         modules=("tqdm",),
         version=TQDM_VERSION,
     ),
     Entry(
         "rich_progress",
         "rich.progress with three tasks and log lines above",
-        setup_rich_progress,
+        _python_script(scripts.RICH_PROGRESS),
         modules=("rich",),
         version=RICH_VERSION,
     ),
     Entry(
         "tqdm_wide",
         "tqdm with a CJK (double-width) description",
-        setup_tqdm_wide,
+        _python_script(scripts.TQDM_WIDE),
         modules=("tqdm",),
         version=TQDM_VERSION,
     ),
     Entry(
         "rich_status_emoji",
         "rich status with a wide-emoji spinner and VS16 emoji in the messages",
-        setup_rich_status_emoji,
+        _python_script(scripts.RICH_STATUS_EMOJI),
         modules=("rich",),
         version=RICH_VERSION,
     ),
     Entry(
         "rich_status",
         "rich console.status spinner with log lines",
-        setup_rich_status,
+        _python_script(scripts.RICH_STATUS),
         modules=("rich",),
         version=RICH_VERSION,
     ),

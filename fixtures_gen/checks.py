@@ -12,16 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from textclean.pipeline.result import GATE_REASONS, NON_TEXT_BLOCKS
+
 # The gate reasons design.md documents, in gate order (message integration adds the last).
-DOCUMENTED_REASONS = (
-    "too_large",
-    "below_min_tokens",
-    "no_terminal_noise",
-    "unsupported_control",
-    "malformed_escape",
-    "content_would_change",
-    "not_smaller",
-    "non_text_blocks",
+DOCUMENTED_REASONS = (*GATE_REASONS, NON_TEXT_BLOCKS)
+
+#: What a capture records about itself (``NAME.json``, design.md "Fixtures"); the catalogue adds ``name``.
+CAPTURE_METADATA_KEYS = frozenset(
+    {"argv", "columns", "lines", "term", "env", "exit_code", "program_version", "sha256", "captured"}
 )
 
 
@@ -44,7 +42,6 @@ class Verdict:
     reason: str | None
     detail: str | None
     cleaned: str
-    rendered_lines: int
     agrees: bool
     lossless: bool
     missing: str | None
@@ -88,7 +85,6 @@ def judge(text: str) -> Verdict:
     import oracle
     from textclean import clean
 
-    rendering = oracle.render(text)
     ideal = "\n".join(oracle.informative_lines(text))
     result = clean(text, min_tokens=0)
     lossless = oracle.check_lossless(text, result.text)
@@ -97,7 +93,6 @@ def judge(text: str) -> Verdict:
         reason=result.reason,
         detail=result.detail,
         cleaned=result.text,
-        rendered_lines=len(rendering.lines),
         agrees=bool(oracle.agrees(text, result.text)),
         lossless=bool(lossless.ok),
         missing=lossless.missing,

@@ -1,4 +1,4 @@
-"""The contract issue 7 asks of ``clean`` on any input, checked by ``tests/test_fuzz.py`` and the atheris
+"""The contract ``clean`` keeps on any input, checked by ``tests/test_fuzz.py`` and the atheris
 harness ``fuzz/fuzz_clean.py`` alike.
 
 * no exception;

@@ -13,21 +13,22 @@ from dataclasses import dataclass
 
 from wcwidth import wcwidth
 
-from textclean.pipeline import grammar as g
+from textclean.pipeline.grammar import ESC
+from textclean.pipeline.model import SCREEN_LINES, TAB_WIDTH
+from textclean.pipeline.names import CHA, CHT, CUF, CUP, DECRC, HPA, HPR, HVP, REP, SCORC
 
 from .errors import OracleError
 from .screen import XTERM, OracleScreen
-from .stream import OracleStream
+from .stream import _TOKEN, OracleStream
 
-DEFAULT_LINES = 24
+DEFAULT_LINES = SCREEN_LINES
 MAX_COLUMNS = 10000  # tmux's largest window
 MAX_CURSOR_STEP = 10000  # a cursor move counts at most this much towards the estimated width (tmux's maximum)
-TAB_WIDTH = 8
 
 _SEGMENT = re.compile(r"[\n\r]")  # what returns the carriage (VT and FF do not)
 _LONE_SURROGATE = re.compile("[\udc80-\udcff]")
 # CSI forms that move the cursor right (or repeat a character) and so widen a line.
-_WIDENING = frozenset("CaG`HfbI")
+_WIDENING = frozenset((CUF, HPR, CHA, HPA, CUP, HVP, REP, CHT))
 
 
 INVALID_UTF8 = "invalid-utf-8"  # shown as U+FFFD (xterm); tmux shows nothing
@@ -44,20 +45,32 @@ def decode(data: bytes | str) -> str:
     return _LONE_SURROGATE.sub("\ufffd", data)
 
 
+def _text_cells(text: str) -> int:
+    if text.isascii():
+        return len(text) + (TAB_WIDTH - 1) * text.count("\t")
+    return sum(TAB_WIDTH if char == "\t" else (2 if wcwidth(char) == 2 else 1) for char in text)
+
+
 def _segment_cells(segment: str) -> int:
-    """An upper bound on the cells a segment between carriage returns / newlines reaches."""
+    """An upper bound on the cells a segment between carriage returns / newlines reaches.
+
+    Tokenised by the oracle's own parser (not the production grammar, which it judges): text and
+    controls count their cells, cursor moves that widen a line count their parameters.
+    """
+    if ESC not in segment:
+        return _text_cells(segment)
     cells = 0
-    if "\x1b" in segment:
-        for m in g.ESCAPE_SEQUENCE.finditer(segment):
-            text = m.group()
-            if text[-1] in _WIDENING and text[1] == "[":
-                for number in g.parse(text).numbers(1):  # 0 means 1, as an omitted parameter
-                    cells += min(max(number, 1), MAX_CURSOR_STEP) + (TAB_WIDTH if text[-1] == "I" else 0)
-        segment = g.ESCAPE_SEQUENCE.sub("", segment)
-    if segment.isascii():
-        return cells + len(segment) + (TAB_WIDTH - 1) * segment.count("\t")
-    for char in segment:
-        cells += TAB_WIDTH if char == "\t" else (2 if wcwidth(char) == 2 else 1)
+    for m in _TOKEN.finditer(segment):
+        kind = m.lastgroup
+        if kind == "csi":
+            final = m["final"]
+            if final in _WIDENING:
+                for field in m["params"].split(";"):
+                    head = field.split(":", 1)[0].lstrip("0")
+                    number = int(head[:5]) if head.isdigit() else 1  # 0 or absent means 1
+                    cells += min(number, MAX_CURSOR_STEP) + (TAB_WIDTH if final == CHT else 0)
+        elif kind in ("text", "control", "other"):
+            cells += _text_cells(m.group())
     return cells
 
 
@@ -67,7 +80,8 @@ def estimate_columns(text: str) -> int:
     widest = 1
     # A restored cursor (DECRC, SCORC) may return to a column reached before a carriage return: then
     # the segments of a line add up, and the whole line is the bound.
-    segments = text.split("\n") if "\x1b8" in text or "\x1b[u" in text else _SEGMENT.split(text)
+    restores = ESC + DECRC in text or ESC + "[" + SCORC in text
+    segments = text.split("\n") if restores else _SEGMENT.split(text)
     for segment in segments:
         if len(segment) * 2 > widest or "\t" in segment or "\x1b" in segment:
             widest = max(widest, _segment_cells(segment))

@@ -33,18 +33,19 @@ from pyte import modes as mo
 from pyte.screens import Char, Margins, StaticDefaultDict
 from wcwidth import wcwidth
 
+from textclean.pipeline.model import TAB_WIDTH
+from textclean.pipeline.names import ALT_SCREEN, ALT_SCREEN_1047, ALT_SCREEN_1049, SAVE_CURSOR_1048
+
 # DEC private modes (pyte stores private modes shifted left by 5).
-ALTBUF = 47  # xterm: use the alternate screen buffer
-ALTBUF_CLEAR = 1047  # xterm: alternate buffer, cleared when leaving it
-SAVE_CURSOR = 1048  # xterm: save / restore cursor as DECSC / DECRC
-ALTBUF_SAVE_CLEAR = 1049  # xterm: 1048 + 1047, cleared when entering
+ALTBUF = ALT_SCREEN  # xterm: use the alternate screen buffer
+ALTBUF_CLEAR = ALT_SCREEN_1047  # xterm: alternate buffer, cleared when leaving it
+SAVE_CURSOR = SAVE_CURSOR_1048  # xterm: save / restore cursor as DECSC / DECRC
+ALTBUF_SAVE_CLEAR = ALT_SCREEN_1049  # xterm: 1048 + 1047, cleared when entering
 ALTERNATE_MODES = frozenset({ALTBUF, ALTBUF_CLEAR, SAVE_CURSOR, ALTBUF_SAVE_CLEAR})
 
 PLACEHOLDER = ""  # pyte's data for the right half of a two-cell character
 BLANK = Char(" ")
 STUB = Char(PLACEHOLDER)
-
-TAB_WIDTH = 8
 
 # Where xterm and tmux part ways (docs/oracle.md, "Flavours"). On a pending wrap (the cursor past
 # the last column after writing it) xterm's IND/RI/LF/VT/FF, EL/ECH/ICH/DCH and BS/CUB act from the

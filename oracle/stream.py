@@ -23,6 +23,51 @@ import re
 from collections.abc import Callable
 
 from textclean.pipeline import grammar as g
+from textclean.pipeline.names import (
+    CBT,
+    CHA,
+    CHT,
+    CNL,
+    CPL,
+    CUB,
+    CUD,
+    CUF,
+    CUP,
+    CUU,
+    DCH,
+    DEC_LINE,
+    DECALN,
+    DECRC,
+    DECSC,
+    DECSTBM,
+    DL,
+    ECH,
+    ED,
+    EL,
+    G0_DESIGNATE,
+    G1_DESIGNATE,
+    HPA,
+    HPR,
+    HTS,
+    HVP,
+    ICH,
+    IL,
+    IND,
+    NEL,
+    REP,
+    RI,
+    RIS,
+    RM,
+    SCORC,
+    SCOSC,
+    SD,
+    SGR,
+    SM,
+    SU,
+    TBC,
+    VPA,
+    VPR,
+)
 
 from .screen import OracleScreen
 
@@ -64,11 +109,6 @@ _FINAL_CHARS = frozenset(chr(c) for c in range(0x40, 0x7F))
 _PARAMETER_CHARS = frozenset(chr(c) for c in range(0x30, 0x40))
 _INTERMEDIATE_CHARS = frozenset(g.INTERMEDIATE_CHARS)
 
-# CSI final bytes (ECMA-48 section 8.3 mnemonics).
-ICH, CUU, CUD, CUF, CUB, CNL, CPL, CHA, CUP, CHT = "@ABCDEFGHI"
-ED, EL, IL, DL, DCH, SU, SD, ECH, CBT = "JKLMPSTXZ"
-HPA, HPR, REP, VPA, VPR, HVP, TBC, SM, RM = "`abdefghl"
-DECSTBM, SCOSC, SCORC = "rsu"
 TMUX_IGNORES = frozenset({HPR, VPR, CHT})  # tmux 3.3 does not implement these
 
 
@@ -101,13 +141,13 @@ class OracleStream:
             g.SI: s.shift_in,
         }
         self._escapes: dict[str, Callable[[], None]] = {
-            "7": s.save_cursor,  # DECSC
-            "8": s.restore_cursor,  # DECRC
-            "D": s.index,  # IND
-            "E": s.next_line,  # NEL
-            "M": s.reverse_index,  # RI
-            "H": s.set_tab_stop,  # HTS
-            "c": s.reset,  # RIS
+            DECSC: s.save_cursor,
+            DECRC: s.restore_cursor,
+            IND: s.index,
+            NEL: s.next_line,
+            RI: s.reverse_index,
+            HTS: s.set_tab_stop,
+            RIS: s.reset,
         }
 
     def feed(self, text: str) -> None:
@@ -148,10 +188,10 @@ class OracleStream:
 
     def _nf(self, intermediates: str, final: str) -> None:
         screen = self.screen
-        if intermediates in ("(", ")") and final:
+        if intermediates in (G0_DESIGNATE, G1_DESIGNATE) and final:
             screen.define_charset(final, intermediates)
-        elif intermediates == "#" and final == "8":
-            screen.alignment_display()  # DECALN
+        elif intermediates == DEC_LINE and final == DECALN:
+            screen.alignment_display()
 
     def _broken_escape(self, text: str, pos: int) -> int:
         """ESC not starting a complete sequence: a CSI interleaved with C0 controls, or noise."""
@@ -203,8 +243,8 @@ class OracleStream:
                         screen.reset_mode(*modes, private=True)
                 # DECSED / DECSEL (CSI ? J / K): ignored, as tmux and alacritty do.
             return
-        if final == "m":
-            return  # SGR: attributes only
+        if final == SGR:
+            return  # attributes only
         if final in TMUX_IGNORES and not screen.xterm:
             return
         handler = _CSI_HANDLERS.get(final)

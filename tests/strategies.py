@@ -8,7 +8,7 @@ bytes). The building blocks are small and composable:
   inert sequences in the forms real programs write.
 * ``redraw_frames()``: ``\\r`` redraws of longer and shorter frames, with or without erase-line.
 * ``backspaces()``, ``erase_line()``, ``line_endings()``.
-* ``lines(pieces)`` / ``terminal_streams(extra_pieces=...)``: whole streams. Issue 5's cursor
+* ``lines(pieces)`` / ``terminal_streams(extra_pieces=...)``: whole streams. Cursor
   controls compose by passing their strategies as ``extra_pieces``.
 """
 
@@ -174,7 +174,7 @@ def terminal_streams(
 ) -> st.SearchStrategy[str]:
     """Whole streams: lines of text, inert sequences, redraws, backspaces and erase-line.
 
-    ``extra_pieces`` adds ingredients (issue 5: cursor controls); ``final_newline`` forces the last
+    ``extra_pieces`` adds ingredients (cursor controls); ``final_newline`` forces the last
     line to end with (True) or without (False) its line ending (None: either).
     """
     line = lines([*line_pieces(), *extra_pieces])

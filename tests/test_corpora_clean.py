@@ -14,13 +14,7 @@ from oracle import corpora
 
 ROOT = corpora.locate()
 
-pytestmark = [
-    pytest.mark.corpora,
-    pytest.mark.skipif(
-        ROOT is None,
-        reason="peer suites not found: ../shared/corpora beside the repository (or $TEXTCLEAN_CORPORA)",
-    ),
-]
+pytestmark = [pytest.mark.corpora, pytest.mark.usefixtures("corpora_root")]  # skips when absent
 
 
 def _recordings() -> list[Path]:

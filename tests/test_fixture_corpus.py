@@ -7,23 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from fixtures_gen.checks import Fixture, judge, load_fixtures, problems
+from fixtures_gen.checks import CAPTURE_METADATA_KEYS, Fixture, judge, load_fixtures, problems
 from fixtures_gen.savings import markdown_table, measure
 
 FIXTURES_DIR = Path(__file__).parent / "fixtures"
 FIXTURES = load_fixtures(FIXTURES_DIR)
-METADATA_KEYS = {
-    "name",
-    "argv",
-    "columns",
-    "lines",
-    "term",
-    "env",
-    "exit_code",
-    "program_version",
-    "sha256",
-    "captured",
-}
+METADATA_KEYS = CAPTURE_METADATA_KEYS | {"name"}
 
 
 def by_name(fixtures: list[Fixture]) -> list[pytest.param]:

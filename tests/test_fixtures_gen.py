@@ -16,6 +16,7 @@ from fixtures_gen import CATALOGUE, capture
 from fixtures_gen.__main__ import generate
 from fixtures_gen.__main__ import main as fixtures_gen_main
 from fixtures_gen.catalogue import Entry, Invocation
+from fixtures_gen.checks import CAPTURE_METADATA_KEYS
 from fixtures_gen.servers import LoopbackServer
 
 pytestmark = pytest.mark.pty
@@ -73,18 +74,7 @@ def test_invalid_utf8_comes_back_byte_exact() -> None:
 def test_cwd_is_home_and_metadata_is_complete(tmp_path: Path) -> None:
     result = capture(["sh", "-c", 'pwd; echo "$HOME"'], cwd=tmp_path)
     assert result.raw == f"{tmp_path}\r\n{tmp_path}\r\n".encode()
-    expected = {
-        "argv",
-        "columns",
-        "lines",
-        "term",
-        "env",
-        "exit_code",
-        "program_version",
-        "sha256",
-        "captured",
-    }
-    assert expected <= set(result.metadata)
+    assert CAPTURE_METADATA_KEYS <= set(result.metadata)
     assert result.metadata["program_version"] is None  # dash has no --version: recorded as unknown
     assert capture(["grep", "-q", "x", "/dev/null"]).metadata["program_version"].startswith("grep")
 

@@ -1,4 +1,4 @@
-"""Issue 7: whatever a program prints, or an attacker makes it print, ``clean`` returns, never raises
+"""Whatever a program prints, or an attacker makes it print, ``clean`` returns, never raises
 and never loses content.
 
 Hypothesis over arbitrary ``str`` (all of Unicode, lone surrogates as ``surrogateescape`` makes them,
@@ -21,14 +21,13 @@ import io
 import re
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from unittest import mock
 
 import pytest
 import strategies
 from hypothesis import example, given
 from hypothesis import strategies as st
+from timing import best_seconds
 
 import oracle
 from benchmarks.bench import PATHOLOGICAL, log_lines
@@ -272,15 +271,6 @@ def test_cli_subprocess_on_hostile_bytes() -> None:
 # --- linear time on pathological input ----------------------------------------------------------------
 
 
-def _seconds(fn: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 @pytest.mark.parametrize("name", sorted(PATHOLOGICAL))
 def test_pathological_input_costs_linear_time(name: str) -> None:
     # Relative to coloured log text of the same size, timed in this test: 8x the input must cost far
@@ -289,9 +279,9 @@ def test_pathological_input_costs_linear_time(name: str) -> None:
     small, large = 16 * 1024, 128 * 1024
     small_text, large_text = PATHOLOGICAL[name](small), PATHOLOGICAL[name](large)
     reference_text = log_lines(large, colour=True)
-    t_small = _seconds(lambda: gate.clean(small_text))
-    t_large = _seconds(lambda: gate.clean(large_text))
-    reference = _seconds(lambda: gate.clean(reference_text))
+    t_small = best_seconds(lambda: gate.clean(small_text))
+    t_large = best_seconds(lambda: gate.clean(large_text))
+    reference = best_seconds(lambda: gate.clean(reference_text))
     assert t_large <= 24 * max(t_small, reference / 8), (t_small, t_large, reference)
     assert t_large <= 50 * reference, (t_large, reference)
 

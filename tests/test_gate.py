@@ -3,7 +3,6 @@
 import hashlib
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -198,15 +197,6 @@ def test_deterministic_across_processes():
     assert digests.pop().strip() == hashlib.sha256(clean(GREP + PROGRESS).text.encode()).hexdigest()
 
 
-def _best(fn, arg, repeat=3):
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn(arg)
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 @pytest.mark.parametrize(
     "unit",
     ["\x1b[" + ";" * 997 + "m", "\x1b]a", "\x1b]0;unterminated title ", "\r", "\x1b[31mx\x1b[0m\r"],
@@ -215,12 +205,13 @@ def _best(fn, arg, repeat=3):
 def test_gate_is_linear_in_input_size(unit):
     """A megabyte of pathology costs at most a generous multiple of a megabyte of plain text, and
     doubling its size roughly doubles the time."""
+    from timing import best_seconds  # here: a subprocess imports this module as tests.test_gate
     size = 1_000_000
     hostile = (unit * (size // len(unit) + 1))[:size] + "\n"
     plain = ("plain log line with words\n" * (size // 26 + 1))[:size]
     gate = TextClean(min_tokens=0, tokenizer=len)
-    t_plain = _best(gate.clean, plain + "\x1b[0m")
-    t_hostile = _best(gate.clean, hostile)
-    t_double = _best(gate.clean, hostile[:-1] + hostile)
+    t_plain = best_seconds(lambda: gate.clean(plain + "\x1b[0m"))
+    t_hostile = best_seconds(lambda: gate.clean(hostile))
+    t_double = best_seconds(lambda: gate.clean(hostile[:-1] + hostile))
     assert t_hostile < 100 * t_plain + 0.1
     assert t_double < 3.0 * t_hostile + 0.1

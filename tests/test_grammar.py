@@ -1,8 +1,8 @@
 """The escape grammar against a table of real codes, as programs emit them."""
 
-import time
 
 import pytest
+from timing import best_seconds
 
 from textclean.pipeline import grammar
 from textclean.pipeline.grammar import Kind
@@ -126,15 +126,6 @@ def test_describe_names_the_mnemonic():
     assert grammar.describe(grammar.parse("\x1bc")) == "ESC c (RIS)"
 
 
-def _elapsed(fn, arg):
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        fn(arg)
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 @pytest.mark.parametrize(
     "unit",
     ["\x1b[" + ";" * 1000, "\x1b]a", "\x1b[1", "\x1b", "\x1b_" + "x" * 100, "\x1b[" + " " * 500],
@@ -150,8 +141,8 @@ def test_grammar_is_linear_on_pathological_input(unit):
     def run(s):
         return grammar.ESCAPE_SEQUENCE.sub("", s)
 
-    t_plain = _elapsed(run, plain)
-    t_hostile = _elapsed(run, hostile)
-    t_double = _elapsed(run, hostile + hostile)
+    t_plain = best_seconds(lambda: run(plain))
+    t_hostile = best_seconds(lambda: run(hostile))
+    t_double = best_seconds(lambda: run(hostile + hostile))
     assert t_hostile < 200 * t_plain + 0.05
     assert t_double < 3.0 * t_hostile + 0.05

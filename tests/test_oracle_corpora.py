@@ -13,15 +13,7 @@ import pytest
 
 from oracle import corpora
 
-ROOT = corpora.locate()
-
-pytestmark = [
-    pytest.mark.corpora,
-    pytest.mark.skipif(
-        ROOT is None,
-        reason="peer suites not found: ../shared/corpora beside the repository (or $TEXTCLEAN_CORPORA)",
-    ),
-]
+pytestmark = [pytest.mark.corpora, pytest.mark.usefixtures("corpora_root")]  # skips when absent
 
 # Cases where the oracle's screen equals the real terminal's (docs/oracle.md has the counts).
 RECORDED: dict[str, frozenset[str]] = {
@@ -159,9 +151,8 @@ TOTAL = {"xtermjs": 76, "alacritty": 43, "pyte": 7}
 
 
 @pytest.fixture(scope="module", params=sorted(corpora.SUITES))
-def suite(request: pytest.FixtureRequest) -> tuple[str, list[corpora.Case]]:
-    assert ROOT is not None
-    return request.param, corpora.SUITES[request.param](ROOT)
+def suite(request: pytest.FixtureRequest, corpora_root: Path) -> tuple[str, list[corpora.Case]]:
+    return request.param, corpora.SUITES[request.param](corpora_root)
 
 
 def test_suite_is_complete(suite: tuple[str, list[corpora.Case]]) -> None:

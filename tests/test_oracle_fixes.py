@@ -10,6 +10,7 @@ import time
 
 import pyte
 import pytest
+from timing import best_seconds
 
 import oracle
 from oracle.screen import OracleScreen
@@ -174,15 +175,12 @@ def test_oracle_is_fast() -> None:
         + (b"progress 10%\rprogress 50%\r\x1b[Kprogress 100%\n" if i % 5 == 0 else b"")
         for i in range(8000)
     )
-    start = time.process_time()
-    rendered = oracle.render(data)
-    ours_mb_s = len(data) / 1e6 / (time.process_time() - start)
-    assert len(rendered.informative) == 8000 + 1600
+    assert len(oracle.render(data).informative) == 8000 + 1600
+    ours_mb_s = len(data) / 1e6 / best_seconds(lambda: oracle.render(data), repeat=1, clock=time.process_time)
     sample = data[:60000]
     screen = pyte.HistoryScreen(80, 24, history=100000)
-    start = time.process_time()
-    pyte.ByteStream(screen).feed(sample)
-    pyte_mb_s = len(sample) / 1e6 / (time.process_time() - start)
+    pyte_seconds = best_seconds(lambda: pyte.ByteStream(screen).feed(sample), repeat=1, clock=time.process_time)
+    pyte_mb_s = len(sample) / 1e6 / pyte_seconds
     assert ours_mb_s > 3 * pyte_mb_s
 
 

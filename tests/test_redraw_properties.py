@@ -1,4 +1,4 @@
-"""Issue 5's redraws, generated: backspace, cursor controls within a line, and multi-line redraws by
+"""Redraws, generated: backspace, cursor controls within a line, and multi-line redraws by
 cursor up / next / previous line, reverse index and save/restore, as multi-bar progress displays
 write them. Every adopted output agrees with the oracle; every output passes ``check_lossless``; and
 enough streams are adopted that the agreement property is not vacuous."""
@@ -11,34 +11,49 @@ from strategies import CSI, ESC, line_endings, plain_text_runs, sgr, terminal_st
 
 import oracle
 import textclean
+from textclean.pipeline.names import (
+    CHA,
+    CNL,
+    CPL,
+    CUB,
+    CUD,
+    CUF,
+    CUU,
+    DECRC,
+    DECSC,
+    ECH,
+    EL,
+    HPA,
+    HPR,
+    RI,
+    SCORC,
+    SCOSC,
+    VPR,
+)
 
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 _N = st.integers(0, 4).map(lambda n: "" if n == 0 else str(n))
 
 
+def _counted(*finals: str) -> st.SearchStrategy[str]:
+    """``CSI n F`` for each final ``F``, with a small count or none."""
+    return st.builds(lambda n, final: f"{CSI}{n}{final}", _N, st.sampled_from(finals))
+
+
 def in_line_cursor_controls() -> st.SearchStrategy[str]:
     """CUB, CUF, HPR, CHA, HPA, ECH, EL, BS: the controls that move or erase within one line."""
     return st.one_of(
-        _N.map(lambda n: f"{CSI}{n}D"),
-        _N.map(lambda n: f"{CSI}{n}C"),
-        _N.map(lambda n: f"{CSI}{n}a"),
-        _N.map(lambda n: f"{CSI}{n}G"),
-        _N.map(lambda n: f"{CSI}{n}`"),
-        _N.map(lambda n: f"{CSI}{n}X"),
-        st.sampled_from([f"{CSI}K", f"{CSI}1K", f"{CSI}2K", "\b", "\r"]),
+        _counted(CUB, CUF, HPR, CHA, HPA, ECH),
+        st.sampled_from([f"{CSI}{EL}", f"{CSI}1{EL}", f"{CSI}2{EL}", "\b", "\r"]),
     )
 
 
 def vertical_cursor_controls() -> st.SearchStrategy[str]:
     """CUU, CUD, VPR, CNL, CPL, RI, DECSC/DECRC, SCOSC/SCORC."""
     return st.one_of(
-        _N.map(lambda n: f"{CSI}{n}A"),
-        _N.map(lambda n: f"{CSI}{n}B"),
-        _N.map(lambda n: f"{CSI}{n}e"),
-        _N.map(lambda n: f"{CSI}{n}E"),
-        _N.map(lambda n: f"{CSI}{n}F"),
-        st.sampled_from([f"{ESC}M", f"{ESC}7", f"{ESC}8", f"{CSI}s", f"{CSI}u"]),
+        _counted(CUU, CUD, VPR, CNL, CPL),
+        st.sampled_from([f"{ESC}{RI}", f"{ESC}{DECSC}", f"{ESC}{DECRC}", f"{CSI}{SCOSC}", f"{CSI}{SCORC}"]),
     )
 
 

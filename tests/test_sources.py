@@ -30,25 +30,29 @@ def _read(path: Path) -> tuple[list[sources.ToolOutput], ReadStats]:
     return list(read_file(str(path), stats)), stats
 
 
+def _read_back(path: Path, expected: list[str], fmt: str | None, malformed: int) -> list[sources.ToolOutput]:
+    """Read ``path`` and check its detected format, the texts and the count of malformed records."""
+    outputs, stats = _read(path)
+    if fmt is not None:
+        assert detect_format(str(path)) == fmt
+    assert [o.text for o in outputs] == expected
+    assert stats.malformed == malformed
+    return outputs
+
+
 def test_claude_code_session(tmp_path: Path, texts: list[str]) -> None:
     path = tmp_path / "session.jsonl"
     expected = write_claude_code(path, texts)
-    outputs, stats = _read(path)
-    assert detect_format(str(path)) == sources.CLAUDE_CODE
-    assert [o.text for o in outputs] == expected
+    outputs = _read_back(path, expected, sources.CLAUDE_CODE, 2)
     assert [o.non_text_blocks for o in outputs] == [False] * (len(expected) - 1) + [True]
-    assert stats.malformed == 2
     assert outputs[1].label.endswith(":toolu_0[1]")  # the second text block of the first result
 
 
 def test_openai_jsonl(tmp_path: Path, texts: list[str]) -> None:
     path = tmp_path / "chat.jsonl"
     expected = write_openai_jsonl(path, texts)
-    outputs, stats = _read(path)
-    assert detect_format(str(path)) == sources.OPENAI
-    assert [o.text for o in outputs] == expected
+    outputs = _read_back(path, expected, sources.OPENAI, 2)
     assert sum(o.non_text_blocks for o in outputs) == 1 and outputs[-1].non_text_blocks
-    assert stats.malformed == 2
 
 
 def test_openai_json_document(tmp_path: Path, texts: list[str]) -> None:
@@ -57,29 +61,20 @@ def test_openai_json_document(tmp_path: Path, texts: list[str]) -> None:
     messages, expected = openai_messages(texts)
     path = tmp_path / "request.json"
     path.write_text(json.dumps({"model": "gpt-4.1", "messages": messages}))
-    outputs, stats = _read(path)
-    assert detect_format(str(path)) == sources.OPENAI
-    assert [o.text for o in outputs] == expected
-    assert stats.malformed == 0
+    _read_back(path, expected, sources.OPENAI, 0)
 
 
 def test_anthropic_json(tmp_path: Path, texts: list[str]) -> None:
     path = tmp_path / "request.json"
     expected = write_anthropic_json(path, texts)
-    outputs, stats = _read(path)
-    assert detect_format(str(path)) == sources.ANTHROPIC
-    assert [o.text for o in outputs] == expected
+    outputs = _read_back(path, expected, sources.ANTHROPIC, 0)
     assert [o.non_text_blocks for o in outputs].count(True) == 1
-    assert stats.malformed == 0
 
 
 def test_swe_agent_trajectory(tmp_path: Path, texts: list[str]) -> None:
     path = tmp_path / "run.traj"
     expected = write_traj(path, texts)
-    outputs, stats = _read(path)
-    assert detect_format(str(path)) == sources.SWE_AGENT
-    assert [o.text for o in outputs] == expected
-    assert stats.malformed == 1
+    _read_back(path, expected, sources.SWE_AGENT, 1)
 
 
 def test_swe_agent_history_only(tmp_path: Path, texts: list[str]) -> None:
@@ -96,18 +91,13 @@ def test_asciicast_v2_joins_output_events(tmp_path: Path, texts: list[str]) -> N
     longest = max(texts, key=len)
     path = tmp_path / "build.cast"
     write_cast_v2(path, longest)
-    outputs, stats = _read(path)
-    assert detect_format(str(path)) == sources.ASCIICAST
-    assert [o.text for o in outputs] == [longest]  # byte-exact: "i" and "r" events left out
-    assert stats.malformed == 1
+    _read_back(path, [longest], sources.ASCIICAST, 1)  # byte-exact: "i" and "r" events left out
 
 
 def test_asciicast_v1(tmp_path: Path, texts: list[str]) -> None:
     path = tmp_path / "old.cast"
     write_cast_v1(path, texts[0])
-    outputs, stats = _read(path)
-    assert [o.text for o in outputs] == [texts[0]]
-    assert stats.malformed == 0
+    _read_back(path, [texts[0]], None, 0)
 
 
 def test_raw_directory_round_trips_bytes(tmp_path: Path) -> None:

@@ -17,10 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from textclean.pipeline.gate import Result, TextClean
-from textclean.pipeline.result import NOTHING_REMOVED
-
-NON_TEXT_BLOCKS = "non_text_blocks"
+from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, Result, TextClean
+from textclean.pipeline.result import NON_TEXT_BLOCKS, NOTHING_REMOVED
 
 Format = Literal["openai", "anthropic"]
 Message = dict[str, Any]
@@ -72,7 +70,7 @@ def clean_messages(
     messages: Sequence[Message],
     *,
     format: Format = "openai",
-    min_tokens: int = 50,
+    min_tokens: int = DEFAULT_MIN_TOKENS,
     tokenizer: str | Callable[[str], int] | None = None,
     max_chars: int | None = None,
     cleaner: TextClean | None = None,

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple, TextIO
 
 from textclean.integrations.messages import NON_TEXT_BLOCKS
 from textclean.pipeline.cleaner import strip_escapes_only
-from textclean.pipeline.gate import TextClean
+from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, TextClean
 from textclean.pipeline.probe import has_terminal_noise
 from textclean.pipeline.tokens import token_counter
 
@@ -329,7 +329,7 @@ class Progress:
 def measure_paths(
     paths: list[str],
     *,
-    min_tokens: int = 50,
+    min_tokens: int = DEFAULT_MIN_TOKENS,
     tokenizer: str | None = None,
     jobs: int = 1,
     fmt: str | None = None,
@@ -416,7 +416,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Measure what textclean would save on agent logs, recordings and raw captures.",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
-    parser.add_argument("--min-tokens", type=int, default=50, help="the gate's threshold (default 50)")
+    parser.add_argument(
+        "--min-tokens", type=int, default=DEFAULT_MIN_TOKENS,
+        help=f"the gate's threshold (default {DEFAULT_MIN_TOKENS})",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="processes reading files (default 1)")
     parser.add_argument("--progress", action="store_true", help="show the progress bar even off a tty")

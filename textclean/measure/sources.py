@@ -60,12 +60,6 @@ class ReadStats:
     unreadable_files: int = 0
     skipped_files: int = 0
 
-    def merge(self, other: ReadStats) -> None:
-        self.files += other.files
-        self.malformed += other.malformed
-        self.unreadable_files += other.unreadable_files
-        self.skipped_files += other.skipped_files
-
 
 # --- shared helpers ------------------------------------------------------------------------------
 

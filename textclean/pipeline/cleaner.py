@@ -7,11 +7,13 @@ proposal is adopted (that is the gate's job, after the independent verifier has 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import NoReturn
 
 from . import grammar
 from .grammar import Kind
+from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR, c1_control_offset
 from .redraw import LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
@@ -143,6 +145,29 @@ def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> 
         model.write(body[pos:])
 
 
+# The controls the row model resolves, by name; what each does is the cleaner's own decision.
+_CSI_ACTIONS: dict[str, Callable[[LineModel, grammar.Sequence], None]] = {
+    EL: lambda model, seq: model.erase_in_line(seq.numbers()[0]),
+    ECH: lambda model, seq: model.erase_characters(seq.first(1)),
+    CHA: lambda model, seq: model.cursor_to_column(seq.first(1) - 1),
+    HPA: lambda model, seq: model.cursor_to_column(seq.first(1) - 1),
+    CUF: lambda model, seq: model.cursor_forward(seq.first(1)),
+    CUB: lambda model, seq: model.cursor_back(seq.first(1)),
+    CUU: lambda model, seq: model.cursor_vertical(-seq.first(1), to_column_zero=False),
+    CUD: lambda model, seq: model.cursor_vertical(seq.first(1), to_column_zero=False),
+    CNL: lambda model, seq: model.cursor_vertical(seq.first(1), to_column_zero=True),
+    CPL: lambda model, seq: model.cursor_vertical(-seq.first(1), to_column_zero=True),
+    SCOSC: lambda model, seq: model.save_cursor(),
+    SCORC: lambda model, seq: model.restore_cursor(),
+}
+_PARAMETERLESS = (SCOSC, SCORC)  # with parameters: DECSLRM, or not a restore
+_ESC_ACTIONS: dict[str, Callable[[LineModel], None]] = {
+    DECSC: LineModel.save_cursor,
+    DECRC: LineModel.restore_cursor,
+    RI: lambda model: model.cursor_vertical(-1, to_column_zero=False),
+}
+
+
 def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
     """Act on one sequence that is not inert, or refuse it.
 
@@ -152,38 +177,12 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
         return  # "clear, then print": before the output begins there is nothing on screen to lose
     # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
     if seq.kind is Kind.CSI and not seq.private and not seq.intermediates and (not seq.params or seq.params.isdigit()):
-        final = seq.final
-        if final == "K":
-            model.erase_in_line(seq.numbers()[0])
-        elif final == "X":
-            model.erase_characters(seq.first(1))
-        elif final in "G`":
-            model.cursor_to_column(seq.first(1) - 1)
-        elif final == "C":
-            model.cursor_forward(seq.first(1))
-        elif final == "D":
-            model.cursor_back(seq.first(1))
-        elif final == "A":
-            model.cursor_vertical(-seq.first(1), to_column_zero=False)
-        elif final == "B":
-            model.cursor_vertical(seq.first(1), to_column_zero=False)
-        elif final == "E":
-            model.cursor_vertical(seq.first(1), to_column_zero=True)
-        elif final == "F":
-            model.cursor_vertical(-seq.first(1), to_column_zero=True)
-        elif final == "s" and not seq.params:
-            model.save_cursor()
-        elif final == "u" and not seq.params:
-            model.restore_cursor()
-        else:
+        action = _CSI_ACTIONS.get(seq.final)
+        if action is None or (seq.params and seq.final in _PARAMETERLESS):
             _refuse(seq, offset)
-    elif seq.kind is Kind.ESC2 and seq.final in "78M":
-        if seq.final == "7":
-            model.save_cursor()
-        elif seq.final == "8":
-            model.restore_cursor()
-        else:
-            model.cursor_vertical(-1, to_column_zero=False)
+        action(model, seq)
+    elif seq.kind is Kind.ESC2 and seq.final in _ESC_ACTIONS:
+        _ESC_ACTIONS[seq.final](model)
     else:
         _refuse(seq, offset)
 
@@ -192,12 +191,12 @@ def _clears_or_homes(seq: grammar.Sequence) -> bool:
     """ED in any mode, or CUP / HVP to row 1 column 1 (plain parameters only)."""
     if seq.kind is not Kind.CSI or seq.private or seq.intermediates or ":" in seq.params:
         return False
-    if seq.final == "J":
+    if seq.final == ED:
         return seq.params in ("", "0", "1", "2", "3")
-    return seq.final in "Hf" and seq.params.count(";") <= 1 and all(n in (0, 1) for n in seq.numbers())
+    return seq.final in (CUP, HVP) and seq.params.count(";") <= 1 and all(n in (0, 1) for n in seq.numbers())
 
 
-def _refuse(seq: grammar.Sequence, offset: int) -> None:
+def _refuse(seq: grammar.Sequence, offset: int) -> NoReturn:
     raise Refused(UNSUPPORTED_CONTROL, f"{grammar.describe(seq)} at offset {offset}")
 
 

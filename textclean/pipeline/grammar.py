@@ -1,8 +1,9 @@
 """The escape-sequence grammar of ECMA-48 and DEC terminals, defined once.
 
 Everything in textclean that needs to know where a control sequence starts and ends asks this
-module: the cleaner (through :data:`ESCAPE_SEQUENCE` and :func:`classify`), the independent verifier
-(through :func:`scan`) and the measurement tools. The byte classes below are the table; the regular
+module: the cleaner (through :data:`ESCAPE_SEQUENCE`, :data:`INERT_SEQUENCE` and :func:`parse`), the
+independent verifier (through :func:`match_at` and :func:`parse`) and the measurement tools. What the
+sequences are called lives in ``names.py``. The byte classes below are the table; the regular
 expressions are built from it, so the grammar cannot drift between the pattern and the table.
 
 Forms recognised (7-bit introducer, or its C1 code point where ECMA-48 defines one):
@@ -31,6 +32,22 @@ from __future__ import annotations
 import enum
 import re
 from typing import NamedTuple
+
+from .names import (
+    CSI_NAMES,
+    DA,
+    DECRQM,
+    DECSCUSR,
+    DSR,
+    EL,
+    ESC_NAMES,
+    HARMLESS_PRIVATE_MODES,
+    RM,
+    SCORC,
+    SGR,
+    SM,
+    XTWINOPS,
+)
 
 # C0 controls (ECMA-48 section 8.2).
 NUL = "\x00"
@@ -159,9 +176,6 @@ _TAGGED = re.compile(
     )
 )
 
-#: Any character that starts (or could start) display control: ESC or a C1 code point.
-INTRODUCER = re.compile(rf"[\x1b{C1_RANGE}]")
-
 _STRING_KINDS = {
     "P": Kind.DCS, "X": Kind.SOS, "^": Kind.PM, "_": Kind.APC,
     DCS_C1: Kind.DCS, SOS_C1: Kind.SOS, PM_C1: Kind.PM, APC_C1: Kind.APC,
@@ -244,47 +258,26 @@ def scan(text: str):
 
     ``family`` is one of ``csi osc string nf esc cancelled``. A character that could start display
     control but begins no complete sequence (a truncated ``ESC [ 3 1``, a lone ESC, an unterminated
-    OSC) is *not* yielded: callers find it with :data:`INTRODUCER` in the gaps.
+    OSC) is *not* yielded: callers find it in the gaps.
     """
     for m in _TAGGED.finditer(text):
         yield m.start(), m.end(), m.lastgroup
 
 
 # --- Which sequences change nothing about which characters show where ---------------------------
-# The table of harmless DEC private modes (``CSI ? Pm h`` / ``CSI ? Pm l``). Left out on purpose:
-# 3 DECCOLM and 5 DECSCNM (clear or repaint the screen), 6 DECOM (origin), 45 reverse wraparound
-# (BS at column 0 then moves up a row), 47/1047/1048/1049 (alternate screen), 69 DECLRMM (margins),
-# 2027 (grapheme clustering changes cell widths).
-HARMLESS_PRIVATE_MODES = (
-    1,  # DECCKM cursor keys
-    4,  # DECSCLM smooth scroll
-    7,  # DECAWM autowrap: the display model never wraps
-    8,  # DECARM auto-repeat
-    9,  # X10 mouse
-    12,  # cursor blink
-    25,  # DECTCEM cursor visible
-    40,  # allow DECCOLM
-    66,  # DECNKM keypad
-    67,  # DECBKM backarrow key
-    1000, 1001, 1002, 1003, 1005, 1006, 1015, 1016,  # mouse reporting
-    1004,  # focus events
-    1007,  # alternate scroll
-    1034, 1035, 1036, 1037, 1039, 1042, 1043,  # keyboard and bell settings
-    2004,  # bracketed paste
-    2026,  # synchronized output
-)
+# The harmless DEC private modes (``CSI ? Pm h`` / ``CSI ? Pm l``) are one list, in names.py.
 _MODE = "(?:" + "|".join(str(m) for m in sorted(HARMLESS_PRIVATE_MODES, reverse=True)) + ")"
 
 _INERT_CSI_BODIES = (
-    rf"[{PARAMETER_BYTES}]*m",  # SGR, any parameters (colon sub-parameters, private markers)
-    rf"\?{_MODE}(?:;{_MODE})*[hl]",  # DECSET / DECRST of harmless modes
-    r"[0-9]* q",  # DECSCUSR cursor style
-    r"[0-9;]*t",  # XTWINOPS (title stack, window reports)
-    r"[>=]?[0-9;]*c",  # DA primary / secondary / tertiary
-    r"\??[0-9;]*n",  # DSR
-    r">[0-9;]*q",  # XTVERSION
-    r"\??[0-9;]*\$p",  # DECRQM
-    r"[<=>?][0-9;:]*u",  # kitty keyboard protocol push / pop / query
+    rf"[{PARAMETER_BYTES}]*{SGR}",  # SGR, any parameters (colon sub-parameters, private markers)
+    rf"\?{_MODE}(?:;{_MODE})*[{SM}{RM}]",  # DECSET / DECRST of harmless modes
+    rf"[0-9]* {DECSCUSR}",  # DECSCUSR cursor style
+    rf"[0-9;]*{XTWINOPS}",  # XTWINOPS (title stack, window reports)
+    rf"[>=]?[0-9;]*{DA}",  # DA primary / secondary / tertiary
+    rf"\??[0-9;]*{DSR}",  # DSR
+    rf">[0-9;]*{DECSCUSR}",  # XTVERSION
+    rf"\??[0-9;]*\${DECRQM}",  # DECRQM
+    rf"[<=>?][0-9;:]*{SCORC}",  # kitty keyboard protocol push / pop / query
     rf"{_CSI_BODY}[{ABORT_CONTROLS}]",  # cancelled by CAN / SUB
 )
 _INERT_ESC_BODIES = (
@@ -307,35 +300,14 @@ def _inert_pattern(extra_csi_bodies: tuple[str, ...] = ()) -> str:
 #: Sequences that are removed wherever they stand: no effect on which characters show where.
 INERT_SEQUENCE = re.compile(_inert_pattern())
 
-#: EL 0 (erase to end of line). It erases nothing while every line is written once, left to right.
-ERASE_TO_END_OF_LINE = re.compile(r"\x1b\[0?K")
-
 #: What the cleaner's one-pass fast path removes when no line is redrawn.
-APPEND_ONLY_INERT = re.compile(_inert_pattern((r"0?K",)))
-
-#: ECMA-48 / DEC mnemonics of CSI final bytes (for messages; what a sequence does is decided by its user).
-CSI_NAMES = {
-    "@": "ICH", "A": "CUU", "B": "CUD", "C": "CUF", "D": "CUB", "E": "CNL", "F": "CPL", "G": "CHA",
-    "H": "CUP", "I": "CHT", "J": "ED", "K": "EL", "L": "IL", "M": "DL", "P": "DCH", "S": "SU",
-    "T": "SD", "X": "ECH", "Z": "CBT", "`": "HPA", "a": "HPR", "b": "REP", "c": "DA", "d": "VPA",
-    "e": "VPR", "f": "HVP", "g": "TBC", "h": "SM", "i": "MC", "l": "RM", "m": "SGR", "n": "DSR",
-    "p": "DECSTR/DECRQM", "q": "DECLL/DECSCUSR", "r": "DECSTBM", "s": "SCOSC/DECSLRM", "t": "XTWINOPS",
-    "u": "SCORC",
-}
-#: Mnemonics of the two-byte escapes ESC Fp / Fe / Fs.
-ESC_NAMES = {
-    "7": "DECSC", "8": "DECRC", "6": "DECBI", "9": "DECFI", "c": "RIS", "D": "IND", "E": "NEL",
-    "H": "HTS", "M": "RI", "N": "SS2", "O": "SS3", "Z": "DECID", "n": "LS2", "o": "LS3", "|": "LS3R",
-    "}": "LS2R", "~": "LS1R", "=": "DECKPAM", ">": "DECKPNM", "F": "cursor to lower left",
-    "l": "memory lock", "m": "memory unlock", "V": "SPA", "W": "EPA", "\\": "ST",
-}
-
+APPEND_ONLY_INERT = re.compile(_inert_pattern((rf"0?{EL}",)))
 
 def describe(seq: Sequence) -> str:
     """A short human-readable name for a sequence, for refusal details: ``CSI 2 J (ED)``."""
     if seq.kind is Kind.CSI:
-        if seq.private == "?" and seq.final in "hl":
-            name = "DECSET" if seq.final == "h" else "DECRST"
+        if seq.private == "?" and seq.final in (SM, RM):
+            name = "DECSET" if seq.final == SM else "DECRST"
         elif seq.private or seq.intermediates:
             name = "private"
         else:

@@ -11,22 +11,9 @@ from __future__ import annotations
 
 import wcwidth
 
-from .widths import unsettled_width
-
-#: The fewest rows a terminal is assumed to have. A cursor move up reaches back at most this far.
-SCREEN_LINES = 24
-TAB_WIDTH = 8
-#: Unwritten cells rows may be padded with (a cursor moved past a row's end, then a write), per
-#: character of input plus a fixed allowance, as the verifier budgets its work: ``CSI 99999999 C x``
-#: must not build a hundred million cells. Beyond it the model gives up (Unresolved).
-PAD_PER_INPUT_CHAR = 32
-PAD_ALLOWANCE = 1 << 20
-
+from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, unsettled_width
 
 ZWJ = "\u200d"
-#: The narrowest terminal assumed: a cursor move into empty cells past this column lands where the
-#: terminal's width says (it stops at the right margin), so it is unresolvable.
-MIN_COLUMNS = 80
 
 
 class _Marker(str):
@@ -86,7 +73,7 @@ class LineModel:
         self.row = 0
         self.col = 0
         self.saved: tuple[int, int, int] | None = None
-        self.pad_budget = PAD_ALLOWANCE + PAD_PER_INPUT_CHAR * input_length
+        self.pad_budget = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * input_length
 
     def _charge(self, cells: int) -> None:
         """Charge work not bounded by the input it reads (padding, overwrites, erases) to the budget."""
@@ -244,8 +231,6 @@ class LineModel:
             start, end = self.col, length
         elif mode == 1:
             start, end = 0, min(self.col + 1, length)
-        elif mode == 2:
-            start, end = 0, length
         else:
             raise Unresolved(f"erase in line with mode {mode}")
         self._erase(row, start, end)

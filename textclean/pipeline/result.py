@@ -23,6 +23,8 @@ GATE_REASONS = (
     CONTENT_WOULD_CHANGE,
     NOT_SMALLER,
 )
+#: Added by the message integration: a tool output with non-text parts, left whole.
+NON_TEXT_BLOCKS = "non_text_blocks"
 
 
 @dataclass(frozen=True)

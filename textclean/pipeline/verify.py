@@ -30,13 +30,52 @@ from wcwidth import wcwidth
 
 from . import grammar
 from .grammar import BEL, BS, C0_RANGE, C1_RANGE, CR, ESC, HT, LF, Kind, Sequence
+from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, unsettled_width
+from .names import (
+    C0_NAMES,
+    CHA,
+    CHARSET_US_ASCII,
+    CNL,
+    CODING_SYSTEM,
+    CPL,
+    CSI_NAMES,
+    CUB,
+    CUD,
+    CUF,
+    CUP,
+    CUU,
+    DA,
+    DECKPAM,
+    DECKPNM,
+    DECRC,
+    DECRQM,
+    DECSC,
+    DECSCUSR,
+    DOCS_UTF8,
+    DSR,
+    ECH,
+    ED,
+    EL,
+    ESC_NAMES,
+    G0_DESIGNATE,
+    G1_TO_G3_DESIGNATE,
+    HARMLESS_PRIVATE_MODES,
+    HPA,
+    HVP,
+    NF_NAMES,
+    PRIVATE_MODE_NAMES,
+    RI,
+    RM,
+    SCORC,
+    SCOSC,
+    SGR,
+    SM,
+    ST_FINAL,
+    XTWINOPS,
+)
 
 __all__ = ["Unresolvable", "first_difference", "terminal_lines"]
 
-SCREEN_LINES = 24  # the smallest terminal height the model may assume (design.md)
-TAB_STOP = 8
-WORK_PER_INPUT_CHAR = 32
-WORK_ALLOWANCE = 1 << 20
 
 # Cell sentinels: C0 characters never reach a cell as content (they are controls or refused).
 UNWRITTEN = "\x00"
@@ -55,54 +94,6 @@ _CONTROL_RUN = re.compile(f"([{C0_RANGE}{C1_RANGE}]+)")
 # sequences scan yields up to the first refusal (tests/test_verify.py checks this against scan).
 _SEQUENCE_AT = grammar.match_at
 
-# DEC private modes (CSI ? Pm h / l) that change neither which characters show nor where, under a
-# model with no wrapping, no margins and a screen at least 24 rows high (xterm ctlseqs).
-HARMLESS_PRIVATE_MODES = frozenset(
-    {
-        1,  # DECCKM application cursor keys
-        4,  # DECSCLM smooth scroll
-        7,  # DECAWM autowrap (the model never reaches the right margin)
-        8,  # DECARM auto-repeat
-        9,  # X10 mouse reporting
-        10,  # rxvt toolbar
-        12,  # att610 blinking cursor
-        13,  # blinking cursor
-        14,  # XOR blinking cursor
-        18,  # DECPFF print form feed
-        19,  # DECPEX print extent
-        25,  # DECTCEM show/hide cursor
-        30,  # rxvt scrollbar
-        40,  # allow 80/132 (the switch itself, DECCOLM 3, is refused)
-        44,  # margin bell
-        66,  # DECNKM keypad
-        67,  # DECBKM backarrow key
-        1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1015, 1016,  # mouse, focus, alt-scroll
-        1010, 1011,  # scroll to bottom on output / key press
-        1034, 1035, 1036, 1037, 1039, 1040, 1041, 1042, 1043, 1044,  # keyboard, selection, bell
-        1050, 1051, 1052, 1053, 1060, 1061,  # function-key modes
-        2004,  # bracketed paste
-        2026,  # synchronized output (only delays drawing)
-        2031,  # colour-palette update notifications
-        2048,  # in-band resize notifications
-        9001,  # win32-input-mode
-    }
-)
-_PRIVATE_MODE_NAMES = {
-    2: "DECANM VT52 mode", 3: "DECCOLM", 5: "DECSCNM", 6: "DECOM", 38: "Tektronix mode",
-    42: "DECNRCM", 45: "reverse wraparound", 47: "alternate screen", 69: "DECLRMM",
-    1047: "alternate screen", 1048: "save cursor", 1049: "alternate screen", 2027: "grapheme clustering",
-}
-_NF_NAMES = {
-    "(": "G0 designation", "#": "DEC line attributes / DECALN", "%": "coding-system switch",
-    " ": "ANSI conformance / C1 transmission",
-}
-_C0_NAMES = {
-    0x00: "NUL", 0x01: "SOH", 0x02: "STX", 0x03: "ETX", 0x04: "EOT", 0x05: "ENQ", 0x06: "ACK",
-    0x0B: "VT", 0x0C: "FF", 0x0E: "SO", 0x0F: "SI", 0x10: "DLE", 0x11: "DC1", 0x12: "DC2",
-    0x13: "DC3", 0x14: "DC4", 0x15: "NAK", 0x16: "SYN", 0x17: "ETB", 0x18: "CAN", 0x19: "EM",
-    0x1A: "SUB", 0x1C: "FS", 0x1D: "GS", 0x1E: "RS", 0x1F: "US",
-}
-_G1_TO_G3_DESIGNATORS = ")*+-./"  # 94- and 96-character sets; only SO/SS2/LS2... (refused) invoke them
 
 
 class Unresolvable(Exception):
@@ -113,7 +104,10 @@ class _Width(dict):
     """``wcwidth`` per character, memoised (the hot paths look widths up with ``map``)."""
 
     def __missing__(self, char: str) -> int:
-        width = self[char] = wcwidth(char)
+        width = wcwidth(char)
+        if width == 2 and unsettled_width(char):
+            width = -1  # terminals with older tables draw it in one cell or none: ambiguous
+        self[char] = width
         return width
 
 
@@ -185,11 +179,11 @@ def _csi_text(seq: Sequence) -> str:
 def _sequence_label(seq: Sequence) -> str:
     """A readable name for a sequence: ``CSI 2 J (ED)``, ``ESC 8 (DECRC)``, ``ESC ( 0 (G0 designation)``."""
     if seq.kind is Kind.CSI:
-        text, name = _csi_text(seq), grammar.CSI_NAMES.get(seq.final)
+        text, name = _csi_text(seq), CSI_NAMES.get(seq.final)
     elif seq.kind is Kind.ESC2:
-        text, name = f"ESC {seq.final}", grammar.ESC_NAMES.get(seq.final)
+        text, name = f"ESC {seq.final}", ESC_NAMES.get(seq.final)
     elif seq.kind is Kind.NF:
-        text, name = f"ESC {seq.intermediates} {seq.final}", _NF_NAMES.get(seq.intermediates[0])
+        text, name = f"ESC {seq.intermediates} {seq.final}", NF_NAMES.get(seq.intermediates[0])
     else:
         return f"{seq.kind.name} string"
     return f"{text} ({name})" if name else text
@@ -200,19 +194,18 @@ def _numeric(seq: Sequence) -> bool:
     return not seq.private and not seq.intermediates and (seq.params == "" or seq.params.isdigit())
 
 
+# HPR and VPR are not here (refused): xterm and pyte move the cursor, tmux ignores them.
 _CURSOR_CONTROLS = {
     # final: (operation, default count)
-    "X": ("erase_characters", 1),  # ECH
-    "G": ("cursor_to_column", 1),  # CHA
-    "`": ("cursor_to_column", 1),  # HPA
-    "C": ("cursor_forward", 1),  # CUF
-    "a": ("cursor_forward", 1),  # HPR
-    "D": ("cursor_back", 1),  # CUB
-    "A": ("cursor_up", 1),  # CUU
-    "B": ("cursor_down", 1),  # CUD
-    "e": ("cursor_down", 1),  # VPR
-    "E": ("next_line", 1),  # CNL
-    "F": ("previous_line", 1),  # CPL
+    ECH: ("erase_characters", 1),
+    CHA: ("cursor_to_column", 1),
+    HPA: ("cursor_to_column", 1),
+    CUF: ("cursor_forward", 1),
+    CUB: ("cursor_back", 1),
+    CUU: ("cursor_up", 1),
+    CUD: ("cursor_down", 1),
+    CNL: ("next_line", 1),
+    CPL: ("previous_line", 1),
 }
 _UPWARDS = ("cursor_up", "previous_line")  # counted as negative row deltas
 _VERTICAL = {"cursor_up": "move_rows", "cursor_down": "move_rows",
@@ -222,29 +215,29 @@ _VERTICAL = {"cursor_up": "move_rows", "cursor_down": "move_rows",
 def _csi_action(seq: Sequence) -> _Action:
     final, private, params = seq.final, seq.private, seq.params
     if not seq.intermediates:
-        if final == "m":  # SGR, and XTMODKEYS / XTQMODKEYS with a private marker
+        if final == SGR:  # SGR, and XTMODKEYS / XTQMODKEYS with a private marker
             return _INERT
         if (
-            (final == "t" and private in ("", ">"))  # window operations, XTSMTITLE
-            or (final == "c" and private in ("", ">", "="))  # DA1, DA2, DA3
-            or (final == "n" and private in ("", "?", ">"))  # DSR, DECDSR, XTMODKEYS reset
-            or (final == "u" and private in ("<", "=", ">", "?"))  # kitty keyboard protocol
-            or (final == "q" and private == ">")  # XTVERSION
+            (final == XTWINOPS and private in ("", ">"))  # window operations, XTSMTITLE
+            or (final == DA and private in ("", ">", "="))  # DA1, DA2, DA3
+            or (final == DSR and private in ("", "?", ">"))  # DSR, DECDSR, XTMODKEYS reset
+            or (final == SCORC and private in ("<", "=", ">", "?"))  # kitty keyboard protocol
+            or (final == DECSCUSR and private == ">")  # XTVERSION
         ):
             return _INERT
-        if final in "hl" and private == "?":
+        if final in (SM, RM) and private == "?":
             modes = seq.numbers(default=-1)
             harmful = [mode for mode in modes if mode not in HARMLESS_PRIVATE_MODES]
             if not harmful:
                 return _INERT
-            name = _PRIVATE_MODE_NAMES.get(harmful[0], "DEC private mode")
-            verb = "DECSET" if final == "h" else "DECRST"
+            name = PRIVATE_MODE_NAMES.get(harmful[0], "DEC private mode")
+            verb = "DECSET" if final == SM else "DECRST"
             return _refuse(f"{_csi_text(seq)} ({verb} {harmful[0]}, {name})")
-        if final == "s" and not private and not params:
+        if final == SCOSC and not private and not params:
             return _Action("save_cursor")  # SCOSC
-        if final == "u" and not private and not params:
+        if final == SCORC and not private and not params:
             return _Action("restore_cursor")  # SCORC
-        if final == "K" and not private and params in ("", "0", "1", "2"):
+        if final == EL and not private and params in ("", "0", "1", "2"):
             mode = int(params or 0)
             return _Action("erase_in_line", mode, idle_when_appending=mode == 0)  # EL
         if not private and _homes_or_clears(final, params):
@@ -255,9 +248,9 @@ def _csi_action(seq: Sequence) -> _Action:
             if operation in _VERTICAL:
                 return _Action(_VERTICAL[operation], -count if operation in _UPWARDS else count)
             return _Action(operation, count, idle_when_appending=operation == "erase_characters")
-    elif seq.intermediates == " " and final == "q" and not private:
+    elif seq.intermediates == " " and final == DECSCUSR and not private:
         return _INERT  # DECSCUSR cursor style
-    elif seq.intermediates == "$" and final == "p" and private in ("", "?"):
+    elif seq.intermediates == "$" and final == DECRQM and private in ("", "?"):
         return _INERT  # DECRQM: a query
     return _refuse(_sequence_label(seq))
 
@@ -265,29 +258,29 @@ def _csi_action(seq: Sequence) -> _Action:
 def _homes_or_clears(final: str, params: str) -> bool:
     """ED (any mode), or CUP / HVP to row 1, column 1."""
     fields = params.split(";")
-    if final == "J":
+    if final == ED:
         return len(fields) == 1 and fields[0] in ("", "0", "1", "2", "3")
-    return final in "Hf" and len(fields) <= 2 and all(field in ("", "0", "1") for field in fields)
+    return final in (CUP, HVP) and len(fields) <= 2 and all(field in ("", "0", "1") for field in fields)
 
 
 def _escape_action(seq: Sequence) -> _Action:
     final = seq.final
-    if final == "7":
-        return _Action("save_cursor")  # DECSC
-    if final == "8":
-        return _Action("restore_cursor")  # DECRC
-    if final == "M":
-        return _Action("move_rows", -1)  # RI
-    if final in "=>\\":  # DECKPAM, DECKPNM, a lone ST
+    if final == DECSC:
+        return _Action("save_cursor")
+    if final == DECRC:
+        return _Action("restore_cursor")
+    if final == RI:
+        return _Action("move_rows", -1)
+    if final in (DECKPAM, DECKPNM, ST_FINAL):  # a lone ST
         return _INERT
     return _refuse(_sequence_label(seq))
 
 
 def _nf_action(seq: Sequence) -> _Action:
     intermediates = seq.intermediates
-    if (intermediates == "(" and seq.final == "B") or intermediates[0] in _G1_TO_G3_DESIGNATORS:
+    if (intermediates == G0_DESIGNATE and seq.final == CHARSET_US_ASCII) or intermediates[0] in G1_TO_G3_DESIGNATE:
         return _INERT
-    if intermediates == "%" and seq.final == "G":  # select UTF-8: what the decoded text already is
+    if intermediates == CODING_SYSTEM and seq.final == DOCS_UTF8:  # select UTF-8: what the decoded text already is
         return _INERT
     return _refuse(_sequence_label(seq))
 
@@ -332,7 +325,7 @@ def _control_name(char: str) -> str:
     if char == ESC:
         return "ESC that starts no complete sequence (truncated or malformed)"
     if code < 0x20:
-        return f"{_C0_NAMES.get(code, 'C0 control')} (U+{code:04X})"
+        return f"{C0_NAMES.get(code, 'C0 control')} (U+{code:04X})"
     return f"C1 control U+{code:04X}"
 
 
@@ -417,7 +410,7 @@ class _Screen:
         col = 0
         for char in row:
             if char == HT:
-                col = (col // TAB_STOP + 1) * TAB_STOP
+                col = (col // TAB_WIDTH + 1) * TAB_WIDTH
             elif char == UNWRITTEN:
                 col += 1
             else:
@@ -440,7 +433,7 @@ class _Screen:
             for char in row:
                 if char == HT:
                     cells.append(HT)
-                    cells.extend(TAB_TAIL * (-len(cells) % TAB_STOP))
+                    cells.extend(TAB_TAIL * (-len(cells) % TAB_WIDTH))
                 elif char == UNWRITTEN:
                     cells.append(UNWRITTEN)
                 else:
@@ -523,7 +516,7 @@ class _Screen:
             self.pieces = [row, self.padding(col - len(row)), HT]
             return
         cells = self.cells()
-        stop = (col // TAB_STOP + 1) * TAB_STOP
+        stop = (col // TAB_WIDTH + 1) * TAB_WIDTH
         length = len(cells)
         self.charge(stop - col)
         if col > length:
@@ -545,14 +538,25 @@ class _Screen:
             self.col = col - count if col > count else 0
 
     def cursor_forward(self, count: int) -> None:
-        if self.pieces is not None:
-            self.pieces.append(self.padding(count))
-        elif self.col != UNKNOWN_COLUMN:
-            self.col += count
+        # Leaves append mode: the target column decides (past the narrowest terminal's margin, or not).
+        # A row a move succeeds on is under MIN_COLUMNS cells, so measuring it each time stays cheap.
+        col = self.known_column() + count
+        self.check_within_narrowest(col)
+        self.col = col
 
     def cursor_to_column(self, column: int) -> None:
         self.end_append()
         self.col = column - 1
+        self.check_within_narrowest(self.col)
+
+    def check_within_narrowest(self, col: int) -> None:
+        """A move into empty cells past the narrowest terminal's last column stops at the right margin
+        there: where it lands depends on the terminal's width."""
+        if col < MIN_COLUMNS:
+            return
+        width = len(self.cells())  # a list from now on: the next check costs nothing
+        if col > width:
+            raise self.refuse(f"moves to column {col + 1}, past the row's text and past column {MIN_COLUMNS}")
 
     # -- erasing -------------------------------------------------------------------------------------
 

@@ -1,0 +1,280 @@
+"""The display model's contract (docs/design.md), run against both models and the oracle.
+
+Each :class:`Case` is one rule of ``docs/design.md`` made concrete: an input, the informative lines a
+terminal shows (or ``REFUSED`` where the design says the model cannot know), and the rule it
+illustrates. Every case runs against the cleaner (:func:`cleaner.candidate`) and the independent
+verifier (:func:`verify.terminal_lines`): a rule can no longer reach one model and not the other.
+Where a case resolves, the oracle (a pyte terminal) must show the same lines, except where the case
+says why the oracle deliberately differs (it follows the terminal where the design refuses or keeps
+more); a refused case has nothing for the oracle to agree with. tmux 3.3a, the tie-breaker, shows
+every resolved case too (one private server), and every harmless private mode (``names.py``).
+
+To add a rule: add its key and design.md wording to ``RULES``, and at least one ``Case`` for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+import oracle
+from textclean.pipeline import cleaner, verify
+from textclean.pipeline.model import MIN_COLUMNS, SCREEN_LINES
+
+CSI = "\x1b["
+REFUSED = None
+
+#: The rules of docs/design.md ("The display model", "What the cleaner does with each control").
+RULES = {
+    "lf": "A line is what lies between LF; LF implies CR.",
+    "no-wrap": "No wrapping: the screen is as wide as the longest line.",
+    "height": f"The terminal has at least {SCREEN_LINES} rows: a move more than {SCREEN_LINES - 1} rows above "
+    "the lowest row, above the first row of the output, or below the lowest row is unresolvable.",
+    "informative": "Informative lines: blank ones (empty or only spaces/tabs) dropped.",
+    "wide": "A wcwidth-2 character takes two cells; writing over part of one is unresolvable.",
+    "zero-width": "After a zero-width or ambiguous character appending and moves from column 0 resolve; "
+    "anything that depends on the cursor's column is unresolvable.",
+    "decsc": "DECSC / SCOSC save a screen position: a restore after the output added a row is unresolvable.",
+    "unsettled-width": "Wide characters newer than Unicode 13 and lone regional indicators count as ambiguous.",
+    "min-columns": f"The narrowest terminal has {MIN_COLUMNS} columns: a horizontal move landing past the "
+    f"row's cells and past column {MIN_COLUMNS} is unresolvable.",
+    "zwj": "A zero-width joiner at the end of a text run (before a control) is unresolvable.",
+    "clear-then-print": "ED or CUP/HVP home before any output is dropped; anywhere else out of scope.",
+    "unwritten": "A never-written cell is a space inside a line and nothing at its end; a written space stays.",
+    "tab": "HT is content, kept literally; in a cell model it owns the cells up to the next multiple of 8.",
+    "line-ending": "CRs directly before LF, and at the very end of the text, are harmless.",
+    "inert": "Inert sequences (SGR, strings, harmless private modes, designations, queries) are removed.",
+    "in-line": "In-line redraws (CR, BS, EL, ECH, CHA, HPA, CUF, CUB) resolve as a terminal renders them.",
+    "multi-line": "Multi-line redraws (CUU, CUD, CNL, CPL, RI, DECSC/DECRC, SCOSC/SCORC) resolve in the window.",
+    "out-of-scope": "Everything else (HPR, VPR, CUP, VPA, margins, insert/delete, scrolls, alternate screen, "
+    "resets, C0 and C1 controls, malformed sequences) is refused.",
+}
+
+# Why the oracle (or tmux) shows other lines than the models, where a case resolves.
+TERMINAL_KEEPS_TRAILING_SPACES = "the oracle right-trims lines; the models keep written spaces"
+KEEPS_WHAT_TMUX_DROPS = "tmux 3.3a draws nothing for it; the models keep it (strictly more, never less)"
+
+
+@dataclass(frozen=True)
+class Case:
+    rule: str
+    raw: str
+    shows: list[str] | None  # the informative lines, or REFUSED
+    oracle_differs: str = ""  # why the oracle (a terminal) shows something else, if it does
+    tmux_differs: str = ""  # why tmux 3.3a, the tie-breaker, shows something else, if it does
+
+    @property
+    def id(self) -> str:
+        return f"{self.rule}:{self.raw[:40]!r}"
+
+
+def _rows(count: int) -> str:
+    return "".join(f"r{n}\n" for n in range(count))
+
+
+CASES = [
+    Case("lf", "abc\ndef\n", ["abc", "def"]),
+    Case("lf", "abc\nX\rY", ["abc", "Y"]),
+    Case("no-wrap", "x" * 300 + "\n", ["x" * 300]),
+    Case("no-wrap", "x" * 300 + "\rY\n", ["Y" + "x" * 299]),
+    Case("height", _rows(SCREEN_LINES) + CSI + f"{SCREEN_LINES - 1}AX", ["r0", "X1", *[f"r{n}" for n in range(2, 24)]]),
+    Case("height", _rows(SCREEN_LINES) + CSI + f"{SCREEN_LINES}AX", REFUSED),
+    Case("height", "a\n" + CSI + "2AX", REFUSED),  # above the first row of the output
+    Case("height", "a" + CSI + "BX", REFUSED),  # below the lowest row written
+    Case("height", "a" + CSI + "EX", REFUSED),  # CNL below the lowest row written
+    Case("informative", "a\n\n   \n\t\nb\n", ["a", "b"]),
+    Case("wide", "日本\rab\n", ["ab本"]),
+    Case("wide", "日本\r日\n", ["日本"]),
+    Case("wide", "日本\rX\n", REFUSED),
+    Case("wide", "日本" + CSI + "3DX\n", REFUSED),
+    Case("zero-width", "e\u0301 caf\u00e9\n", ["e\u0301 caf\u00e9"]),
+    Case("zero-width", "⚠\ufe0f spinner\r" + CSI + "Kdone\n", ["done"]),
+    Case("zero-width", "ok e\u0301" + CSI + "3Cz\n", REFUSED),
+    Case("zero-width", "ok e\u0301" + CSI + "2DX\n", REFUSED),
+    Case("zero-width", "ok e\u0301\bX\n", REFUSED),
+    Case("decsc", "ab\x1b7cd\x1b8X\n", ["abXd"]),
+    Case("decsc", "ab" + CSI + "scd" + CSI + "uX\n", ["abXd"]),
+    Case("decsc", "a\x1b7\nb\x1b8X\n", REFUSED),
+    Case("decsc", "a" + CSI + "s\nb" + CSI + "uX\n", REFUSED),
+    Case("decsc", "a\x1b8X\n", REFUSED),  # restore without a save
+    Case("unsettled-width", "\U0001fa75 done\n", ["\U0001fa75 done"], tmux_differs=KEEPS_WHAT_TMUX_DROPS),
+    Case("unsettled-width", "\U0001fa75 a" + CSI + "1DX\n", REFUSED),
+    Case("unsettled-width", "\U0001f1e6 a\bX\n", REFUSED),  # a lone regional indicator
+    Case("unsettled-width", "ok \U0001fa75" + CSI + "3Cz\n", REFUSED),
+    Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS - 3}CX\n", ["ab" + " " * (MIN_COLUMNS - 3) + "X"]),
+    Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS - 2}CX\n", REFUSED),
+    Case("min-columns", "ab" + CSI + "200CX\n", REFUSED),
+    Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS}GX\n", ["ab" + " " * (MIN_COLUMNS - 3) + "X"]),
+    Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS + 1}GX\n", REFUSED),
+    Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS + 1}`X\n", REFUSED),
+    Case("min-columns", "x" * 100 + "\r" + CSI + "90GY\n", ["x" * 89 + "Y" + "x" * 10]),  # within the row
+    Case("min-columns", "x" * 100 + "\r" + CSI + "95CY\n", ["x" * 95 + "Y" + "x" * 4]),
+    Case("zwj", "a\u200d\rb\n", REFUSED),
+    # EL at the row's end erases nothing: b joins a, and tmux's capture leaves the joiner out
+    Case("zwj", "a\u200d" + CSI + "Kb\n", ["a\u200db"], tmux_differs=KEEPS_WHAT_TMUX_DROPS),
+    Case("clear-then-print", CSI + "2J" + CSI + "Hhello\n", ["hello"]),
+    Case("clear-then-print", CSI + "1;1fhello\n", ["hello"]),
+    Case("clear-then-print", "hi\n" + CSI + "2Jbye\n", REFUSED),
+    Case("clear-then-print", "hi" + CSI + "Hbye\n", REFUSED),
+    Case("unwritten", "ab" + CSI + "3CX\n", ["ab   X"]),
+    Case("unwritten", "ab" + CSI + "5C\n", ["ab"]),
+    Case("unwritten", "abc" + CSI + "1KX\n", ["   X"]),
+    Case("unwritten", "ab  \n", ["ab  "], TERMINAL_KEEPS_TRAILING_SPACES),
+    Case("tab", "a\tb\n", ["a\tb"]),
+    Case("tab", "a\tb\rX\n", ["X\tb"]),
+    Case("tab", "a\tb\r" + CSI + "9GY\n", ["a\tY"]),
+    Case("tab", "a\tb\r" + CSI + "3GY\n", REFUSED),  # over cells a tab skipped
+    Case("line-ending", "Done\r\r\n", ["Done"]),
+    Case("line-ending", "abc\r", ["abc"]),
+    Case("inert", CSI + "1;31mred" + CSI + "0m\n", ["red"]),
+    Case("inert", CSI + "38:2::255:0:0mx\n", ["x"]),
+    Case("inert", "\x1b]0;title\x07x\n", ["x"]),
+    Case("inert", "\x1b]8;;https://e.x\x1b\\link\x1b]8;;\x1b\\\n", ["link"]),
+    Case("inert", "\x1bP1$r0m\x1b\\x\n", ["x"]),
+    Case("inert", CSI + "?25l" + CSI + "?1;12;2004hx" + CSI + "?25h\n", ["x"]),
+    Case("inert", CSI + "?2048hx" + CSI + "?2026l\n", ["x"]),
+    Case("inert", "\x1b(B\x1b)0\x1b=\x1b>x\n", ["x"]),
+    Case("inert", CSI + "2 q" + CSI + "22;0t" + CSI + "c" + CSI + "6n" + CSI + ">1ux\x07\n", ["x"]),
+    Case("inert", CSI + "31\x18x\n", ["x"]),  # cancelled by CAN
+    Case("in-line", "abc\rX\n", ["Xbc"]),
+    Case("in-line", "abc\bX\n", ["abX"]),
+    Case("in-line", "abc\b\b" + CSI + "KX\n", ["aX"]),
+    Case("in-line", "abc\b\b" + CSI + "1KX\n", [" Xc"]),
+    Case("in-line", "abc\b" + CSI + "2KX\n", ["  X"]),
+    Case("in-line", "abcd\r" + CSI + "2XY\n", ["Y cd"]),
+    Case("in-line", "abc" + CSI + "2GX\n", ["aXc"]),
+    Case("in-line", "abc" + CSI + "3`X\n", ["abX"]),
+    Case("in-line", "abc\r" + CSI + "CX\n", ["aXc"]),
+    Case("in-line", "abc" + CSI + "2DX\n", ["aXc"]),
+    Case("in-line", "abc" + CSI + "9DX\n", ["Xbc"]),
+    Case("multi-line", "one\ntwo\n" + CSI + "2AX\n", ["Xne", "two"]),
+    Case("multi-line", "one\ntwo\n" + CSI + "2A" + CSI + "BX\n", ["one", "Xwo"]),
+    Case("multi-line", "one\ntwo\nthree" + CSI + "2FX" + CSI + "ET\n", ["Xne", "Two", "three"]),
+    Case("multi-line", "one\ntwo\x1bMX\n", ["oneX", "two"]),
+    Case("multi-line", "one\ntwo\x1b7\x1bM!\x1b8?\n", ["one!", "two?"]),
+    Case("out-of-scope", "ab" + CSI + "3aX\n", REFUSED),  # HPR: tmux ignores it
+    Case("out-of-scope", "one\ntwo\n" + CSI + "Ae" + CSI + "e!", REFUSED),  # VPR: tmux ignores it
+    Case("out-of-scope", "a\nb" + CSI + "1;1HX\n", REFUSED),  # CUP
+    Case("out-of-scope", "a\nb" + CSI + "2;1HX\n", REFUSED),
+    Case("out-of-scope", "a\nb" + CSI + "1dX\n", REFUSED),  # VPA
+    Case("out-of-scope", "a" + CSI + "1;5rb\n", REFUSED),  # DECSTBM
+    *(Case("out-of-scope", "abc\n" + CSI + "A" + CSI + f"1{final}x\n", REFUSED) for final in "@LMPSTb"),
+    *(Case("out-of-scope", f"a{CSI}?{mode}hb\n", REFUSED) for mode in (3, 6, 47, 1047, 1048, 1049)),
+    Case("out-of-scope", "a" + CSI + "4hb\n", REFUSED),  # IRM
+    *(Case("out-of-scope", f"a\x1b{final}b\n", REFUSED) for final in "cDEH"),  # RIS IND NEL HTS
+    Case("out-of-scope", "a\x1b#8b\n", REFUSED),  # DECALN
+    Case("out-of-scope", "a\x1b(0qqq\n", REFUSED),  # DEC line drawing into G0
+    Case("out-of-scope", "a\x0eb\x0f\n", REFUSED),  # SO / SI
+    Case("out-of-scope", "a\x00b\n", REFUSED),  # NUL
+    Case("out-of-scope", "a\x9b1mb\n", REFUSED),  # C1 CSI: pyte acts on it, tmux ignores it
+    Case("out-of-scope", "a\x1b\n", REFUSED),  # a lone ESC
+    Case("out-of-scope", "a" + CSI + "31\n", REFUSED),  # truncated CSI
+    Case("out-of-scope", "a\x1b]0;unterminated\nb\n", REFUSED),  # unterminated OSC
+]
+
+
+def _candidate_lines(text: str) -> list[str]:
+    return [line.rstrip("\r") for line in text.split("\n") if line.rstrip("\r").strip(" \t")]
+
+
+def _cleaner_shows(raw: str) -> list[str] | None:
+    try:
+        return _candidate_lines(cleaner.candidate(raw).text)
+    except cleaner.Refused:
+        return REFUSED
+
+
+def _verifier_shows(raw: str) -> list[str] | None:
+    try:
+        return verify.terminal_lines(raw)
+    except verify.Unresolvable:
+        return REFUSED
+
+
+def _as_terminal_shows(lines: list[str]) -> list[str]:
+    """What the oracle's rendering of ``lines`` looks like: tabs expanded, right-trimmed."""
+    return [line.expandtabs(8).rstrip() for line in lines]
+
+
+def test_every_rule_has_a_case() -> None:
+    assert {case.rule for case in CASES} == set(RULES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
+def test_cleaner_follows_the_contract(case: Case) -> None:
+    assert _cleaner_shows(case.raw) == case.shows
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
+def test_verifier_follows_the_contract(case: Case) -> None:
+    assert _verifier_shows(case.raw) == case.shows
+
+
+RESOLVED = [case for case in CASES if case.shows is not REFUSED]
+
+
+@pytest.mark.parametrize("case", [c for c in RESOLVED if not c.oracle_differs], ids=lambda case: case.id)
+def test_oracle_shows_what_the_models_resolve(case: Case) -> None:
+    assert oracle.informative_lines(case.raw) == _as_terminal_shows(case.shows)
+
+
+@pytest.mark.parametrize("case", [c for c in RESOLVED if c.oracle_differs], ids=lambda case: case.id)
+def test_oracle_differs_only_where_a_case_says_so(case: Case) -> None:
+    """The stated difference is real: the oracle shows other lines (a stale note would fail here)."""
+    assert oracle.informative_lines(case.raw) != case.shows
+
+
+def test_both_models_take_the_same_private_modes_as_harmless() -> None:
+    """DECSET / DECRST of every mode xterm numbers (and beyond): resolved by both models or by neither."""
+    from textclean.pipeline.names import HARMLESS_PRIVATE_MODES
+
+    for mode in (*range(2100), 9001, 9999):
+        raw = f"a{CSI}?{mode}hb{CSI}?{mode}l\n"
+        shows = ["ab"] if mode in HARMLESS_PRIVATE_MODES else REFUSED
+        assert (_cleaner_shows(raw), _verifier_shows(raw)) == (shows, shows), mode
+
+
+def test_no_final_byte_is_compared_as_a_bare_letter() -> None:
+    """The models compare sequences against names.py, never against a literal final byte."""
+    import importlib
+    import re
+    from pathlib import Path
+
+    bare = re.compile(r"""(final|\[-1\])\s*(==|!=|in)\s*["']""")
+    names = ("textclean.pipeline.cleaner", "textclean.pipeline.redraw", "textclean.pipeline.verify",
+             "textclean.pipeline.grammar", "oracle.stream", "oracle.render")
+    for name in names:
+        source = Path(importlib.import_module(name).__file__ or "").read_text(encoding="utf-8")
+        assert not bare.search(source), (name, bare.search(source))
+
+
+@pytest.fixture(scope="module")
+def tmux_shows() -> list[list[str]]:
+    """What tmux 3.3a shows for every resolved case, then for the harmless private modes, in one server."""
+    from oracle import tmux
+    from textclean.pipeline.names import HARMLESS_PRIVATE_MODES
+
+    if not tmux.available():
+        pytest.skip("tmux is not installed (.ci/run installs it)")
+    modes = "".join(f"m{mode} a{CSI}?{mode}hb{CSI}?{mode}l\n" for mode in sorted(HARMLESS_PRIVATE_MODES))
+    streams = [case.raw for case in RESOLVED] + [modes]
+    with tmux.server() as server:
+        captures = server.show_many([(raw.encode(), 400, 60) for raw in streams])
+    return [[line for line in capture.lines if line.strip()] for capture in captures]
+
+
+@pytest.mark.tmux
+@pytest.mark.parametrize("index", range(len(RESOLVED)), ids=[case.id for case in RESOLVED])
+def test_tmux_shows_what_the_models_resolve(index: int, tmux_shows: list[list[str]]) -> None:
+    """tmux is the tie-breaker: where it shows other lines, the case says why that loses nothing."""
+    case = RESOLVED[index]
+    same = tmux_shows[index] == _as_terminal_shows(case.shows)
+    assert same is not bool(case.tmux_differs), tmux_shows[index]
+
+
+@pytest.mark.tmux
+def test_tmux_shows_text_around_every_harmless_private_mode(tmux_shows: list[list[str]]) -> None:
+    from textclean.pipeline.names import HARMLESS_PRIVATE_MODES
+
+    assert tmux_shows[-1] == [f"m{mode} ab" for mode in sorted(HARMLESS_PRIVATE_MODES)]
