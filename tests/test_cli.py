@@ -1,5 +1,6 @@
 """The command line: bytes in, bytes out."""
 
+import json
 import subprocess
 import sys
 
@@ -68,3 +69,28 @@ def test_help():
     proc = run("--help")
     assert proc.returncode == 0
     assert b"--min-tokens" in proc.stdout and b"--explain" in proc.stdout
+
+
+def test_version():
+    import textclean
+
+    proc = run("--version")
+    assert proc.returncode == 0
+    assert proc.stdout.decode().split() == ["textclean", textclean.__version__]
+
+
+def test_several_files_are_cleaned_one_after_the_other_like_cat(tmp_path):
+    plain = b"plain \xff line\n" * 5
+    (tmp_path / "a.raw").write_bytes(GREP_BYTES)
+    (tmp_path / "b.raw").write_bytes(plain)
+    one = run(str(tmp_path / "a.raw")).stdout
+    proc = run("--explain", "--json", str(tmp_path / "a.raw"), str(tmp_path / "missing"), str(tmp_path / "b.raw"))
+    assert proc.returncode == 2  # the missing file, reported; the others still written
+    assert proc.stdout == one + plain
+    lines = [line for line in proc.stderr.decode().splitlines() if line.startswith("{")]
+    verdicts = [json.loads(line) for line in lines]
+    assert [v["file"].rsplit("/", 1)[-1] for v in verdicts] == ["a.raw", "b.raw"]
+    assert verdicts[0]["applied"] is True and verdicts[0]["tokens_after"] < verdicts[0]["tokens_before"]
+    assert verdicts[0]["removed"]["escape_sequences"] > 0
+    assert verdicts[1]["reason"] == "below_min_tokens"
+    assert b"cannot read" in proc.stderr

@@ -164,9 +164,20 @@ def test_lazy_token_count_on_clean_text():
     assert result.tokens_before == result.tokens_after == textclean.pipeline.tokens.count_tokens(text)
 
 
-def test_rejects_bytes_with_a_clear_error():
-    with pytest.raises(TypeError, match="decode"):
-        clean(b"\x1b[31mx")
+def test_bytes_in_bytes_out():
+    raw = GREP.encode() + b"\xff\xfe \x1b[1mtail\x1b[m\n"
+    result = clean(raw)
+    assert result.applied and isinstance(result.text, bytes)
+    assert result.text == clean(raw.decode("utf-8", "surrogateescape")).text.encode("utf-8", "surrogateescape")
+    assert b"\xff\xfe tail\n" in result.text  # undecodable bytes come back exactly
+    refused = b"plain \xff bytes\n" * 40
+    assert clean(refused).text is refused and clean(refused).reason == NO_TERMINAL_NOISE
+    assert TextClean().clean(raw).text == result.text
+
+
+def test_rejects_other_types_with_a_clear_error():
+    with pytest.raises(TypeError, match="str or bytes"):
+        clean(bytearray(b"\x1b[31mx"))  # type: ignore[call-overload]
 
 
 def test_idempotent():

@@ -126,3 +126,70 @@ def test_a_configured_cleaner_is_used(texts: list[str]) -> None:
 def test_unknown_format_is_an_error() -> None:
     with pytest.raises(ValueError):
         clean_messages([], format="gemini")  # type: ignore[arg-type]
+
+
+def _responses_input(texts: list[str]) -> list[dict]:
+    """Responses API input items: a user message, then function and custom tool calls with their outputs."""
+    items: list[dict] = [{"role": "user", "content": [{"type": "input_text", "text": "build it"}]}]
+    for i, text in enumerate(texts):
+        kind = "function_call_output" if i % 2 == 0 else "custom_tool_call_output"
+        items.append({"type": kind.removesuffix("_output"), "call_id": f"call_{i}", "name": "shell", "arguments": "{}"})
+        output: object = text if i != 1 else [{"type": "input_text", "text": text}]
+        items.append({"type": kind, "call_id": f"call_{i}", "output": output})
+    return items
+
+
+def test_responses_api_items_are_detected_and_cleaned(texts: list[str]) -> None:
+    items = _responses_input(texts)
+    before = copy.deepcopy(items)
+    new, report = clean_messages(items)
+    assert _dump(items) == _dump(before)
+    assert len(report.outputs) == len(texts)
+    assert {o.format for o in report.outputs} == {"responses"}
+    assert report.applied == sum(clean(t).applied for t in texts) > 0
+    for old, cleaned in zip(items, new, strict=True):
+        if old.get("type") not in ("function_call_output", "custom_tool_call_output"):
+            assert cleaned is old
+            continue
+        output = old["output"]
+        if isinstance(output, str):
+            assert cleaned["output"] == clean(output).text
+        else:
+            assert cleaned["output"][0]["text"] == clean(output[0]["text"]).text
+        assert list(cleaned) == list(old)
+    assert clean_messages(items, format="responses")[0] == new
+
+
+def test_mixed_shapes_are_each_detected(texts: list[str]) -> None:
+    text = next(t for t in texts if clean(t).applied)
+    messages = [
+        {"role": "tool", "tool_call_id": "a", "content": text},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "b", "content": text}]},
+        {"type": "function_call_output", "call_id": "c", "output": text},
+    ]
+    new, report = clean_messages(messages)
+    assert [o.format for o in report.outputs] == ["openai", "anthropic", "responses"]
+    assert report.applied == 3 and not report.warnings
+    assert new[0]["content"] == new[1]["content"][0]["content"] == new[2]["output"] == clean(text).text
+
+
+def test_an_explicit_format_that_matches_nothing_says_so(texts: list[str]) -> None:
+    messages, _ = anthropic_messages(texts)
+    new, report = clean_messages(messages, format="openai")
+    assert report.outputs == [] and all(a is b for a, b in zip(new, messages, strict=True))
+    assert len(report.warnings) == 1 and "anthropic" in report.warnings[0]
+    assert clean_messages([{"role": "user", "content": "hi"}], format="openai")[1].warnings == []
+
+
+def test_a_text_part_without_a_string_is_a_non_text_part_here_and_in_measure(tmp_path, texts: list[str]) -> None:
+    from textclean.measure.sources import ReadStats, read_file
+
+    text = next(t for t in texts if clean(t).applied)
+    parts = [{"type": "text", "text": text}, {"type": "text", "text": None}]
+    message = {"role": "tool", "tool_call_id": "a", "content": parts}
+    new, report = clean_messages([message])
+    assert new[0] is message and report.reasons[NON_TEXT_BLOCKS] == 1
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps([message]))
+    outputs = list(read_file(str(path), ReadStats()))
+    assert [o.non_text_blocks for o in outputs] == [True]  # measure counts what clean_messages leaves whole

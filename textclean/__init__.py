@@ -5,6 +5,7 @@
 >>> result.text, result.applied, result.reason   # doctest: +SKIP
 """
 
+from ._version import __version__
 from .integrations.messages import NON_TEXT_BLOCKS, MessagesReport, ToolOutputOutcome, clean_messages
 from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, TextClean, clean
 from .pipeline.probe import has_terminal_noise
@@ -41,5 +42,5 @@ __all__ = [
     "clean",
     "clean_messages",
     "has_terminal_noise",
+    "__version__",
 ]
-__version__ = "0.1.0"

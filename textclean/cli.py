@@ -1,20 +1,21 @@
-"""``textclean [FILE]``: clean one tool output, bytes in, bytes out.
+"""``textclean [FILE...]``: clean tool outputs, bytes in, bytes out (``textclean measure``, ``textclean hook``).
 
-Bytes that are not valid UTF-8 travel through as lone surrogates (``surrogateescape``) and come out
-exactly as they went in.
+Each FILE is one tool output, cleaned on its own and written in turn, like ``cat``. Bytes that are not
+valid UTF-8 travel through as lone surrogates (``surrogateescape``) and come out exactly as they went in.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from dataclasses import asdict
 
+from ._version import __version__
 from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, clean
+from .pipeline.result import Result
 from .pipeline.tokens import DEFAULT_ENCODING, OFFLINE_ENCODINGS
-
-_ENCODING = "utf-8"
-_ERRORS = "surrogateescape"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -23,10 +24,14 @@ def _parser() -> argparse.ArgumentParser:
         description=(
             "Remove terminal escape sequences and redraws from a tool output, losslessly. Writes the "
             "cleaned bytes to stdout, or the input unchanged when the gate refuses (exit 0 either way). "
-            "'textclean measure PATH...' measures savings over transcripts."
+            "'textclean measure PATH...' measures savings over transcripts; 'textclean hook claude-code' "
+            "(or codex) is a PostToolUse hook."
         ),
     )
-    parser.add_argument("file", nargs="?", help="file to clean (default: standard input)")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "files", nargs="*", metavar="FILE", help="files to clean one after the other (default, or '-': standard input)"
+    )
     parser.add_argument(
         "--min-tokens", type=int, default=DEFAULT_MIN_TOKENS, metavar="N",
         help=f"refuse outputs of fewer tokens (default {DEFAULT_MIN_TOKENS})",
@@ -41,6 +46,7 @@ def _parser() -> argparse.ArgumentParser:
              f"(default {DEFAULT_ENCODING})",
     )
     parser.add_argument("--explain", action="store_true", help="print the gate's verdict and token counts on stderr")
+    parser.add_argument("--json", action="store_true", help="with --explain: one JSON line per input instead of text")
     return parser
 
 
@@ -51,38 +57,56 @@ def _read(path: str | None) -> bytes:
         return handle.read()
 
 
+def _explain(name: str, result: Result[bytes], as_json: bool) -> str:
+    if as_json:
+        return json.dumps({
+            "file": name,
+            "applied": result.applied,
+            "reason": result.reason,
+            "detail": result.detail,
+            "tokens_before": result.tokens_before,
+            "tokens_after": result.tokens_after,
+            "removed": asdict(result.removed),
+        })
+    verdict = "applied" if result.applied else f"refused: {result.reason}"
+    detail = f" ({result.detail})" if result.detail else ""
+    return (
+        f"textclean: {verdict}{detail}; tokens {result.tokens_before} -> {result.tokens_after}; "
+        f"removed {result.removed}"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "measure":
         from .measure import measure_main
 
         return measure_main(args_list[1:])
+    if args_list and args_list[0] == "hook":
+        from .integrations.hook import hook_main
+
+        return hook_main(args_list[1:])
     args = _parser().parse_args(args_list)
     if args.min_tokens < 0 or args.max_chars < 0:
         print("textclean: --min-tokens and --max-chars must be >= 0", file=sys.stderr)
         return 2
-    try:
-        raw = _read(args.file)
-    except OSError as exc:
-        print(f"textclean: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    text = raw.decode(_ENCODING, _ERRORS)
-    result = clean(text, min_tokens=args.min_tokens, max_chars=args.max_chars, tokenizer=args.tokenizer)
-    out = result.text.encode(_ENCODING, _ERRORS) if result.applied else raw
-    try:
-        sys.stdout.buffer.write(out)
-        sys.stdout.buffer.flush()
-    except BrokenPipeError:
-        return 0
-    if args.explain:
-        verdict = "applied" if result.applied else f"refused: {result.reason}"
-        detail = f" ({result.detail})" if result.detail else ""
-        print(
-            f"textclean: {verdict}{detail}; tokens {result.tokens_before} -> {result.tokens_after}; "
-            f"removed {result.removed}",
-            file=sys.stderr,
-        )
-    return 0
+    status = 0
+    for path in args.files or ["-"]:
+        try:
+            raw = _read(path)
+        except OSError as exc:
+            print(f"textclean: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+            status = 2
+            continue
+        result = clean(raw, min_tokens=args.min_tokens, max_chars=args.max_chars, tokenizer=args.tokenizer)
+        try:
+            sys.stdout.buffer.write(result.text)
+            sys.stdout.buffer.flush()
+        except BrokenPipeError:
+            return status
+        if args.explain:
+            print(_explain(path, result, args.json), file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
-"""Clean the tool outputs of a chat's messages, in OpenAI or Anthropic shape, and nothing else.
+"""Clean the tool outputs of a chat's messages, in OpenAI, Anthropic or Responses API shape, and nothing else.
 
-Only tool outputs are touched: OpenAI ``role: "tool"`` messages (string content, or each ``text``
-part of a content list) and Anthropic ``tool_result`` blocks (string content, or each ``text``
-block). Each text goes through the gate on its own. A tool output holding any non-text block (an
-image, a document) is left whole, with the gate reason :data:`NON_TEXT_BLOCKS`.
+Only tool outputs are touched (found by :mod:`textclean.integrations.content`, the walk ``textclean
+measure`` shares): OpenAI ``role: "tool"`` messages, Anthropic ``tool_result`` blocks and Responses API
+``function_call_output`` / ``custom_tool_call_output`` items, each as a string or a list of text parts.
+Each text goes through the gate on its own. A tool output holding any non-text part (an image, a file,
+a text part without a string ``text``) is left whole, with the gate reason :data:`NON_TEXT_BLOCKS`.
 
 The input is never mutated. The returned list holds the very same objects for every message that
 was not changed; a changed message is a shallow copy with only the changed content replaced, so key
@@ -15,12 +16,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, Result, TextClean
-from textclean.pipeline.result import NON_TEXT_BLOCKS, NOTHING_REMOVED
+from textclean.integrations.content import (
+    MESSAGE_FORMATS,
+    NON_TEXT_BLOCKS,
+    MessageFormat,
+    ToolOutputSite,
+    content_parts,
+    message_format,
+    tool_output_sites,
+)
+from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, TextClean
+from textclean.pipeline.result import NOTHING_REMOVED, Result
 
-Format = Literal["openai", "anthropic"]
+__all__ = ["NON_TEXT_BLOCKS", "Format", "MessagesReport", "ToolOutputOutcome", "clean_messages"]
+
+Format = MessageFormat
 Message = dict[str, Any]
 
 
@@ -29,16 +41,18 @@ class ToolOutputOutcome:
     """What the gate did with one tool output.
 
     ``message_index`` is the message's position; ``block_index`` the ``tool_result`` block's position
-    in an Anthropic message's content (None for OpenAI); ``part_index`` the text part's position when
-    the content is a list (None for string content, and for a whole output left with non-text blocks).
-    ``result`` is None only for :data:`NON_TEXT_BLOCKS`.
+    in an Anthropic message's content (None for the other shapes); ``part_index`` the text part's
+    position when the content is a list (None for string content, and for a whole output left with
+    non-text blocks). ``result`` is None only for :data:`NON_TEXT_BLOCKS`. ``format`` is the shape the
+    message was read as.
     """
 
     message_index: int
     block_index: int | None
     part_index: int | None
     reason: str | None
-    result: Result | None
+    result: Result[str] | None
+    format: MessageFormat = "openai"
 
     @property
     def applied(self) -> bool:
@@ -50,6 +64,8 @@ class MessagesReport:
     """Every tool output the call looked at, in message order."""
 
     outputs: list[ToolOutputOutcome] = field(default_factory=list)
+    #: Notes for the caller, e.g. an explicit ``format`` that matched no tool output while another did.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def applied(self) -> int:
@@ -63,13 +79,13 @@ class MessagesReport:
     @property
     def tokens_saved(self) -> int:
         """Tokens removed from the cleaned outputs (counts only outputs the gate applied)."""
-        return sum(o.result.tokens_before - o.result.tokens_after for o in self.outputs if o.applied)
+        return sum(o.result.tokens_saved for o in self.outputs if o.result is not None and o.applied)
 
 
 def clean_messages(
     messages: Sequence[Message],
     *,
-    format: Format = "openai",
+    format: Format | None = None,
     min_tokens: int = DEFAULT_MIN_TOKENS,
     tokenizer: str | Callable[[str], int] | None = None,
     max_chars: int | None = None,
@@ -77,24 +93,43 @@ def clean_messages(
 ) -> tuple[list[Message], MessagesReport]:
     """Return ``(new_messages, report)`` with each tool output cleaned where the gate allows.
 
+    ``format`` None (the default) reads each message in the shape it has (OpenAI chat, Anthropic,
+    Responses API input items; a list may mix them). An explicit ``format`` reads only that shape; when
+    it finds no tool output where another shape would have, ``report.warnings`` says so.
     ``cleaner`` reuses a configured :class:`TextClean` (then ``min_tokens``, ``tokenizer`` and
     ``max_chars`` are ignored).
     """
-    if format not in ("openai", "anthropic"):
-        raise ValueError(f"format must be 'openai' or 'anthropic', not {format!r}")
+    if format is not None and format not in MESSAGE_FORMATS:
+        raise ValueError(f"format must be None or one of {', '.join(map(repr, MESSAGE_FORMATS))}, not {format!r}")
     if cleaner is None:
         cleaner = TextClean(min_tokens=min_tokens, tokenizer=tokenizer, max_chars=max_chars)
-    # Two walks over the messages: the first collects the tool outputs' texts so that the gate cleans
-    # them in one batch (TextClean.clean_many counts in threads where the counter allows), the second
-    # builds the new messages from the results, taken in the same order.
+    # Two walks: the first collects the tool outputs' texts so that the gate cleans them in one batch
+    # (TextClean.clean_many counts in threads where the counter allows), the second builds the new
+    # messages from the results, taken in the same order.
     collected = _Collect()
-    _walk(messages, format, collected, MessagesReport())
+    for index, message in enumerate(messages):
+        shape = format or message_format(message)
+        if shape is not None:
+            _clean_message(index, message, shape, collected, MessagesReport())  # type: ignore[arg-type]
+    replay = _Replay(cleaner.clean_many(collected.texts))
     report = MessagesReport()
-    out = _walk(messages, format, _Replay(cleaner.clean_many(collected.texts)), report)
+    out: list[Message] = []
+    for index, message in enumerate(messages):
+        shape = format or message_format(message)
+        out.append(message if shape is None else _clean_message(index, message, shape, replay, report))  # type: ignore[arg-type]
+    if format is not None and not report.outputs:
+        others = sorted({shape for m in messages if (shape := message_format(m)) not in (None, format)})
+        if others:
+            report.warnings.append(
+                f"format={format!r} matched no tool output; the messages hold tool outputs in "
+                f"{' and '.join(others)} shape (leave format=None to detect it)"
+            )
     return out, report
 
 
 class _Collect:
+    """Stands in for the gate in the first walk: records each text, changes nothing."""
+
     def __init__(self) -> None:
         self.texts: list[str] = []
 
@@ -105,6 +140,8 @@ class _Collect:
 
 
 class _Replay:
+    """Stands in for the gate in the second walk: the batch's results, in the order of the first."""
+
     def __init__(self, results: list[Result]) -> None:
         self._results = iter(results)
 
@@ -112,75 +149,50 @@ class _Replay:
         return next(self._results)
 
 
-def _walk(messages: Sequence[Message], format: Format, cleaner: Any, report: MessagesReport) -> list[Message]:
-    out: list[Message] = []
-    for index, message in enumerate(messages):
-        if format == "openai":
-            out.append(_clean_openai_message(index, message, cleaner, report))
-        else:
-            out.append(_clean_anthropic_message(index, message, cleaner, report))
-    return out
-
-
 def _clean_content(
-    content: Any,
-    where: tuple[int, int | None],
+    site: ToolOutputSite,
+    message_index: int,
     cleaner: TextClean,
     report: MessagesReport,
 ) -> Any:
     """A tool output's content, cleaned: the same object when nothing changed."""
-    message_index, block_index = where
-    if isinstance(content, str):
-        result = cleaner.clean(content)
-        report.outputs.append(ToolOutputOutcome(message_index, block_index, None, result.reason, result))
-        return result.text
-    if not isinstance(content, list):
-        return content
-    if not all(isinstance(part, dict) and part.get("type") == "text" for part in content):
-        report.outputs.append(ToolOutputOutcome(message_index, block_index, None, NON_TEXT_BLOCKS, None))
+    content = site.content
+    parts = content_parts(content, site.format)
+    if parts.non_text:
+        report.outputs.append(
+            ToolOutputOutcome(message_index, site.block_index, None, NON_TEXT_BLOCKS, None, site.format)
+        )
         return content
     new_parts: list[Any] | None = None
-    for i, part in enumerate(content):
-        text = part.get("text")
-        if not isinstance(text, str):
-            continue
+    for part_index, text in parts.texts:
         result = cleaner.clean(text)
-        report.outputs.append(ToolOutputOutcome(message_index, block_index, i, result.reason, result))
+        report.outputs.append(
+            ToolOutputOutcome(message_index, site.block_index, part_index, result.reason, result, site.format)
+        )
+        if part_index is None:
+            return result.text
         if result.applied:
             if new_parts is None:
                 new_parts = list(content)
-            new_parts[i] = {**part, "text": result.text}
+            new_parts[part_index] = {**content[part_index], "text": result.text}
     return content if new_parts is None else new_parts
 
 
-def _clean_openai_message(
-    index: int, message: Message, cleaner: TextClean, report: MessagesReport
+def _clean_message(
+    index: int, message: Message, format: MessageFormat, cleaner: TextClean, report: MessagesReport
 ) -> Message:
-    if not isinstance(message, dict) or message.get("role") != "tool" or "content" not in message:
-        return message
-    content = message["content"]
-    new_content = _clean_content(content, (index, None), cleaner, report)
-    if new_content is content:
-        return message
-    return {**message, "content": new_content}
-
-
-def _clean_anthropic_message(
-    index: int, message: Message, cleaner: TextClean, report: MessagesReport
-) -> Message:
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return message
+    new_message = message
     new_blocks: list[Any] | None = None
-    for i, block in enumerate(content):
-        if not (isinstance(block, dict) and block.get("type") == "tool_result" and "content" in block):
+    for site in tool_output_sites(message, format):
+        new = _clean_content(site, index, cleaner, report)
+        if new is site.content:
             continue
-        old = block["content"]
-        new = _clean_content(old, (index, i), cleaner, report)
-        if new is not old:
+        if site.block_index is None:
+            new_message = {**message, site.key: new}
+        else:
             if new_blocks is None:
-                new_blocks = list(content)
-            new_blocks[i] = {**block, "content": new}
-    if new_blocks is None:
-        return message
-    return {**message, "content": new_blocks}
+                new_blocks = list(message["content"])
+            new_blocks[site.block_index] = {**new_blocks[site.block_index], site.key: new}
+    if new_blocks is not None:
+        new_message = {**message, "content": new_blocks}
+    return new_message

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TextIO
 
-from textclean.integrations.messages import NON_TEXT_BLOCKS
+from textclean.integrations.content import NON_TEXT_BLOCKS
 from textclean.pipeline.cleaner import strip_escapes_only
 from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, TextClean
 from textclean.pipeline.probe import has_terminal_noise

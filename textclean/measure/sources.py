@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from textclean.integrations.content import content_parts
+
 CLAUDE_CODE = "claude-code"
 OPENAI = "openai"
 ANTHROPIC = "anthropic"
@@ -90,37 +92,23 @@ def _json_document(path: str, stats: ReadStats) -> Any:
             return None
 
 
-def _text_blocks(blocks: list[Any], text_type: str = "text") -> tuple[list[str], bool]:
-    """Split a content list into its texts and whether anything else (an image, a document) was there."""
-    texts: list[str] = []
-    other = False
-    for block in blocks:
-        if isinstance(block, dict) and block.get("type") == text_type and isinstance(block.get("text"), str):
-            texts.append(block["text"])
-        else:
-            other = True
-    return texts, other
-
-
 def _content_outputs(label: str, content: Any, stats: ReadStats) -> Iterator[ToolOutput]:
     """Outputs of one tool result's content: a string, or a list of text (and maybe other) blocks.
 
     Text blocks are separate outputs (message integration cleans each on its own), unless a non-text
     block stands beside them: then the whole result is one output that integration leaves whole.
     """
-    if isinstance(content, str):
-        yield ToolOutput(label, content)
-    elif isinstance(content, list):
-        texts, other = _text_blocks(content)
-        if other:
-            yield ToolOutput(label, "\n".join(texts), non_text_blocks=True)
-        elif len(texts) == 1:
-            yield ToolOutput(label, texts[0])
-        else:
-            for i, text in enumerate(texts):
-                yield ToolOutput(f"{label}[{i}]", text)
-    elif content is not None:
+    parts = content_parts(content)
+    texts = [text for _, text in parts.texts]
+    if parts.malformed:
         stats.malformed += 1
+    elif parts.non_text:
+        yield ToolOutput(label, "\n".join(texts), non_text_blocks=True)
+    elif len(texts) == 1:
+        yield ToolOutput(label, texts[0])
+    else:
+        for i, text in enumerate(texts):
+            yield ToolOutput(f"{label}[{i}]", text)
 
 
 def _anthropic_blocks_outputs(label: str, content: Any, stats: ReadStats) -> Iterator[ToolOutput]:

@@ -6,6 +6,7 @@ import os
 import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import overload
 
 from . import cleaner, verify
 from .probe import has_terminal_noise
@@ -58,9 +59,16 @@ class TextClean:
         self._encoding_name = encoding_of(tokenizer)
         self._max_token_bytes: int | None = None
 
-    def clean(self, text: str, *, tokens_before: int | None = None) -> Result:
+    @overload
+    def clean(self, text: str, *, tokens_before: int | None = None) -> Result[str]: ...
+    @overload
+    def clean(self, text: bytes, *, tokens_before: int | None = None) -> Result[bytes]: ...
+
+    def clean(self, text: str | bytes, *, tokens_before: int | None = None) -> Result[str] | Result[bytes]:
+        if isinstance(text, bytes):
+            return _clean_bytes(self, text, tokens_before)
         if not isinstance(text, str):
-            raise TypeError(f"clean() takes str, not {type(text).__name__}; decode bytes first")
+            raise TypeError(f"clean() takes str or bytes, not {type(text).__name__}")
         if len(text) > self.max_chars:
             return self._refuse(text, TOO_LARGE, f"{len(text)} characters > max_chars={self.max_chars}",
                                 tokens_before)
@@ -128,7 +136,7 @@ class TextClean:
 
     def _refuse(
         self, text: str, reason: str, detail: str | None, tokens_before: int | None, *, pending: bool = False,
-    ) -> Result:
+    ) -> Result[str]:
         """A refusal; ``pending``: ``reason`` stands unless a count (made when first asked for) shows
         the text is below ``min_tokens``, which comes first in the gate's order."""
         return Result(
@@ -145,18 +153,33 @@ class TextClean:
         )
 
 
+def _clean_bytes(gate: TextClean, raw: bytes, tokens_before: int | None) -> Result[bytes]:
+    """Bytes in, bytes out: undecodable bytes travel as lone surrogates and come back exactly; on a
+    refusal ``text`` is ``raw`` itself."""
+    result = gate.clean(raw.decode("utf-8", "surrogateescape"), tokens_before=tokens_before)
+    return result.with_text(result.text.encode("utf-8", "surrogateescape") if result.applied else raw)
+
+
 _DEFAULT: dict[tuple[int, int | None], TextClean] = {}
 
 
+@overload
+def clean(text: str, *, min_tokens: int = ..., tokenizer: Tokenizer = ..., tokens_before: int | None = ...,
+          max_chars: int | None = ...) -> Result[str]: ...
+@overload
+def clean(text: bytes, *, min_tokens: int = ..., tokenizer: Tokenizer = ..., tokens_before: int | None = ...,
+          max_chars: int | None = ...) -> Result[bytes]: ...
+
+
 def clean(
-    text: str,
+    text: str | bytes,
     *,
     min_tokens: int = DEFAULT_MIN_TOKENS,
     tokenizer: Tokenizer = None,
     tokens_before: int | None = None,
     max_chars: int | None = None,
-) -> Result:
-    """Clean one tool message; see :class:`TextClean` and the README for the gate."""
+) -> Result[str] | Result[bytes]:
+    """Clean one tool message (``str``, or ``bytes`` for a ``bytes`` result); see :class:`TextClean`."""
     if tokenizer is None:
         key = (min_tokens, max_chars)
         gate = _DEFAULT.get(key)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import AnyStr, Generic
 
 # Gate reasons, in the order the gate checks them (public, documented in the README).
 TOO_LARGE = "too_large"
@@ -44,10 +45,11 @@ class Removed:
 NOTHING_REMOVED = Removed()
 
 
-class Result:
+class Result(Generic[AnyStr]):
     """The outcome of one :func:`textclean.clean` call.
 
-    ``text`` is the cleaned text, or the very object that was passed in when the gate refused.
+    ``text`` is the cleaned text, or the very object that was passed in when the gate refused: ``str``
+    for a ``str`` input, ``bytes`` for a ``bytes`` input (``Result[str]``, ``Result[bytes]``).
     ``tokens_before`` is counted on first access when the gate did not need it. So is ``reason`` for a
     message with no terminal noise whose size left open whether it is below ``min_tokens``: the hot
     path (a clean message, ``text`` returned as is) never tokenizes.
@@ -60,7 +62,7 @@ class Result:
 
     def __init__(
         self,
-        text: str,
+        text: AnyStr,
         *,
         applied: bool,
         reason: str | None,
@@ -72,7 +74,7 @@ class Result:
         original: str,
         min_tokens: int | None = None,
     ) -> None:
-        self.text = text
+        self.text: AnyStr = text
         self.applied = applied
         self._reason = reason
         self._min_tokens = min_tokens  # set when reason waits for a count
@@ -81,6 +83,14 @@ class Result:
         self._tokens_before = tokens_before
         self._tokens_after = tokens_after
         self._count = (count, original)
+
+    def with_text(self, text: bytes) -> Result[bytes]:
+        """This outcome carrying ``text`` (the bytes form of a ``str`` outcome); counts stay shared."""
+        other: Result[bytes] = Result.__new__(Result)
+        for name in self.__slots__:
+            object.__setattr__(other, name, getattr(self, name))
+        other.text = text
+        return other
 
     @property
     def reason(self) -> str | None:
@@ -109,7 +119,8 @@ class Result:
     @property
     def tokens_after(self) -> int:
         if self._tokens_after is None:
-            self._tokens_after = self.tokens_before if not self.applied else self._count[0](self.text)
+            text = self.text if isinstance(self.text, str) else self.text.decode("utf-8", "surrogateescape")
+            self._tokens_after = self.tokens_before if not self.applied else self._count[0](text)
         return self._tokens_after
 
     @property

@@ -1,0 +1,66 @@
+"""A LiteLLM proxy hook: every request's tool outputs cleaned before the model sees them.
+
+Install with ``pip install 'textclean-lossless[litellm]'`` and name the ready instance in the proxy's
+``config.yaml``::
+
+    litellm_settings:
+      callbacks: textclean.integrations.litellm.proxy_handler_instance
+
+``async_pre_call_hook`` runs :func:`textclean.clean_messages` (shape detected per message) on the
+request's ``messages`` (chat completions, Anthropic ``/v1/messages``) or its ``input`` list (Responses
+API), replaces them only when an output was cleaned, and records what it did under the ``textclean``
+key of the request's LiteLLM metadata (``litellm_metadata`` when the request carries that, else
+``metadata``), so it reaches the proxy's logging callbacks and spend logs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litellm.integrations.custom_logger import CustomLogger
+
+from textclean.integrations.messages import MessagesReport, clean_messages
+from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, TextClean
+
+__all__ = ["TextCleanHook", "proxy_handler_instance", "report_metadata"]
+
+METADATA_KEY = "textclean"
+
+
+def report_metadata(report: MessagesReport) -> dict[str, Any]:
+    """What one request's cleaning did, as plain JSON values."""
+    return {
+        "tool_outputs": len(report.outputs),
+        "applied": report.applied,
+        "tokens_saved": report.tokens_saved,
+        "reasons": dict(report.reasons),
+    }
+
+
+class TextCleanHook(CustomLogger):  # type: ignore[misc]  # litellm ships no type information for it
+    """A LiteLLM ``CustomLogger`` whose pre-call hook cleans tool outputs losslessly."""
+
+    def __init__(self, *, min_tokens: int = DEFAULT_MIN_TOKENS, max_chars: int | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cleaner = TextClean(min_tokens=min_tokens, max_chars=max_chars)
+
+    async def async_pre_call_hook(
+        self, user_api_key_dict: Any, cache: Any, data: dict[str, Any], call_type: Any
+    ) -> dict[str, Any]:
+        key = "messages" if isinstance(data.get("messages"), list) else "input"
+        items = data.get(key)
+        if not isinstance(items, list):
+            return data
+        new, report = clean_messages(items, cleaner=self.cleaner)
+        if report.applied:
+            data[key] = new
+        if report.outputs:
+            metadata_key = "litellm_metadata" if isinstance(data.get("litellm_metadata"), dict) else "metadata"
+            metadata = data.get(metadata_key)
+            if not isinstance(metadata, dict):
+                metadata = data[metadata_key] = {}
+            metadata[METADATA_KEY] = report_metadata(report)
+        return data
+
+
+proxy_handler_instance = TextCleanHook()
