@@ -213,3 +213,23 @@ def test_clean_many_gives_what_clean_gives(backend: str) -> None:
     new, report = clean_messages(messages, cleaner=gate)
     assert [m["content"] for m in new] == [r.text for r in one]
     assert [o.reason for o in report.outputs] == [r.reason for r in one]
+
+
+def test_hook_takes_a_tokenizer(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+    import json
+
+    from textclean.integrations import hook
+
+    seen = {}
+    real = hook.TextClean
+
+    def spy(**kwargs: object) -> object:
+        seen.update(kwargs)
+        return real(**kwargs)
+
+    monkeypatch.setattr(hook, "TextClean", spy)
+    event = {"tool_name": "Bash", "tool_response": {"stdout": "\x1b[32mok\x1b[0m\n" * 40, "stderr": ""}}
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(json.dumps(event).encode())))
+    assert hook.hook_main(["claude-code", "--min-tokens", "0", "--tokenizer", "o200k_base"]) == 0
+    assert seen == {"min_tokens": 0, "tokenizer": "o200k_base"}
