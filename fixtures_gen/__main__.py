@@ -18,8 +18,12 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from fixtures_gen.catalogue import BY_NAME, CATALOGUE, Entry, capture_entry
+from fixtures_gen.catalogue import CATALOGUE, Entry, capture_entry
 from fixtures_gen.pty_capture import Capture, capture
+from fixtures_gen.sessions import SESSIONS
+
+ENTRIES = [*CATALOGUE, *SESSIONS]
+BY_NAME = {entry.name: entry for entry in ENTRIES}
 
 DEFAULT_OUT = Path("tests/fixtures")
 
@@ -54,16 +58,16 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def list_catalogue() -> None:
-    width = max(len(entry.name) for entry in CATALOGUE)
-    for entry in CATALOGUE:
+    width = max(len(entry.name) for entry in ENTRIES)
+    for entry in ENTRIES:
         ok, reason = entry.available()
         status = "" if ok else f"  [unavailable: {reason}]"
         print(f"{entry.name:<{width}}  {entry.description}{status}")
 
 
-def write_fixture(out: Path, name: str, raw: bytes, metadata: dict[str, object]) -> None:
+def write_fixture(out: Path, name: str, raw: bytes, metadata: dict[str, object], suffix: str = "raw") -> None:
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"{name}.raw").write_bytes(raw)
+    (out / f"{name}.{suffix}").write_bytes(raw)
     (out / f"{name}.json").write_text(json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
 
 
@@ -92,7 +96,8 @@ def generate(entry: Entry, out: Path) -> str:
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     if not result.timed_out:
-        write_fixture(out, entry.name, result.raw, result.metadata)
+        suffix = str(result.metadata.get("format", "raw"))
+        write_fixture(out / entry.subdir, entry.name, result.raw, result.metadata, suffix)
     return report(entry.name, result, entry.timeout)
 
 
@@ -136,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         print(f"unknown entries: {', '.join(unknown)} (see --list)", file=sys.stderr)
         return 2
-    selected = [BY_NAME[name] for name in args.names] if args.names else CATALOGUE
+    selected = [BY_NAME[name] for name in args.names] if args.names else ENTRIES
     for entry in selected:
         print(generate(entry, args.out), flush=True)
     return 0

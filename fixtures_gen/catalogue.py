@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fixtures_gen import scripts
-from fixtures_gen.pty_capture import Capture, capture
+from fixtures_gen.pty_capture import Capture, Step, capture
 from fixtures_gen.servers import LoopbackServer
 
 PYTHON = sys.executable
@@ -40,6 +40,10 @@ class Invocation:
     cwd: Path
     env: dict[str, str] = field(default_factory=dict)
     cleanup: Callable[[], None] | None = None
+    steps: list[Step] = field(default_factory=list)  # keys typed into an interactive session
+    # A file the program writes (relative to cwd) that is the fixture instead of the terminal's bytes
+    # (asciinema's recording); its suffix names the fixture's.
+    artifact: str | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class Entry:
     columns: int = 100
     lines: int = 30
     timeout: float = 60.0
+    subdir: str = ""  # where under the fixture directory it goes ("sessions" for whole sessions)
 
     def available(self) -> tuple[bool, str]:
         """(True, "") when every program and module the entry needs is here, else (False, why)."""
@@ -915,7 +920,13 @@ def capture_entry(entry: Entry, tmp: Path) -> Capture:
             lines=entry.lines,
             timeout=entry.timeout,
             version_argv=entry.version_argv() or (),
+            steps=invocation.steps,
         )
+        if invocation.artifact is not None and not result.timed_out:
+            artifact = invocation.cwd / invocation.artifact
+            result.raw = artifact.read_bytes()
+            result.metadata["format"] = artifact.suffix.lstrip(".")
+            result.metadata["sha256"] = hashlib.sha256(result.raw).hexdigest()
     finally:
         if invocation.cleanup is not None:
             invocation.cleanup()

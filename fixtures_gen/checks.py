@@ -61,6 +61,39 @@ def load_fixtures(directory: Path) -> list[Fixture]:
     return fixtures
 
 
+@dataclass(frozen=True)
+class Session:
+    """A whole-session capture (``tests/fixtures/sessions``): the terminal's bytes and its size."""
+
+    name: str
+    path: Path  # NAME.raw, or NAME.cast (asciicast v2: the output events are the bytes)
+    raw: bytes
+    columns: int
+    rows: int
+    metadata: dict[str, Any]
+
+    @property
+    def text(self) -> str:
+        return self.raw.decode("utf-8", errors="surrogateescape")
+
+
+def load_sessions(directory: Path) -> list[Session]:
+    """Every ``NAME.raw`` or ``NAME.cast`` with its ``NAME.json`` in ``directory``, sorted by name."""
+    from oracle.asciicast import read_asciicast
+
+    sessions = []
+    for path in sorted([*directory.glob("*.raw"), *directory.glob("*.cast")]):
+        with open(path, "rb") as handle:
+            data = handle.read()
+        metadata = json.loads(path.with_suffix(".json").read_text())
+        columns, rows = metadata["columns"], metadata["lines"]
+        if path.suffix == ".cast":
+            recording = read_asciicast(data)
+            data, columns, rows = recording.output.encode("utf-8", "surrogateescape"), recording.columns, recording.rows
+        sessions.append(Session(path.stem, path, data, columns, rows, metadata))
+    return sessions
+
+
 def public_gate_reasons() -> set[str]:
     """textclean's public gate reasons (``GATE_REASONS``, else the upper-case constants)."""
     import textclean
@@ -99,6 +132,42 @@ def judge(text: str) -> Verdict:
         tokens_before=result.tokens_before,
         tokens_after=result.tokens_after,
         tokens_ideal=count_tokens(ideal),
+    )
+
+
+def clean_at_size(text: str, columns: int | None, rows: int | None) -> tuple[Any, bool]:
+    """``textclean.clean(text, min_tokens=0)``, told the terminal's size when its signature takes
+    one; returns (result, whether the size was passed)."""
+    import inspect
+
+    from textclean import clean
+
+    sized = columns is not None and {"columns", "rows"} <= set(inspect.signature(clean).parameters)
+    size = {"columns": columns, "rows": rows} if sized else {}
+    return clean(text, min_tokens=0, **size), sized
+
+
+def judge_session(session: Session) -> Verdict:
+    """Like :func:`judge` for a whole session at its recorded size: the ideal is the oracle's
+    :func:`oracle.ideal_lines` (cleared pages included), losslessness is checked at that size."""
+    import oracle
+
+    size = {"columns": session.columns, "rows": session.rows}
+    text = session.text
+    ideal = oracle.ideal_lines(text, **size)
+    result, _ = clean_at_size(text, session.columns, session.rows)
+    lossless = oracle.check_lossless(text, result.text, **size)
+    return Verdict(
+        adopted=result.applied,
+        reason=result.reason,
+        detail=result.detail,
+        cleaned=result.text,
+        agrees=oracle.ideal_lines(result.text, **size) == ideal,
+        lossless=bool(lossless.ok),
+        missing=lossless.missing,
+        tokens_before=result.tokens_before,
+        tokens_after=result.tokens_after,
+        tokens_ideal=count_tokens("\n".join(ideal)),
     )
 
 

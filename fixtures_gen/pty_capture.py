@@ -13,6 +13,7 @@ import errno
 import fcntl
 import hashlib
 import os
+import re
 import select
 import shutil
 import signal
@@ -30,6 +31,17 @@ READ_CHUNK = 65536
 # the terminal has been quiet this long instead of waiting for their EOF.
 QUIET_AFTER_EXIT = 0.2
 VERSION_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class Step:
+    """One keystroke batch of a scripted session: wait until the output since the previous batch
+    matches ``expect`` (a regular expression over bytes; ``None`` waits for ``settle`` of quiet only)
+    and has been quiet for ``settle`` seconds, then type ``send``."""
+
+    send: bytes
+    expect: bytes | None = None
+    settle: float = 0.3
 
 
 @dataclass
@@ -82,14 +94,28 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
         pass
 
 
-def _pump(master: int, proc: subprocess.Popen[bytes], deadline: float) -> tuple[bytes, bool]:
-    """Read the master until EOF (or quiet after exit) or the deadline; returns (bytes, timed_out)."""
+def _pump(
+    master: int, proc: subprocess.Popen[bytes], deadline: float, steps: Sequence[Step] = ()
+) -> tuple[bytes, bool]:
+    """Read the master until EOF (or quiet after exit) or the deadline, typing ``steps`` as their
+    expectations are met; returns (bytes, timed_out)."""
     chunks: list[bytes] = []
     exited_at: float | None = None
+    pending = list(steps)
+    since = 0  # offset in the output where the current step's expectation is looked for
+    last_data = time.monotonic()
     while True:
         now = time.monotonic()
         if now >= deadline:
             return b"".join(chunks), True
+        if pending and now - last_data >= pending[0].settle:
+            step = pending[0]
+            output = b"".join(chunks)
+            if step.expect is None or re.search(step.expect, output[since:]):
+                os.write(master, step.send)
+                pending.pop(0)
+                since = len(output)
+                last_data = now
         if exited_at is None and proc.poll() is not None:
             exited_at = now
         if exited_at is not None and now - exited_at >= QUIET_AFTER_EXIT:
@@ -101,6 +127,7 @@ def _pump(master: int, proc: subprocess.Popen[bytes], deadline: float) -> tuple[
         if data is None:
             return b"".join(chunks), False
         chunks.append(data)
+        last_data = time.monotonic()
         if exited_at is not None:
             exited_at = time.monotonic()
 
@@ -128,7 +155,14 @@ def program_version(version_argv: Sequence[str] | None, env: Mapping[str, str], 
 
 
 def _run_in_pty(
-    argv: Sequence[str], *, cwd: str, env: Mapping[str, str], columns: int, lines: int, timeout: float
+    argv: Sequence[str],
+    *,
+    cwd: str,
+    env: Mapping[str, str],
+    columns: int,
+    lines: int,
+    timeout: float,
+    steps: Sequence[Step] = (),
 ) -> tuple[bytes, int | None, bool]:
     master, slave = os.openpty()
     try:
@@ -146,7 +180,7 @@ def _run_in_pty(
         )
         os.close(slave)
         slave = -1
-        raw, timed_out = _pump(master, proc, time.monotonic() + timeout)
+        raw, timed_out = _pump(master, proc, time.monotonic() + timeout, steps)
         if timed_out:
             _kill_group(proc)
         try:
@@ -172,13 +206,15 @@ def capture(
     term: str = "xterm-256color",
     timeout: float = 60.0,
     version_argv: Sequence[str] | None = None,
+    steps: Sequence[Step] = (),
 ) -> Capture:
     """Run ``argv`` in a new pty and return its raw output, exit code and metadata.
 
     ``env`` is laid over :func:`minimal_env`; HOME is ``cwd`` (or a temporary directory removed
     afterwards) unless ``env`` sets it. The exit code is negative (``-signal``) when a signal ended the
     program, e.g. ``-9`` when the timeout killed it. ``version_argv`` defaults to ``[argv[0],
-    "--version"]``; pass ``()`` to skip the version look-up.
+    "--version"]``; pass ``()`` to skip the version look-up. ``steps`` are typed into the terminal
+    as the output meets their expectations (an interactive session); the metadata records them.
     """
     scratch = None if cwd is not None else tempfile.mkdtemp(prefix="fixtures_gen-")
     workdir = os.fspath(cwd) if cwd is not None else scratch
@@ -188,7 +224,7 @@ def capture(
         full_env.update(env or {})
         started = _dt.datetime.now(_dt.timezone.utc)
         raw, exit_code, timed_out = _run_in_pty(
-            argv, cwd=workdir, env=full_env, columns=columns, lines=lines, timeout=timeout
+            argv, cwd=workdir, env=full_env, columns=columns, lines=lines, timeout=timeout, steps=steps
         )
         if version_argv is None:
             version_argv = [argv[0], "--version"]
@@ -203,6 +239,8 @@ def capture(
             "sha256": hashlib.sha256(raw).hexdigest(),
             "captured": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
+        if steps:
+            metadata["keys"] = [step.send.decode("utf-8", "backslashreplace") for step in steps]
         if timed_out:
             metadata["timed_out"] = True
         return Capture(raw=raw, exit_code=exit_code, metadata=metadata, timed_out=timed_out)

@@ -112,3 +112,90 @@ with console.status("⚙️ building wheels", spinner="earth"):
         console.print(f"✔️ built package {step}")
 console.print("🎉 done")
 """
+
+# Thirty tasks at once: a live display taller than 24 rows (rich redraws it by moving up ~30 rows).
+RICH_MANY_TASKS = r"""
+import time
+
+from rich.progress import Progress
+
+with Progress(refresh_per_second=8) as progress:
+    tasks = [progress.add_task(f"layer {index:02d}", total=100) for index in range(30)]
+    while not progress.finished:
+        for index, task in enumerate(tasks):
+            progress.update(task, advance=5 + index % 7 * 3)
+        time.sleep(0.1)
+print("30 layers converted")
+"""
+
+# apt's fancy dpkg progress (apt-pkg/install-progress.cc, PackageManagerFancy), byte for byte: the
+# scrolling region shrinks by one row, the status line is drawn on the last row with DECSC/CUP/DECRC,
+# the region is restored at the end and the status line erased with ED 0. dpkg's own lines scroll
+# inside the region above it.
+APT_FANCY_PROGRESS = r"""
+import math
+import os
+import sys
+import time
+
+out = sys.stdout
+
+
+def rows_columns():
+    size = os.get_terminal_size(out.fileno())
+    return size.lines, size.columns
+
+
+def setup_scroll_area(rows):
+    out.write("\n" "\0337" f"\033[0;{rows - 1}r" "\0338" "\033[1A")
+    out.flush()
+
+
+def draw_status(percent):
+    rows, columns = rows_columns()
+    progress = f"Progress: [{percent:3d}%]"
+    out.write("\0337" f"\033[{rows};0f" "\033[42m" "\033[30m" + progress + "\033[49m" "\033[39m")
+    size = columns - 4 - len(progress) - 2
+    done = max(0, min(size, math.floor(percent / 100 * size)))
+    out.write(" [" + "#" * done + "." * (size - done) + "] ")
+    out.write("\0338")
+    out.flush()
+
+
+PACKAGES = ["libdemo1", "demo-data", "demo-tools", "demo-doc"]
+rows, _ = rows_columns()
+print("Reading package lists... Done")
+print("Building dependency tree... Done")
+print("The following NEW packages will be installed:")
+print("  " + " ".join(PACKAGES))
+print(f"0 upgraded, {len(PACKAGES)} newly installed, 0 to remove and 0 not upgraded.")
+setup_scroll_area(rows)
+steps = []
+for name in PACKAGES:
+    steps.append(f"Selecting previously unselected package {name}.")
+    steps.append(f"Preparing to unpack .../{name}_1.0_all.deb ...")
+    steps.append(f"Unpacking {name} (1.0) ...")
+for name in PACKAGES:
+    steps.append(f"Setting up {name} (1.0) ...")
+steps.append("Processing triggers for man-db (2.11.2-2) ...")
+for index, line in enumerate(steps):
+    print(line)
+    draw_status(index * 100 // len(steps))
+    time.sleep(0.03)
+rows, _ = rows_columns()
+setup_scroll_area(rows + 1)
+out.write("\033[J")
+out.flush()
+"""
+
+# A short download for the asciinema recording: clear, then a tqdm bar.
+CAST_PROGRESS = r"""
+import time
+
+from tqdm import tqdm
+
+print("fetching shards")
+for _ in tqdm(range(30), desc="shards", unit="shard", mininterval=0.05):
+    time.sleep(0.02)
+print("30 shards fetched")
+"""

@@ -18,7 +18,7 @@ Where real terminals disagree, ``flavour="xterm"`` (default) or ``"tmux"`` picks
 """
 
 from .errors import OracleError
-from .lossless import LosslessResult, agrees, check_lossless, shown_lines
+from .lossless import LosslessResult, agrees, check_lossless, ideal_lines, shown_lines
 from .render import DEFAULT_LINES, Rendering, decode, estimate_columns, informative_lines, render
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "check_lossless",
     "decode",
     "estimate_columns",
+    "ideal_lines",
     "informative_lines",
     "render",
     "shown_lines",

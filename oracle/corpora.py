@@ -25,7 +25,7 @@ from pathlib import Path
 import pyte
 
 from .render import render
-from .screen import TMUX, XTERM
+from .screen import ALACRITTY, XTERM
 
 ENVIRONMENT_VARIABLE = "TEXTCLEAN_CORPORA"
 SPACER_FLAGS = ("WIDE_CHAR_SPACER", "LEADING_WIDE_CHAR_SPACER")
@@ -107,7 +107,7 @@ def alacritty_cases(root: Path) -> list[Case]:
         expected = _trim(_alacritty_rows(grid, lines))
         # alacritty's EL/ECH with a wrap pending leave the last column alone, as tmux does.
         data = recording.read_bytes()
-        cases.append(Case("alacritty", folder.name, data, columns, lines, expected, False, TMUX))
+        cases.append(Case("alacritty", folder.name, data, columns, lines, expected, False, ALACRITTY))
     return cases
 
 

@@ -27,8 +27,10 @@ represent.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .render import render
+from .screen import TMUX, XTERM
 
 
 @dataclass(frozen=True)
@@ -53,15 +55,49 @@ class LosslessResult:
         )
 
 
-def shown_lines(data: bytes | str) -> tuple[str, ...]:
+def _rendering_args(columns: int | None, rows: int | None, flavour: str | None) -> dict[str, Any]:
+    """A known size is a real terminal's: tmux (the tie-breaker) decides, unless told otherwise."""
+    if flavour is None:
+        flavour = XTERM if columns is None and rows is None else TMUX
+    return {"columns": columns, "lines": rows, "flavour": flavour}
+
+
+def shown_lines(
+    data: bytes | str, *, columns: int | None = None, rows: int | None = None, flavour: str | None = None
+) -> tuple[str, ...]:
     """Every non-blank line a terminal ever showed for ``data``, see the module docstring."""
-    return render(data).shown
+    return render(data, **_rendering_args(columns, rows, flavour)).shown
 
 
-def check_lossless(raw: bytes | str, candidate: bytes | str) -> LosslessResult:
-    """Whether ``candidate`` keeps every line the terminal ever showed for ``raw``, in order."""
-    shown = render(raw).shown
-    kept = render(candidate).shown
+def ideal_lines(data: bytes | str, *, columns: int | None = None, rows: int | None = None) -> list[str]:
+    """A session's ideal: its informative lines, page by page (SESSIONS_CONTRACT.md), at its size.
+
+    Every line a cleared page showed (tmux's scroll-on-clear), every line that scrolled off, the
+    alternate screen's content as it was left, and the final screen, in the order they were first
+    drawn; lines ``CSI 3 J`` erased from the history are kept (the project's safe side). This is
+    the least a lossless candidate keeps (:func:`check_lossless`) and the yardstick for savings.
+    """
+    return list(shown_lines(data, columns=columns, rows=rows))
+
+
+def check_lossless(
+    raw: bytes | str,
+    candidate: bytes | str,
+    *,
+    columns: int | None = None,
+    rows: int | None = None,
+    flavour: str | None = None,
+) -> LosslessResult:
+    """Whether ``candidate`` keeps every line the terminal ever showed for ``raw``, in order.
+
+    ``columns`` and ``rows`` are the terminal's size when the raw output was recorded (a session);
+    then both texts are rendered at that size with the tmux flavour (``flavour`` overrides), so a
+    line the terminal wrapped is compared as the rows it showed. Without a size the width is each
+    text's own widest line (nothing wraps) and the flavour xterm's.
+    """
+    args = _rendering_args(columns, rows, flavour)
+    shown = render(raw, **args).shown
+    kept = render(candidate, **args).shown
     position = 0
     for index, line in enumerate(shown):
         try:

@@ -56,7 +56,10 @@ STUB = Char(PLACEHOLDER)
 # the scrolling region, and ignores HPR/VPR/CHT and the output's LNM.
 XTERM = "xterm"
 TMUX = "tmux"
-FLAVOURS = (XTERM, TMUX)
+# tmux's behaviours, except that DECSTBM homes the cursor within the region in origin mode (as
+# xterm does); for alacritty's reference recordings, which compare the visible screen only.
+ALACRITTY = "alacritty"
+FLAVOURS = (XTERM, TMUX, ALACRITTY)
 
 # Behaviours on which real terminals disagree (docs/oracle.md, deviation table); a rendering lists
 # those its input relied on in ``Rendering.ambiguous``.
@@ -64,6 +67,10 @@ WIDE_SPLIT = "wide-character-split"  # a wide character cut in half (xterm blank
 ERASED_SCROLLBACK = "erase-scrollback"  # ED 3 with a scrollback (kept here, erased by xterm/tmux)
 DEC_GRAPHICS = "dec-special-graphics"  # ESC ( 0 line drawing (tmux's capture shows the ASCII)
 ZWJ_SEQUENCE = "zero-width-joiner"  # xterm: each emoji its own cells; tmux: one cell, see _join
+DECSTBM_ZERO_BOTTOM = "decstbm-zero-bottom"  # CSI t;0 r: xterm's bottom row, tmux's row 1
+REVERSE_WRAP = "backspace-reverse-wrap"  # BS at column 0 under a wrapped row: tmux goes up, xterm stays
+INSERT_LINES_TO_BOTTOM = "insert-lines-to-bottom"  # tmux's IL outside the region, to the last row
+SAVE_CURSOR_FLAG = "save-cursor-1048"  # ? 1048 h/l: xterm saves/restores the cursor, tmux 3.3a ignores it
 
 ZWJ = "\u200d"
 
@@ -93,6 +100,10 @@ class Row(StaticDefaultDict[int, Char]):
     def __init__(self) -> None:
         super().__init__(BLANK)
         self.born: float | None = None
+        # Written to since it was last cleared whole (tmux's ``cellused``): tmux's scroll-on-clear
+        # pushes the rows down to the last such row into the history, blank-looking ones included.
+        self.used = False
+        self.wrapped = False  # autowrap continued it on the next row (tmux's GRID_LINE_WRAPPED)
 
 
 class ShownLine(NamedTuple):
@@ -192,6 +203,7 @@ class OracleScreen(pyte.Screen):
             raise ValueError(f"flavour must be one of {FLAVOURS}, not {flavour!r}")
         self.onlcr = onlcr
         self.xterm = flavour == XTERM
+        self.home_in_region = flavour != TMUX  # DECSTBM's home in origin mode
         self.output_lnm = False  # LNM set by the output itself
         self.scrollback: list[ShownLine] = []
         self.shown: list[ShownLine] = []
@@ -199,6 +211,8 @@ class OracleScreen(pyte.Screen):
         self.alternate = False
         self._main_buffer: Buffer | None = None
         self._alt_buffer: Buffer = Buffer()
+        self._alt_cursor: tuple[int, int] | None = None  # tmux's 1049 cursor slot
+        self._wrapping = False
         self._default_tabs = True
         self.last_char: str | None = None
         self.ambiguous: set[str] = set()
@@ -252,6 +266,7 @@ class OracleScreen(pyte.Screen):
         row: Row = self.buffer[self.cursor.y]  # type: ignore[assignment]
         if row.born is None:
             row.born = self._birth_time()
+        row.used = True
         return row
 
     def _birth_time(self) -> float:
@@ -267,7 +282,9 @@ class OracleScreen(pyte.Screen):
 
     def _wrap(self) -> None:
         self.carriage_return()
+        self._wrapping = True
         self.index()
+        self._wrapping = False
 
     def _draw_narrow(self, data: str) -> None:
         cursor = self.cursor
@@ -369,8 +386,14 @@ class OracleScreen(pyte.Screen):
 
     def repeat_character(self, count: int) -> None:
         """REP: repeat the preceding graphic character (pyte lacks it; tmux repeats ASCII only)."""
-        if self.last_char is not None and (self.xterm or self.last_char.isascii()):
-            self.draw(self.last_char * min(count or 1, 65535))
+        if self.last_char is None:
+            return
+        count = min(count or 1, 65535)
+        if not self.xterm:
+            if not self.last_char.isascii():
+                return
+            count = min(count, max(self.columns - self.cursor.x, 0))  # tmux stops at the margin
+        self.draw(self.last_char * count)
 
     def tab(self) -> None:
         if self.cursor.x >= self.columns - 1:
@@ -414,9 +437,41 @@ class OracleScreen(pyte.Screen):
         self._end_pending_wrap()
         self.cursor.y = min(self.cursor.y + (count or 1), self.lines - 1)
 
+    def cursor_position(self, line: int | None = None, column: int | None = None) -> None:
+        """CUP/HVP. In origin mode a row past the region's bottom stops there (xterm and tmux; pyte
+        ignores the whole move)."""
+        self.cursor.x = min((column or 1) - 1, self.columns - 1)
+        self.cursor_to_line(line)
+
     def cursor_to_line(self, line: int | None = None) -> None:
-        self._end_pending_wrap()
-        super().cursor_to_line(line)
+        """VPA (and CUP's row), relative to the region in origin mode. tmux's VPA keeps a pending
+        wrap (the column is left as it is)."""
+        if self.xterm:
+            self._end_pending_wrap()
+        y = (line or 1) - 1
+        if mo.DECOM in self.mode:
+            top, bottom = self.margins or Margins(0, self.lines - 1)
+            y = bottom if y > bottom - top else y + top
+        self.cursor.y = min(y, self.lines - 1)
+
+    def set_margins(self, top: int | None = None, bottom: int | None = None) -> None:
+        """DECSTBM: an omitted or 0 top is row 1, an omitted bottom the last row (pyte keeps the
+        previous region's); a region of one row is ignored. The cursor goes home: tmux to the
+        screen's (0, 0) even in origin mode, xterm and alacritty to the region's."""
+        if bottom == 0:
+            # xterm reads a 0 bottom as the default (the last row), tmux as row 1 (then the region
+            # is one row and ignored).
+            self.ambiguous.add(DECSTBM_ZERO_BOTTOM)
+            bottom = None if self.xterm else 1
+        top = min(max((top or 1) - 1, 0), self.lines - 1)
+        bottom = min((bottom or self.lines) - 1, self.lines - 1)
+        if top >= bottom:
+            return
+        self.margins = None if top == 0 and bottom == self.lines - 1 else Margins(top, bottom)
+        if self.home_in_region:
+            self.cursor_position()
+        else:
+            self.cursor.x = self.cursor.y = 0
 
     def cursor_back(self, count: int | None = None) -> None:
         if self.xterm:
@@ -428,6 +483,8 @@ class OracleScreen(pyte.Screen):
     def index(self) -> None:
         if self.xterm:
             self._end_pending_wrap()
+        if self._wrapping:
+            self.buffer[self.cursor.y].wrapped = True  # only clearing the whole row ends it (tmux)
         top, bottom = self.margins or Margins(0, self.lines - 1)
         if self.cursor.y != bottom:
             if self.cursor.y < self.lines - 1:
@@ -462,7 +519,11 @@ class OracleScreen(pyte.Screen):
             super().restore_cursor()
             return
         savepoint = self.savepoints[-1]
+        saved_y = savepoint.cursor.y
         super().restore_cursor()
+        # pyte clamps the restored row into the scrolling region (in the saved cursor itself); xterm
+        # and tmux do not.
+        self.cursor.y = savepoint.cursor.y = min(saved_y, self.lines - 1)
         # xterm and tmux restore the same position again on the next DECRC; pyte pops it, and hands
         # the saved cursor object itself to the screen, where later moves would change it.
         self.savepoints.append(savepoint)
@@ -476,9 +537,8 @@ class OracleScreen(pyte.Screen):
             if self.cursor.y > 0:
                 self.cursor.y -= 1
             return
-        self._retire_rows(range(bottom, bottom + 1))
         buffer = self.buffer
-        buffer.pop(bottom, None)
+        buffer.pop(bottom, None)  # pushed off the bottom: gone (tmux keeps no such line)
         for y in range(bottom, top, -1):
             if y - 1 in buffer:
                 buffer[y] = buffer.pop(y - 1)
@@ -508,11 +568,16 @@ class OracleScreen(pyte.Screen):
         if not top <= y <= bottom:
             return
         count = min(count or 1, bottom - y + 1)
-        self._retire_rows(range(bottom - count + 1, bottom + 1))
+        outside = self.margins is not None and not self.margins.top <= y <= self.margins.bottom
+        if not self.xterm and outside and count == bottom - y + 1:
+            # tmux 3.3a outside the region: moving no rows (grid_move_lines of 0) clears none either.
+            self.ambiguous.add(INSERT_LINES_TO_BOTTOM)
+            return
         self._move_rows(list(range(bottom - count, y - 1, -1)), count)
         for row_y in range(y, y + count):
             self.buffer.pop(row_y, None)
-        self.carriage_return()
+        if self.xterm:  # tmux leaves the cursor's column alone
+            self.carriage_return()
 
     def delete_lines(self, count: int | None = None) -> None:
         top, bottom = self._line_region()
@@ -520,11 +585,11 @@ class OracleScreen(pyte.Screen):
         if not top <= y <= bottom:
             return
         count = min(count or 1, bottom - y + 1)
-        self._retire_rows(range(y, y + count))
         for row_y in range(y, y + count):
             self.buffer.pop(row_y, None)
         self._move_rows(list(range(y + count, bottom + 1)), -count)
-        self.carriage_return()
+        if self.xterm:  # tmux leaves the cursor's column alone
+            self.carriage_return()
 
     def _line_region(self) -> tuple[int, int]:
         """The rows IL and DL act on: the scrolling region; outside it, nothing in xterm and the
@@ -549,8 +614,32 @@ class OracleScreen(pyte.Screen):
             self._end_pending_wrap()
         if self.cursor.x < self.columns:  # tmux: with a wrap pending ICH does nothing
             self._flag_cut(self.cursor.x)
-            super().insert_characters(count)
-            self.buffer[self.cursor.y].pop(self.columns, None)
+            if self.xterm or mo.IRM in self.mode:
+                super().insert_characters(count)
+                self.buffer[self.cursor.y].pop(self.columns, None)
+            else:
+                self._tmux_insert_characters(count or 1)
+
+    def _tmux_insert_characters(self, count: int) -> None:
+        """tmux 3.3a's ICH (``grid_view_insert_cells``): the cells after the cursor move right, and
+        only as many cells as moved are blanked, so inserting more than half of what is left of the
+        line leaves some old cells in place."""
+        x, row = self.cursor.x, self._row_at_cursor()
+        count = min(count, self.columns - x)
+        if x >= self.columns - 1:
+            row.pop(x, None)
+            return
+        moved = self.columns - x - count
+        old = {col: row[col] for col in range(x, x + moved) if col in row}
+        for col in range(x, x + min(moved, count)):
+            row.pop(col, None)
+        for col in range(x + count, self.columns):
+            row.pop(col, None)
+        for col, cell in old.items():
+            row[col + count] = cell
+
+    def _row_at_cursor(self) -> Row:
+        return self.buffer[self.cursor.y]  # type: ignore[return-value]
 
     def delete_characters(self, count: int | None = None) -> None:
         if self.xterm:
@@ -566,6 +655,16 @@ class OracleScreen(pyte.Screen):
             self.ambiguous.add(WIDE_SPLIT)
 
     def backspace(self) -> None:
+        """BS. tmux 3.3a at column 0 goes back to the last column of the row above when that row
+        wrapped into this one (xterm only with reverse-wraparound, mode 45, which is off)."""
+        if self.cursor.x == 0 and self.cursor.y > 0:
+            above = self.buffer.get(self.cursor.y - 1)
+            if above is not None and above.wrapped:
+                self.ambiguous.add(REVERSE_WRAP)
+                if not self.xterm:
+                    self.cursor.y -= 1
+                    self.cursor.x = self.columns - 1
+                    return
         self.cursor_back(1)
 
     # -- erasing (cells are removed: an erased cell renders like a never-written one) ----------
@@ -581,9 +680,12 @@ class OracleScreen(pyte.Screen):
             start, end = 0, min(x + 1, self.columns)
         elif how == 2:
             row.clear()
+            row.used = row.wrapped = False
             return
         else:
             return
+        if start == 0 and end == self.columns:
+            row.used = row.wrapped = False
         self._erase_cells(row, start, end)
 
     def erase_characters(self, count: int | None = None) -> None:
@@ -607,24 +709,41 @@ class OracleScreen(pyte.Screen):
 
     def erase_in_display(self, how: int = 0, *args: Any, **kwargs: Any) -> None:
         y = self.cursor.y
-        if how == 0:
+        clear = how == 2 or (how == 0 and y == 0 and self.cursor.x == 0)  # a page break
+        if clear:
+            rows = range(self.lines)
+            self._retire_rows(rows)  # a cleared screen was shown
+            if not self.xterm and not self.alternate:
+                self._scroll_on_clear()
+        elif how == 0:
             rows = range(y, self.lines)
         elif how == 1:
             rows = range(0, y + 1)
-        elif how == 2:
-            rows = range(self.lines)
         else:
-            # ED 3 erases the scrollback in xterm and tmux; the oracle keeps it (see docs/oracle.md).
             if how == 3 and self.scrollback:
+                # ED 3 erases the history in xterm and tmux. The shown log keeps every line that
+                # was in it (the project's safe side); the xterm flavour's scrollback keeps it too
+                # (docs/oracle.md, deviation 2), the tmux flavour's is erased as tmux's is.
                 self.ambiguous.add(ERASED_SCROLLBACK)
+                if not self.xterm:
+                    self.scrollback = []
             return
-        self._retire_rows(rows)
         buffer = self.buffer
         for row_y in rows:
-            if row_y != y or how == 2:
+            if row_y != y or clear:
                 buffer.pop(row_y, None)
-        if how in (0, 1):
+        if not clear:
             self.erase_in_line(how)
+
+    def _scroll_on_clear(self) -> None:
+        """tmux's ``scroll-on-clear`` (on by default since 3.3): clearing the main screen scrolls its
+        rows down to the last one written into the history (``grid_view_clear_history``)."""
+        buffer = self.buffer
+        used = [y for y in range(self.lines) if (row := buffer.get(y)) is not None and row.used]
+        for y in range(used[-1] + 1 if used else 0):
+            row = buffer.get(y)
+            born = row.born if row is not None and row.born is not None else self.clock
+            self.scrollback.append(ShownLine(born, self._text(row)))
 
     def alignment_display(self) -> None:
         self._retire_rows(range(self.lines))
@@ -638,13 +757,21 @@ class OracleScreen(pyte.Screen):
     # -- modes ---------------------------------------------------------------------------------
 
     def reset(self) -> None:
+        """RIS. xterm leaves the alternate screen; tmux 3.3a stays on it and clears it, and on the
+        main screen clears as ED 2 does (scroll-on-clear pushes the screen into the history)."""
+        alternate = False
         if hasattr(self, "shown"):
-            if self.alternate:
-                self._retire_rows(range(self.lines))
-                self._leave_alternate()
             self._retire_rows(range(self.lines))
-        self.alternate = False
-        self._main_buffer = None
+            if self.alternate and self.xterm:
+                self._leave_alternate()
+                self._retire_rows(range(self.lines))
+            elif not self.xterm:
+                alternate = self.alternate
+                if not alternate:
+                    self._scroll_on_clear()
+        if not alternate:
+            self._main_buffer = None
+        self.alternate = alternate
         self._default_tabs = True
         self.output_lnm = False
         self.last_char = None
@@ -685,7 +812,12 @@ class OracleScreen(pyte.Screen):
 
     def _alternate_mode(self, mode: int, enable: bool) -> None:
         if mode == SAVE_CURSOR:
-            self.save_cursor() if enable else self.restore_cursor()
+            self.ambiguous.add(SAVE_CURSOR_FLAG)
+            if self.xterm:  # tmux 3.3a ignores 1048
+                self.save_cursor() if enable else self.restore_cursor()
+            return
+        if not self.xterm:
+            self._tmux_alternate(mode, enable)
             return
         if enable:
             if self.alternate:
@@ -708,6 +840,31 @@ class OracleScreen(pyte.Screen):
             self._leave_alternate()
             if mode == ALTBUF_SAVE_CLEAR:
                 self.restore_cursor()
+
+    def _tmux_alternate(self, mode: int, enable: bool) -> None:
+        """tmux 3.3a (``screen_alternate_on/off``): 47, 1047 and 1049 all enter a cleared alternate
+        screen and leave it for the main screen as it was; 1049 also saves the cursor in a slot of
+        its own (not DECSC's, which both screens share) and restores it on leaving, even when not on
+        the alternate screen then."""
+        if enable:
+            if self.alternate:
+                return
+            if mode == ALTBUF_SAVE_CLEAR:
+                self._alt_cursor = (self.cursor.x, self.cursor.y)
+            self._main_buffer = self.buffer  # type: ignore[assignment]
+            self.buffer = Buffer()  # type: ignore[assignment]
+            self.alternate = True
+            return
+        if mode == ALTBUF_SAVE_CLEAR and self._alt_cursor is not None:
+            self.cursor.x, self.cursor.y = self._alt_cursor
+        if self.alternate:
+            self._retire_rows(range(self.lines))
+            assert self._main_buffer is not None
+            self.buffer = self._main_buffer  # type: ignore[assignment]
+            self._main_buffer = None
+            self.alternate = False
+        self.cursor.x = min(self.cursor.x, self.columns - 1)
+        self.cursor.y = min(self.cursor.y, self.lines - 1)
 
     def _leave_alternate(self) -> None:
         assert self._main_buffer is not None

@@ -247,6 +247,10 @@ class OracleStream:
             return  # attributes only
         if final in TMUX_IGNORES and not screen.xterm:
             return
+        if final == DECSTBM:
+            top, bottom = (_given(params, index) for index in (0, 1))
+            screen.set_margins(top, bottom)
+            return
         handler = _CSI_HANDLERS.get(final)
         if handler is not None:
             handler(screen, _numbers(params))
@@ -256,12 +260,12 @@ def _p(numbers: list[int], index: int = 0) -> int:
     return numbers[index] if len(numbers) > index else 0
 
 
-def _margins(screen: OracleScreen, n: list[int]) -> None:
-    top = _p(n, 0) or None
-    bottom = _p(n, 1) or None
-    screen.set_margins(top, bottom)
-    if top is None and bottom is None:
-        screen.cursor_position()  # DECSTBM homes the cursor; pyte forgets to when it resets
+def _given(params: str, index: int) -> int | None:
+    """Parameter ``index`` as an integer, or None when omitted (DECSTBM tells 0 from omitted)."""
+    fields = params.split(";")
+    if index >= len(fields) or not fields[index].split(":", 1)[0]:
+        return None
+    return _numbers(fields[index])[0]
 
 
 def _tab_forward(screen: OracleScreen, n: list[int]) -> None:
@@ -315,7 +319,6 @@ _CSI_HANDLERS: dict[str, Callable[[OracleScreen, list[int]], None]] = {
     TBC: lambda s, n: s.clear_tab_stop(_p(n)),
     SM: lambda s, n: s.set_mode(*n),
     RM: lambda s, n: s.reset_mode(*n),
-    DECSTBM: _margins,
     SCOSC: _save_cursor,
     SCORC: lambda s, n: s.restore_cursor(),
 }

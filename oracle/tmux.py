@@ -21,14 +21,13 @@ HISTORY_LIMIT = 5_000_000
 MAX_COLUMNS = 10000
 SETTLE_SECONDS = 0.2  # after cat exits, for tmux to drain the pty before we capture
 
-# The oracle's model where tmux has an option: ED 2 does not push the screen into the history
-# (``scroll-on-clear``, on by default since tmux 3.3), no status line. Window sizes are set with
+# tmux's defaults, ``scroll-on-clear`` included (on since 3.3: a cleared screen goes into the
+# history), which the oracle's tmux flavour models; no status line. Window sizes are set with
 # ``resize-window`` (``set -g window-size manual`` crashes tmux 3.3a when no client is attached).
 _CONFIG = f"""\
 set -g history-limit {HISTORY_LIMIT}
 set -g status off
 set -g escape-time 0
-set -gw scroll-on-clear off
 set -gw automatic-rename off
 set -gw allow-rename off
 set -gw aggressive-resize off

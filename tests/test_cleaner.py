@@ -58,7 +58,7 @@ def test_c1_code_point_is_refused_and_neighbours_untouched():
     assert "U+009B" in info.value.detail
 
 
-@pytest.mark.parametrize("code", ["\x1b[2J", "\x1b[H", "\x1b[5;1H", "\x1b[?1049h", "\x1b[1;20r", "\x1bc", "\x1b(0"])
+@pytest.mark.parametrize("code", ["\x1b[H", "\x1b[5;1H", "\x1b[1;20r", "\x1b(0"])
 def test_out_of_scope_controls_are_refused(code):
     with pytest.raises(Refused) as info:
         candidate(f"before\n{code}after\n")
@@ -209,9 +209,12 @@ def test_clear_before_the_output_begins_removes_nothing(clear):
     assert proposed(f"{clear}file1  file2\n") == "file1  file2\n"
 
 
-def test_clear_after_output_began_is_refused():
-    with pytest.raises(Refused):
-        candidate("first\n\x1b[H\x1b[2Jsecond\n")
+@pytest.mark.parametrize("code", ["\x1b[2J", "\x1b[H\x1b[2J", "\x1b[?1049h", "\x1bc"])
+def test_a_clear_after_output_began_is_a_page_break(code):
+    """SESSIONS_CONTRACT.md: what was shown before the clear stays, the next page follows."""
+    proposal = candidate(f"first\n{code}second\n")
+    assert proposal.text == "first\nsecond\n"
+    assert (proposal.pages_cleaned, proposal.pages_kept) == (2, 0)
 
 
 def test_restore_without_save_is_refused():

@@ -144,3 +144,14 @@ def test_cli_captures_a_users_own_command(
     assert (tmp_path / "out" / "mine.raw").read_bytes() == b"\x1b[01;32m\x1b[Kbeta\x1b[m\x1b[K\r\n"
     metadata = json.loads((tmp_path / "out" / "mine.json").read_text())
     assert metadata["columns"] == 50 and metadata["env"]["GREP_COLORS"] == "mt=01;32"
+
+
+def test_steps_are_typed_when_the_output_asks_for_them() -> None:
+    from fixtures_gen.pty_capture import Step
+
+    script = "printf 'name? '; read name; printf 'again? '; read other; echo \"got $name/$other\""
+    steps = [Step(b"ada\r", rb"name\? $", 0.1), Step(b"bob\r", rb"again\? $", 0.1)]
+    result = capture(["sh", "-c", script], steps=steps, timeout=20.0, version_argv=())
+    assert not result.timed_out
+    assert result.raw.endswith(b"got ada/bob\r\n")
+    assert result.metadata["keys"] == ["ada\r", "bob\r"]

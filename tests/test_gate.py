@@ -63,7 +63,7 @@ def test_too_large():
 
 
 def test_unsupported_control_and_malformed_escape():
-    assert clean(GREP + "\x1b[2J", min_tokens=0).reason == UNSUPPORTED_CONTROL
+    assert clean(GREP + "\x1b[5;1H", min_tokens=0).reason == UNSUPPORTED_CONTROL
     assert clean(GREP + "\x1b[3", min_tokens=0).reason == MALFORMED_ESCAPE
 
 
@@ -81,8 +81,8 @@ def test_content_would_change(monkeypatch):
 
     real = cleaner.candidate
 
-    def lossy(text):
-        good = real(text)
+    def lossy(text, **size):
+        good = real(text, **size)
         return Candidate(good.text.split("\n", 1)[1], good.removed)
 
     monkeypatch.setattr(cleaner, "candidate", lossy)

@@ -70,6 +70,7 @@ RECORDED: dict[str, frozenset[str]] = {
             "t0074-DECSTBM_SU_SD",
             "t0075-DECSTBM_CUU_CUD",
             "t0076-DECSTBM_IL_DL",
+            "t0077-DECSTBM_quirks",
             "t0078-DECSTBM_CPL_CNL",
             "t0079-DECSTBM_VPR",
             "t0080-HT",
@@ -87,6 +88,7 @@ RECORDED: dict[str, frozenset[str]] = {
             "t0501-bash_ls",
             "t0502-bash_ls_color",
             "t0503-zsh_ls_color",
+            "t0504-vim",
         }
     ),
     "alacritty": frozenset(

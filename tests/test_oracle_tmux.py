@@ -15,13 +15,15 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 import oracle
+from fixtures_gen.checks import load_sessions
 from oracle import tmux
 from oracle.render import INVALID_UTF8
-from oracle.screen import DEC_GRAPHICS, ERASED_SCROLLBACK, TMUX, WIDE_SPLIT, ZWJ_SEQUENCE
+from oracle.screen import DEC_GRAPHICS, ERASED_SCROLLBACK, SAVE_CURSOR_FLAG, TMUX, WIDE_SPLIT, ZWJ_SEQUENCE
 from oracle.stream import STRING_ENDED_BY_BEL
 from textclean.pipeline import grammar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import session_streams  # noqa: E402
 from hypothesis_profiles import scaled  # noqa: E402
 from strategies import screen_controls, terminal_streams  # noqa: E402
 
@@ -255,11 +257,16 @@ def test_deviation_apc_ended_by_bel() -> None:
     assert flags(data) == {STRING_ENDED_BY_BEL}
 
 
-def test_deviation_ed3_keeps_scrollback() -> None:
+def test_ed3_erases_the_history_and_the_shown_log_keeps_it() -> None:
+    """tmux's ED 3 erases its history (the tmux flavour too); the xterm flavour's scrollback keeps
+    it (deviation 2), and the shown log always does: the project's safe side."""
     data = b"".join(b"old %d\n" % i for i in range(30)) + b"\x1b[H\x1b[2J\x1b[3Jnew\n"
     [(_, theirs, mine)] = compare([data])
-    assert theirs == ["new"]
-    assert mine[:6] == [f"old {i}" for i in range(6)] and mine[-1] == "new"
+    assert theirs == mine == ["new"]
+    xterm = oracle.render(data, lines=LINES)
+    assert xterm.lines[:6] == [f"old {i}" for i in range(6)] and xterm.lines[-1] == "new"
+    assert xterm.shown == oracle.render(data, lines=LINES, flavour=TMUX).shown
+    assert xterm.shown == (*(f"old {i}" for i in range(30)), "new")
     assert flags(data) == {ERASED_SCROLLBACK}
 
 
@@ -305,9 +312,86 @@ def test_wide_character_right_half_is_tmux_flavour() -> None:
     assert all(WIDE_SPLIT in flags(case.encode()) for case in WIDE_CASES)
 
 
-def test_deviation_scroll_on_clear_is_switched_off() -> None:
-    # tmux >= 3.3 pushes the screen into the history on ED 2 unless scroll-on-clear is off; the
-    # private servers switch it off, and the oracle, like xterm, does not push.
-    data = b"shown\n\x1b[2J\x1b[Hnext\n"
-    [(_, theirs, mine)] = compare([data])
-    assert theirs == mine == ["next"]
+def test_scroll_on_clear_is_tmux_flavour() -> None:
+    # tmux >= 3.3 pushes the screen down to its last written row into the history on ED 2, on ED 0
+    # from home and on RIS (``scroll-on-clear``, on by default); xterm erases in place.
+    cases = [b"shown\n\x1b[2J\x1b[Hnext\n", b"a\n\nb\n\x1b[H\x1b[Jnext\n", b"a\n\nb   \n\n\x1bcnext\n"]
+    results = compare(cases)
+    assert [theirs for _, theirs, _ in results] == [mine for _, _, mine in results]
+    assert [theirs for _, theirs, _ in results] == [["shown", "next"], ["a", "", "b", "next"], ["a", "", "b", "next"]]
+    assert [oracle.render(data).lines for data in cases] == [["next"]] * 3
+
+
+# -- whole sessions at their size: generated ones and the committed captures -----------------------
+
+SESSIONS_PER_SIZE = 8  # x 4 sizes, all in one server with the captures (a few seconds)
+
+
+def _first_difference(theirs: list[str], mine: list[str]) -> str:
+    first = next(
+        (i for i, (a, b) in enumerate(zip(theirs, mine, strict=False)) if a != b), min(len(theirs), len(mine))
+    )
+    return f"line {first + 1}: tmux {theirs[first : first + 1]!r} oracle {mine[first : first + 1]!r}"
+
+
+def test_sessions_agree_with_tmux_at_their_size() -> None:
+    """Generated sessions (clears, CUP/VPA/CHA/HPA, regions with IND/RI/LF at the margins, origin
+    mode, IL/DL/ICH/DCH/REP/SU/SD, the alternate screens, autowrap, cursor-up redraws) at 80x24,
+    120x40, 40x10 and 200x50, and every committed session capture at its recorded size: the tmux
+    flavour's scrollback + screen is tmux's history + screen (scroll-on-clear on, as tmux ships)."""
+    generated = [
+        (f"generated {columns}x{rows} #{index}", text.encode(), columns, rows)
+        for index, (text, columns, rows) in enumerate(session_streams.sessions(SESSIONS_PER_SIZE))
+    ]
+    captured = [
+        (session.name, tmux_equivalent(session.text).encode("utf-8", "surrogateescape"), session.columns, session.rows)
+        for session in load_sessions(FIXTURES / "sessions")
+    ]
+    assert len(captured) >= 8
+    jobs = [*generated, *captured]
+    with tmux.server() as server:
+        captures = server.show_many([(data, columns, rows) for _, data, columns, rows in jobs])
+    disagreements = []
+    for (name, data, columns, rows), capture in zip(jobs, captures, strict=True):
+        mine = oracle.render(data, columns=columns, lines=rows, flavour=TMUX).lines
+        if mine != capture.lines:
+            disagreements.append(f"{name}: {_first_difference(capture.lines, mine)}")
+    assert not disagreements, "\n".join(disagreements)
+
+
+# Each case is a tmux 3.3a behaviour the tmux flavour models (docs/oracle.md, Flavours).
+SESSION_CONTROL_CASES = [
+    b"a\nb\n\nc\x1b[2Jnew\n",  # ED 2 where the cursor is: the screen goes to the history
+    b"a\nb   \n\n   \x1b[H\x1b[2Jnew\n",  # rows of written spaces count as written
+    b"a\nbxyz\x1b[3D\x1b[K\n\n\x1b[H\x1b[2Jnew\n",  # down to the last written row only
+    b"aaaaaaaaaa\x1b[H\x1b[2Jnew\n",  # a full row (pending wrap) before the clear
+    b"a\nb\x1b[?1049hALT\nalt2\x1bcX\x1b[?1049lm\n",  # RIS on the alternate screen stays there
+    b"ab\x1b7\x1b[?1049h\x1b[3;3H\x1b7x\x1b[?1049l\x1b8Q\n",  # one DECSC slot, 1049's own
+    b"ab\x1b[3;3H\x1b[?1049h\x1b[5;5Hx\x1b[?1049l\x1b[?1049lQ\n",  # ?1049l restores again
+    b"".join(b"l%d\n" % i for i in range(10)) + b"\x1b[?1049hALT\x1b[3J\x1b[?1049lm\n",  # ED 3 from alt
+    b"a\nb\nc\x1b[?1048h\x1b[5;5H\x1b[?1048lQ\n",  # 1048 ignored
+    b"a\nb\nc\x1b[?3hX\n",  # DECCOLM clears into the history
+    b"a\x1b[?6h\x1b[2;4r\x1b[Hx\x1b[3;1Hy\x1b[9;1Hz\n",  # origin mode: CUP clamped to the region
+    b"\x1b[?6h\x1b[3;5rX\n",  # DECSTBM homes to the screen's (0, 0)
+    b"\x1b[3;5r\x1b[;7r\x1b[6;1HX\nY\nZ\n",  # an omitted top is row 1
+    b"\x1b[2;4r\x1b[0;0r\x1b[4;1Hx\ny\nz\n",  # CSI 0;0 r is ignored
+    b"x" * 10 + b"\x1b[2d[ab]\n",  # VPA keeps the pending wrap
+    b"abc\x1b[3G\x1b[2Lx\n",  # IL leaves the column
+    b"layer\x1b[20b\n",  # REP stops at the margin
+    b"x" * 10 + b"\x1b[3G\x1b[6@ab\n",  # ICH leaves old cells
+    b"a\x1b[2;3r\x1b[5;1Hb\x1b[6Lc\n",  # IL outside the region down to the last row: nothing
+    b"abcdefghijKL\r\x08x\n",  # BS at column 0 goes up into the row that wrapped
+    b"abcdefghijKL\x1b[1;1H\n\x08x\n",  # a line feed leaves the row wrapped
+    b"abcdefghijKL\x1b[1;1H\x1b[K\x1b[2;1H\x08x\n",  # clearing the whole row does not
+]
+
+
+def test_session_controls_are_tmux_flavour() -> None:
+    with tmux.server() as server:
+        captures = server.show_many([(data, 10, 6) for data in SESSION_CONTROL_CASES])
+    xterm_differs = 0
+    for data, capture in zip(SESSION_CONTROL_CASES, captures, strict=True):
+        assert oracle.render(data, columns=10, lines=6, flavour=TMUX).lines == capture.lines, data
+        xterm_differs += oracle.render(data, columns=10, lines=6).lines != capture.lines
+    assert xterm_differs >= 12
+    assert SAVE_CURSOR_FLAG in oracle.render(SESSION_CONTROL_CASES[8]).ambiguous

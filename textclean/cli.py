@@ -41,6 +41,10 @@ def _parser() -> argparse.ArgumentParser:
         help=f"refuse (unchanged) inputs longer than N characters (default {DEFAULT_MAX_CHARS})",
     )
     parser.add_argument(
+        "--size", type=_size, default=(None, None), metavar="COLUMNSxROWS",
+        help="the size of the terminal the output was written to (e.g. 160x40); default: unknown",
+    )
+    parser.add_argument(
         "--tokenizer", default=None, metavar="ENCODING",
         help=f"encoding to count tokens in: {', '.join(OFFLINE_ENCODINGS)} (offline) or another tiktoken name "
              f"(default {DEFAULT_ENCODING})",
@@ -48,6 +52,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--explain", action="store_true", help="print the gate's verdict and token counts on stderr")
     parser.add_argument("--json", action="store_true", help="with --explain: one JSON line per input instead of text")
     return parser
+
+
+def _size(value: str) -> tuple[int, int]:
+    columns, sep, rows = value.lower().partition("x")
+    if not (sep and columns.isdigit() and rows.isdigit() and int(columns) >= 2 and int(rows) >= 2):
+        raise argparse.ArgumentTypeError(f"expected COLUMNSxROWS such as 160x40, not {value!r}")
+    return int(columns), int(rows)
 
 
 def _read(path: str | None) -> bytes:
@@ -67,12 +78,15 @@ def _explain(name: str, result: Result[bytes], as_json: bool) -> str:
             "tokens_before": result.tokens_before,
             "tokens_after": result.tokens_after,
             "removed": asdict(result.removed),
+            "pages_cleaned": result.pages_cleaned,
+            "pages_kept": result.pages_kept,
         })
     verdict = "applied" if result.applied else f"refused: {result.reason}"
     detail = f" ({result.detail})" if result.detail else ""
+    pages = f"; pages {result.pages_cleaned} cleaned, {result.pages_kept} kept" if result.pages_cleaned else ""
     return (
         f"textclean: {verdict}{detail}; tokens {result.tokens_before} -> {result.tokens_after}; "
-        f"removed {result.removed}"
+        f"removed {result.removed}{pages}"
     )
 
 
@@ -91,6 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("textclean: --min-tokens and --max-chars must be >= 0", file=sys.stderr)
         return 2
     status = 0
+    columns, rows = args.size
     for path in args.files or ["-"]:
         try:
             raw = _read(path)
@@ -98,7 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"textclean: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
             status = 2
             continue
-        result = clean(raw, min_tokens=args.min_tokens, max_chars=args.max_chars, tokenizer=args.tokenizer)
+        result = clean(raw, min_tokens=args.min_tokens, max_chars=args.max_chars, columns=columns, rows=rows,
+                       tokenizer=args.tokenizer)
         try:
             sys.stdout.buffer.write(result.text)
             sys.stdout.buffer.flush()

@@ -90,19 +90,24 @@ def clean_messages(
     tokenizer: str | Callable[[str], int] | None = None,
     max_chars: int | None = None,
     cleaner: TextClean | None = None,
+    columns: int | None = None,
+    rows: int | None = None,
 ) -> tuple[list[Message], MessagesReport]:
     """Return ``(new_messages, report)`` with each tool output cleaned where the gate allows.
 
     ``format`` None (the default) reads each message in the shape it has (OpenAI chat, Anthropic,
     Responses API input items; a list may mix them). An explicit ``format`` reads only that shape; when
     it finds no tool output where another shape would have, ``report.warnings`` says so.
-    ``cleaner`` reuses a configured :class:`TextClean` (then ``min_tokens``, ``tokenizer`` and
-    ``max_chars`` are ignored).
+    ``cleaner`` reuses a configured :class:`TextClean` (then ``min_tokens``, ``tokenizer``,
+    ``max_chars``, ``columns`` and ``rows`` are ignored). ``columns`` / ``rows``: the size of the
+    terminal the tool outputs were written to, where the harness knows it.
     """
     if format is not None and format not in MESSAGE_FORMATS:
         raise ValueError(f"format must be None or one of {', '.join(map(repr, MESSAGE_FORMATS))}, not {format!r}")
     if cleaner is None:
-        cleaner = TextClean(min_tokens=min_tokens, tokenizer=tokenizer, max_chars=max_chars)
+        cleaner = TextClean(
+            min_tokens=min_tokens, tokenizer=tokenizer, max_chars=max_chars, columns=columns, rows=rows,
+        )
     # Two walks: the first collects the tool outputs' texts so that the gate cleans them in one batch
     # (TextClean.clean_many counts in threads where the counter allows), the second builds the new
     # messages from the results, taken in the same order.

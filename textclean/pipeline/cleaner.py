@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NoReturn
 
-from . import grammar
+from . import grammar, session
 from .grammar import Kind
+from .model import SCREEN_LINES
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR, c1_control_offset
 from .redraw import LineModel, Unresolved
@@ -27,6 +28,7 @@ _RESIDUAL_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CR_BEFORE_TEXT = re.compile(r"\r[^\r\n\x1b]")
 # The slow path's tokens within one line: a complete sequence or one control character. Everything
 # between two tokens is text to write.
+_AUTOWRAP_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?0*7(?:;[0-9;]*)?l")
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
 
 
@@ -43,6 +45,16 @@ class Refused(Exception):
 class Candidate:
     text: str
     removed: Removed
+    #: For a text resolved page by page (sessions): one segment per page, cleaned or kept.
+    segments: tuple[session.Segment, ...] | None = None
+
+    @property
+    def pages_kept(self) -> int:
+        return 0 if self.segments is None else sum(s.text is None for s in self.segments)
+
+    @property
+    def pages_cleaned(self) -> int:
+        return 0 if self.segments is None else sum(s.text is not None for s in self.segments)
 
 
 def _has_residual_control(text: str) -> bool:
@@ -56,27 +68,66 @@ def strip_escapes_only(text: str) -> str:
     return grammar.ESCAPE_SEQUENCE.sub("", text)
 
 
-def candidate(text: str) -> Candidate:
-    """Propose the cleaned text, or raise :class:`Refused`."""
+def candidate(text: str, *, columns: int | None = None, rows: int | None = None) -> Candidate:
+    """Propose the cleaned text, or raise :class:`Refused`.
+
+    ``columns`` / ``rows``: the terminal's size where known (None: at least 80 x 24, no wrapping).
+    """
     c1 = c1_control_offset(text)
     if c1 is not None:
         raise Refused(
             UNSUPPORTED_CONTROL,
             f"C1 control U+{ord(text[c1]):04X} at offset {c1} (terminals disagree on C1 in UTF-8)",
         )
-    if "\b" in text or ("\r" in text and _CR_BEFORE_TEXT.search(text) is not None):
-        return _resolve_redraws(text)  # the whole-text substitution would leave that control: skip it
-    stripped, count = grammar.APPEND_ONLY_INERT.subn("", text)
-    if not _has_residual_control(stripped):
-        return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
-    del stripped  # not kept alive beside the row model
-    return _resolve_redraws(text)
+    if columns is not None and _AUTOWRAP_OFF.search(text) is not None:
+        # DECAWM off matters where the width is known: past the margin a terminal overwrites the last
+        # column. The screen model refuses it (the inert table drops it where no width is assumed).
+        raise Refused(UNSUPPORTED_CONTROL, f"DECAWM off (autowrap) on a screen of {columns} columns")
+    # With a backspace or a CR before text, the whole-text substitution would leave that control: skip it.
+    if "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None):
+        stripped, count = grammar.APPEND_ONLY_INERT.subn("", text)
+        if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
+            return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
+        del stripped  # not kept alive beside the row model
+    try:
+        return _resolve_redraws(text, columns, rows)
+    except Refused as refusal:
+        if "\x1b" not in text and columns is None:
+            raise
+        return _resolve_pages(text, columns, rows, refusal)
 
 
-def _resolve_redraws(text: str) -> Candidate:
+def _resolve_pages(text: str, columns: int | None, rows: int | None, refusal: Refused) -> Candidate:
+    """The screen model, page by page (:mod:`session`); the row model's refusal stands when no page
+    gets cleaned."""
+    try:
+        segments = session.resolve(text, columns=columns, rows=rows)
+    except session.WholeRefusal as whole:
+        if len(whole.segments) == 1 or all(s.text is None for s in whole.segments):
+            raise refusal from None
+        raise Refused(whole.reason, whole.detail) from None
+    return from_segments(text, segments, refusal)
+
+
+def from_segments(text: str, segments: list[session.Segment], refusal: Refused | None = None) -> Candidate:
+    """A candidate from per-page segments; :class:`Refused` when none is cleaned."""
+    if not any(s.text is not None and s.text for s in segments):
+        first = next((s for s in segments if s.text is None), None)
+        if refusal is not None:
+            raise refusal
+        raise Refused(UNSUPPORTED_CONTROL, (first.why if first is not None else None) or "no page to clean")
+    cleaned = [s for s in segments if s.text is not None]
+    removed = Removed(
+        escape_sequences=sum(s.sequences for s in cleaned),
+        escape_chars=sum(s.sequence_chars for s in cleaned),
+    )
+    return Candidate(session.assemble(text, segments), removed, tuple(segments))
+
+
+def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = None) -> Candidate:
     """Feed the text to the row model line by line; a line written once, left to right, onto a fresh
     row takes the one-regex path, any other line is fed token by token."""
-    model = LineModel(len(text))
+    model = LineModel(len(text), screen_lines=rows or SCREEN_LINES, columns=columns)
     tally = [0, 0]  # escape sequences removed, and their characters
     offset = 0
     try:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import overload
 
-from . import cleaner, verify
+from . import cleaner, session, verify
 from .probe import has_terminal_noise
 from .result import (
     BELOW_MIN_TOKENS,
@@ -40,6 +41,102 @@ def _joined_bytes(candidate: str) -> str | None:
     return None
 
 
+#: How many pages the gate keeps on the verifier's word before it refuses the whole message.
+MAX_REJECTED_PAGES = 8
+#: The verifier's work finding rejected pages, in multiples of the text's length (bisection checks
+#: prefixes): past it the message is refused, so no input makes the retries quadratic.
+VERIFY_WORK_PER_CHAR = 24
+_AT_OFFSET = re.compile(r"\bat offset (\d+)(?! of the candidate)")
+
+
+def _size(columns: int | None, rows: int | None) -> tuple[int | None, int | None]:
+    for name, value in (("columns", columns), ("rows", rows)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 2):
+            raise ValueError(f"{name} must be an int >= 2 or None, not {value!r}")
+    return columns, rows
+
+
+def _verifier_knows_sizes() -> bool:
+    try:
+        return "columns" in inspect.signature(verify.first_difference).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _check(raw: str, candidate: str, columns: int | None, rows: int | None) -> str | None:
+    """The verifier's verdict on a whole candidate (None: it passes)."""
+    if columns is None and rows is None:
+        difference = verify.first_difference(raw, candidate)
+    elif not _verifier_knows_sizes():
+        return "the verifier does not take a terminal size: a candidate for a known size cannot be checked"
+    else:
+        size: dict[str, int | None] = {"columns": columns, "rows": rows}
+        difference = verify.first_difference(raw, candidate, **size)
+    return difference or _joined_bytes(candidate)
+
+
+def _keep_rejected_pages(
+    raw: str, proposal: cleaner.Candidate, difference: str | None, columns: int | None, rows: int | None,
+) -> tuple[cleaner.Candidate, str | None]:
+    """Keep, one at a time, the first cleaned page whose prefix the verifier rejects, until the whole
+    candidate passes (the verifier alone decides adoption) or nothing is left to keep."""
+    segments = list(proposal.segments or ())
+    keep: set[int] = set()
+    budget = [VERIFY_WORK_PER_CHAR * len(raw)]
+    for _ in range(MAX_REJECTED_PAGES):
+        bad = _named_page(difference, segments)
+        if bad is None:
+            bad = _first_rejected(raw, segments, columns, rows, budget)
+        if bad is None or segments[bad].text is None or bad in keep:
+            return proposal, difference
+        keep.add(bad)
+        budget[0] -= len(raw)  # resolving again
+        if budget[0] < 0:
+            return proposal, difference
+        try:
+            segments = session.resolve(raw, columns=columns, rows=rows, keep=keep)
+            proposal = cleaner.from_segments(raw, segments)
+        except (session.WholeRefusal, cleaner.Refused):
+            return proposal, difference
+        difference = _check(raw, proposal.text, columns, rows)
+        if difference is None:
+            return proposal, None
+    return proposal, difference
+
+
+def _named_page(difference: str | None, segments: list[session.Segment]) -> int | None:
+    """The cleaned page holding the raw offset the verifier's message names, if it names one (a hint:
+    whatever page is kept, only the verifier's verdict on the whole adopts the candidate)."""
+    m = None if difference is None else _AT_OFFSET.search(difference)
+    if m is None:
+        return None
+    offset = int(m.group(1))
+    for index, segment in enumerate(segments):
+        if segment.page.start <= offset < segment.page.end:
+            return index if segment.text is not None else None
+    return None
+
+
+def _first_rejected(
+    raw: str, segments: list[session.Segment], columns: int | None, rows: int | None, budget: list[int],
+) -> int | None:
+    """The first page whose prefix (the raw text up to its end, the candidate up to its segment) the
+    verifier rejects, by bisection (the whole is known to be rejected); None past the work budget."""
+    low, high = 0, len(segments) - 1
+    while low < high:
+        middle = (low + high) // 2
+        end = segments[middle].page.end
+        budget[0] -= end
+        if budget[0] < 0:
+            return None
+        prefix = session.assemble(raw[:end], segments[: middle + 1])
+        if _check(raw[:end], prefix, columns, rows) is None:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
 class TextClean:
     """A configured cleaner for hot paths: build once, call :meth:`clean` per message."""
 
@@ -49,9 +146,12 @@ class TextClean:
         min_tokens: int = DEFAULT_MIN_TOKENS,
         tokenizer: Tokenizer = None,
         max_chars: int | None = None,
+        columns: int | None = None,
+        rows: int | None = None,
     ) -> None:
         if min_tokens < 0:
             raise ValueError("min_tokens must be >= 0")
+        self.columns, self.rows = _size(columns, rows)
         self.min_tokens = min_tokens
         self.max_chars = DEFAULT_MAX_CHARS if max_chars is None else max_chars
         self._count = token_counter(tokenizer)
@@ -60,13 +160,23 @@ class TextClean:
         self._max_token_bytes: int | None = None
 
     @overload
-    def clean(self, text: str, *, tokens_before: int | None = None) -> Result[str]: ...
+    def clean(self, text: str, *, tokens_before: int | None = None, columns: int | None = None,
+              rows: int | None = None) -> Result[str]: ...
     @overload
-    def clean(self, text: bytes, *, tokens_before: int | None = None) -> Result[bytes]: ...
+    def clean(self, text: bytes, *, tokens_before: int | None = None, columns: int | None = None,
+              rows: int | None = None) -> Result[bytes]: ...
 
-    def clean(self, text: str | bytes, *, tokens_before: int | None = None) -> Result[str] | Result[bytes]:
+    def clean(
+        self, text: str | bytes, *, tokens_before: int | None = None, columns: int | None = None,
+        rows: int | None = None,
+    ) -> Result[str] | Result[bytes]:
+        """Clean one message. ``columns`` / ``rows``: the size of the terminal the text was written to,
+        where known (default: this gate's, else unknown: at least 80 x 24, no wrapping)."""
+        columns, rows = _size(columns, rows)
+        columns = self.columns if columns is None else columns
+        rows = self.rows if rows is None else rows
         if isinstance(text, bytes):
-            return _clean_bytes(self, text, tokens_before)
+            return _clean_bytes(self, text, tokens_before, columns, rows)
         if not isinstance(text, str):
             raise TypeError(f"clean() takes str or bytes, not {type(text).__name__}")
         if len(text) > self.max_chars:
@@ -86,7 +196,7 @@ class TextClean:
             # no_terminal_noise, unless a count shows below_min_tokens: decided when someone asks.
             return self._refuse(text, NO_TERMINAL_NOISE, None, tokens_before, pending=undecided)
         try:
-            proposal = cleaner.candidate(text)
+            proposal = cleaner.candidate(text, columns=columns, rows=rows)
         except cleaner.Refused as refusal:
             # Not counted either: refused noise (hostile input above all) costs no tokenization.
             return self._refuse(text, refusal.reason, refusal.detail, tokens_before, pending=undecided)
@@ -94,17 +204,23 @@ class TextClean:
             tokens_before = self._count(text)
             if tokens_before < self.min_tokens:
                 return self._refuse(text, BELOW_MIN_TOKENS, None, tokens_before)
-        difference = verify.first_difference(text, proposal.text) or _joined_bytes(proposal.text)
+        difference = _check(text, proposal.text, columns, rows)
+        if (difference is not None and proposal.segments is not None and len(proposal.segments) > 1
+                and (columns is None and rows is None or _verifier_knows_sizes())):
+            proposal, difference = _keep_rejected_pages(text, proposal, difference, columns, rows)
         if difference is not None:
             return self._refuse(text, CONTENT_WOULD_CHANGE, difference, tokens_before)
         tokens_after = self._count(proposal.text)
         if tokens_after >= tokens_before:
             return self._refuse(text, NOT_SMALLER, f"{tokens_after} >= {tokens_before} tokens", tokens_before)
+        kept = next((seg for seg in proposal.segments or () if seg.text is None), None)
         return Result(
             proposal.text,
             applied=True,
             reason=None,
-            detail=None,
+            detail=None if kept is None else f"page kept: {kept.why}",
+            pages_cleaned=proposal.pages_cleaned,
+            pages_kept=proposal.pages_kept,
             removed=proposal.removed,
             tokens_before=tokens_before,
             tokens_after=tokens_after,
@@ -153,10 +269,13 @@ class TextClean:
         )
 
 
-def _clean_bytes(gate: TextClean, raw: bytes, tokens_before: int | None) -> Result[bytes]:
+def _clean_bytes(
+    gate: TextClean, raw: bytes, tokens_before: int | None, columns: int | None = None, rows: int | None = None,
+) -> Result[bytes]:
     """Bytes in, bytes out: undecodable bytes travel as lone surrogates and come back exactly; on a
     refusal ``text`` is ``raw`` itself."""
-    result = gate.clean(raw.decode("utf-8", "surrogateescape"), tokens_before=tokens_before)
+    result = gate.clean(raw.decode("utf-8", "surrogateescape"), tokens_before=tokens_before, columns=columns,
+                        rows=rows)
     return result.with_text(result.text.encode("utf-8", "surrogateescape") if result.applied else raw)
 
 
@@ -165,10 +284,10 @@ _DEFAULT: dict[tuple[int, int | None], TextClean] = {}
 
 @overload
 def clean(text: str, *, min_tokens: int = ..., tokenizer: Tokenizer = ..., tokens_before: int | None = ...,
-          max_chars: int | None = ...) -> Result[str]: ...
+          max_chars: int | None = ..., columns: int | None = ..., rows: int | None = ...) -> Result[str]: ...
 @overload
 def clean(text: bytes, *, min_tokens: int = ..., tokenizer: Tokenizer = ..., tokens_before: int | None = ...,
-          max_chars: int | None = ...) -> Result[bytes]: ...
+          max_chars: int | None = ..., columns: int | None = ..., rows: int | None = ...) -> Result[bytes]: ...
 
 
 def clean(
@@ -178,8 +297,11 @@ def clean(
     tokenizer: Tokenizer = None,
     tokens_before: int | None = None,
     max_chars: int | None = None,
+    columns: int | None = None,
+    rows: int | None = None,
 ) -> Result[str] | Result[bytes]:
-    """Clean one tool message (``str``, or ``bytes`` for a ``bytes`` result); see :class:`TextClean`."""
+    """Clean one tool message (``str``, or ``bytes`` for a ``bytes`` result); see :class:`TextClean`.
+    ``columns`` / ``rows``: the size of the terminal the text was written to, where known."""
     if tokenizer is None:
         key = (min_tokens, max_chars)
         gate = _DEFAULT.get(key)
@@ -187,4 +309,4 @@ def clean(
             gate = _DEFAULT.setdefault(key, TextClean(min_tokens=min_tokens, max_chars=max_chars))
     else:
         gate = TextClean(min_tokens=min_tokens, tokenizer=tokenizer, max_chars=max_chars)
-    return gate.clean(text, tokens_before=tokens_before)
+    return gate.clean(text, tokens_before=tokens_before, columns=columns, rows=rows)

@@ -65,8 +65,10 @@ class Row:
 class LineModel:
     """Rows and a cursor; one method per control the cleaner resolves."""
 
-    def __init__(self, input_length: int = 0) -> None:
-        # Rows the cursor can no longer reach (more than SCREEN_LINES - 1 above the lowest) are kept
+    def __init__(self, input_length: int = 0, *, screen_lines: int = SCREEN_LINES, columns: int | None = None) -> None:
+        self.screen_lines = screen_lines  # a known height, or the fewest rows assumed
+        self.columns = columns  # a known width: this model does not wrap, so reaching it is refused
+        # Rows the cursor can no longer reach (more than screen_lines - 1 above the lowest) are kept
         # as the string they render to, their redraws tallied in `frozen`: memory stays near the text's.
         self.rows: list = [Row()]
         self.frozen = {"cr": [0, 0], "bs": [0, 0], "multiline": [0, 0]}  # kind: [rows, dropped chars]
@@ -96,6 +98,11 @@ class LineModel:
 
     # --- writing ---------------------------------------------------------------------------------
     def write(self, text: str) -> None:
+        self._write(text)
+        if self.columns is not None and self.col >= self.columns:
+            raise Unresolved(f"a row reaches the right margin of {self.columns} columns (autowrap)")
+
+    def _write(self, text: str) -> None:
         row = self.rows[self.row]
         row.written += len(text)
         if text.isascii():
@@ -214,6 +221,10 @@ class LineModel:
     def _require_on_any_screen(self) -> None:
         """A move past the row's cells and past column 80 may stop at a terminal's right margin
         (``CSI 999 C`` then ``CSI 6 D`` right-aligns a status): where it lands depends on the width."""
+        if self.columns is not None:
+            if self.col >= self.columns:
+                raise Unresolved(f"cursor move to column {self.col + 1}, at or past the right margin")
+            return
         if self.col >= MIN_COLUMNS and self.col > len(self.rows[self.row].cells):
             raise Unresolved(f"cursor move to column {self.col + 1}, past the row's text and past column {MIN_COLUMNS}")
 
@@ -253,8 +264,8 @@ class LineModel:
         if self.row == len(self.rows) - 1:
             row.ending = ending
             self.rows.append(Row())
-            if len(self.rows) > SCREEN_LINES:
-                self._freeze(len(self.rows) - SCREEN_LINES - 1)
+            if len(self.rows) > self.screen_lines:  # a row cursor_vertical can no longer reach
+                self._freeze(len(self.rows) - self.screen_lines - 1)
         else:
             self.rows[self.row + 1].kind = "multiline"  # back down through rows already written
         self.row += 1
@@ -266,8 +277,10 @@ class LineModel:
         self.rows[self.row].mark("multiline")
         target = self.row + delta
         lowest = len(self.rows) - 1
-        if target < 0 or target > lowest or target < lowest - (SCREEN_LINES - 1):
-            raise Unresolved(f"cursor move to row {target} outside rows 0..{lowest} of a {SCREEN_LINES}-row screen")
+        if target < 0 or target > lowest or target < lowest - (self.screen_lines - 1):
+            raise Unresolved(
+                f"cursor move to row {target} outside rows 0..{lowest} of a {self.screen_lines}-row screen"
+            )
         self.row = target
         self.rows[target].mark("multiline")
         if to_column_zero:

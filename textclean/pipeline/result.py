@@ -57,7 +57,7 @@ class Result(Generic[AnyStr]):
 
     __slots__ = (
         "text", "applied", "_detail", "removed", "_reason", "_tokens_before", "_tokens_after", "_count",
-        "_min_tokens",
+        "_min_tokens", "pages_cleaned", "pages_kept",
     )
 
     def __init__(
@@ -73,8 +73,13 @@ class Result(Generic[AnyStr]):
         count: Callable[[str], int],
         original: str,
         min_tokens: int | None = None,
+        pages_cleaned: int = 0,
+        pages_kept: int = 0,
     ) -> None:
         self.text: AnyStr = text
+        # A text resolved page by page (SESSIONS_CONTRACT.md): pages cleaned, and kept as raw bytes.
+        self.pages_cleaned = pages_cleaned
+        self.pages_kept = pages_kept
         self.applied = applied
         self._reason = reason
         self._min_tokens = min_tokens  # set when reason waits for a count

@@ -1,0 +1,186 @@
+"""Whole terminal sessions, cleaner side (SESSIONS_CONTRACT.md): recorded sessions cleaned page by
+page at their real size, judged by the oracle (tmux flavour, the session's size): every line the
+terminal showed survives, and the saving is within 2 % of the oracle's ideal (its shown lines)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import textclean
+from fixtures_gen.checks import load_sessions
+from oracle.render import render
+from textclean.pipeline import cleaner, gate, session, verify
+from textclean.pipeline.tokens import token_counter
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SESSIONS = {s.name: s for s in load_sessions(FIXTURES / "sessions")}
+COUNT = token_counter(None)
+FLASH = (FIXTURES / "pages" / "session_flash.raw").read_bytes().decode("utf-8", "surrogateescape")
+FLASH_SIZE = json.loads((FIXTURES / "pages" / "session_flash.json").read_text())
+
+
+def _text(name: str) -> str:
+    raw = SESSIONS[name].raw
+    return raw if isinstance(raw, str) else raw.decode("utf-8", "surrogateescape")
+
+
+def _missing(raw: str, candidate: str, columns: int, rows: int) -> str | None:
+    """The first line tmux (the oracle's tmux flavour, at the session's size) showed that the
+    candidate's rendering lacks, in order; None when every one survives."""
+    shown = render(raw, columns=columns, lines=rows, flavour="tmux").shown
+    kept = render(candidate, columns=columns, lines=rows, flavour="tmux").shown
+    position = 0
+    for line in shown:
+        try:
+            position = kept.index(line, position) + 1
+        except ValueError:
+            return line
+    return None
+
+
+def _ideal_tokens(raw: str, columns: int, rows: int) -> int:
+    return COUNT("\n".join(render(raw, columns=columns, lines=rows, flavour="tmux").shown) + "\n")
+
+
+# Sessions the cleaner resolves at their size, each page cleaned; see README ("Whole sessions").
+RESOLVED = ["session_bash", "session_man", "session_top", "session_asciinema", "session_asciinema_shell"]
+
+
+@pytest.mark.parametrize("name", RESOLVED)
+def test_a_session_at_its_size_keeps_every_shown_line_and_nearly_the_ideal_saving(name: str) -> None:
+    recording = SESSIONS[name]
+    raw = _text(name)
+    proposal = cleaner.candidate(raw, columns=recording.columns, rows=recording.rows)
+    assert proposal.pages_kept == 0
+    assert _missing(raw, proposal.text, recording.columns, recording.rows) is None
+    before, after = COUNT(raw), COUNT(proposal.text)
+    ideal = _ideal_tokens(raw, recording.columns, recording.rows)
+    assert (after - ideal) / before <= 0.02, (before, after, ideal)
+
+
+def test_the_acceptance_session_clear_installs_tall_progress_tests_pager() -> None:
+    """session_bash: clear, pip install with progress bars, a 30-task rich display in a 40-row
+    terminal, a pytest run and git's pager output."""
+    recording = SESSIONS["session_bash"]
+    raw = _text("session_bash")
+    proposal = cleaner.candidate(raw, columns=recording.columns, rows=recording.rows)
+    assert "layer 29 " in proposal.text and "30 layers converted" in proposal.text
+    assert proposal.text.count("layer 29 ") == 1  # the display's frames resolved to its last
+    # Without the size, the 30-row display cannot be resolved (24 rows assumed): that page is kept.
+    unsized = cleaner.candidate(raw)
+    assert unsized.pages_kept == 1 and proposal.pages_kept == 0
+
+
+def test_one_unresolvable_page_is_kept_verbatim_and_the_others_are_cleaned() -> None:
+    columns, rows = FLASH_SIZE["columns"], FLASH_SIZE["lines"]
+    proposal = cleaner.candidate(FLASH, columns=columns, rows=rows)
+    assert (proposal.pages_cleaned, proposal.pages_kept) == (3, 1)
+    kept = next(s for s in proposal.segments if s.text is None)
+    page = FLASH[kept.page.start : kept.page.end]
+    assert "\x1b[?5h" in page and page in proposal.text  # exactly its raw bytes
+    assert "DECSET" in kept.why or "?5" in kept.why
+    assert "\rdownloading" not in proposal.text and "downloading 40/40" in proposal.text
+    assert "\x1b[2K" not in proposal.text.split(page)[1].split("\x1b[3J", 1)[1]
+    assert _missing(FLASH, proposal.text, columns, rows) is None
+    assert COUNT(proposal.text) < COUNT(FLASH)
+
+
+def test_a_kept_page_whose_state_outlives_the_clear_refuses_the_whole_message() -> None:
+    recording = SESSIONS["session_vim"]  # vim sets DECSTBM on the page it cannot resolve
+    with pytest.raises(cleaner.Refused) as info:
+        cleaner.candidate(_text("session_vim"), columns=recording.columns, rows=recording.rows)
+    assert "DECSTBM" in info.value.detail
+
+
+def test_the_gate_keeps_the_page_the_verifier_rejects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verifier alone decides: a stand-in that rejects the first cleaned page's lines unless that
+    page is kept verbatim. The gate finds the page by bisecting prefixes and keeps it."""
+    columns, rows = FLASH_SIZE["columns"], FLASH_SIZE["lines"]
+    first = session.resolve(FLASH, columns=columns, rows=rows)
+    listing = next(s for s in first if s.text)
+    listing_raw = FLASH[listing.page.start : listing.page.end]
+
+    def verifier(raw: str, candidate: str, *, columns: int | None = None, rows: int | None = None) -> str | None:
+        if listing.page.end <= len(raw) and listing_raw not in candidate:
+            return "line 1: rejected"
+        return None
+
+    monkeypatch.setattr(verify, "first_difference", verifier)
+    result = gate.TextClean(min_tokens=0).clean(FLASH, columns=columns, rows=rows)
+    assert result.applied, result.detail
+    assert (result.pages_cleaned, result.pages_kept) == (2, 2)
+    assert listing_raw in result.text
+    assert result.detail.startswith("page kept: ") and "offset" in result.detail
+
+
+def test_without_a_verifier_that_takes_sizes_a_sized_session_is_refused_untouched() -> None:
+    recording = SESSIONS["session_bash"]
+    raw = _text("session_bash")
+    result = textclean.clean(raw, columns=recording.columns, rows=recording.rows)
+    if result.applied:  # the verifier knows sizes: then what it adopts keeps every shown line
+        assert _missing(raw, result.text, recording.columns, recording.rows) is None
+    else:
+        assert result.text is raw and result.reason in textclean.GATE_REASONS
+
+
+@pytest.mark.parametrize("bad", [0, 1, -5, 2.5, True, "80"])
+def test_a_size_must_be_a_plain_int(bad: object) -> None:
+    with pytest.raises(ValueError):
+        textclean.clean("x\x1b[31my\x1b[m", columns=bad)  # type: ignore[arg-type]
+
+
+def session_table() -> str:
+    """The README's table of recorded sessions (regenerate: ``python -m tests.test_sessions_clean``)."""
+    lines = [
+        "| session | size | pages cleaned / kept | tokens before | candidate | oracle's ideal |",
+        "| --- | --- | --- | ---: | ---: | ---: |",
+    ]
+    for name in sorted(SESSIONS):
+        recording = SESSIONS[name]
+        raw = _text(name)
+        before = COUNT(raw)
+        ideal = _ideal_tokens(raw, recording.columns, recording.rows)
+        try:
+            proposal = cleaner.candidate(raw, columns=recording.columns, rows=recording.rows)
+        except cleaner.Refused as refusal:
+            shown = refusal.detail.split(" (page at offset")[0].split("; kept because ")[-1]
+            lines.append(f"| {name} | {recording.columns}x{recording.rows} | refused: {shown} | {before} | "
+                         f"{before} | {ideal} |")
+            continue
+        lines.append(f"| {name} | {recording.columns}x{recording.rows} | {proposal.pages_cleaned} / "
+                     f"{proposal.pages_kept} | {before} | {COUNT(proposal.text)} | {ideal} |")
+    return "\n".join(lines)
+
+
+def test_readme_session_table_is_current() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert session_table() in readme, "regenerate with: python -m tests.test_sessions_clean"
+
+
+def test_readme_before_after_example_is_current() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    recording = SESSIONS["session_man"]
+    raw = _text("session_man")
+    proposal = cleaner.candidate(raw, columns=recording.columns, rows=recording.rows)
+    block = readme.split("redrawn and erased; ", 1)[1].split("```\n", 2)[1]
+    before, after = COUNT(raw), COUNT(proposal.text)
+    assert f"{before} tokens) becomes" in readme and f"without the status line ({after} tokens)" in readme
+    shown = [line for line in block.splitlines() if line != "..."]
+    lines = proposal.text.replace("\r\n", "\n").split("\n")
+    assert all(line in lines for line in shown) and "Manual page" not in proposal.text
+
+
+def test_autowrap_off_is_refused_where_the_width_is_known() -> None:
+    """Without a width DECAWM is inert (no wrapping assumed); with one, a long line would lose cells."""
+    text = "\x1b[?7l" + "x" * 100 + "\n"
+    assert cleaner.candidate(text).text == "x" * 100 + "\n"
+    with pytest.raises(cleaner.Refused, match="DECAWM"):
+        cleaner.candidate(text, columns=80, rows=24)
+    assert cleaner.candidate("x" * 100 + "\n", columns=80, rows=24).text == "x" * 100 + "\n"  # wraps, one line
+
+
+if __name__ == "__main__":
+    print(session_table())

@@ -1,0 +1,114 @@
+"""Page breaks (SESSIONS_CONTRACT.md): where a text's screen starts over, and what a kept page carries.
+
+A break is ED 2 or ED 3, CUP / HVP to 1;1 followed by ED 0 or ED 2, RIS, or a switch to or from the
+alternate screen (DECSET / DECRST 1049, 47, 1047). A run of breaks with only inert sequences (SGR,
+harmless modes, OSC, ...) between them is one break. :func:`split` cuts a text into pages, each
+starting at its break run (the first page at 0), and says what the run did.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import grammar
+
+_HOME = r"\x1b\[(?:0?1?(?:;0?1?)?)?[Hf]"
+_ERASE_ALL = r"\x1b\[[23]J"
+_ERASE_BELOW = r"\x1b\[0?J"
+_ALT = r"\x1b\[\?(?:1049|1047|47)[hl]"
+_RIS = r"\x1bc"
+_BREAK = re.compile(rf"{_ERASE_ALL}|{_HOME}(?:{_ERASE_BELOW}|{_ERASE_ALL})|{_ALT}|{_RIS}")
+# Cheap pre-check: can the text hold a break at all?
+_BREAK_HINT = re.compile(r"\x1b(?:\[(?:[23]?J|\?(?:1049|1047|47)[hl])|c)")
+
+
+@dataclass(frozen=True)
+class Page:
+    start: int  # where the page's break run starts (0 for the first page)
+    body: int  # where the break run ends and the page's own text starts
+    end: int  # where the next page's break run starts (or the end of the text)
+    cleared: bool  # the run blanked the screen the page is written on
+    homed: bool  # the run left the cursor at 1;1 (CUP home or RIS)
+    reset: bool  # the run holds RIS: modes, margins and the saved cursor are back to their defaults
+    screen: str  # "alt" or "main" after the run ("" when the run switched no screen)
+    switch: str  # the last screen switch in the run ("?1049h", "?47l", ...), or ""
+
+
+def has_break(text: str) -> bool:
+    return "\x1b" in text and _BREAK_HINT.search(text) is not None
+
+
+def split(text: str) -> list[Page]:
+    """The pages of ``text``; a text without breaks is one page."""
+    pages: list[Page] = []
+    runs: list[tuple[int, int, list[str]]] = []
+    for m in _BREAK.finditer(text):
+        if runs and _only_inert(text, runs[-1][1], m.start()):
+            runs[-1][2].append(m.group())
+            runs[-1] = (runs[-1][0], m.end(), runs[-1][2])
+        else:
+            runs.append((m.start(), m.end(), [m.group()]))
+    start, body = 0, 0
+    flags = (False, False, False, "", "")
+    for run_start, run_end, parts in runs:
+        pages.append(Page(start, body, run_start, *flags))
+        start, body = run_start, run_end
+        flags = _describe(parts)
+    pages.append(Page(start, body, len(text), *flags))
+    return pages
+
+
+def _only_inert(text: str, start: int, end: int) -> bool:
+    gap = text[start:end]
+    return not gap or grammar.INERT_SEQUENCE.sub("", gap) == ""
+
+
+def _describe(parts: list[str]) -> tuple[bool, bool, bool, str, str]:
+    cleared = homed = reset = False
+    screen = switch = ""
+    for part in parts:
+        if part == "\x1bc":
+            cleared = homed = reset = True
+            screen, switch = "main", ""
+        elif part.startswith("\x1b[?"):
+            switch = part[2:]
+            screen = "alt" if part.endswith("h") else "main"
+            cleared = part.endswith("h")  # the alternate screen starts blank (tmux clears it)
+            homed = False  # a switch leaves the cursor where it is (1049 restores it on leaving)
+        else:
+            cleared = True
+            homed = homed or part[-1] in "Hf" or part[-2] not in "23" or len(part) > 4
+    return cleared, homed, reset, screen, switch
+
+
+# --- What a kept page's bytes carry past the next break --------------------------------------------
+# State a clear leaves as it was: scroll margins, origin mode, insert mode, autowrap, left/right
+# margins, character sets, the saved cursor, and a string or sequence left open at the page's end.
+_MODES = re.compile(r"\x1b\[(\??)([0-9;]*)([hlr])")
+_PERSISTENT_PRIVATE = {"6": "DECOM", "7": "DECAWM", "69": "DECLRMM", "1048": "saved cursor"}
+_OTHER = re.compile(r"\x1b[)*+\-./][\x30-\x7e]|\x1b\([^B]|[\x0e\x0f]|\x1b[78]|\x1b\[[su]|\x1b[#%]")
+
+
+def persists(page_text: str) -> str | None:
+    """What in a page's bytes could change how a later page renders, or None."""
+    for m in _MODES.finditer(page_text):
+        private, params, final = m.groups()
+        if final == "r":
+            if not private:
+                return f"DECSTBM at page offset {m.start()}"
+            continue
+        for field in params.split(";"):
+            if private and field in _PERSISTENT_PRIVATE:
+                return f"{_PERSISTENT_PRIVATE[field]} at page offset {m.start()}"
+            if not private and field == "4":
+                return f"IRM at page offset {m.start()}"
+    other = _OTHER.search(page_text)
+    if other is not None:
+        return f"{other.group()!r} at page offset {other.start()}"
+    if page_text.endswith("\u200d"):
+        return "a zero-width joiner at the page's end"
+    last_escape = page_text.rfind("\x1b")
+    if last_escape != -1 and grammar.match_at(page_text, last_escape) is None:
+        return f"an escape sequence left open at page offset {last_escape}"
+    return None

@@ -1,0 +1,580 @@
+"""The cleaner's screen model: the row model of :mod:`redraw` with a screen around it.
+
+Used only for pages (see :mod:`pages`) the row model refuses: absolute positions (CUP, HVP, VPA),
+erases in display (ED), IL / DL / ICH / DCH / REP / SU / SD, DECSTBM scroll regions with IND / RI /
+LF at their margins, origin mode (DECOM), and autowrap when the terminal's width is known.
+
+``self.rows`` holds the page's rows in the order the cleaned text lists them: rows that scrolled off
+(LF / IND / SU at the top of the screen or of a scroll region) come first, in the order they left,
+then the screen; ``self.top`` is the index of the screen's first row. A row that scrolls off is kept
+even where a region not at the top makes a terminal discard it (SESSIONS_CONTRACT.md: the safe side).
+A written row that DL deletes, IL / SD / RI push off the bottom or a partial ED erases is refused: the
+oracle counts it as shown, the contract's final state drops it, and where they differ we refuse.
+A row on screen when ED acts must also keep that state to the page's end (:meth:`check_pins`). A row
+that autowraps ends in :data:`WRAP`: it and the next row are one line of the cleaned text, as
+``tmux capture-pane -J`` joins them.
+
+What the model cannot know raises :class:`Unresolved`: an absolute position while the page's top is
+unknown (the first page of a text, or a page taller than an unknown screen), a scroll at a bottom
+margin an unknown height hides, a relative move from the pending-wrap column, and so on.
+"""
+
+from __future__ import annotations
+
+import wcwidth
+
+from .model import SCREEN_LINES
+from .redraw import UNWRITTEN, LineModel, Row, Unresolved
+from .widths import unsettled_width
+
+
+class _Wrap(str):
+    """A line ending that is none: the row wrapped into the next one."""
+
+
+WRAP = _Wrap("")
+
+
+def _blank(row: Row) -> bool:
+    return all(c is UNWRITTEN or c == " " for c in row.cells)
+
+
+class ScreenModel(LineModel):
+    """Rows, a cursor and a screen of known or unknown size.
+
+    ``top_known``: the screen's first row is ``rows[top]`` (true after a clear or on a blank alternate
+    screen; false on a text's first page, whose screen held who knows what). ``cursor``: the cursor's
+    screen position at the start, or None when it is unknown (then everything but an absolute
+    position refuses until one comes).
+    """
+
+    def __init__(
+        self,
+        input_length: int,
+        *,
+        columns: int | None,
+        rows: int | None,
+        top_known: bool,
+        blank: bool = False,
+        cursor: tuple[int, int] | None = (0, 0),
+        margins: tuple[int, int | None] | None = None,
+        origin: bool = False,
+    ) -> None:
+        super().__init__(input_length, screen_lines=rows or SCREEN_LINES)
+        self.width = columns
+        self.height = rows
+        self.top = 0
+        self.top_known = top_known
+        # top not known, but the screen is blank (a clear, an alternate screen) and only the cursor's
+        # row is unknown: the first absolute position, before anything is written, anchors the page
+        self.blank = blank
+        self.cursor_known = cursor is not None
+        self.margins = margins
+        self.origin = origin
+        self.pending_wrap = False
+        self.wrap_disputed = False  # EL at the pending-wrap column: terminals disagree on the next character
+        self.last_char: str | None = None
+        self.pins: dict[Row, list[str]] = {}  # rows on screen when ED acted, and their cells then
+        if cursor is not None:
+            self._place(*cursor)
+
+    # --- geometry ---------------------------------------------------------------------------------
+    def _visible(self) -> int:
+        """The screen's height, or the fewest rows an unknown screen is assumed to have."""
+        return self.height or SCREEN_LINES
+
+    def _settle_top(self) -> None:
+        """With a known height, once the page has as many rows as the screen its lowest row is the
+        screen's last (every new row scrolled it there), so the page's top is known."""
+        if not self.top_known and self.height is not None and self.margins is None and len(self.rows) >= self.height:
+            self.top_known = True
+            self.top = len(self.rows) - self.height
+            self.saved = None
+
+    def _require_top(self, what: str) -> None:
+        self._settle_top()
+        if not self.top_known:
+            raise Unresolved(f"{what} on a page whose top row is not known")
+        if self.height is None and len(self.rows) - self.top > SCREEN_LINES:
+            raise Unresolved(f"{what} after more than {SCREEN_LINES} rows on a screen of unknown height")
+
+    def _anchor(self) -> None:
+        """An absolute position on a blank screen before any output: the page's top is now known."""
+        if not self.top_known and self.blank and all(_blank(r) for r in self.rows):
+            self.top_known = True
+            self.rows, self.top, self.row = [Row()], 0, 0
+            self.saved = None
+
+    def _require_cursor(self) -> None:
+        if not self.cursor_known:
+            raise Unresolved("output where the cursor's position is not known")
+
+    def _ensure(self, index: int) -> None:
+        rows = self.rows
+        while len(rows) <= index:
+            rows.append(Row())
+
+    def _place(self, screen_row: int, column: int) -> None:
+        self._ensure(self.top + screen_row)
+        self.row = self.top + screen_row
+        self.col = column
+        self.cursor_known = True
+        self.pending_wrap = self.wrap_disputed = False
+
+    def screen_cursor(self) -> tuple[int, int] | None:
+        """The cursor's screen position where it is certain."""
+        if not self.cursor_known or not self.top_known or self.pending_wrap:
+            return None
+        if self.height is None and len(self.rows) - self.top > SCREEN_LINES:
+            return None
+        return self.row - self.top, self.col
+
+    def _region(self) -> tuple[int, int | None]:
+        """The scroll region's top and bottom screen rows (bottom None: an unknown screen's last row)."""
+        if self.margins is not None:
+            return self.margins
+        return 0, (self.height - 1 if self.height else None)
+
+    def _retire(self, index: int) -> None:
+        """Take row ``index`` off the screen, keeping it before the screen (blank rows are dropped).
+        The caller puts the cursor back on its screen row."""
+        row = self.rows.pop(index)
+        if not _blank(row):
+            self.rows.insert(self.top, row)
+            self.top += 1
+
+    # --- writing ----------------------------------------------------------------------------------
+    def write(self, text: str) -> None:
+        self._require_cursor()
+        self.last_char = text[-1]
+        width = self.width
+        if width is None:
+            self.pending_wrap = False
+            super().write(text)
+            return
+        if text.isascii():
+            while text:
+                if self.col >= width:
+                    self._wrap()
+                room = width - self.col
+                super().write(text[:room])
+                text = text[room:]
+            self.pending_wrap = self.col >= width
+            return
+        if "\u200d" in text:
+            raise Unresolved("zero-width joiner on a screen of known width")
+        if not self.pending_wrap and self.col + 2 * len(text) <= width:
+            super().write(text)  # cannot reach the margin, whatever the widths
+            self.pending_wrap = self.col >= width
+            return
+        for ch in text:
+            cells = 1 if ch < "\u0300" else wcwidth.wcwidth(ch)
+            if cells == 0:
+                if self.pending_wrap:
+                    raise Unresolved("combining character at the pending-wrap column")
+                super().write(ch)
+                continue
+            if cells != 1 and (cells != 2 or unsettled_width(ch)):
+                raise Unresolved(f"character {ch!r} of uncertain width on a screen of known width")
+            if self.col + cells > width:
+                self._wrap()
+            super().write(ch)
+        self.pending_wrap = self.col >= width
+
+    def _wrap(self) -> None:
+        """Autowrap (DECAWM, on by default): the next character goes to the next row's first column."""
+        if self.wrap_disputed:
+            raise Unresolved("a character after erase in line at the pending-wrap column (terminals disagree)")
+        self.rows[self.row].ending = WRAP
+        self._index()
+        self.col = 0
+        self.pending_wrap = False
+
+    def repeat(self, n: int) -> None:
+        """REP: the last graphic character, ``n`` more times."""
+        if self.last_char is None:
+            raise Unresolved("REP not right after a character (terminals disagree)")
+        self._charge(n)
+        self.write(self.last_char * n)
+
+    def _require_on_any_screen(self) -> None:
+        if self.width is None:
+            super()._require_on_any_screen()
+
+    def _no_pending_wrap(self, what: str) -> None:
+        if self.pending_wrap:
+            raise Unresolved(f"{what} at the pending-wrap column (terminals disagree)")
+
+    # --- moves within a row -----------------------------------------------------------------------
+    def carriage_return(self) -> None:
+        self._require_cursor()
+        self.pending_wrap = self.wrap_disputed = False
+        super().carriage_return()
+
+    def backspace(self) -> None:
+        self._require_cursor()
+        self._no_pending_wrap("backspace")
+        super().backspace()
+
+    def tab(self) -> None:
+        self._require_cursor()
+        if self.width is not None and (self.col // 8 + 1) * 8 >= self.width:
+            raise Unresolved("tab to the right margin")
+        super().tab()
+
+    def cursor_forward(self, n: int) -> None:
+        self._require_cursor()
+        self._no_pending_wrap("cursor forward")
+        if self.width is not None:
+            self._require_exact_column()
+            self.rows[self.row].mark("cr")
+            self.col = min(self.col + n, self.width - 1)
+            return
+        super().cursor_forward(n)
+
+    def cursor_back(self, n: int) -> None:
+        self._require_cursor()
+        self._no_pending_wrap("cursor back")
+        super().cursor_back(n)
+
+    def cursor_to_column(self, column: int) -> None:
+        self._require_cursor()
+        self.pending_wrap = False
+        if self.width is not None:
+            column = min(column, self.width - 1)
+        super().cursor_to_column(column)
+
+    def erase_in_line(self, mode: int) -> None:
+        self._require_cursor()
+        if self.pending_wrap and mode == 0:
+            # tmux 3.3a erases nothing from the pending-wrap column (xterm erases the last cell:
+            # keeping it keeps more); where the next character goes then differs, so it refuses
+            self.wrap_disputed = True
+            return
+        self._no_pending_wrap("erase in line")
+        super().erase_in_line(mode)
+
+    def erase_characters(self, n: int) -> None:
+        self._require_cursor()
+        self._no_pending_wrap("erase characters")
+        super().erase_characters(n)
+
+    def insert_characters(self, n: int) -> None:
+        """ICH: blanks at the cursor, the rest of the row shifted right (what passes the margin is lost)."""
+        self._require_cursor()
+        self._no_pending_wrap("insert characters")
+        row = self.rows[self.row]
+        if row.special or row.ambiguous:
+            raise Unresolved("insert characters on a row with wide, ambiguous or tab characters")
+        cells = row.cells
+        if self.col >= len(cells):
+            return
+        limit = self.width if self.width is not None else None
+        if limit is None and len(cells) + n > 80:
+            raise Unresolved("insert characters that may push cells past an unknown right margin")
+        self._charge(n)
+        row.mark("cr")
+        cells[self.col : self.col] = [UNWRITTEN] * n
+        if limit is not None:
+            del cells[limit:]
+
+    def delete_characters(self, n: int) -> None:
+        """DCH: the cells at the cursor removed, the rest of the row shifted left."""
+        self._require_cursor()
+        self._no_pending_wrap("delete characters")
+        row = self.rows[self.row]
+        if row.special or row.ambiguous:
+            raise Unresolved("delete characters on a row with wide, ambiguous or tab characters")
+        if self.col < len(row.cells):
+            row.mark("cr")
+            del row.cells[self.col : self.col + n]
+
+    # --- moves between rows -----------------------------------------------------------------------
+    def index(self) -> None:
+        """IND (ESC D): down one row, the column kept."""
+        self._require_cursor()
+        self._no_pending_wrap("index")
+        column = self.col
+        if not self.top_known:
+            self._require_exact_column()
+            super().line_feed("")
+        else:
+            self._index()
+        self.col = column
+
+    def _index(self) -> None:
+        """Down one row, scrolling the region at its bottom margin."""
+        self._require_cursor()
+        if not self.top_known:
+            super().line_feed(WRAP)  # only autowrap gets here without a known top
+            return
+        upper, lower = self._region()
+        screen_row = self.row - self.top
+        if self.margins is not None and screen_row == lower:
+            self._scroll_up(1)
+            return
+        if self.height is not None and screen_row == self.height - 1:
+            if self.margins is None:
+                self.top += 1  # the top row scrolls off and stays, in order
+                self._ensure(self.top + self.height - 1)
+                self.row = self.top + self.height - 1
+            return  # below a region: the cursor stays on the last row
+        if self.margins is not None and lower is None and screen_row >= upper:
+            raise Unresolved("line feed in a scroll region whose bottom an unknown height hides")
+        self.row += 1
+        self._ensure(self.row)
+
+    def line_feed(self, ending: str) -> None:
+        self._require_cursor()
+        self.pending_wrap = self.wrap_disputed = False
+        if not self.top_known:
+            super().line_feed(ending)
+            return
+        row = self.rows[self.row]
+        if not row.ending and row.ending is not WRAP:
+            row.ending = ending
+        self._index()
+        self.col = 0
+
+    def reverse_index(self) -> None:
+        """RI: up one row, scrolling the region down at its top margin."""
+        self._require_cursor()
+        if not self.top_known:
+            self.pending_wrap = False
+            super().cursor_vertical(-1, to_column_zero=False)
+            return
+        self._require_top("reverse index")
+        upper, _ = self._region()
+        screen_row = self.row - self.top
+        if screen_row == upper:
+            self._scroll_down(1)
+        elif screen_row > 0:
+            self.row -= 1
+        self.pending_wrap = False
+
+    def cursor_vertical(self, delta: int, *, to_column_zero: bool) -> None:
+        self._require_cursor()
+        if not self.top_known:
+            self.pending_wrap = False
+            super().cursor_vertical(delta, to_column_zero=to_column_zero)
+            return
+        self._require_top("cursor move")
+        if not to_column_zero:
+            self._require_exact_column()
+            self._no_pending_wrap("cursor up or down")
+        upper, lower = self._region()
+        screen_row = self.row - self.top
+        inside = self.margins is not None and upper <= screen_row <= (lower if lower is not None else screen_row)
+        if delta < 0:
+            stop = upper if inside else 0
+            target = max(screen_row + delta, min(stop, screen_row))
+        else:
+            if inside and lower is not None:
+                stop = lower
+            elif self.height is not None:
+                stop = self.height - 1
+            else:
+                stop = None
+            target = screen_row + delta if stop is None else min(screen_row + delta, max(stop, screen_row))
+            if stop is None and target >= SCREEN_LINES:
+                raise Unresolved("cursor move down past row 24 of a screen of unknown height")
+        self.rows[self.row].mark("multiline")
+        self._place(target, 0 if to_column_zero else self.col)
+        self.rows[self.row].mark("multiline")
+
+    def cursor_position(self, row: int, column: int | None) -> None:
+        """CUP / HVP (``column`` None: VPA, the column stays). Rows and columns from 0."""
+        self._anchor()
+        self._settle_top()
+        self._require_top("absolute position")
+        if column is None:
+            self._require_cursor()
+            self._no_pending_wrap("VPA")
+            column = self.col
+        if self.origin:
+            upper, lower = self._region()
+            row += upper
+            if lower is not None:
+                row = min(row, lower)
+        if self.height is not None:
+            row = min(row, self.height - 1)
+        elif row >= SCREEN_LINES:
+            raise Unresolved(f"absolute position to row {row + 1} of a screen of unknown height")
+        if self.width is not None:
+            column = min(column, self.width - 1)
+        self._place(row, column)
+        self.rows[self.row].mark("multiline")
+        self._require_on_any_screen()
+
+    def erase_in_display(self, mode: int) -> None:
+        """ED: what it erases leaves the screen and is kept (modes 2 and 3 keep the whole screen)."""
+        self._require_cursor()
+        if mode == 0 and not self.top_known:
+            # below the cursor: rows of this text only (the cursor is within the screen's last rows)
+            self._no_pending_wrap("erase in display")
+            self._erase_nothing(0)
+            return
+        self._require_top("erase in display")
+        if mode in (2, 3):
+            screen_row = self.row - self.top
+            self._charge(len(self.rows) - self.top)
+            self.rows[self.top :] = [r for r in self.rows[self.top :] if not _blank(r)]
+            self.top = len(self.rows)
+            self._place(screen_row, self.col)
+            return
+        if mode == 0 and self.row == self.top and self.col == 0 and not self.pending_wrap and not self.origin:
+            self.erase_in_display(2)  # ED 0 at home: a page break (everything shown stays)
+            return
+        if mode not in (0, 1):
+            raise Unresolved(f"erase in display with mode {mode}")
+        self._no_pending_wrap("erase in display")
+        # The oracle counts every row on screen when ED acts as shown (design.md), the contract counts
+        # the page's final state: where they differ (ED over written rows) the page is refused.
+        self._erase_nothing(mode)
+
+    def _erase_nothing(self, mode: int) -> None:
+        """ED 0 / 1 that erases no written cell; the cursor's row is pinned as it stands."""
+        row = self.rows[self.row]
+        others = self.rows[self.row + 1 :] if mode == 0 else self.rows[self.top : self.row]
+        part = row.cells[self.col :] if mode == 0 else row.cells[: self.col + 1]
+        if not all(_blank(r) for r in others) or any(c is not UNWRITTEN and c != " " for c in part):
+            raise Unresolved("erase in display over written cells (shown for the oracle, gone for the contract)")
+        visible = self.rows[self.top :] if self.top_known else self.rows[-self.screen_lines :]
+        pins = self.pins
+        for written in visible:
+            cells = written.cells
+            if cells:
+                self._charge(len(cells))
+                if pins.setdefault(written, cells[:]) != cells:
+                    raise Unresolved("a row on screen when ED acted changed after it (shown for the oracle)")
+
+    def check_pins(self) -> None:
+        """Rows on screen when ED acted count as shown (oracle): they must end the page as they were."""
+        present = set(map(id, self.rows))
+        for row, cells in self.pins.items():
+            if row.cells != cells or id(row) not in present:
+                raise Unresolved("a row on screen when ED acted changed after it (shown for the oracle)")
+
+    def insert_lines(self, n: int) -> None:
+        """IL: blank rows at the cursor's row; rows pushed past the bottom margin are dropped."""
+        self._lines(n, insert=True)
+
+    def delete_lines(self, n: int) -> None:
+        """DL: the cursor's row and the next ones are dropped; blank rows come in at the bottom margin."""
+        self._lines(n, insert=False)
+
+    def _lines(self, n: int, *, insert: bool) -> None:
+        self._require_top("insert or delete lines")
+        self._require_cursor()
+        upper, lower = self._region()
+        screen_row = self.row - self.top
+        if screen_row < upper or (lower is not None and screen_row > lower):
+            return  # outside the scroll region: no effect
+        self._shift(screen_row, lower, n, up=not insert, keep=False)
+        self.col = 0
+        self.pending_wrap = False
+
+    def _scroll_up(self, n: int) -> None:
+        upper, lower = self._region()
+        self._shift(upper, lower, n, up=True, keep=True)
+
+    def _scroll_down(self, n: int) -> None:
+        upper, lower = self._region()
+        self._shift(upper, lower, n, up=False, keep=False)
+
+    def scroll(self, n: int, *, up: bool) -> None:
+        """SU / SD."""
+        self._require_top("scroll")
+        self._require_cursor()
+        if up:
+            self._scroll_up(n)
+        else:
+            self._scroll_down(n)
+
+    def _shift(self, first: int, last: int | None, n: int, *, up: bool, keep: bool) -> None:
+        """Move screen rows ``first..last`` up (rows leave at ``first``) or down (they leave at ``last``).
+
+        ``keep``: the rows that leave scrolled off (LF, IND, SU at the region's top) and stay in the
+        text; rows DL deletes or IL / SD / RI push off the bottom are dropped, as overwritten cells are.
+        """
+        if last is None:
+            # An unknown bottom: certain only while nothing below could reach it.
+            if len(self.rows) - self.top + (0 if up else n) > SCREEN_LINES:
+                raise Unresolved("rows shifted towards the bottom of a screen of unknown height")
+            last = SCREEN_LINES - 1
+        n = min(n, last - first + 1)
+        self._charge(n * (last - first + 2))  # each shift moves the region's rows
+        cursor = self.row - self.top
+        self._ensure(self.top + last)
+        for _ in range(n):
+            if up:
+                self.rows.insert(self.top + last + 1, Row())
+                if keep:
+                    self._retire(self.top + first)
+                else:
+                    self._drop(self.top + first)
+            else:
+                self._drop(self.top + last)
+                self.rows.insert(self.top + first, Row())
+        # the cursor keeps its screen position
+        self.row = self.top + cursor
+        self._trim_screen()
+
+    def _drop(self, index: int) -> None:
+        """A row DL deletes or IL / SD / RI push off the bottom: a terminal discards it, the oracle
+        counts it as shown; only a blank one goes without a refusal."""
+        if index < len(self.rows) and not _blank(self.rows[index]):
+            raise Unresolved("a written row deleted or pushed off the screen (shown for the oracle, gone for the "
+                             "contract)")
+        if index < len(self.rows):
+            self.rows.pop(index)
+
+    def _trim_screen(self) -> None:
+        """Blank rows below a known screen's bottom (left by shifting) are not rows of the screen."""
+        if self.height is not None:
+            limit = self.top + self.height
+            while len(self.rows) > limit and len(self.rows) - 1 > self.row and _blank(self.rows[-1]):
+                self.rows.pop()
+
+    def set_margins(self, upper: int, lower: int | None) -> None:
+        """DECSTBM (rows from 0; ``lower`` None: the screen's bottom). The cursor goes home."""
+        self._anchor()
+        self._require_top("set scroll region")
+        if self.height is not None:
+            lower = self.height - 1 if lower is None else min(lower, self.height - 1)
+        if lower is not None and upper >= lower:
+            raise Unresolved("scroll region with its top at or below its bottom (terminals disagree)")
+        full = upper == 0 and (lower is None or lower == (self.height or 0) - 1)
+        self.margins = None if full else (upper, lower)
+        self._home()
+
+    def set_origin(self, on: bool) -> None:
+        """DECOM: positions relative to the region; the cursor goes home."""
+        self._anchor()
+        self._require_top("origin mode")
+        self.origin = on
+        self._home()
+
+    def _home(self) -> None:
+        upper = self._region()[0] if self.origin else 0
+        self._place(upper, 0)
+
+    def save_cursor(self) -> None:
+        if not self.top_known:
+            super().save_cursor()
+            return
+        self._require_cursor()
+        self._no_pending_wrap("save cursor")
+        self._require_top("save cursor")
+        self.saved_screen = (self.row - self.top, self.col)
+
+    def restore_cursor(self) -> None:
+        if not self.top_known:
+            super().restore_cursor()
+            return
+        saved = getattr(self, "saved_screen", None)
+        if saved is None:
+            raise Unresolved("cursor restore without a save on this page")
+        self._require_top("restore cursor")
+        self._place(*saved)
+        self.rows[self.row].mark("multiline")

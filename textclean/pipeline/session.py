@@ -1,0 +1,378 @@
+"""Whole terminal sessions: one candidate from a text's pages, each cleaned or kept as its raw bytes.
+
+:func:`resolve` walks the pages of :mod:`pages` with the :mod:`screen` model, carrying what a break
+leaves as it was (the cursor's screen position where known, margins, origin mode, the main screen
+under an alternate one). A page the model cannot resolve, or that the gate names in ``keep``, is
+kept verbatim, provided :func:`pages.persists` finds nothing in it that outlives the next break;
+:func:`assemble` joins the segments in the contract's shape (SESSIONS_CONTRACT.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from . import grammar, pages
+from .grammar import Kind
+from .redraw import Row, Unresolved
+from .screen import WRAP, ScreenModel
+
+_TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
+_DIGITS = re.compile(r"[0-9;]*")
+
+
+class WholeRefusal(Exception):
+    """No candidate: ``reason`` is a gate reason, ``detail`` says where."""
+
+    def __init__(self, reason: str, detail: str, segments: list[Segment]) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+        self.segments = segments
+
+
+@dataclass(frozen=True)
+class Segment:
+    page: pages.Page
+    text: str | None  # the cleaned page, or None: the page is kept as raw[start:end]
+    why: str | None  # why a kept page was kept
+    sequences: int = 0  # escape sequences removed (a cleaned page)
+    sequence_chars: int = 0
+
+
+def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collection[int] = ()) -> list[Segment]:
+    """One segment per page of ``text``; ``keep``: indices of pages to keep whatever the model says."""
+    walker = _Walker(len(text), columns, rows)
+    ending = "\r\n" if "\r\n" in text else "\n"
+    segments: list[Segment] = []
+    for index, page in enumerate(pages.split(text)):
+        try:
+            if index in keep:
+                raise Unresolved("the verifier rejected this page")
+            model, continues = walker.begin(page)
+            walker.current = model
+            tally = [0, 0]
+            _feed(model, text, page.body, page.end, tally)
+            model.check_pins()
+            start_row = _check_frozen(model, walker.frozen) if continues else 0
+            walker.done(model)
+            segments.append(Segment(page, _render(model, start_row, ending), None, *tally))
+        except Unresolved as exc:
+            walker.failed()
+            segments.append(Segment(page, None, f"{exc} (page at offset {page.start})"))
+    _check_kept(text, segments)
+    return segments
+
+
+class _Walker:
+    """What one page leaves for the next: its model, the main screen under an alternate one, modes."""
+
+    def __init__(self, length: int, columns: int | None, rows: int | None) -> None:
+        self.length, self.columns, self.rows = length, columns, rows
+        self.previous: ScreenModel | None = None  # the last page's model (None: kept, state unknown)
+        self.main: ScreenModel | None = None  # the main screen while the alternate one is up
+        self.frozen: list[tuple[Row, str]] = []
+        self.on_alt = False
+        self.modes: tuple[tuple[int, int | None] | None, bool] = (None, False)  # margins, origin
+        # One work budget for the whole text (redraw.PAD_PER_INPUT_CHAR): pages do not each get one.
+        self.budget: int | None = None
+        self.current: ScreenModel | None = None
+
+    def _budgeted(self, model: ScreenModel) -> ScreenModel:
+        if self.budget is not None:
+            model.pad_budget = self.budget
+        return model
+
+    def _fresh(self, cursor: tuple[int, int] | None) -> ScreenModel:
+        """A blank screen. With the cursor's row unknown but its column known (a clear after a page
+        whose top is not known), the page is resolved as a text's first page is: relative moves only."""
+        margins, origin = self.modes
+        previous = self.previous
+        if cursor is None and previous is not None and previous.cursor_known and not previous.pending_wrap \
+                and margins is None and not origin:
+            return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False,
+                                              blank=True, cursor=(0, previous.col)))
+        return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
+                                          cursor=cursor, margins=margins, origin=origin))
+
+    def begin(self, page: pages.Page) -> tuple[ScreenModel, bool]:
+        """The model ``page`` is written on; True when it continues a main screen with frozen rows."""
+        previous = self.previous
+        if page.start == 0 and page.body == 0:
+            return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False), False
+        inherited = None if previous is None else previous.screen_cursor()
+        cursor = (0, 0) if page.homed else inherited
+        if page.reset:
+            self.main, self.frozen, self.on_alt, self.modes = None, [], False, (None, False)
+            return self._fresh((0, 0)), False
+        if page.screen == "alt" and not self.on_alt:
+            self.main = previous
+            self.frozen = [] if previous is None else [(r, r.render()) for r in previous.rows if r.cells]
+            self.on_alt = True
+            return self._fresh(cursor), False
+        if page.screen == "main" and self.on_alt:
+            self.on_alt = False
+            main, self.main = self.main, None
+            if page.cleared:
+                return self._fresh(cursor if page.homed else None), False
+            if main is None or previous is None:
+                raise Unresolved("leaving an alternate screen for a main screen whose state is not known")
+            if page.switch != "?1049l":
+                at = previous.screen_cursor()
+                if at is None or not main.top_known:
+                    raise Unresolved(f"{page.switch} leaves the cursor where the alternate screen had it")
+                main._place(*at)
+            return self._budgeted(main), bool(self.frozen)
+        if page.switch and not page.cleared:
+            raise Unresolved(f"{page.switch} with no switch to the other screen before it")
+        return self._fresh(cursor), False
+
+    def done(self, model: ScreenModel) -> None:
+        self.budget = model.pad_budget
+        self.current = None
+        self.previous = model
+        self.modes = (model.margins, model.origin)
+
+    def failed(self) -> None:
+        if self.current is not None:
+            self.budget = self.current.pad_budget
+            self.current = None
+        if self.budget is not None and self.budget < 0:
+            raise WholeRefusal("unsupported_control", "redraws touch more cells than this input allows", [])
+        self.previous = None
+        if not self.on_alt:
+            self.main, self.frozen = None, []
+
+
+def _check_frozen(model: ScreenModel, frozen: list[tuple[Row, str]]) -> int:
+    """The main screen after the alternate one: its earlier rows must be as they were; returns where
+    the continuation's own rows start."""
+    position = 0
+    for row, shown in frozen:
+        try:
+            at = model.rows.index(row, position)
+        except ValueError:
+            raise Unresolved("a main-screen row written before the alternate screen left the screen after it") from None
+        if row.render() != shown:
+            raise Unresolved("a main-screen row written before the alternate screen changed after it")
+        position = at + 1
+    return position
+
+
+def _check_kept(text: str, segments: list[Segment]) -> None:
+    for number, segment in enumerate(segments):
+        if segment.text is not None:
+            continue
+        page = segment.page
+        if page.start and not (page.cleared and page.homed):
+            raise WholeRefusal(
+                "unsupported_control",
+                f"page at offset {page.start} cannot be kept: its break leaves the cursor or the screen "
+                f"as the page before left them; kept because {segment.why}",
+                segments,
+            )
+        found = pages.persists(text[page.start : page.end])
+        if found is None:
+            continue
+        if any(later.page.reset for later in segments[number + 1 :]) and _reset_first(segments, number):
+            continue
+        raise WholeRefusal(
+            "unsupported_control",
+            f"page at offset {page.start} cannot be kept ({found} would reach later pages); kept because {segment.why}",
+            segments,
+        )
+
+
+def _reset_first(segments: list[Segment], number: int) -> bool:
+    """Whether the page right after a kept page starts with RIS (then nothing of it persists)."""
+    return number + 1 < len(segments) and segments[number + 1].page.reset
+
+
+def _render(model: ScreenModel, start_row: int, ending: str) -> str:
+    """The rows from ``start_row`` on, each with its line ending; runs of blank rows become one, and
+    blank rows at the end are dropped."""
+    out: list[str] = []
+    blank = False
+    width = model.width or 0
+    for row in model.rows[start_row:]:
+        shown = row.render()
+        if row.ending is WRAP:
+            out.append(shown.ljust(width))  # the next row continues this line
+            blank = False
+            continue
+        if not shown.strip(" \t"):
+            if not blank and out:
+                out.append(row.ending or ending)
+            blank = True
+            continue
+        blank = False
+        out.append(shown)
+        out.append(row.ending or ending)
+    while out and out[-1] in ("\n", "\r\n", "") and (len(out) == 1 or out[-2] in ("\n", "\r\n")):
+        out.pop()
+    if out and model.rows[-1].render() and not model.rows[-1].ending:
+        out.pop()  # the last row had no line ending in the raw text: neither has its cleaned form
+    return "".join(out)
+
+
+def assemble(text: str, segments: list[Segment]) -> str:
+    """The candidate: cleaned pages as plain text, kept pages as their raw bytes. A cleaned page
+    followed by another segment ends with a line end; one after a kept page starts with its break."""
+    out: list[str] = []
+    previous_kept = False
+    ending = "\r\n" if "\r\n" in text else "\n"
+    for segment in segments:
+        page = segment.page
+        if segment.text is None:
+            if out and not previous_kept and not out[-1].endswith("\n"):
+                out.append(ending)
+            out.append(text[page.start : page.end])
+            previous_kept = True
+            continue
+        if previous_kept and page.body > page.start:
+            out.append(text[page.start : page.body])
+            previous_kept = False
+        if not segment.text:
+            continue
+        if out and not previous_kept and not out[-1].endswith("\n"):
+            out.append(ending)
+        out.append(segment.text)
+        previous_kept = False
+    return "".join(out)
+
+
+# --- feeding one page -------------------------------------------------------------------------------
+def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int]) -> None:
+    offset = start
+    for piece in text[start:end].split("\n"):
+        body = piece.rstrip("\r")
+        piece_end = offset + len(piece)
+        _feed_line(model, body, offset, tally)
+        if piece_end < end:
+            model.line_feed(piece[len(body) :] + "\n")
+        elif len(piece) > len(body):
+            model.carriage_return()
+        offset = piece_end + 1
+
+
+def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int]) -> None:
+    pos = 0
+    for m in _TOKEN.finditer(body):
+        token_start = m.start()
+        if token_start > pos:
+            model.write(body[pos:token_start])
+        pos = m.end()
+        token = m.group()
+        first = token[0]
+        if token[-1] != "b":
+            model.last_char = None  # REP repeats only a character written right before it
+        if first == "\x1b":
+            if len(token) == 1:
+                raise Unresolved(f"ESC that starts no complete sequence at offset {offset + token_start}")
+            tally[0] += 1
+            tally[1] += len(token)
+            seq = grammar.parse(token)
+            if model.width is not None and seq.kind is Kind.CSI and seq.private == "?" and seq.final == "l" \
+                    and "7" in seq.params.split(";"):
+                raise Unresolved("DECAWM off on a screen of known width")
+            if grammar.INERT_SEQUENCE.fullmatch(token) is None:
+                _apply(model, seq, offset + token_start)
+        elif first == "\r":
+            model.carriage_return()
+        elif first == "\b":
+            model.backspace()
+        elif first == "\t":
+            model.tab()
+        elif first == "\x07":
+            tally[0] += 1
+            tally[1] += 1
+        else:
+            raise Unresolved(f"control U+{ord(first):04X} at offset {offset + token_start}")
+    if pos < len(body):
+        model.write(body[pos:])
+
+
+def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
+    """Act on one sequence that is not inert, or raise :class:`Unresolved`."""
+    if seq.kind is Kind.CSI and not seq.intermediates and _DIGITS.fullmatch(seq.params):
+        numbers = seq.numbers()
+        final = seq.final
+        if seq.private == "?":
+            if final in "hl" and len(numbers) == 1:
+                mode = numbers[0]
+                if mode == 6:
+                    model.set_origin(final == "h")
+                    return
+                if mode == 7:
+                    return  # DECAWM on (off was refused above where it matters)
+                if mode == 1048:
+                    (model.save_cursor if final == "h" else model.restore_cursor)()
+                    return
+            _refuse(seq, offset)
+        if seq.private:
+            _refuse(seq, offset)
+        single = len(numbers) == 1
+        count = seq.first(1)
+        if final in "Hf":
+            row = numbers[0] if numbers[0] else 1
+            col = numbers[1] if len(numbers) > 1 and numbers[1] else 1
+            if len(numbers) > 2:
+                _refuse(seq, offset)
+            model.cursor_position(row - 1, col - 1)
+        elif final == "d" and single:
+            model.cursor_position(count - 1, None)
+        elif final in "G`" and single:
+            model.cursor_to_column(count - 1)
+        elif final == "K" and single:
+            model.erase_in_line(numbers[0])
+        elif final == "J" and single:
+            model.erase_in_display(numbers[0])
+        elif final == "X" and single:
+            model.erase_characters(count)
+        elif final == "C" and single:
+            model.cursor_forward(count)
+        elif final == "D" and single:
+            model.cursor_back(count)
+        elif final in "ABEF" and single:
+            model.cursor_vertical(count if final in "BE" else -count, to_column_zero=final in "EF")
+        elif final == "L" and single:
+            model.insert_lines(count)
+        elif final == "M" and single:
+            model.delete_lines(count)
+        elif final == "@" and single:
+            model.insert_characters(count)
+        elif final == "P" and single:
+            model.delete_characters(count)
+        elif final == "S" and single:
+            model.scroll(count, up=True)
+        elif final == "T" and single:
+            model.scroll(count, up=False)
+        elif final == "b" and single:
+            model.repeat(count)
+        elif final == "r" and len(numbers) <= 2:
+            upper = numbers[0] or 1
+            lower = numbers[1] if len(numbers) > 1 and numbers[1] else None
+            model.set_margins(upper - 1, None if lower is None else lower - 1)
+        elif final in "su" and not seq.params:
+            (model.save_cursor if final == "s" else model.restore_cursor)()
+        else:
+            _refuse(seq, offset)
+    elif seq.kind is Kind.ESC2 and seq.final in "78MDE":
+        if seq.final == "7":
+            model.save_cursor()
+        elif seq.final == "8":
+            model.restore_cursor()
+        elif seq.final == "M":
+            model.reverse_index()
+        elif seq.final == "D":
+            model.index()
+        else:
+            model.index()
+            model.carriage_return()
+    else:
+        _refuse(seq, offset)
+
+
+def _refuse(seq: grammar.Sequence, offset: int) -> None:
+    raise Unresolved(f"{grammar.describe(seq)} at offset {offset}")
