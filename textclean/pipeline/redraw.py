@@ -68,8 +68,8 @@ class LineModel:
     def __init__(self, input_length: int = 0, *, screen_lines: int = SCREEN_LINES, columns: int | None = None) -> None:
         self.screen_lines = screen_lines  # a known height, or the fewest rows assumed
         self.columns = columns  # a known width: this model does not wrap, so reaching it is refused
-        # Rows the cursor can no longer reach (more than screen_lines - 1 above the lowest) are kept
-        # as the string they render to, their redraws tallied in `frozen`: memory stays near the text's.
+        # _freeze keeps a row the cursor can no longer reach as the string it renders to (memory). Not
+        # called yet: session.py reads the rows of a finished model (render, cells) after the merge.
         self.rows: list = [Row()]
         self.frozen = {"cr": [0, 0], "bs": [0, 0], "multiline": [0, 0]}  # kind: [rows, dropped chars]
         self.row = 0
@@ -264,8 +264,6 @@ class LineModel:
         if self.row == len(self.rows) - 1:
             row.ending = ending
             self.rows.append(Row())
-            if len(self.rows) > self.screen_lines:  # a row cursor_vertical can no longer reach
-                self._freeze(len(self.rows) - self.screen_lines - 1)
         else:
             self.rows[self.row + 1].kind = "multiline"  # back down through rows already written
         self.row += 1
