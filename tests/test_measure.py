@@ -18,31 +18,36 @@ from agent_logs import (
 
 from textclean import clean
 from textclean.measure import collapse_blank_runs, measure_main
+from textclean.measure.gauge import GATE_TAKES_SIZE
 from textclean.pipeline.tokens import count_tokens
 
 MALFORMED = 2 + 2 + 0 + 1 + 1 + 0  # per writer: claude, openai, anthropic, traj, cast v2, cast v1
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[str, bool]]]:
-    """A directory of agent logs and the (text, non_text_blocks) of every tool output in it."""
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[str, bool, tuple]]]:
+    """A directory of agent logs and the (text, non_text_blocks, size) of every tool output in it.
+
+    The size is a recording's (100x30) where the installed gate takes one, else () (not passed).
+    """
     root = tmp_path_factory.mktemp("corpus")
     texts = [text for _, text in captures()]
     (root / "logs").mkdir()
-    outputs: list[tuple[str, bool]] = []
+    outputs: list[tuple[str, bool, tuple]] = []
 
-    def add(expected: list[str], last_is_non_text: bool) -> None:
+    def add(expected: list[str], last_is_non_text: bool, size: tuple = ()) -> None:
         flags = [False] * len(expected)
         if last_is_non_text:
             flags[-1] = True
-        outputs.extend(zip(expected, flags, strict=True))
+        size = size if GATE_TAKES_SIZE else ()
+        outputs.extend((text, flag, size) for text, flag in zip(expected, flags, strict=True))
 
     add(write_claude_code(root / "logs" / "session.jsonl", texts), True)
     add(write_openai_jsonl(root / "chat.jsonl", texts), True)
     add(write_anthropic_json(root / "logs" / "request.json", texts[:5]), True)
     add(write_traj(root / "run.traj", texts[3:]), False)
-    add(write_cast_v2(root / "build.cast", max(texts, key=len)), False)
-    add(write_cast_v1(root / "logs" / "old.cast", texts[-1]), False)
+    add(write_cast_v2(root / "build.cast", max(texts, key=len)), False, (("columns", 100), ("rows", 30)))
+    add(write_cast_v1(root / "logs" / "old.cast", texts[-1]), False, (("columns", 100), ("rows", 30)))
     return root, outputs
 
 
@@ -55,7 +60,7 @@ def test_counts_derived_from_the_inputs(corpus, capsys) -> None:
     root, outputs = corpus
     report = _run_json(capsys, str(root))
     distinct = list(dict.fromkeys(outputs))
-    gated = [clean(text) for text, non_text in distinct if not non_text]
+    gated = [clean(text, **dict(size)) for text, non_text, size in distinct if not non_text]
 
     assert report["files"] == 6
     assert report["malformed_records"] == MALFORMED
@@ -63,8 +68,8 @@ def test_counts_derived_from_the_inputs(corpus, capsys) -> None:
     assert report["outputs_unique"] == len(distinct)
     assert report["outputs_fired"] == sum(r.applied for r in gated)
     assert report["outputs_fired"] > 0
-    assert report["gate_reasons"]["non_text_blocks"] == sum(non_text for _, non_text in distinct)
-    assert report["tokens_before"] == sum(count_tokens(text) for text, _ in distinct)
+    assert report["gate_reasons"]["non_text_blocks"] == sum(non_text for _, non_text, _ in distinct)
+    assert report["tokens_before"] == sum(count_tokens(text) for text, _, _ in distinct)
     saved = sum(r.tokens_before - r.tokens_after for r in gated if r.applied)
     assert report["tokens_saved"] == saved
     assert report["touched_tokens_before"] == sum(r.tokens_before for r in gated if r.applied)
@@ -114,7 +119,7 @@ def test_min_tokens_is_the_gate_threshold(corpus, capsys) -> None:
     report = _run_json(capsys, str(root), "--min-tokens", "1000000")
     assert report["outputs_fired"] == 0
     assert report["gate_reasons"]["below_min_tokens"] == len(
-        {text for text, non_text in outputs if not non_text}
+        {(text, size) for text, non_text, size in outputs if not non_text}
     )
 
 
@@ -127,13 +132,13 @@ def test_cli_dispatches_measure(corpus, capsys) -> None:
 
 
 def test_an_exception_on_one_output_is_reported_not_fatal(tmp_path, capsys, monkeypatch) -> None:
-    from textclean.measure import report as measure
+    from textclean.measure import gauge
 
-    def explode(self, output, digest):
+    def explode(self, output):
         raise RuntimeError("boom")
 
     (tmp_path / "a.raw").write_text("\x1b[31mred\x1b[0m\n" * 40)
-    monkeypatch.setattr(measure.Measurer, "_measure", explode)
+    monkeypatch.setattr(gauge.Measurer, "_measure", explode)
     assert measure_main([str(tmp_path), "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["gate_reasons"] == {"error: RuntimeError": 1}

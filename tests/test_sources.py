@@ -114,14 +114,17 @@ def test_raw_directory_round_trips_bytes(tmp_path: Path) -> None:
     assert stats.files == 10 and stats.skipped_files == 5 and stats.malformed == 0
 
 
-def test_malformed_documents_are_counted_not_raised(tmp_path: Path) -> None:
+def test_broken_json_is_unknown_and_text_is_raw(tmp_path: Path) -> None:
     (tmp_path / "broken.json").write_text('{"messages": [')
     (tmp_path / "broken.traj").write_text("[1, 2")
-    (tmp_path / "broken.cast").write_text("nothing here\n")
+    (tmp_path / "notes.cast").write_text("nothing here\n")  # the name says recording, the content says text
+    (tmp_path / "ninja.log").write_text("[0/5] CC parse.o\n")  # a bracket that is no JSON
     stats = ReadStats()
-    outputs = [o for path in sources.expand_paths([str(tmp_path)]) for o in read_file(path, stats)]
-    assert outputs == []
-    assert stats.malformed == 3
+    paths = list(sources.expand_paths([str(tmp_path)]))
+    assert [detect_format(p) for p in paths] == [sources.UNKNOWN, sources.UNKNOWN, sources.RAW, sources.RAW]
+    outputs = [o for path in paths for o in read_file(path, stats)]
+    assert [o.text for o in outputs] == ["[0/5] CC parse.o\n", "nothing here\n"]
+    assert stats.skipped_files == 2 and stats.malformed == 0
 
 
 def test_missing_file_is_unreadable(tmp_path: Path) -> None:

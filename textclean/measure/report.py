@@ -1,42 +1,31 @@
 """``textclean measure PATH…``: what the gate would save on a corpus of agent logs and captures.
 
-Files are read one at a time by :mod:`textclean.measure.sources` (format detected per file). Outputs are
-deduplicated by exact text, keeping only a SHA-1 per distinct text, so memory stays flat however many
-files are read. Each distinct output goes through the gate once; the totals, the attribution of the
-saving to each transform, the gate reasons and the largest savings are printed (``--json`` for
-machines). ``--jobs N`` reads files in N spawned processes (one file per task).
+Files are read by :mod:`.sources` (format told by content), each file mapped to a partial report
+(:func:`.partial.measure_file`) and the partials merged (:mod:`.engines`: serial, a process pool, or
+Dask). Outputs are deduplicated by text: the distinct totals count each text once, the "all outputs"
+totals count every repetition (what an agent would actually have been sent). Printed as a table,
+``--per-file`` rows, ``--json``, and ``--html FILE`` (:mod:`.page`).
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import heapq
-import itertools
 import json
-import multiprocessing
-import re
 import sys
 import textwrap
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TextIO
+from typing import Any, TextIO
 
-from textclean.integrations.content import NON_TEXT_BLOCKS
-from textclean.pipeline.cleaner import strip_escapes_only
-from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, TextClean
-from textclean.pipeline.probe import has_terminal_noise
-from textclean.pipeline.tokens import token_counter
+from textclean.pipeline.gate import DEFAULT_MIN_TOKENS
 
-from .sources import FORMATS, ReadStats, ToolOutput, detect_format, expand_paths, read_file
+from .detect import FORMATS, UNKNOWN
+from .engines import ENGINES, Options, run_dask, run_pool, run_serial
+from .gauge import collapse_blank_runs
+from .opener import STDIN, PathError, check_path, expand_paths
+from .partial import Partial, errors
 
-APPLIED = "applied"
-TOP_SAVINGS = 10
-
-# Runs of two or more blank lines (empty or spaces/tabs, CRLF or LF), for the blank-line reference.
-_BLANK_RUN = re.compile(r"\n(?:[ \t]*\r*\n){2,}")
+__all__ = ["collapse_blank_runs", "measure_main", "measure_paths", "summarize"]
 
 FOOTNOTE_ATTRIBUTION = (
     "Attribution per fired output: escape sequences = tokens(input) - tokens(strip_escapes_only(input)), "
@@ -50,249 +39,86 @@ FOOTNOTE_BLANK = (
     "Blank-line runs: tokens saved by collapsing each run of two or more blank lines into one, measured "
     "on each gated output's final text (cleaned when fired, else the original); never applied."
 )
-
-
-def collapse_blank_runs(text: str) -> str:
-    """Each run of two or more blank lines made one empty line (measured for reference, never applied)."""
-    return _BLANK_RUN.sub("\n\n", text)
-
-
-def text_hash(output: ToolOutput) -> bytes:
-    digest = hashlib.sha1(output.text.encode("utf-8", "surrogatepass"))
-    if output.non_text_blocks:
-        digest.update(b"\0non-text")
-    return digest.digest()
-
-
-class OutputRecord(NamedTuple):
-    """The measurement of one distinct output (small: no text)."""
-
-    digest: bytes
-    label: str
-    noisy: bool
-    reason: str  # APPLIED or a gate reason
-    tokens_before: int
-    tokens_after: int
-    escape_tokens: float
-    cr_tokens: float
-    backspace_tokens: float
-    multiline_tokens: float
-    blank_run_tokens: int
-
-
-@dataclass
-class Tally:
-    """The aggregate of many :class:`OutputRecord`; what ``measure`` prints."""
-
-    min_tokens: int
-    files: int = 0
-    skipped_files: int = 0
-    unreadable_files: int = 0
-    malformed: int = 0
-    outputs_seen: int = 0
-    unique: int = 0
-    noisy: int = 0
-    fired: int = 0
-    tokens_before: int = 0
-    tokens_after: int = 0
-    touched_before: int = 0
-    touched_after: int = 0
-    escape_tokens: float = 0.0
-    cr_tokens: float = 0.0
-    backspace_tokens: float = 0.0
-    multiline_tokens: float = 0.0
-    blank_run_tokens: int = 0
-    reasons: Counter[str] = field(default_factory=Counter)
-    top: list[tuple[int, int, str, int, int]] = field(default_factory=list)  # heap of the largest savings
-    formats: Counter[str] = field(default_factory=Counter)
-
-    def add_stats(self, stats: ReadStats) -> None:
-        self.files += stats.files
-        self.skipped_files += stats.skipped_files
-        self.unreadable_files += stats.unreadable_files
-        self.malformed += stats.malformed
-
-    def add(self, r: OutputRecord) -> None:
-        self.unique += 1
-        self.noisy += r.noisy
-        self.reasons[r.reason] += 1
-        self.tokens_before += r.tokens_before
-        self.tokens_after += r.tokens_after
-        self.blank_run_tokens += r.blank_run_tokens
-        if r.reason != APPLIED:
-            return
-        self.fired += 1
-        self.touched_before += r.tokens_before
-        self.touched_after += r.tokens_after
-        self.escape_tokens += r.escape_tokens
-        self.cr_tokens += r.cr_tokens
-        self.backspace_tokens += r.backspace_tokens
-        self.multiline_tokens += r.multiline_tokens
-        saved = r.tokens_before - r.tokens_after
-        # (saved, -unique) orders ties by first seen; the heap keeps the TOP_SAVINGS largest.
-        item = (saved, -self.unique, r.label, r.tokens_before, r.tokens_after)
-        if len(self.top) < TOP_SAVINGS:
-            heapq.heappush(self.top, item)
-        else:
-            heapq.heappushpop(self.top, item)
-
-    def largest_savings(self) -> list[dict[str, Any]]:
-        return [
-            {"saved": s, "tokens_before": b, "tokens_after": a, "source": label}
-            for s, _, label, b, a in sorted(self.top, reverse=True)
-        ]
-
-    def as_dict(self) -> dict[str, Any]:
-        saved = self.tokens_before - self.tokens_after
-        return {
-            "min_tokens": self.min_tokens,
-            "files": self.files,
-            "formats": dict(self.formats),
-            "skipped_files": self.skipped_files,
-            "unreadable_files": self.unreadable_files,
-            "malformed_records": self.malformed,
-            "outputs_seen": self.outputs_seen,
-            "outputs_unique": self.unique,
-            "outputs_with_terminal_noise": self.noisy,
-            "outputs_fired": self.fired,
-            "tokens_before": self.tokens_before,
-            "tokens_after": self.tokens_after,
-            "tokens_saved": saved,
-            "touched_tokens_before": self.touched_before,
-            "touched_tokens_after": self.touched_after,
-            "touched_share_removed": _share(saved, self.touched_before),
-            "saved_by_transform": {
-                "escape_sequences": round(self.escape_tokens),
-                "cr_redraws": round(self.cr_tokens),
-                "backspace": round(self.backspace_tokens),
-                "multiline_redraws": round(self.multiline_tokens),
-            },
-            "blank_line_runs_reference": self.blank_run_tokens,
-            "gate_reasons": dict(self.reasons.most_common()),
-            "largest_savings": self.largest_savings(),
-            "notes": {"attribution": FOOTNOTE_ATTRIBUTION, "blank_line_runs": FOOTNOTE_BLANK},
-        }
+FOOTNOTE_DISTINCT = (
+    "Distinct outputs count each text once (a log that repeats an output pays for it once here); all "
+    "outputs count every occurrence, which is closer to what the agent was sent."
+)
 
 
 def _share(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
 
 
-class Measurer:
-    """Gates outputs and measures what each transform took away."""
-
-    def __init__(self, min_tokens: int, tokenizer: str | None = None) -> None:
-        self.min_tokens = min_tokens
-        self.gate = TextClean(min_tokens=min_tokens, tokenizer=tokenizer)
-        self.count = token_counter(tokenizer)
-
-    def measure(self, output: ToolOutput, digest: bytes) -> OutputRecord:
-        try:
-            return self._measure(output, digest)
-        except Exception as error:  # a bug met on one output of a user's logs must not lose the report
-            reason = f"error: {type(error).__name__}"
-            return OutputRecord(digest, output.label, False, reason, 0, 0, 0.0, 0.0, 0.0, 0.0, 0)
-
-    def _measure(self, output: ToolOutput, digest: bytes) -> OutputRecord:
-        text = output.text
-        noisy = has_terminal_noise(text)
-        if output.non_text_blocks:
-            n = self.count(text)
-            return OutputRecord(digest, output.label, noisy, NON_TEXT_BLOCKS, n, n, 0.0, 0.0, 0.0, 0.0, 0)
-        result = self.gate.clean(text)
-        before, after = result.tokens_before, result.tokens_after
-        final = result.text
-        blank = 0
-        if before >= self.min_tokens and _BLANK_RUN.search(final):
-            # `after` counts `final` whether or not the gate fired (refused: tokens_after == tokens_before).
-            blank = after - self.count(collapse_blank_runs(final))
-        if not result.applied:
-            return OutputRecord(
-                digest, output.label, noisy, result.reason or "", before, after, 0.0, 0.0, 0.0, 0.0, blank
-            )
-        saved = before - after
-        escape = min(max(before - self.count(strip_escapes_only(text)), 0), saved)
-        rest = saved - escape
-        removed = result.removed
-        redraw_chars = removed.cr_chars + removed.backspace_chars + removed.multiline_chars
-        if redraw_chars:
-            cr = rest * removed.cr_chars / redraw_chars
-            bs = rest * removed.backspace_chars / redraw_chars
-            ml = rest * removed.multiline_chars / redraw_chars
-        else:
-            escape, cr, bs, ml = saved, 0.0, 0.0, 0.0
-        return OutputRecord(digest, output.label, noisy, APPLIED, before, after, escape, cr, bs, ml, blank)
-
-
-@dataclass
-class FileMeasurement:
-    """One file's contribution: reader stats, how many outputs it held, its distinct outputs' records."""
-
-    stats: ReadStats
-    fmt: str
-    outputs_seen: int
-    records: list[OutputRecord]
-
-
-def measure_file(
-    path: str, measurer: Measurer, seen: set[bytes], fmt: str | None = None
-) -> FileMeasurement:
-    """Measure the outputs of one file whose digest is not in ``seen`` (and add theirs to it)."""
-    stats = ReadStats()
-    try:
-        detected = fmt or detect_format(path)
-    except OSError:
-        detected = "unreadable"
-    records: list[OutputRecord] = []
-    count = 0
-    for output in read_file(path, stats, detected if detected in FORMATS else None):
-        count += 1
-        digest = text_hash(output)
-        if digest in seen:
-            continue
-        seen.add(digest)
-        records.append(measurer.measure(output, digest))
-    return FileMeasurement(stats, detected, count, records)
-
-
-# --- parallel workers (spawn-safe: module-level state set by the pool initializer) --------------
-
-_worker_measurer: Measurer | None = None
-_worker_format: str | None = None
-
-
-def _init_worker(min_tokens: int, tokenizer: str | None, fmt: str | None) -> None:
-    global _worker_measurer, _worker_format
-    _worker_measurer = Measurer(min_tokens, tokenizer)
-    _worker_format = fmt
-
-
-def _measure_in_worker(path: str) -> FileMeasurement:
-    assert _worker_measurer is not None
-    # Deduplicated within the file here; across files by the parent.
-    return measure_file(path, _worker_measurer, set(), _worker_format)
-
-
-def iter_file_measurements(
-    paths: Iterable[str],
-    *,
-    min_tokens: int,
-    tokenizer: str | None,
-    jobs: int,
-    fmt: str | None,
-    seen: set[bytes],
-) -> Iterator[FileMeasurement]:
-    if jobs <= 1:
-        measurer = Measurer(min_tokens, tokenizer)
-        for path in paths:
-            yield measure_file(path, measurer, seen, fmt)
-        return
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(jobs, initializer=_init_worker, initargs=(min_tokens, tokenizer, fmt)) as pool:
-        # A bounded window of files in flight, so neither queued paths nor finished results pile up.
-        window = iter(paths)
-        while batch := list(itertools.islice(window, jobs * 4)):
-            yield from pool.imap(_measure_in_worker, batch, chunksize=1)
+def summarize(partial: Partial, min_tokens: int) -> dict[str, Any]:
+    """The report of a merged partial, as ``--json`` prints it (every number the table and page show)."""
+    records = list(partial.records.values())
+    fired = [r for r in records if r.fired]
+    before = sum(r.tokens_before for r in records)
+    after = sum(r.tokens_after for r in records)
+    saved = before - after
+    touched_before = sum(r.tokens_before for r in fired)
+    reasons = Counter(r.reason for r in records)
+    rows = partial.rows
+    formats = Counter(row.format for row in rows)
+    by_format: dict[str, dict[str, int]] = {}
+    for row in rows:
+        entry = by_format.setdefault(row.format, {"files": 0, "outputs": 0, "fired": 0, "tokens_before": 0,
+                                                  "tokens_after": 0, "tokens_saved": 0})
+        entry["files"] += 1
+        entry["outputs"] += row.outputs
+        entry["fired"] += row.fired
+        entry["tokens_before"] += row.tokens_before
+        entry["tokens_after"] += row.tokens_after
+        entry["tokens_saved"] += row.tokens_before - row.tokens_after
+    all_before = sum(row.tokens_before for row in rows)
+    all_after = sum(row.tokens_after for row in rows)
+    refusal_details: dict[str, str] = {}
+    for r in records:
+        if not r.fired and r.detail and r.reason not in refusal_details:
+            refusal_details[r.reason] = r.detail
+    return {
+        "min_tokens": min_tokens,
+        "files": len(rows),
+        "formats": dict(sorted(formats.items())),
+        "unknown_files": [row.path for row in rows if row.format == UNKNOWN],
+        "unreadable_files": partial.stats.unreadable_files,
+        "malformed_records": partial.stats.malformed,
+        "outputs_seen": sum(row.outputs for row in rows),
+        "outputs_unique": len(records),
+        "outputs_with_terminal_noise": sum(r.noisy for r in records),
+        "outputs_fired": len(fired),
+        "tokens_before": before,
+        "tokens_after": after,
+        "tokens_saved": saved,
+        "touched_tokens_before": touched_before,
+        "touched_tokens_after": sum(r.tokens_after for r in fired),
+        "touched_share_removed": _share(saved, touched_before),
+        "all_outputs": {
+            "outputs": sum(row.outputs for row in rows),
+            "fired": sum(row.fired for row in rows),
+            "tokens_before": all_before,
+            "tokens_after": all_after,
+            "tokens_saved": all_before - all_after,
+        },
+        "saved_by_transform": {
+            "escape_sequences": round(sum(r.escape_tokens for r in fired)),
+            "cr_redraws": round(sum(r.cr_tokens for r in fired)),
+            "backspace": round(sum(r.backspace_tokens for r in fired)),
+            "multiline_redraws": round(sum(r.multiline_tokens for r in fired)),
+        },
+        "saved_by_format": by_format,
+        "blank_line_runs_reference": sum(r.blank_run_tokens for r in records),
+        "gate_reasons": dict(reasons.most_common()),
+        "refusal_details": refusal_details,
+        "largest_savings": [
+            {"saved": s.saved, "tokens_before": s.tokens_before, "tokens_after": s.tokens_after,
+             "source": s.label, "before_excerpt": s.before, "after_excerpt": s.after}
+            for s in partial.top
+        ],
+        "per_file": [row._asdict() for row in rows],
+        "notes": {"attribution": FOOTNOTE_ATTRIBUTION, "blank_line_runs": FOOTNOTE_BLANK,
+                  "distinct": FOOTNOTE_DISTINCT},
+    }
 
 
 # --- progress ------------------------------------------------------------------------------------
@@ -306,8 +132,15 @@ class Progress:
         self.total = total_files
         self.enabled = enabled
         self.last = 0.0
+        self.files = 0
+        self.outputs = 0
 
-    def update(self, files: int, outputs: int, force: bool = False) -> None:
+    def __call__(self, partial: Partial) -> None:
+        self.files += len(partial.rows)
+        self.outputs += sum(row.outputs for row in partial.rows)
+        self.update()
+
+    def update(self, force: bool = False) -> None:
         if not self.enabled:
             return
         now = time.monotonic()
@@ -315,13 +148,14 @@ class Progress:
             return
         self.last = now
         width = 30
-        filled = width * files // self.total if self.total else width
+        filled = width * self.files // self.total if self.total else width
         bar = "#" * filled + "." * (width - filled)
-        self.stream.write(f"\r[{bar}] {files}/{self.total} files, {outputs} outputs")
+        self.stream.write(f"\r[{bar}] {self.files}/{self.total} files, {self.outputs} outputs")
         self.stream.flush()
 
     def close(self) -> None:
         if self.enabled:
+            self.update(force=True)
             self.stream.write("\n")
             self.stream.flush()
 
@@ -333,77 +167,96 @@ def measure_paths(
     tokenizer: str | None = None,
     jobs: int = 1,
     fmt: str | None = None,
+    engine: str | None = None,
+    scheduler: str | None = None,
     progress: Progress | None = None,
-) -> Tally:
-    """Measure every file under ``paths`` and return the aggregate."""
-    tally = Tally(min_tokens=min_tokens)
-    seen: set[bytes] = set()
-    files = iter_file_measurements(
-        expand_paths(paths), min_tokens=min_tokens, tokenizer=tokenizer, jobs=jobs, fmt=fmt, seen=seen
-    )
-    for done, fm in enumerate(files, 1):
-        tally.add_stats(fm.stats)
-        tally.formats[fm.fmt] += 1
-        tally.outputs_seen += fm.outputs_seen
-        for record in fm.records:
-            if jobs > 1:
-                if record.digest in seen:
-                    continue
-                seen.add(record.digest)
-            tally.add(record)
-            if record.reason.startswith("error"):
-                print(f"textclean measure: {record.reason} on {record.label}", file=sys.stderr)
-        if progress:
-            progress.update(done, tally.outputs_seen)
-    if progress:
-        progress.update(tally.files, tally.outputs_seen, force=True)
-        progress.close()
-    return tally
+) -> Partial:
+    """Measure every file under ``paths`` on the chosen engine; the merged partial report."""
+    options = Options(min_tokens=min_tokens, tokenizer=tokenizer, fmt=fmt)
+    files = expand_paths(paths)
+    engine = engine or ("dask" if scheduler else "pool" if jobs > 1 else "serial")
+    if STDIN in paths:
+        engine = "serial"  # standard input is only readable here
+    if engine == "dask":
+        return run_dask(files, options, jobs, scheduler)
+    if engine == "pool" and jobs > 1:
+        return run_pool(files, options, jobs, progress)
+    return run_serial(files, options, progress)
 
 
-# --- report --------------------------------------------------------------------------------------
+# --- text report ---------------------------------------------------------------------------------
 
 
 def _pct(part: float, whole: float) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "n/a"
 
 
-def format_report(tally: Tally) -> str:
-    t = tally
-    saved = t.tokens_before - t.tokens_after
+def format_report(report: dict[str, Any]) -> str:
+    r = report
+    saved = r["tokens_saved"]
+    every = r["all_outputs"]
+    formats = ", ".join(f"{n} {fmt}" for fmt, n in r["formats"].items())
+    transforms = r["saved_by_transform"]
     lines = [
-        f"files read             {t.files:>12,}  ("
-        + ", ".join(f"{n} {fmt}" for fmt, n in sorted(t.formats.items()))
-        + f"; {t.skipped_files} skipped, {t.unreadable_files} unreadable)",
-        f"malformed records      {t.malformed:>12,}  (skipped)",
-        f"outputs seen           {t.outputs_seen:>12,}",
-        f"  distinct (by text)   {t.unique:>12,}",
-        f"  with terminal noise  {t.noisy:>12,}",
-        f"  fired                {t.fired:>12,}  (gate at --min-tokens {t.min_tokens})",
-        f"tokens before -> after {t.tokens_before:>12,} -> {t.tokens_after:,}  "
-        f"(-{saved:,}, {_pct(saved, t.tokens_before)} of all distinct outputs)",
-        f"touched mass           {t.touched_before:>12,} -> {t.touched_after:,}  "
-        f"({_pct(saved, t.touched_before)} of the fired outputs' tokens removed)",
+        f"files read             {r['files']:>12,}  ({formats}; {r['unreadable_files']} unreadable)",
+        f"malformed records      {r['malformed_records']:>12,}  (skipped)",
+        f"outputs seen           {r['outputs_seen']:>12,}",
+        f"  distinct (by text)   {r['outputs_unique']:>12,}",
+        f"  with terminal noise  {r['outputs_with_terminal_noise']:>12,}",
+        f"  fired                {r['outputs_fired']:>12,}  (gate at --min-tokens {r['min_tokens']})",
+        f"tokens before -> after {r['tokens_before']:>12,} -> {r['tokens_after']:,}  "
+        f"(-{saved:,}, {_pct(saved, r['tokens_before'])} of all distinct outputs) [3]",
+        f"  all outputs          {every['tokens_before']:>12,} -> {every['tokens_after']:,}  "
+        f"(-{every['tokens_saved']:,}, {_pct(every['tokens_saved'], every['tokens_before'])}; "
+        f"{every['outputs']:,} outputs, {every['fired']:,} fired, repeats included)",
+        f"touched mass           {r['touched_tokens_before']:>12,} -> {r['touched_tokens_after']:,}  "
+        f"({_pct(saved, r['touched_tokens_before'])} of the fired outputs' tokens removed)",
         "tokens saved by transform [1]",
-        f"  escape sequences     {round(t.escape_tokens):>12,}",
-        f"  \\r redraws           {round(t.cr_tokens):>12,}",
-        f"  backspace            {round(t.backspace_tokens):>12,}",
-        f"  multi-line redraws   {round(t.multiline_tokens):>12,}",
-        f"  (blank-line runs [2] {t.blank_run_tokens:>12,}  measured, not applied)",
+        f"  escape sequences     {transforms['escape_sequences']:>12,}",
+        f"  \\r redraws           {transforms['cr_redraws']:>12,}",
+        f"  backspace            {transforms['backspace']:>12,}",
+        f"  multi-line redraws   {transforms['multiline_redraws']:>12,}",
+        f"  (blank-line runs [2] {r['blank_line_runs_reference']:>12,}  measured, not applied)",
         "gate reasons",
     ]
-    widest = max(t.reasons.values(), default=0)
-    for reason, n in t.reasons.most_common():
+    widest = max(r["gate_reasons"].values(), default=0)
+    for reason, n in r["gate_reasons"].items():
         bar = "#" * max(1, round(30 * n / widest))
         lines.append(f"  {reason:<20} {n:>12,}  {bar}")
     lines.append("largest savings")
-    for item in t.largest_savings():
+    for item in r["largest_savings"]:
         counts = f"({item['tokens_before']:,} -> {item['tokens_after']:,})"
         lines.append(f"  {item['saved']:>10,}  {counts}  {item['source']}")
-    if not t.top:
+    if not r["largest_savings"]:
         lines.append("  (none fired)")
-    lines.extend(textwrap.wrap(f"[1] {FOOTNOTE_ATTRIBUTION}", 100, subsequent_indent="    "))
-    lines.extend(textwrap.wrap(f"[2] {FOOTNOTE_BLANK}", 100, subsequent_indent="    "))
+    if r["unknown_files"]:
+        lines.append(f"unknown shape (no reader knows it; not measured): {len(r['unknown_files'])} files")
+        lines.extend(f"  {path}" for path in r["unknown_files"][:10])
+        if len(r["unknown_files"]) > 10:
+            lines.append(f"  ... and {len(r['unknown_files']) - 10} more (--json lists all)")
+    for n, note in ((1, FOOTNOTE_ATTRIBUTION), (2, FOOTNOTE_BLANK), (3, FOOTNOTE_DISTINCT)):
+        lines.extend(textwrap.wrap(f"[{n}] {note}", 100, subsequent_indent="    "))
+    return "\n".join(lines) + "\n"
+
+
+def format_per_file(report: dict[str, Any]) -> str:
+    """One line per file: format, outputs, fired, tokens before -> after, malformed records skipped, the
+    top refusal and its detail."""
+    lines = [
+        f"{'format':<15} {'outputs':>8} {'fired':>6} {'tokens before':>14} {'after':>12} {'malformed':>9}  "
+        "top refusal  path"
+    ]
+    for row in report["per_file"]:
+        refusal = "-"
+        if row["top_refusal"]:
+            refusal = f"{row['top_refusal']} x{row['top_refusal_outputs']}" if row["top_refusal_outputs"] else \
+                row["top_refusal"]
+            if row["top_refusal_detail"]:
+                refusal += f" ({row['top_refusal_detail']})"
+        lines.append(
+            f"{row['format']:<15} {row['outputs']:>8,} {row['fired']:>6,} {row['tokens_before']:>14,} "
+            f"{row['tokens_after']:>12,} {row['malformed']:>9,}  {refusal}  {row['path']}"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -413,16 +266,26 @@ def format_report(tally: Tally) -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="textclean measure",
-        description="Measure what textclean would save on agent logs, recordings and raw captures.",
+        description="Measure what textclean would save on agent logs, recordings and raw captures "
+        "(format told by content; '-' reads standard input; fsspec URLs with the dask extra).",
     )
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files, directories, '-' or URLs")
     parser.add_argument(
         "--min-tokens", type=int, default=DEFAULT_MIN_TOKENS,
         help=f"the gate's threshold (default {DEFAULT_MIN_TOKENS})",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    parser.add_argument("--jobs", "-j", type=int, default=1, help="processes reading files (default 1)")
+    parser.add_argument("--per-file", action="store_true", help="print one row per file after the table")
+    parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report to FILE")
+    parser.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--engine", choices=ENGINES, default=None,
+        help="serial, pool (--jobs processes) or dask (a bag over the files); default: serial, pool "
+        "when --jobs > 1, dask when --scheduler is given",
+    )
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler (tcp://host:8786)")
     parser.add_argument("--progress", action="store_true", help="show the progress bar even off a tty")
+    parser.add_argument("--timing", action="store_true", help="print files/s and the engine on stderr")
     parser.add_argument(
         "--tokenizer", default=None,
         help="encoding: cl100k_base or o200k_base (offline), or another tiktoken name (default cl100k_base)",
@@ -433,23 +296,64 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _fail(message: str) -> int:
+    print(f"textclean measure: {message}", file=sys.stderr)
+    return 2
+
+
 def measure_main(argv: list[str]) -> int:
     """Entry point of ``textclean measure``; ``argv`` excludes the subcommand name."""
     args = build_parser().parse_args(argv)
+    if args.min_tokens < 0:
+        return _fail(f"--min-tokens must be >= 0, not {args.min_tokens}")
+    if args.jobs < 1:
+        return _fail(f"--jobs must be >= 1, not {args.jobs}")
+    try:
+        for path in args.paths:
+            check_path(path)
+    except PathError as error:
+        return _fail(str(error))
+    if args.scheduler and args.engine not in (None, "dask"):
+        return _fail("--scheduler needs --engine dask")
     show = args.progress or sys.stderr.isatty()
-    progress = Progress(sys.stderr, sum(1 for _ in expand_paths(args.paths)), show) if show else None
-    tally = measure_paths(
-        args.paths,
-        min_tokens=args.min_tokens,
-        tokenizer=args.tokenizer,
-        jobs=max(1, args.jobs),
-        fmt=args.fmt,
-        progress=progress,
-    )
+    total = sum(1 for _ in expand_paths(args.paths))
+    if total == 0:
+        print(f"textclean measure: found no files under {' '.join(args.paths)}", file=sys.stderr)
+        return 1
+    progress = Progress(sys.stderr, total, True) if show else None
+    started = time.perf_counter()
+    try:
+        partial = measure_paths(
+            args.paths, min_tokens=args.min_tokens, tokenizer=args.tokenizer, jobs=args.jobs, fmt=args.fmt,
+            engine=args.engine, scheduler=args.scheduler, progress=progress,
+        )
+    except (RuntimeError, PathError) as error:
+        return _fail(str(error))
+    elapsed = time.perf_counter() - started
+    if args.timing:
+        engine = args.engine or ("dask" if args.scheduler else "pool" if args.jobs > 1 else "serial")
+        print(f"textclean measure: {total} files in {elapsed:.2f} s ({total / elapsed:.1f} files/s) on {engine}, "
+              f"--jobs {args.jobs}", file=sys.stderr)
+    if progress:
+        progress.files, progress.outputs = len(partial.rows), sum(row.outputs for row in partial.rows)
+        progress.close()
+    for record in errors(partial):
+        print(f"textclean measure: {record.reason} on {record.label}", file=sys.stderr)
+    report = summarize(partial, args.min_tokens)
     if args.json:
-        sys.stdout.write(json.dumps(tally.as_dict(), indent=2) + "\n")
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=True) + "\n")
     else:
-        sys.stdout.write(format_report(tally))
+        sys.stdout.write(format_report(report))
+        if args.per_file:
+            sys.stdout.write(format_per_file(report))
+    if args.html:
+        from .page import render_page
+
+        try:
+            with open(args.html, "w", encoding="utf-8") as out:
+                out.write(render_page(report))
+        except OSError as error:
+            return _fail(f"cannot write {args.html}: {error.strerror or error}")
     return 0
 
 
@@ -459,3 +363,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+

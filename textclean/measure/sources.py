@@ -1,79 +1,66 @@
 """Readers that pull tool outputs out of agent logs and terminal recordings, one format per function.
 
 Every reader takes a path and a :class:`ReadStats` (where it counts malformed records) and yields
-:class:`ToolOutput` items, ``(label, text)`` plus a flag for outputs that message integration would
-leave whole because they hold non-text blocks. Readers stream: JSON-lines files are read line by line,
-and only one output is held at a time (a ``.json`` document is one value and is parsed whole).
-A malformed line, event or document is counted and skipped, never raised.
+:class:`ToolOutput` items. Readers stream: JSON-lines logs are read line by line, and only one output
+is held at a time (a JSON document is one value and is parsed whole). A malformed line, event or
+document is counted and skipped, never raised. The format is told by content (:mod:`.detect`).
 
-Formats (see :func:`detect_format`):
-
-* ``claude-code``: Claude Code session logs (``*.jsonl``), ``tool_result`` blocks inside user messages.
-* ``openai``: OpenAI chat messages (``role: "tool"``), as a JSON list / ``{"messages": [...]}`` document
-  or as JSON lines (one message, or one ``{"messages": [...]}`` conversation, per line).
-* ``anthropic``: Anthropic Messages (``tool_result`` blocks), as JSON or JSON lines.
-* ``swe-agent``: SWE-agent trajectories (``*.traj``), each step's ``observation``.
-* ``asciicast``: asciicast v1, v2 and v3 recordings (``*.cast``), output events joined into one output.
-* ``raw``: any other file, its whole content as one output (bytes decoded with ``surrogateescape``).
+* ``claude-code``: Claude Code session logs, ``tool_result`` blocks inside user messages.
+* ``codex``: Codex CLI rollouts, ``function_call_output`` / ``custom_tool_call_output`` items.
+* ``openai`` / ``anthropic``: chat messages (``role: "tool"`` / ``tool_result`` blocks), as one JSON
+  document (a list or ``{"messages": [...]}``) or as JSON lines (a message or a conversation per line).
+* ``swe-agent``: SWE-agent trajectories, each step's ``observation`` (or, without steps, the history's
+  observation turns: ``role: "tool"`` with function calling, else user turns after an action).
+* ``mini-swe-agent``: mini-swe-agent trajectories, its observation messages.
+* ``openhands``: OpenHands event trajectories, the observations' content.
+* ``asciicast``: asciicast v1/v2/v3 recordings, one output per command (:mod:`.recordings`).
+* ``raw``: any file that is not JSON, its whole content as one output.
+* ``unknown``: JSON of no known shape: no outputs, reported with its path.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
-import os
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from textclean.integrations.content import content_parts
+from textclean.integrations.content import ANTHROPIC as CHAT_ANTHROPIC
+from textclean.integrations.content import OPENAI as CHAT_OPENAI
+from textclean.integrations.content import RESPONSES, MessageFormat, content_parts, tool_output_sites
 
-CLAUDE_CODE = "claude-code"
-OPENAI = "openai"
-ANTHROPIC = "anthropic"
-SWE_AGENT = "swe-agent"
-ASCIICAST = "asciicast"
-RAW = "raw"
-OTHER_JSON = "other-json"  # a JSON document of no known shape (fixture metadata, configs): skipped
-FORMATS = (CLAUDE_CODE, OPENAI, ANTHROPIC, SWE_AGENT, ASCIICAST, RAW, OTHER_JSON)
+from .detect import (
+    ANTHROPIC,
+    ASCIICAST,
+    CLAUDE_CODE,
+    CODEX,
+    FORMATS,
+    MINI_SWE_AGENT,
+    OPENAI,
+    OPENHANDS,
+    OPENHANDS_NON_TOOL_OBSERVATIONS,
+    RAW,
+    SWE_AGENT,
+    UNKNOWN,
+    detect_format,
+    is_openhands_event,
+    messages_of,
+)
+from .opener import expand_paths, open_binary
+from .outputs import ReadStats, ToolOutput, decode
+from .recordings import read_asciicast
 
-# How many leading lines of a JSON-lines file are looked at to tell Claude Code, OpenAI and Anthropic apart.
-_SNIFF_LINES = 50
-_SNIFF_BYTES = 1 << 20
-
-
-class ToolOutput(NamedTuple):
-    """One tool output: where it came from, its text, and whether it also held non-text blocks.
-
-    When ``non_text_blocks`` is true, ``text`` is the output's text blocks joined by newlines (for
-    counting only): message integration leaves such an output whole.
-    """
-
-    label: str
-    text: str
-    non_text_blocks: bool = False
-
-
-@dataclass
-class ReadStats:
-    """What the readers met besides outputs: files by format and malformed records."""
-
-    files: int = 0
-    malformed: int = 0
-    unreadable_files: int = 0
-    skipped_files: int = 0
+__all__ = [
+    "FORMATS", "READERS", "ReadStats", "ToolOutput", "decode", "detect_format", "expand_paths", "read_file",
+]
 
 
 # --- shared helpers ------------------------------------------------------------------------------
 
 
-def decode(data: bytes) -> str:
-    """Bytes to text without loss: invalid UTF-8 becomes lone surrogates that encode back exactly."""
-    return data.decode("utf-8", errors="surrogateescape")
-
-
 def _json_lines(path: str, stats: ReadStats) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, value)`` for each non-blank line that parses; count the others."""
-    with open(path, "rb") as f:
+    with open_binary(path) as f:
         for number, raw in enumerate(f, 1):
             if not raw.strip():
                 continue
@@ -83,8 +70,47 @@ def _json_lines(path: str, stats: ReadStats) -> Iterator[tuple[int, Any]]:
                 stats.malformed += 1
 
 
+def _records(path: str, stats: ReadStats) -> Iterator[tuple[str, Any]]:
+    """``(label, value)``: each line of a JSON-lines log, or the one value of a JSON document.
+
+    JSON lines when the first non-blank line parses on its own and more follows; a document otherwise.
+    """
+    with open_binary(path) as f:
+        first = b""
+        skipped = 0
+        while not first.strip():
+            first = f.readline()
+            skipped += 1
+            if not first:
+                return
+        try:
+            value = json.loads(decode(first))
+            whole = False
+        except ValueError:
+            whole = True
+        if not whole:
+            more = (raw for raw in f if raw.strip())
+            second = next(more, None)
+            if second is None:
+                yield path, value
+                return
+            yield f"{path}:{skipped}", value
+            for number, raw in enumerate(itertools.chain([second], f), skipped + 1):
+                if not raw.strip():
+                    continue
+                try:
+                    yield f"{path}:{number}", json.loads(decode(raw))
+                except ValueError:
+                    stats.malformed += 1
+            return
+        try:
+            yield path, json.loads(decode(first + f.read()))
+        except ValueError:
+            stats.malformed += 1
+
+
 def _json_document(path: str, stats: ReadStats) -> Any:
-    with open(path, "rb") as f:
+    with open_binary(path) as f:
         try:
             return json.loads(decode(f.read()))
         except ValueError:
@@ -92,13 +118,15 @@ def _json_document(path: str, stats: ReadStats) -> Any:
             return None
 
 
-def _content_outputs(label: str, content: Any, stats: ReadStats) -> Iterator[ToolOutput]:
-    """Outputs of one tool result's content: a string, or a list of text (and maybe other) blocks.
+def _content_outputs(
+    label: str, content: Any, stats: ReadStats, shape: MessageFormat = CHAT_OPENAI
+) -> Iterator[ToolOutput]:
+    """Outputs of one tool result's content (split by the shared walker, :func:`content_parts`).
 
-    Text blocks are separate outputs (message integration cleans each on its own), unless a non-text
-    block stands beside them: then the whole result is one output that integration leaves whole.
+    Text parts are separate outputs (message integration cleans each on its own), unless a non-text
+    part stands beside them: then the whole result is one output that integration leaves whole.
     """
-    parts = content_parts(content)
+    parts = content_parts(content, shape)
     texts = [text for _, text in parts.texts]
     if parts.malformed:
         stats.malformed += 1
@@ -111,34 +139,19 @@ def _content_outputs(label: str, content: Any, stats: ReadStats) -> Iterator[Too
             yield ToolOutput(f"{label}[{i}]", text)
 
 
-def _anthropic_blocks_outputs(label: str, content: Any, stats: ReadStats) -> Iterator[ToolOutput]:
-    """The ``tool_result`` blocks of one Anthropic (or Claude Code) message content."""
-    if not isinstance(content, list):
-        return
-    for i, block in enumerate(content):
-        if isinstance(block, dict) and block.get("type") == "tool_result":
-            name = block.get("tool_use_id") or str(i)
-            yield from _content_outputs(f"{label}:{name}", block.get("content"), stats)
+def _site_outputs(label: str, message: Any, shape: MessageFormat, stats: ReadStats) -> Iterator[ToolOutput]:
+    """The tool outputs of one message in one shape, found by the shared walker."""
+    for site in tool_output_sites(message, shape):
+        name = site.name or (str(site.block_index) if site.block_index is not None else "")
+        yield from _content_outputs(f"{label}:{name}" if name else label, site.content, stats, shape)
 
 
 def _openai_message_outputs(label: str, message: Any, stats: ReadStats) -> Iterator[ToolOutput]:
-    if isinstance(message, dict) and message.get("role") == "tool":
-        name = message.get("tool_call_id") or ""
-        yield from _content_outputs(f"{label}:{name}" if name else label, message.get("content"), stats)
+    yield from _site_outputs(label, message, CHAT_OPENAI, stats)
 
 
 def _anthropic_message_outputs(label: str, message: Any, stats: ReadStats) -> Iterator[ToolOutput]:
-    if isinstance(message, dict):
-        yield from _anthropic_blocks_outputs(label, message.get("content"), stats)
-
-
-def _messages_of(document: Any) -> list[Any] | None:
-    """The message list of a document: a bare list, or an object's ``messages``."""
-    if isinstance(document, list):
-        return document
-    if isinstance(document, dict) and isinstance(document.get("messages"), list):
-        return document["messages"]
-    return None
+    yield from _site_outputs(label, message, CHAT_ANTHROPIC, stats)
 
 
 def _chat_outputs(
@@ -147,23 +160,16 @@ def _chat_outputs(
     message_outputs: Callable[[str, Any, ReadStats], Iterator[ToolOutput]],
 ) -> Iterator[ToolOutput]:
     """Outputs of a chat log: one JSON document, or JSON lines each a message or a conversation."""
-    if path.endswith(".jsonl"):
-        for number, value in _json_lines(path, stats):
-            messages = _messages_of(value)
-            if messages is None:
-                yield from message_outputs(f"{path}:{number}", value, stats)
+    for label, value in _records(path, stats):
+        messages = messages_of(value)
+        if messages is None:
+            if label == path:  # a document that holds no messages
+                stats.malformed += 1
             else:
-                for i, message in enumerate(messages):
-                    yield from message_outputs(f"{path}:{number}:{i}", message, stats)
-        return
-    document = _json_document(path, stats)
-    messages = _messages_of(document)
-    if messages is None:
-        if document is not None:
-            stats.malformed += 1
-        return
-    for i, message in enumerate(messages):
-        yield from message_outputs(f"{path}:{i}", message, stats)
+                yield from message_outputs(label, value, stats)
+            continue
+        for i, message in enumerate(messages):
+            yield from message_outputs(f"{label}:{i}", message, stats)
 
 
 # --- one reader per format -----------------------------------------------------------------------
@@ -175,9 +181,7 @@ def read_claude_code(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
         if not isinstance(event, dict):
             stats.malformed += 1
             continue
-        message = event.get("message")
-        if isinstance(message, dict):
-            yield from _anthropic_blocks_outputs(f"{path}:{number}", message.get("content"), stats)
+        yield from _anthropic_message_outputs(f"{path}:{number}", event.get("message"), stats)
 
 
 def read_openai(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
@@ -190,11 +194,56 @@ def read_anthropic(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
     yield from _chat_outputs(path, stats, _anthropic_message_outputs)
 
 
+def _unwrap_codex_output(output: Any) -> Any:
+    """Older Codex CLIs wrap a tool's output as a JSON string ``{"output": …, "metadata": …}``."""
+    if isinstance(output, str) and output.startswith("{"):
+        try:
+            wrapped = json.loads(output)
+        except ValueError:
+            return output
+        if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
+            return wrapped["output"]
+    return output
+
+
+def read_codex(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
+    """Codex CLI rollout: ``response_item`` records whose payload is a tool call's output (Responses
+    API items, found by the shared walker).
+
+    ``event_msg`` records repeat what the response items hold (``exec_command_end``) and are not read.
+    Rollouts from before the ``{"type", "payload"}`` envelope hold the items themselves, one per line.
+    """
+    for number, record in _json_lines(path, stats):
+        if not isinstance(record, dict):
+            stats.malformed += 1
+            continue
+        item = record.get("payload") if record.get("type") == "response_item" else record
+        for site in tool_output_sites(item, RESPONSES):
+            label = f"{path}:{number}:{site.name or ''}"
+            yield from _content_outputs(label, _unwrap_codex_output(site.content), stats, RESPONSES)
+
+
+def _observation_turns(history: list[Any]) -> Iterator[tuple[int, Any]]:
+    """``(index, content)`` of a history's observation turns.
+
+    ``role: "tool"`` turns (function calling) and user turns that answer an assistant turn (the
+    environment's reply); where turns carry ``message_type``, only those marked ``observation``.
+    """
+    marked = any(isinstance(turn, dict) and "message_type" in turn for turn in history)
+    previous: Any = None
+    for i, turn in enumerate(history):
+        if isinstance(turn, dict) and (not marked or turn.get("message_type") == "observation") and (
+            turn.get("role") == "tool"
+            or (turn.get("role") == "user" and isinstance(previous, dict) and previous.get("role") == "assistant")
+        ):
+            yield i, turn.get("content")
+        previous = turn
+
+
 def read_swe_agent(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
     """SWE-agent trajectory: the ``observation`` of each step of ``trajectory``.
 
-    Older trajectories without ``trajectory`` keep observations as the ``user`` turns of ``history``
-    that follow an action; those are read instead.
+    Without steps, the observation turns of ``history`` are read instead (see :func:`_observation_turns`).
     """
     document = _json_document(path, stats)
     if not isinstance(document, dict):
@@ -202,7 +251,7 @@ def read_swe_agent(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
             stats.malformed += 1
         return
     steps = document.get("trajectory")
-    if isinstance(steps, list):
+    if isinstance(steps, list) and steps:
         for i, step in enumerate(steps):
             observation = step.get("observation") if isinstance(step, dict) else None
             if isinstance(observation, str):
@@ -214,170 +263,82 @@ def read_swe_agent(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
     if not isinstance(history, list):
         stats.malformed += 1
         return
-    for i in range(1, len(history)):
-        previous, turn = history[i - 1], history[i]
-        if (
-            isinstance(turn, dict)
-            and turn.get("role") == "user"
-            and isinstance(turn.get("content"), str)
-            and isinstance(previous, dict)
-            and previous.get("role") == "assistant"
-        ):
-            yield ToolOutput(f"{path}:history {i}", turn["content"])
+    for i, content in _observation_turns(history):
+        yield from _content_outputs(f"{path}:history {i}", content, stats)
 
 
-def read_asciicast(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
-    """asciicast recording: the output (``"o"``) events' data joined, as one output.
+def read_mini_swe_agent(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
+    """mini-swe-agent trajectory (``.traj.json``): the observations among its ``messages``.
 
-    v2/v3: a header line, then one ``[time, code, data]`` event per line. v1: one JSON document whose
-    ``stdout`` is a list of ``[delay, data]``.
+    Text-based models get each command's output as a user message after the assistant's; tool-calling
+    models as ``role: "tool"`` messages.
     """
-    parts: list[str] = []
-    with open(path, "rb") as f:
-        first = f.readline()
-        try:
-            header = json.loads(decode(first))
-        except ValueError:
-            header = None
-        if isinstance(header, dict) and header.get("version") in (2, 3):
-            for raw in f:
-                if not raw.strip():
-                    continue
-                try:
-                    event = json.loads(decode(raw))
-                except ValueError:
+    document = _json_document(path, stats)
+    messages = document.get("messages") if isinstance(document, dict) else None
+    if not isinstance(messages, list):
+        if document is not None:
+            stats.malformed += 1
+        return
+    for i, content in _observation_turns(messages):
+        yield from _content_outputs(f"{path}:{i}", content, stats)
+
+
+def _openhands_events(value: Any) -> list[Any]:
+    if isinstance(value, dict) and isinstance(value.get("history"), list):
+        history: list[Any] = value["history"]
+        return history
+    if isinstance(value, list):
+        return value
+    return [value]
+
+
+def read_openhands(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
+    """OpenHands events: a JSON list, ``{"history": […]}``, or one event (or run) per line.
+
+    V0 observations keep the tool's output in ``content`` (a string); V1 ``ObservationEvent`` keep it
+    in ``observation.content`` (text parts). Events that carry no tool output (agent state changes,
+    recalled knowledge) are skipped.
+    """
+    for label, value in _records(path, stats):
+        for i, event in enumerate(_openhands_events(value)):
+            if not is_openhands_event(event):
+                if not isinstance(event, dict):
                     stats.malformed += 1
-                    continue
-                if not (isinstance(event, list) and len(event) >= 3 and isinstance(event[2], str)):
-                    stats.malformed += 1
-                elif event[1] == "o":
-                    parts.append(event[2])
-        else:
-            try:
-                document = json.loads(decode(first + f.read()))
-            except ValueError:
-                stats.malformed += 1
-                return
-            frames = document.get("stdout") if isinstance(document, dict) else None
-            if not isinstance(frames, list):
-                stats.malformed += 1
-                return
-            for frame in frames:
-                if isinstance(frame, list) and len(frame) >= 2 and isinstance(frame[1], str):
-                    parts.append(frame[1])
-                else:
-                    stats.malformed += 1
-    if parts:
-        yield ToolOutput(path, "".join(parts))
+                continue
+            where = f"{label}:{event.get('id', i)}"
+            observation = event.get("observation")
+            if isinstance(observation, str):
+                if observation not in OPENHANDS_NON_TOOL_OBSERVATIONS:
+                    yield from _content_outputs(where, event.get("content"), stats)
+            elif isinstance(observation, dict):
+                content = observation.get("content", observation.get("output"))
+                yield from _content_outputs(where, content, stats)
 
 
 def read_raw(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
     """A raw capture: the whole file is one output."""
-    with open(path, "rb") as f:
+    with open_binary(path) as f:
         yield ToolOutput(path, decode(f.read()))
 
 
-def skip_other_json(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
-    """A JSON document that is no chat log (fixture metadata beside captures): no outputs."""
+def skip_unknown(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
+    """JSON of no known shape (fixture metadata, configs): no outputs; the report names the file."""
     stats.skipped_files += 1
     yield from ()
 
 
 READERS: dict[str, Callable[[str, ReadStats], Iterator[ToolOutput]]] = {
     CLAUDE_CODE: read_claude_code,
+    CODEX: read_codex,
     OPENAI: read_openai,
     ANTHROPIC: read_anthropic,
     SWE_AGENT: read_swe_agent,
+    MINI_SWE_AGENT: read_mini_swe_agent,
+    OPENHANDS: read_openhands,
     ASCIICAST: read_asciicast,
     RAW: read_raw,
-    OTHER_JSON: skip_other_json,
+    UNKNOWN: skip_unknown,
 }
-
-
-# --- detection -----------------------------------------------------------------------------------
-
-
-def _looks_like(value: Any) -> str | None:
-    """The chat format one parsed JSON value belongs to, if it tells."""
-    if isinstance(value, dict):
-        if value.get("type") in ("user", "assistant") and isinstance(value.get("message"), dict):
-            return CLAUDE_CODE
-        if isinstance(value.get("trajectory"), list):
-            return SWE_AGENT
-        messages = _messages_of(value)
-        if messages is not None:
-            for message in messages:
-                kind = _looks_like(message)
-                if kind:
-                    return kind
-            return None
-        if value.get("role") == "tool":
-            return OPENAI
-        content = value.get("content")
-        if isinstance(content, list) and any(
-            isinstance(b, dict) and b.get("type") in ("tool_result", "tool_use") for b in content
-        ):
-            return ANTHROPIC
-        if value.get("role") == "assistant" and "tool_calls" in value:
-            return OPENAI
-    elif isinstance(value, list):
-        for item in value:
-            kind = _looks_like(item)
-            if kind:
-                return kind
-    return None
-
-
-def _sniff_json_lines(path: str) -> str | None:
-    with open(path, "rb") as f:
-        for _ in range(_SNIFF_LINES):
-            raw = f.readline(_SNIFF_BYTES)
-            if not raw:
-                break
-            try:
-                kind = _looks_like(json.loads(decode(raw)))
-            except ValueError:
-                continue
-            if kind:
-                return kind
-    return None
-
-
-def detect_format(path: str) -> str:
-    """The format of one file, from its name and, for JSON, its first records.
-
-    ``.cast`` is asciicast and ``.traj`` SWE-agent. A ``.jsonl`` file is Claude Code, OpenAI or
-    Anthropic by the shape of its first records (Claude Code when nothing tells, as its logs are the
-    common ``.jsonl`` source); a ``.json`` document by its messages (one of no known shape is
-    skipped). Anything else is a raw capture.
-    """
-    name = path.lower()
-    if name.endswith(".cast"):
-        return ASCIICAST
-    if name.endswith(".traj"):
-        return SWE_AGENT
-    if name.endswith(".jsonl"):
-        return _sniff_json_lines(path) or CLAUDE_CODE
-    if name.endswith(".json"):
-        stats = ReadStats()
-        kind = _looks_like(_json_document(path, stats))
-        if kind:
-            return kind
-        return OPENAI if stats.malformed else OTHER_JSON
-    return RAW
-
-
-def expand_paths(paths: Iterable[str]) -> Iterator[str]:
-    """Files named, and the files under directories named (sorted, hidden entries skipped)."""
-    for path in paths:
-        if os.path.isdir(path):
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(files):
-                    if not name.startswith("."):
-                        yield os.path.join(root, name)
-        else:
-            yield path
 
 
 def read_file(path: str, stats: ReadStats, fmt: str | None = None) -> Iterator[ToolOutput]:

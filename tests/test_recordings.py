@@ -1,0 +1,140 @@
+"""Recordings split per command: by input events, else by prompt markers, with the header's size."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from agent_logs import captures, write_cast_v1, write_cast_v2
+from agent_samples import (
+    BASH_PROMPT,
+    OSC_133_PROMPT,
+    write_recording_with_input,
+    write_recording_with_prompts,
+)
+
+from textclean import clean
+from textclean.measure import sources
+from textclean.measure.recordings import Recording, split_by_input, split_by_marker
+from textclean.measure.sources import ReadStats, detect_format, read_file
+
+
+@pytest.fixture(scope="module")
+def session_outputs() -> list[str]:
+    by_name = dict(captures())
+    return [by_name[n] for n in ("pytest_failures", "pip_download", "grep_color", "cargo_build_error", "tqdm_wide")]
+
+
+def _read(path: Path) -> list[sources.ToolOutput]:
+    return list(read_file(str(path), ReadStats()))
+
+
+def test_split_by_input_events(tmp_path, session_outputs) -> None:
+    path = tmp_path / "session.cast"
+    expected = write_recording_with_input(path, session_outputs)
+    outputs = _read(path)
+    assert [o.text for o in outputs] == expected
+    assert len(outputs) == len(session_outputs) + 1
+    assert {(o.columns, o.rows) for o in outputs} == {(100, 30)}
+
+
+@pytest.mark.parametrize("marker", [OSC_133_PROMPT, BASH_PROMPT])
+@pytest.mark.parametrize("version", [2, 3])
+def test_split_by_prompt_markers(tmp_path, session_outputs, marker, version) -> None:
+    path = tmp_path / "session.cast"
+    expected = write_recording_with_prompts(path, session_outputs, marker, version)
+    assert detect_format(str(path)) == sources.ASCIICAST
+    outputs = _read(path)
+    assert [o.text for o in outputs] == expected
+    assert "".join(o.text for o in outputs).count(marker) == len(session_outputs) + 1
+    assert {(o.columns, o.rows) for o in outputs} == {(100, 30)}
+
+
+def test_osc_133_wins_over_bracketed_paste() -> None:
+    stream = f"{OSC_133_PROMPT}$ {BASH_PROMPT}a\r\nout\r\n{OSC_133_PROMPT}$ {BASH_PROMPT}"
+    commands = split_by_marker(Recording(2, (80, 24), [("o", stream)]))
+    first, second = f"{OSC_133_PROMPT}$ {BASH_PROMPT}a\r\nout\r\n", f"{OSC_133_PROMPT}$ {BASH_PROMPT}"
+    assert [c.text for c in commands] == [first, second]
+
+
+def test_a_resize_inside_a_command_leaves_it_without_a_size() -> None:
+    events = [("o", "$ "), ("i", "a\r"), ("o", "x\r\n"), ("r", "120x40"), ("o", "y\r\n$ "), ("i", "b\n"),
+              ("o", "z\r\n")]
+    commands = split_by_input(Recording(2, (80, 24), events))
+    assert [(c.text, c.size) for c in commands] == [("$ ", (80, 24)), ("x\r\ny\r\n$ ", None), ("z\r\n", (120, 40))]
+
+
+def test_no_markers_no_input_is_one_output(tmp_path, session_outputs) -> None:
+    path = tmp_path / "build.cast"
+    write_cast_v2(path, session_outputs[0])  # its one "i" event ends a line: the output after it
+    assert [o.text for o in _read(path)] == [session_outputs[0]]
+    v1 = tmp_path / "old.cast"
+    write_cast_v1(v1, session_outputs[1])
+    assert [(o.text, o.columns) for o in _read(v1)] == [(session_outputs[1], 100)]
+
+
+FULL_SCREEN = "\x1b[?1049h\x1b[H\x1b[2Jeditor screen\x1b[?1049l"  # one command opens an editor
+
+
+def test_splitting_lets_the_gate_fire_per_command(tmp_path, session_outputs) -> None:
+    """The issue's finding: one command the gate must refuse (a full-screen program) made the whole
+    session one refused output; per command, every other command fires."""
+    path = tmp_path / "session.cast"
+    write_recording_with_prompts(path, [*session_outputs, FULL_SCREEN], BASH_PROMPT)
+    events = [json.loads(line) for line in path.read_text().splitlines() if line.startswith("[")]
+    whole = clean("".join(event[2] for event in events))
+    assert not whole.applied
+    per_command = [clean(o.text) for o in _read(path)]
+    assert [r.applied for r in per_command] == [True] * len(session_outputs) + [False, False]
+    assert sum(r.tokens_before - r.tokens_after for r in per_command if r.applied) > 0
+
+
+def test_the_recordings_size_reaches_the_gate_when_it_takes_one(tmp_path, session_outputs) -> None:
+    """Before the gate accepts columns=/rows= the size is carried but not passed; after, it is passed."""
+    from textclean.measure import gauge
+    from textclean.measure.engines import Options, measurer_for
+
+    path = tmp_path / "session.cast"
+    write_recording_with_prompts(path, session_outputs, BASH_PROMPT)
+    measurer = measurer_for(Options())
+    for output in _read(path):
+        record, cleaned = measurer.measure(output)
+        size = {"columns": output.columns, "rows": output.rows} if gauge.GATE_TAKES_SIZE else {}
+        expected = clean(output.text, **size)
+        assert (record.reason == "applied", record.tokens_after) == (expected.applied, expected.tokens_after)
+        assert cleaned == (expected.text if expected.applied else None)
+
+
+def test_readme_recording_numbers_are_current(tmp_path) -> None:
+    by_name = dict(captures())
+    names = ["pytest_failures", "pip_download", "cargo_build_error", "git_clone_progress", "ruff_check",
+             "tqdm_nested", "npm_spinner"]
+    outputs = [by_name[n] for n in names[:4]] + [FULL_SCREEN_LONG] + [by_name[n] for n in names[4:]]
+    path = tmp_path / "session.cast"
+    write_recording_with_prompts(path, outputs, BASH_PROMPT, 2)
+    events = [json.loads(line) for line in path.read_text().splitlines() if line.startswith("[")]
+    whole = clean("".join(event[2] for event in events))
+    unsized = [clean(o.text) for o in _read(path)]
+    before, after = sum(r.tokens_before for r in unsized), sum(r.tokens_after for r in unsized)
+    fired = sum(r.applied for r in unsized)
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    sentence = (
+        f"recording of 7 captured commands plus one full-screen editor, the whole session as one output is\n"
+        f"refused ({whole.tokens_before:,} tokens kept); split, {fired} of {len(unsized)} outputs fire: "
+        f"{before:,} → {after:,} tokens."
+    )
+    assert not whole.applied
+    assert sentence in readme
+    sized = [clean(o.text, **_size(o)) for o in _read(path)]
+    sized_fired = sum(r.applied for r in sized)
+    assert f"with the\nsize, as `measure` passes it, {sized_fired} of {len(sized)} fire today" in readme
+
+
+FULL_SCREEN_LONG = "\x1b[?1049h\x1b[H\x1b[2J" + "editor screen line\r\n" * 30 + "\x1b[?1049l"
+
+
+def _size(output: sources.ToolOutput) -> dict:
+    from textclean.measure.gauge import GATE_TAKES_SIZE
+
+    return {"columns": output.columns, "rows": output.rows} if GATE_TAKES_SIZE and output.columns else {}
