@@ -195,6 +195,13 @@ PATHOLOGICAL: dict[str, Callable[[int], str]] = {
     "nested cursor-up": _nested_cursor_up,
     "nested cursor-up, 23 layers": lambda n: _nested_cursor_up(n, layers=23),
     "cursor-up staircase, 23 rows deep": _cursor_up_staircase,
+    # Issue 12's: combining marks piled on one cell (was quadratic), and families that cost several
+    # times coloured text at 16 MB.
+    "combining marks on one cell, then CR": lambda n: _repeat_to("\u0301", n, prefix="a", suffix="\rb\n"),
+    "a CR repeated": lambda n: _repeat_to("a\r", n),
+    "CHA on a long line": lambda n: _repeat_to("\x1b[40Gy", n, prefix="x" * 100),
+    "short redrawn lines": lambda n: _repeat_to("ab\rcd\n", n),
+    "tab runs": lambda n: _repeat_to("a\t", n, suffix="\rX\n"),
 }
 
 #: The one-line pathological input, measured once at full size (it is over the default ``max_chars``).
@@ -319,11 +326,11 @@ class Bench:
             Ratio("fast path: candidate / one substitution, SGR + CRLF text", candidate / substitution, 1.2)
         )
 
-    def pathological(self) -> None:
-        large = 16 * KB if self.quick else 4 * MB
+    def pathological(self, megabytes: int = 4, cap: float = 5.0, families: list[str] | None = None) -> None:
+        large = 16 * KB if self.quick else megabytes * MB
         sizes = [size for size in (large // 4**k for k in range(5, -1, -1)) if size >= KB]
         # One call only past `cap`, and no larger size after it: a quadratic case must not stall the run.
-        cap = 0.5 if self.quick else 5.0
+        cap = 0.5 if self.quick else cap
         self.out(f"pathological inputs, up to {_size(large)} (sizes x4 apart; stops after a call over "
                  f"{cap:g} s): gate time against coloured log text of the same size, and the growth "
                  f"t(4S) / 4 t(S) over the last two sizes")
@@ -334,6 +341,8 @@ class Bench:
         worst_growth = (0.0, "")
         worst_own_growth = (0.0, "")
         for name, make in PATHOLOGICAL.items():
+            if families and name not in families:
+                continue
             reason = self.gate.clean(make(sizes[0])).reason or "applied"
             times: list[tuple[int, float]] = []
             for size in sizes:
@@ -368,14 +377,32 @@ class Bench:
         ref_growth = reference[large] / (4 * self._time_gate(log_lines(large // 4, colour=True)))
         self.out(f"  {'coloured log text (reference)':<34} {_ms(reference[large])} at {_size(large)}, "
                  f"growth {ref_growth:.2f}")
-        ratio = self._one_long_line(256 * KB if self.quick else LONG_LINE)
-        worst_ratio = max(worst_ratio, (ratio, "one 50 MB line"))
+        if not families:
+            ratio = self._one_long_line(256 * KB if self.quick else LONG_LINE)
+            worst_ratio = max(worst_ratio, (ratio, "one 50 MB line"))
         self.ratios.append(Ratio(f"pathological, largest ratio to coloured text ({worst_ratio[1]})",
                                  worst_ratio[0], None))
         self.ratios.append(Ratio(f"pathological, largest growth t(4S)/4t(S) ({worst_growth[1]})",
                                  worst_growth[0], 1.5))
         self.ratios.append(Ratio(f"pathological, largest growth of clean+verify alone ({worst_own_growth[1]})",
                                  worst_own_growth[0], 1.5))
+
+    def pathological_once(self, megabytes: int, families: list[str] | None) -> None:
+        """Each family (default: all) timed by one gate call at ``megabytes``, against one call on
+        coloured log text of the same size: the figure the README states for 16 MB."""
+        size = 16 * KB if self.quick else megabytes * MB
+        reference = _once(lambda: self.gate.clean(log_lines(size, colour=True)))
+        self.out(f"pathological inputs at {_size(size)}, one gate call each; coloured log text: {_ms(reference)}")
+        worst = (0.0, "")
+        for name, make in PATHOLOGICAL.items():
+            if families and name not in families:
+                continue
+            text = make(size)
+            seconds = _once(lambda text=text: self.gate.clean(text))
+            self.out(f"  {name:<38} {_ms(seconds)} ({seconds / reference:.2f}x coloured text)")
+            worst = max(worst, (seconds / reference, name))
+        self.ratios.append(Ratio(f"pathological at {_size(size)}, largest ratio to coloured text ({worst[1]})",
+                                 worst[0], None))
 
     def _one_long_line(self, size: int) -> float:
         """One coloured line of ``size`` characters, no newline, against coloured log text of that size,
@@ -662,6 +689,16 @@ def _installed_backends() -> list[str]:
     return names
 
 
+def _once(fn: Callable[[], object]) -> float:
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        fn()
+        return time.perf_counter() - start
+    finally:
+        gc.enable()
+
+
 def _max_rss() -> int:
     """The process's peak resident set so far, in bytes (Linux reports KiB, macOS bytes)."""
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -695,7 +732,7 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.2f} ms"
 
 
-SECTIONS = ("issue13", "counting", "inert", "clean", "pathological", "oracle", "memory")
+SECTIONS = ("issue13", "counting", "inert", "clean", "pathological", "pathological-once", "oracle", "memory")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -704,6 +741,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-big", action="store_true", help="skip the 50 MB peak-memory run")
     parser.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES, help="directory of *.raw captures")
     parser.add_argument("--only", choices=SECTIONS, action="append", help="run only these sections")
+    parser.add_argument("--pathological-mb", type=int, default=4, help="largest pathological input (MB)")
+    parser.add_argument("--cap", type=float, default=5.0, help="pathological: stop after a call this slow (s)")
+    parser.add_argument("--family", action="append", choices=list(PATHOLOGICAL), help="pathological: only these")
     args = parser.parse_args(argv)
     sections = set(args.only or SECTIONS)
 
@@ -729,7 +769,9 @@ def main(argv: list[str] | None = None) -> int:
     if "clean" in sections:
         bench.clean_verify_and_gate(fixtures)
     if "pathological" in sections:
-        bench.pathological()
+        bench.pathological(args.pathological_mb, args.cap, args.family)
+    if "pathological-once" in sections and args.only:  # opt-in: minutes at 16 MB
+        bench.pathological_once(args.pathological_mb, args.family)
     if "oracle" in sections:
         bench.oracle_throughput(fixtures)
     if "memory" in sections:

@@ -18,8 +18,8 @@ from textclean.pipeline.model import SCREEN_LINES, TAB_WIDTH
 from textclean.pipeline.names import CHA, CHT, CUF, CUP, DECRC, HPA, HPR, HVP, REP, SCORC
 
 from .errors import OracleError
-from .screen import XTERM, OracleScreen
-from .stream import _TOKEN, OracleStream
+from .screen import TMUX, XTERM, OracleScreen
+from .stream import _TOKEN, OracleStream, _tmux_string_end
 
 DEFAULT_LINES = SCREEN_LINES
 MAX_COLUMNS = 10000  # tmux's largest window
@@ -43,6 +43,63 @@ def decode(data: bytes | str) -> str:
     if isinstance(data, bytes):
         data = data.decode("utf-8", "surrogateescape")
     return _LONE_SURROGATE.sub("\ufffd", data)
+
+
+def _sequence_size(byte: int) -> int:
+    """How many bytes tmux's UTF-8 decoder collects after this first byte (1: it starts nothing)."""
+    return 2 if 0xC2 <= byte <= 0xDF else 3 if 0xE0 <= byte <= 0xEF else 4 if 0xF0 <= byte <= 0xF4 else 1
+
+
+def tmux_decode(data: str) -> str:
+    """What tmux 3.3a draws from text read with ``surrogateescape`` (tests/test_oracle_tmux.py).
+
+    An undecodable byte draws nothing. A lead byte (C2-F4) collects the following bytes from 0x80 up
+    into its sequence, up to the sequence's length, whatever they are (the first bytes of a valid
+    character after it included; its other bytes then draw nothing); the sequence draws its character
+    if it decodes, nothing otherwise. A printable ASCII character or a C0 control abandons a pending
+    sequence; an escape sequence does not (``E6 97 ESC [ m A5`` draws 日 after the escape).
+    """
+    if _LONE_SURROGATE.search(data) is None:
+        return data
+    out: list[str] = []
+    position, length = 0, len(data)
+    while position < length:
+        found = _LONE_SURROGATE.search(data, position)
+        if found is None:
+            out.append(data[position:])
+            break
+        out.append(data[position : found.start()])
+        position = found.end()
+        lead = ord(found.group()) - 0xDC00
+        size = _sequence_size(lead)
+        if size == 1:
+            continue  # a continuation byte or a byte no sequence starts with: nothing
+        collected = bytearray((lead,))
+        while position < length and len(collected) < size:
+            char = data[position]
+            if char == "\x1b":
+                escape = _TOKEN.match(data, position)
+                if escape is None or escape.lastgroup == "other":
+                    break
+                end = escape.end()
+                if escape.lastgroup == "string":  # where tmux ends it: C0 controls inside do not count
+                    end = _tmux_string_end(data, position, end)
+                out.append(data[position:end])  # acted on; the pending sequence goes on after it
+                position = end
+                continue
+            if char < "\x80":
+                break  # printable ASCII or a C0 control: the pending sequence is abandoned
+            encoded = char.encode("utf-8", "surrogateescape")
+            taken = min(size - len(collected), len(encoded))
+            collected += encoded[:taken]
+            position += 1
+            # The rest of a character cut in two are continuation bytes: they draw nothing.
+        if len(collected) == size:
+            try:
+                out.append(collected.decode("utf-8"))
+            except UnicodeDecodeError:
+                pass
+    return "".join(out)
 
 
 def _text_cells(text: str) -> int:
@@ -139,7 +196,8 @@ def render(
     if isinstance(data, bytes):
         data = data.decode("utf-8", "surrogateescape")
     invalid = _LONE_SURROGATE.search(data) is not None
-    text = decode(data)
+    # tmux draws nothing for an undecodable byte; xterm and alacritty a U+FFFD.
+    text = tmux_decode(data) if flavour == TMUX else decode(data)
     rows = lines or DEFAULT_LINES
     try:
         columns = columns or estimate_columns(text)

@@ -25,6 +25,7 @@ Differences from plain pyte 0.8.2 (each has a test in ``tests/test_oracle_fixes.
 
 from __future__ import annotations
 
+import bisect
 import copy
 from typing import Any, NamedTuple
 
@@ -35,6 +36,8 @@ from wcwidth import wcwidth
 
 from textclean.pipeline.model import TAB_WIDTH
 from textclean.pipeline.names import ALT_SCREEN, ALT_SCREEN_1047, ALT_SCREEN_1049, SAVE_CURSOR_1048
+
+from .tmux_widths import TMUX_WIDTH_RANGES
 
 # DEC private modes (pyte stores private modes shifted left by 5).
 ALTBUF = ALT_SCREEN  # xterm: use the alternate screen buffer
@@ -89,8 +92,30 @@ class _Widths(dict):  # type: ignore[type-arg]
         return width
 
 
+class _TmuxWidths(dict):  # type: ignore[type-arg]
+    """tmux 3.3a's widths: the C library's ``wcwidth`` (oracle/tmux_widths.py), -1 drawing nothing."""
+
+    def __missing__(self, key: str) -> int:
+        code = ord(key)
+        index = bisect.bisect_right(_TMUX_STARTS, code) - 1
+        if index >= 0 and code <= TMUX_WIDTH_RANGES[index][1]:
+            width = TMUX_WIDTH_RANGES[index][2]
+        else:
+            width = wcwidth(key)
+        self[key] = width
+        return width
+
+
+_TMUX_STARTS = tuple(start for start, _, _ in TMUX_WIDTH_RANGES)
 _CELLS = _Cells()
 char_width = _Widths().__getitem__
+tmux_char_width = _TmuxWidths().__getitem__
+#: tmux keeps a cell's character and its combining marks in 21 bytes of UTF-8 (UTF8_SIZE) and drops
+#: marks past that; xterm keeps a few (its combiningChars resource). Past this many characters the
+#: xterm flavour drops them too (and says so): a cell that grew per mark would make a run quadratic.
+TMUX_CELL_BYTES = 21
+XTERM_CELL_CHARS = 32
+COMBINING_OVERFLOW = "combining-overflow"
 
 
 class Row(StaticDefaultDict[int, Char]):
@@ -203,6 +228,7 @@ class OracleScreen(pyte.Screen):
             raise ValueError(f"flavour must be one of {FLAVOURS}, not {flavour!r}")
         self.onlcr = onlcr
         self.xterm = flavour == XTERM
+        self.width = char_width if self.xterm else tmux_char_width
         self.home_in_region = flavour != TMUX  # DECSTBM's home in origin mode
         self.output_lnm = False  # LNM set by the output itself
         self.scrollback: list[ShownLine] = []
@@ -253,7 +279,7 @@ class OracleScreen(pyte.Screen):
         if (
             mo.IRM not in self.mode
             and not self._zwj_pending
-            and (data.isascii() or all(char_width(char) == 1 for char in set(data)))
+            and (data.isascii() or all(self.width(char) == 1 for char in set(data)))
         ):
             self._draw_narrow(data)
         else:
@@ -336,7 +362,7 @@ class OracleScreen(pyte.Screen):
             if not char.isascii():
                 self._join(ZWJ + char)
                 return
-        width = char_width(char)
+        width = self.width(char)
         cursor = self.cursor
         if width > 0:
             if cursor.x + width > self.columns:
@@ -358,7 +384,7 @@ class OracleScreen(pyte.Screen):
             x = min(cursor.x, self.columns) - 1
             if row[x].data == PLACEHOLDER and x > 0:
                 x -= 1
-            row[x] = _CELLS[row[x].data + char]
+            row[x] = self._combined(row[x].data, char)
         # wcwidth -1 (C1 code points, other non-printables): invisible, as in tmux.
 
     def _join(self, text: str) -> None:
@@ -370,7 +396,17 @@ class OracleScreen(pyte.Screen):
         row = self._row()
         if row[x].data == PLACEHOLDER and x > 0:
             x -= 1
-        row[x] = _CELLS[row[x].data + text]
+        row[x] = self._combined(row[x].data, text)
+
+    def _combined(self, data: str, marks: str) -> Char:
+        """The cell ``data`` with ``marks`` added, as far as a cell holds them (see TMUX_CELL_BYTES)."""
+        if self.xterm:
+            if len(data) + len(marks) <= XTERM_CELL_CHARS:
+                return _CELLS[data + marks]
+            self.ambiguous.add(COMBINING_OVERFLOW)
+        elif len((data + marks).encode("utf-8", "surrogatepass")) <= TMUX_CELL_BYTES:
+            return _CELLS[data + marks]
+        return _CELLS[data]
 
     def next_line(self) -> None:
         """NEL: a line feed that always returns the carriage (pyte maps it to LF, LNM or not)."""

@@ -6,8 +6,9 @@ come from :mod:`textclean.pipeline.grammar`; where a terminal and the cleaner's 
 does what a terminal (xterm's VT500 parser, tmux) does:
 
 * a control *string* (OSC, DCS, SOS, PM, APC) swallows everything, C0 controls included, up to its
-  terminator; an unterminated one swallows the rest of the input. BEL ends all of them: that is the
-  project policy for APC/PM/SOS/DCS (tmux keeps swallowing until ST; see the deviation table).
+  terminator; an unterminated one swallows the rest of the input. In the xterm flavour BEL ends all
+  of them: that is the project policy for APC/PM/SOS/DCS. The tmux flavour ends them as tmux 3.3a
+  does (:func:`_tmux_string_end`): BEL only ends an OSC, and DCS data runs to ST.
 * CAN and SUB abort a sequence; ESC inside one starts a new sequence.
 * C0 controls inside a CSI are executed and the CSI goes on.
 * C1 code points (U+0080-U+009F) in decoded text are invisible characters, as in tmux with UTF-8,
@@ -110,17 +111,19 @@ _PARAMETER_CHARS = frozenset(chr(c) for c in range(0x30, 0x40))
 _INTERMEDIATE_CHARS = frozenset(g.INTERMEDIATE_CHARS)
 
 TMUX_IGNORES = frozenset({HPR, VPR, CHT})  # tmux 3.3 does not implement these
+_CURSOR_MOVES = frozenset({CUU, CUD, CUF, CUB, CNL, CPL, CHA, CUP, HPA, HVP, VPA})
 
 
-def _numbers(params: str) -> list[int]:
+def _numbers(params: str, limit: int = MAX_PARAMETER) -> list[int]:
     """CSI parameters as integers; sub-parameters after ``:`` ignored, empty fields 0."""
     if not params:
         return []
     out = []
+    digits = len(str(limit))
     for field in params.split(";"):
         head = field.split(":", 1)[0].lstrip("0")
         # Clamp by length first: int() refuses strings of more than 4300 digits.
-        out.append(MAX_PARAMETER if len(head) > 4 else min(int(head), MAX_PARAMETER) if head.isdigit() else 0)
+        out.append(limit if len(head) > digits else min(int(head), limit) if head.isdigit() else 0)
     return out
 
 
@@ -180,6 +183,10 @@ class OracleStream:
                 pos = self._broken_escape(text, pos)
                 screen.last_char = None
                 continue
+            elif kind == "string" and not screen.xterm:
+                pos = _tmux_string_end(text, pos, m.end())
+                screen.last_char = None
+                continue
             elif kind == "string" and text[pos + 1] != "]" and m.group().endswith("\x07"):
                 screen.ambiguous.add(STRING_ENDED_BY_BEL)  # tmux would swallow on, up to ST
             # "string" (OSC titles, DCS, SOS, PM, APC) and "cancelled" change no text.
@@ -228,6 +235,8 @@ class OracleStream:
 
     def _csi(self, params: str, intermediates: str, final: str) -> None:
         screen = self.screen
+        if not screen.xterm and _tmux_rejects(params):
+            return
         marker = ""
         if params[:1] in _PRIVATE_MARKERS and params:
             marker, params = params[0], params[1:]
@@ -253,7 +262,78 @@ class OracleStream:
             return
         handler = _CSI_HANDLERS.get(final)
         if handler is not None:
-            handler(screen, _numbers(params))
+            # tmux stops a cursor move at the screen's edge whatever its size (up to INT_MAX); the
+            # VT220 clamp would stop short of the last column of a 10000-column window.
+            limit = TMUX_PARAMETER_LIMIT if not screen.xterm and final in _CURSOR_MOVES else MAX_PARAMETER
+            handler(screen, _numbers(params, limit))
+
+
+TMUX_PARAMETER_LIMIT = g.PARAMETER_RANGE_LIMIT  # tmux's strtonum(..., 0, INT_MAX): above it, ignored
+TMUX_MAX_PARAMETERS = 24  # tmux's input_ctx param_list: with more fields the sequence is ignored
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _tmux_rejects(params: str) -> bool:
+    """tmux ignores a whole CSI sequence with a parameter above INT_MAX or more than 24 fields."""
+    if params.count(";") >= TMUX_MAX_PARAMETERS:
+        return True
+    for run in _DIGITS.findall(params):
+        digits = run.lstrip("0")
+        if len(digits) > 10 or (len(digits) == 10 and int(digits) > TMUX_PARAMETER_LIMIT):
+            return True
+    return False
+
+
+# tmux 3.3a's control strings (input.c): an OSC ends at BEL or ST, and at ESC, CAN or SUB; SOS, PM and
+# APC ignore BEL and every other C0 control and end only at ESC, CAN or SUB; a DCS ends at ESC, CAN or
+# SUB only until its final byte: then its data runs to ESC \ alone.
+_SOS_PM_APC_END = re.compile(r"[\x18\x1a\x1b]")
+_DCS_PARAMETER = frozenset("0123456789;")
+_DCS_PRIVATE = frozenset("<=>?")
+
+
+def _tmux_string_end(text: str, pos: int, regex_end: int) -> int:
+    """Where tmux's parser leaves the control string starting at ``pos`` (``ESC`` + introducer)."""
+    introducer = text[pos + 1]
+    if introducer == "]":
+        return regex_end  # the shared pattern ends OSC as tmux does
+    start = pos + 2
+    if introducer != "P":
+        m = _SOS_PM_APC_END.search(text, start)
+        return len(text) if m is None else m.end() if m.group() != "\x1b" else m.start()
+    state = "enter"  # enter, parameter, intermediate, ignore: the DCS header
+    index, length = start, len(text)
+    while index < length:
+        char = text[index]
+        if char in "\x18\x1a":
+            return index + 1
+        if char == "\x1b":
+            return index
+        code = ord(char)
+        if code < 0x20 or code >= 0x7F or state == "ignore":
+            pass  # ignored, the state stays
+        elif code >= 0x40:
+            return _dcs_data_end(text, index + 1)
+        elif code < 0x30:
+            state = "intermediate"
+        elif state == "intermediate" or char == ":" or (char in _DCS_PRIVATE and state != "enter"):
+            state = "ignore"
+        else:
+            state = "parameter"
+        index += 1
+    return length
+
+
+def _dcs_data_end(text: str, index: int) -> int:
+    """DCS data: tmux swallows everything, ESC + any other byte included, up to ESC \\."""
+    length = len(text)
+    while True:
+        escape = text.find("\x1b", index)
+        if escape < 0 or escape + 1 >= length:
+            return length
+        if text[escape + 1] == "\\":
+            return escape + 2
+        index = escape + 2
 
 
 def _p(numbers: list[int], index: int = 0) -> int:

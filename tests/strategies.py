@@ -222,3 +222,19 @@ def screen_controls() -> st.SearchStrategy[str]:
             ]
         ),
     )
+
+
+def disagreements() -> st.SearchStrategy[str]:
+    """Issue 12's ingredients, where terminals disagree: control strings ended by BEL, holding C0
+    controls, or cancelled by CAN / SUB; code points from the whole code space; undecodable bytes
+    (lone surrogates, as ``surrogateescape`` decodes them); CSI parameters near and above 2^31."""
+    introducer = st.sampled_from(["\x1bP", "\x1bX", "\x1b^", "\x1b_", "\x1b]"])
+    payload = st.sampled_from(["", "1;2", "q", "bk;t=1", "1:2x", "$qm", "0;title"])
+    inside = st.sampled_from(["", "\n", "\r", "\b", "\t", "\x07", "\x00", "\x05"])
+    end = st.sampled_from(["\x07", "\x1b\\", "\x18", "\x1a", ""])
+    strings = st.tuples(introducer, payload, inside, payload, end).map("".join)
+    code_point = st.integers(0xA0, 0x10FFFF).filter(lambda c: not 0xD800 <= c <= 0xDFFF).map(chr)
+    invalid = st.sampled_from(["\udcff", "\udc80", "\udce6\udc97", "\udcc3", "\udcc0\udcaf"])
+    parameter = st.sampled_from([2**31 - 2, 2**31 - 1, 2**31, 2**31 + 1, 2**32, 10**11]).map(str)
+    csi = st.tuples(parameter, st.sampled_from("CDGK`XABEF")).map(lambda p: f"{CSI}{p[0]}{p[1]}")
+    return st.one_of(strings, code_point, invalid, csi)

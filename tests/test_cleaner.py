@@ -3,6 +3,7 @@
 import pytest
 
 from textclean import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL
+from textclean.pipeline import cleaner, verify
 from textclean.pipeline.cleaner import Refused, candidate, strip_escapes_only
 
 
@@ -236,3 +237,37 @@ def test_account_separates_the_transforms():
 
 def test_strip_escapes_only_leaves_redraws():
     assert strip_escapes_only("\x1b[1ma\x1b[0m\rb\x1b[K\n") == "a\rb\n"
+
+
+# Issue 12: where terminals disagree, a redraw that depends on it is refused by the cleaner and the
+# verifier alike (tests/test_oracle_tmux.py judges these families with a live tmux).
+DISAGREEMENTS = {
+    "SOS ended by BEL, then CR": "plain text\x1bXsos\x07\rX\n",
+    "APC ended by BEL, then a redraw lines later": "\x1b_bk;t=1\x07step\n50%\r100%\n",
+    "DCS ended by BEL, then BS": "ab\x1bPq\x07cd\b\bX\n",
+    "PM ended by BEL, then cursor up": "row\n\x1b^pm\x07x\n\x1b[Ay\n",
+    "DCS data cancelled by CAN, then CR": "ab\x1bPx\x18cd\rX\n",
+    "DCS data cancelled by SUB, then EL": "ab\x1bP1;2|x\x1acd\x1b[2K\n",
+    "CUB above 2^31-1": "progress 10%\x1b[99999999999D\x1b[Kdone\n",
+    "CHA at 2^31": "ab\x1b[2147483648Gc\n",
+    "EL with a huge mode": "ab\x1b[2147483648Kc\n",
+    "width 1 vs 2 (wcwidth vs glibc)": "\u3248abc\rXYZ\n",
+    "invalid byte under CR": "A\udcffBC\rXY\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DISAGREEMENTS))
+def test_redraws_over_what_terminals_disagree_on_are_refused(name: str) -> None:
+    text = DISAGREEMENTS[name]
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(text)
+    assert verify.first_difference(text, text) is not None  # the verifier refuses on its own
+
+
+def test_appending_after_a_policy_string_stays_resolved() -> None:
+    text = "\x1b_bk;t=1\x07step 1\n\x1b_bk;t=2\x07step 2\n50%\r"
+    assert cleaner.candidate(text).text == "step 1\nstep 2\n50%\r"
+    assert verify.first_difference(text, "step 1\nstep 2\n50%\r") is None
+    assert cleaner.candidate("50%\r100%\n\x1b_bk;t=1\x07step\n").text == "100%\nstep\n"  # a redraw before
+    assert cleaner.candidate("x\x1bP1;2\x18y\rz\n").text == "zy\n"  # CAN before DCS data: all agree
+    assert cleaner.candidate("abc\x1b[2147483647Dx\n").text == "xbc\n"  # the largest agreed parameter

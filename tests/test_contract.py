@@ -36,7 +36,12 @@ RULES = {
     "zero-width": "After a zero-width or ambiguous character appending and moves from column 0 resolve; "
     "anything that depends on the cursor's column is unresolvable.",
     "decsc": "DECSC / SCOSC save a screen position: a restore after the output added a row is unresolvable.",
-    "unsettled-width": "Wide characters newer than Unicode 13 and lone regional indicators count as ambiguous.",
+    "unsettled-width": "A code point whose width differs between wcwidth 0.7.0, glibc 2.36 (tmux) and Unicode 13 "
+    "terminals, and an undecodable byte, count as ambiguous.",
+    "swallowing-string": "After a DCS/SOS/PM/APC ended by BEL, or a DCS cancelled by CAN/SUB once its data "
+    "began, appending resolves and any redraw is unresolvable (tmux swallows on).",
+    "parameter-range": "A cursor control with a CSI parameter above 2147483647 is unresolvable (tmux ignores "
+    "the sequence, xterm clamps it).",
     "min-columns": f"The narrowest terminal has {MIN_COLUMNS} columns: a horizontal move landing past the "
     f"row's cells and past column {MIN_COLUMNS} is unresolvable.",
     "zwj": "A zero-width joiner at the end of a text run (before a control) is unresolvable.",
@@ -56,6 +61,7 @@ RULES = {
 # Why the oracle (or tmux) shows other lines than the models, where a case resolves.
 TERMINAL_KEEPS_TRAILING_SPACES = "the oracle right-trims lines; the models keep written spaces"
 KEEPS_WHAT_TMUX_DROPS = "tmux 3.3a draws nothing for it; the models keep it (strictly more, never less)"
+SWALLOWED_BY_TMUX = "tmux swallows to the next ESC past a BEL-ended APC; the policy keeps the text (no redraw after)"
 KEEPS_WHAT_A_CLEAR_HID = "a clear or a screen switch hides the page before; the models keep it (SESSIONS_CONTRACT.md)"
 
 
@@ -105,6 +111,21 @@ CASES = [
     Case("unsettled-width", "\U0001fa75 a" + CSI + "1DX\n", REFUSED),
     Case("unsettled-width", "\U0001f1e6 a\bX\n", REFUSED),  # a lone regional indicator
     Case("unsettled-width", "ok \U0001fa75" + CSI + "3Cz\n", REFUSED),
+    Case("unsettled-width", "\u3248abc\rXYZ\n", REFUSED),  # wcwidth 1, glibc 2
+    Case("unsettled-width", "\U0001f6d9ab\rXYZ\n", REFUSED),  # Unicode 17: tmux draws nothing
+    Case("unsettled-width", "\uffffab\rXYZ\n", REFUSED),  # a noncharacter
+    Case("unsettled-width", "A\udcffBC\rXY\n", REFUSED),  # an undecodable byte
+    Case("swallowing-string", "plain text\x1bXsos\x07\rX\n", REFUSED),
+    Case("swallowing-string", "ab\x1bPq\x07cd\b\bX\n", REFUSED),
+    Case("swallowing-string", "\x1b_bk;t=1\x07step\n50%\r100%\n", REFUSED),  # lines later
+    Case("swallowing-string", "a\nb" + CSI + "A\x1b_x\x07\nc\n", REFUSED),  # onto a row above
+    Case("swallowing-string", "ab\x1bPx\x18cd\rX\n", REFUSED),  # DCS data cancelled
+    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\n", ["step 1"], tmux_differs=SWALLOWED_BY_TMUX),
+    Case("swallowing-string", "50%\r100%\n\x1b_bk;t=1\x07step\n", ["100%", "step"], tmux_differs=SWALLOWED_BY_TMUX),
+    Case("swallowing-string", "x\x1bP1;2\x18y\rz\n", ["zy"]),  # cancelled before DCS data: all agree
+    Case("parameter-range", "progress 10%" + CSI + "99999999999D" + CSI + "Kdone\n", REFUSED),
+    Case("parameter-range", "ab" + CSI + "2147483648GX\n", REFUSED),
+    Case("parameter-range", "abc" + CSI + "2147483647DX\n", ["Xbc"]),
     Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS - 3}CX\n", ["ab" + " " * (MIN_COLUMNS - 3) + "X"]),
     Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS - 2}CX\n", REFUSED),
     Case("min-columns", "ab" + CSI + "200CX\n", REFUSED),
@@ -305,3 +326,47 @@ def test_tmux_shows_text_around_every_harmless_private_mode(tmux_shows: list[lis
     from textclean.pipeline.names import HARMLESS_PRIVATE_MODES
 
     assert tmux_shows[-1] == [f"m{mode} ab" for mode in sorted(HARMLESS_PRIVATE_MODES)]
+
+
+# --- The session rules, verifier side (SESSIONS_CONTRACT.md), at the terminal's size where given -------
+# (raw, columns, rows, the informative lines or REFUSED). tmux 3.3a judges each resolved one at its
+# size with its default scroll-on-clear and wrapped rows joined (``tests/test_verify_sessions.py``).
+SESSION_CASES = [
+    ("one\n" + CSI + "H" + CSI + "2Jtwo\n", None, None, ["one", "two"]),  # clear's CUP home + ED 2
+    (CSI + "H" + CSI + "2Ja\nb\n" + CSI + "H" + CSI + "Jc\n", None, None, ["a", "b", "c"]),  # ED 0 at home
+    (CSI + "H" + CSI + "2Jone\ntwo\nthree\n" + CSI + "2;1HTWO\n", None, None, ["one", "TWO", "three"]),
+    (CSI + "H" + CSI + "2Jrow1\n" + CSI + "3dx" + CSI + "5Gy\n", None, None, ["row1", "x   y"]),  # VPA, CHA
+    ("a\nb" + CSI + "1;1HX\n", None, None, REFUSED),  # CUP on a page whose top is unknown
+    ("x" * 25 + "\n", 10, 5, ["x" * 25]),  # a wrapped line is one line
+    ("0123456789AB\rX\n", 10, 5, ["0123456789XB"]),  # CR goes to the start of the last row
+    ("".join(f"r{n}\n" for n in range(8)) + CSI + "8AX\n", 20, 8, ["r0", "X1", *[f"r{n}" for n in range(2, 8)]]),
+    (CSI + "H" + CSI + "2Ja\nb\nc\n" + CSI + "2;1H\r" + CSI + "Lnew\n", None, None, ["a", "new", "b", "c"]),
+    # "a" leaves the region's top: tmux puts it in its history, before the screen
+    (CSI + "H" + CSI + "2Jtop\n" + CSI + "2;4r" + CSI + "4;1Ha\nb\nc\n" + CSI + "r", None, None,
+     ["a", "top", "b", "c"]),
+    ("x\n" + CSI + "?1049hA" + CSI + "?1049l" + CSI + "AY\n", None, None, REFUSED),  # a row shown before, changed
+]
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows", "shows"), SESSION_CASES)
+def test_verifier_follows_the_session_rules(raw: str, columns: int | None, rows: int | None,
+                                            shows: list[str] | None) -> None:
+    try:
+        lines = verify.terminal_lines(raw, columns=columns, rows=rows)
+    except verify.Unresolvable:
+        lines = REFUSED
+    assert lines == shows
+
+
+@pytest.mark.tmux
+def test_tmux_shows_what_the_session_rules_resolve() -> None:
+    from oracle import tmux
+
+    if not tmux.available():
+        pytest.skip("tmux is not installed (.ci/run installs it)")
+    from tests.test_verify_sessions import tmux_show
+
+    resolved = [case for case in SESSION_CASES if case[3] is not REFUSED]
+    shown = tmux_show([(raw, columns or 80, rows or 24) for raw, columns, rows, _ in resolved])
+    for (raw, _columns, _rows, shows), judge in zip(resolved, shown, strict=True):
+        assert judge == _as_terminal_shows(shows), raw

@@ -30,6 +30,15 @@ _CR_BEFORE_TEXT = re.compile(r"\r[^\r\n\x1b]")
 # between two tokens is text to write.
 _AUTOWRAP_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?0*7(?:;[0-9;]*)?l")
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
+# Strings the grammar ends where tmux does not: DCS / SOS / PM / APC ended by BEL (the Buildkite
+# policy), and a DCS cancelled by CAN / SUB once its data began. tmux swallows on (to the next ESC, or
+# to ST in DCS data), so the text after one may never show there: appending it keeps more than tmux
+# shows, but no redraw may act on it.
+_SWALLOWING_STRING = re.compile(
+    rf"\x1b[PX^_]{grammar.STRING_PAYLOAD}*\x07"
+    rf"|\x1bP[\x20-\x3f]*[^{grammar.C0_RANGE}{grammar.C1_RANGE}\x20-\x3f]{grammar.STRING_PAYLOAD}*"
+    rf"[{grammar.ABORT_CONTROLS}]"
+)
 
 
 class Refused(Exception):
@@ -39,6 +48,11 @@ class Refused(Exception):
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
         self.detail = detail
+
+
+class TerminalsDisagree(Refused):
+    """A redraw that depends on what terminals disagree on (a string's end, a parameter's range): no
+    model may resolve it, the page model included."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +106,7 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
     try:
         return _resolve_redraws(text, columns, rows)
     except Refused as refusal:
-        if "\x1b" not in text and columns is None:
+        if ("\x1b" not in text and columns is None) or isinstance(refusal, TerminalsDisagree):
             raise
         return _resolve_pages(text, columns, rows, refusal)
 
@@ -130,6 +144,8 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
     model = LineModel(len(text), screen_lines=rows or SCREEN_LINES, columns=columns)
     tally = [0, 0]  # escape sequences removed, and their characters
     offset = 0
+    swallowing = _SWALLOWING_STRING.search(text)
+    swallowed_from = len(text) if swallowing is None else swallowing.start()
     try:
         for piece, more in _split_lines(text):
             body = piece.rstrip("\r")
@@ -142,6 +158,12 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
                     model.write(stripped)
                     body = ""
             if body:
+                if offset + len(piece) > swallowed_from:
+                    raise TerminalsDisagree(
+                        UNSUPPORTED_CONTROL,
+                        f"redraw after {grammar.describe(grammar.parse(swallowing.group()))} at offset "
+                        f"{swallowed_from}, a string tmux does not end there (it swallows what follows)",
+                    )
                 _feed_tokens(model, body, offset, tally)
             if more:
                 model.line_feed(ending)
@@ -224,6 +246,12 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
 
     HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them.
     """
+    if seq.kind is Kind.CSI and _beyond_range(seq.params):
+        raise TerminalsDisagree(
+            UNSUPPORTED_CONTROL,
+            f"{grammar.describe(seq)} at offset {offset}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}"
+            " (tmux ignores the sequence, xterm clamps the parameter)",
+        )
     if _clears_or_homes(seq) and model.untouched():
         return  # "clear, then print": before the output begins there is nothing on screen to lose
     # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
@@ -236,6 +264,16 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
         _ESC_ACTIONS[seq.final](model)
     else:
         _refuse(seq, offset)
+
+
+def _beyond_range(params: str) -> bool:
+    """Whether a parameter exceeds the range terminals agree on (length first: ``int()`` refuses
+    more than 4300 digits)."""
+    for field in re.split("[;:]", params):
+        digits = field.lstrip("0")
+        if len(digits) > 10 or (len(digits) == 10 and digits.isdigit() and int(digits) > grammar.PARAMETER_RANGE_LIMIT):
+            return True
+    return False
 
 
 def _clears_or_homes(seq: grammar.Sequence) -> bool:

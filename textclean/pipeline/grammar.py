@@ -13,9 +13,10 @@ Forms recognised (7-bit introducer, or its C1 code point where ECMA-48 defines o
 * OSC ``ESC ]`` / U+009D, ended by BEL or ST (``ESC \\`` / U+009C).
 * DCS ``ESC P`` / U+0090, SOS ``ESC X`` / U+0098, PM ``ESC ^`` / U+009E, APC ``ESC _`` / U+009F,
   ended by ST.  **Policy:** BEL also ends APC (and PM/SOS/DCS), because CI log emitters such as
-  Buildkite's timestamps write ``ESC _ ... BEL`` and their log viewers end the string there; a real
-  terminal (tmux, xterm) keeps swallowing until ST, so it shows *less* than we keep. Keeping more
-  than the terminal shows never loses a line.
+  Buildkite's timestamps write ``ESC _ ... BEL`` and their log viewers end the string there; tmux
+  keeps swallowing (to the next ESC; DCS data to ST), so it shows *less* than we keep. Keeping more
+  is safe only while nothing acts on what tmux swallowed: the cleaner and the verifier refuse every
+  redraw after such a string (and after a DCS cancelled by CAN / SUB once its data began).
 * nF escapes ``ESC`` + intermediates 0x20-0x2F + final 0x30-0x7E (``ESC ( B``, ``ESC # 8``).
 * Fp / Fe / Fs two-byte escapes ``ESC`` + 0x30-0x7E (``ESC 7``, ``ESC M``, ``ESC c``).
 * A sequence interrupted by CAN or SUB is aborted, as a terminal aborts it: the partial sequence and
@@ -185,6 +186,9 @@ _STRING_KINDS = {
 #: CSI parameters larger than this are read as this: a field of thousands of digits would raise in
 #: ``int()`` (Python refuses more than 4300 digits) and means nothing a terminal would act on.
 MAX_PARAMETER = 999_999_999
+#: The largest CSI parameter terminals agree on: tmux ignores a sequence with a larger one, xterm
+#: clamps it (to a different bound); a control with a larger parameter is refused.
+PARAMETER_RANGE_LIMIT = 2_147_483_647
 _MAX_PARAMETER_DIGITS = len(str(MAX_PARAMETER))
 
 

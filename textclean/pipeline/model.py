@@ -7,15 +7,17 @@ reach one model and not the other. Each model still decides for itself what to d
 
 from __future__ import annotations
 
-from .widths import UNSETTLED_WIDE_RANGES, unsettled_width
+from .widths import AMBIGUOUS_RANGES, ambiguous_width, settled_width, unsettled_width
 
 __all__ = [
+    "AMBIGUOUS_RANGES",
     "MIN_COLUMNS",
     "SCREEN_LINES",
     "TAB_WIDTH",
-    "UNSETTLED_WIDE_RANGES",
     "WORK_ALLOWANCE",
     "WORK_PER_INPUT_CHAR",
+    "ambiguous_width",
+    "settled_width",
     "unsettled_width",
 ]
 

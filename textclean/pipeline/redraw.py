@@ -9,9 +9,7 @@ half of a wide character) raises :class:`Unresolved` so that the gate refuses.
 
 from __future__ import annotations
 
-import wcwidth
-
-from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, unsettled_width
+from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 
 ZWJ = "\u200d"
 
@@ -114,13 +112,13 @@ class LineModel:
             raise Unresolved("zero-width joiner followed by a control, not by the character it joins")
         run_start = 0
         for i, ch in enumerate(text):
-            width = 1 if ch < "\u0300" else wcwidth.wcwidth(ch)
+            width = 1 if ch < "\u0300" else settled_width(ch)
             if width == 1:
                 continue
             if run_start < i:
                 self._put_narrow(row, text[run_start:i])
             run_start = i + 1
-            if width == 2 and not unsettled_width(ch):
+            if width == 2:
                 self._put_wide(row, ch)
             else:
                 self._put_ambiguous(row, ch, width)
@@ -149,10 +147,9 @@ class LineModel:
         if col != len(cells):
             raise Unresolved(f"character {ch!r} of uncertain width written over other cells")
         row.ambiguous = True
-        if width == 0 and col and cells[col - 1].__class__ is str:
-            cells[col - 1] += ch  # a combining mark or joiner belongs to the cell before it
-            return
-        # A character terminals may show in zero, one or two cells: keep it as a cell of its own.
+        # A combining mark, or a character terminals may show in zero, one or two cells: a cell of its
+        # own (the row renders the same; no column on it is used again, the row being ambiguous).
+        # Joining it to the cell before would copy that growing cell per mark: quadratic on a run.
         self._put_narrow(row, ch)
 
     def _prepare(self, row: Row, start: int, end: int) -> None:

@@ -26,11 +26,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from wcwidth import wcwidth
-
 from . import grammar
 from .grammar import BEL, BS, C0_RANGE, C1_RANGE, CR, ESC, HT, LF, Kind, Sequence
-from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, unsettled_width
+from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 from .names import (
     C0_NAMES,
     CHA,
@@ -87,6 +85,8 @@ _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 UNKNOWN_COLUMN = -1  # a column that depends on how wide a zero-width/ambiguous character is drawn
 
 _CONTROL_RUN = re.compile(f"([{C0_RANGE}{C1_RANGE}]+)")
+# CUF, HPR, CHA, HPA: where they stop depends on the right margin (the line model's fit at a known size)
+_FORWARD_MOVE = re.compile(re.escape(grammar.CSI) + "[0-9;]*[CaG`]")
 # grammar.scan's pattern, anchored at each ESC instead of searched for: scan's finditer tries every
 # position (~120 ns per plain character) and retries every C1 string introducer to the end of the
 # line (quadratic on runs of them). A sequence can only start at ESC or a C1 introducer, and a C1
@@ -100,14 +100,17 @@ class Unresolvable(Exception):
     """A control whose effect the display model cannot resolve; the message names it and its offset."""
 
 
+class TerminalsDisagree(Unresolvable):
+    """Unresolvable because terminals themselves disagree (a string tmux swallows past, a parameter out
+    of range): final, no other model of this verifier may take the text over."""
+
+
 class _Width(dict):
-    """``wcwidth`` per character, memoised (the hot paths look widths up with ``map``)."""
+    """Cells per character, memoised (the hot paths look widths up with ``map``): -1 where terminals
+    disagree (the shared width table), so that no column is ever computed across such a character."""
 
     def __missing__(self, char: str) -> int:
-        width = wcwidth(char)
-        if width == 2 and unsettled_width(char):
-            width = -1  # terminals with older tables draw it in one cell or none: ambiguous
-        self[char] = width
+        width = self[char] = settled_width(char)
         return width
 
 
@@ -154,6 +157,7 @@ class _Action(NamedTuple):
     op: str
     count: int = 0
     detail: str = ""  # for REFUSE: why
+    disagree: bool = False  # for REFUSE: terminals disagree (final)
     idle_when_appending: bool = False  # no effect while the cursor is at the end of an append-mode row
 
 
@@ -213,6 +217,28 @@ _VERTICAL = {"cursor_up": "move_rows", "cursor_down": "move_rows",
 
 
 def _csi_action(seq: Sequence) -> _Action:
+    action = _csi_meaning(seq)
+    if action.op not in (INERT, REFUSE) and _PARAMETER_ABOVE_RANGE.search(seq.params):
+        # tmux ignores the whole sequence, xterm clamps the parameter: no column is agreed on.
+        detail = f"{_csi_text(seq)}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}"
+        return _Action(REFUSE, detail=detail, disagree=True)
+    return action
+
+
+# A parameter of more than ten digits after its leading zeros, or of ten above the limit.
+_LIMIT_DIGITS = str(grammar.PARAMETER_RANGE_LIMIT)
+_PARAMETER_ABOVE_RANGE = re.compile(
+    r"(?:^|[;:])0*(?:[1-9][0-9]{10,}|"
+    + "|".join(
+        f"{_LIMIT_DIGITS[:i]}[{int(_LIMIT_DIGITS[i]) + 1}-9][0-9]{{{len(_LIMIT_DIGITS) - i - 1}}}"
+        for i in range(len(_LIMIT_DIGITS))
+        if _LIMIT_DIGITS[i] != "9"
+    )
+    + r")(?=$|[;:])"
+)
+
+
+def _csi_meaning(seq: Sequence) -> _Action:
     final, private, params = seq.final, seq.private, seq.params
     if not seq.intermediates:
         if final == SGR:  # SGR, and XTMODKEYS / XTQMODKEYS with a private marker
@@ -297,7 +323,25 @@ def _sequence_action(text: str) -> _Action:
         return _escape_action(seq)
     if kind is Kind.NF:
         return _nf_action(seq)
+    if _swallows_on(seq):
+        return _Action(STRING_SWALLOWS_ON)
     return _INERT  # OSC, DCS, SOS, PM, APC, and sequences cancelled by CAN / SUB
+
+
+STRING_SWALLOWS_ON = "string_swallows_on"
+_DCS_HEADER = frozenset(map(chr, range(0x20, 0x40)))  # parameters and intermediates before DCS data
+
+
+def _swallows_on(seq: Sequence) -> bool:
+    """A string tmux does not end where the grammar does: DCS, SOS, PM or APC ended by BEL (tmux
+    ignores BEL there and swallows up to the next ESC), or a DCS cancelled by CAN / SUB after its data
+    began (tmux swallows DCS data up to ST)."""
+    text = seq.text
+    if seq.kind in (Kind.DCS, Kind.SOS, Kind.PM, Kind.APC):
+        return text[-1] == BEL
+    if seq.kind is Kind.CANCELLED and text[:2] == grammar.DCS:
+        return not set(text[2:-1]) <= _DCS_HEADER
+    return False
 
 
 _ACTION_CACHE: dict[str, _Action] = {}
@@ -356,7 +400,9 @@ class _Screen:
             "save_cursor": self.save_cursor,
             "restore_cursor": self.restore_cursor,
             "clear_before_output": self.clear_before_output,
+            STRING_SWALLOWS_ON: self.string_swallows_on,
         }
+        self.swallowed_at = -1  # where a string tmux swallows on after began (see string_swallows_on)
 
     # -- errors and budget ---------------------------------------------------------------------------
 
@@ -371,6 +417,19 @@ class _Screen:
     def padding(self, cells: int) -> str:
         self.charge(cells)
         return UNWRITTEN * cells
+
+    def string_swallows_on(self, _count: int = 0) -> None:
+        """After a string tmux keeps swallowing past, only appending is resolved: what follows may not
+        show in tmux at all, so no redraw may act on it (nor on anything above it)."""
+        if self.swallowed_at < 0:
+            self.swallowed_at = self.offset
+            for name in self.operations:
+                if name != STRING_SWALLOWS_ON:
+                    self.operations[name] = self.refuse_after_swallowing
+
+    def refuse_after_swallowing(self, _count: int = 0) -> None:
+        detail = f"redraw after the string at offset {self.swallowed_at}, which tmux does not end there"
+        raise TerminalsDisagree(f"{_describe_token(self.token)} at offset {self.offset}: {detail}")
 
     # -- mode changes --------------------------------------------------------------------------------
 
@@ -455,6 +514,8 @@ class _Screen:
         if self.pieces is not None:
             self.pieces.append(text)
             return
+        if self.swallowed_at >= 0:
+            self.refuse_after_swallowing()
         col = self.col
         if col == UNKNOWN_COLUMN:
             raise self.refuse("cursor column depends on the width of a zero-width or ambiguous character")
@@ -510,6 +571,8 @@ class _Screen:
         if self.pieces is not None:
             self.pieces.append(HT)
             return
+        if self.swallowed_at >= 0:
+            self.refuse_after_swallowing()
         row = self.rows[self.row]
         col = self.known_column()
         if isinstance(row, str) and col >= len(row) and _all_narrow(row):
@@ -533,6 +596,8 @@ class _Screen:
         self.col = 0
 
     def cursor_back(self, count: int) -> None:
+        if self.swallowed_at >= 0:
+            self.refuse_after_swallowing()
         col = self.col if self.pieces is None else self.cursor_column()
         if col != UNKNOWN_COLUMN:
             self.col = col - count if col > count else 0
@@ -764,7 +829,8 @@ def _feed_line(screen: _Screen, line: str, offset: int) -> None:
         if pieces is None or text not in _IDLE_WHEN_APPENDING:
             action = _ACTION_CACHE.get(text) or _action_for(text)
             if action.op == REFUSE:
-                raise Unresolvable(f"{action.detail} at offset {offset + escape}")
+                refusal = TerminalsDisagree if action.disagree else Unresolvable
+                raise refusal(f"{action.detail} at offset {offset + escape}")
             if action.op != INERT and (pieces is None or not action.idle_when_appending):
                 screen.offset = offset + escape
                 screen.token = text
@@ -775,8 +841,8 @@ def _feed_line(screen: _Screen, line: str, offset: int) -> None:
         _feed_gap(screen, line[position:], offset + position)
 
 
-def terminal_lines(text: str) -> list[str]:
-    """Informative lines a terminal shows for ``text`` under the design.md model.
+def _line_model(text: str) -> list[str]:
+    """Informative lines of a single page by the line model (today's fast path).
 
     Resolved, blank ones (empty or only spaces/tabs) dropped. Written spaces are kept (no right-trim of
     written spaces); never-written/erased cells are dropped at line end and render as ' ' inside a line.
@@ -850,6 +916,47 @@ def _append_only_lines(text: str) -> list[str] | None:
     return [line for line in (line.rstrip(CR) for line in text.split(LF)) if line.strip(" \t")]
 
 
+def _line_model_fits(text: str, columns: int | None, rows: int | None) -> bool:
+    """Whether the line model's assumptions (>= 24 rows, no row reaching the right margin) hold."""
+    if rows is not None and rows < SCREEN_LINES:
+        return False
+    if columns is None:
+        return True
+    if _FORWARD_MOVE.search(text):
+        return False  # a cursor move past the margin would stop at it: the line model does not know
+    factor = 1 if text.isascii() else 2
+    if "\t" not in text:
+        return max(map(len, text.split(LF))) * factor < columns
+    return all((len(line) + (TAB_WIDTH - 1) * line.count(HT)) * factor < columns for line in text.split(LF))
+
+
+def terminal_lines(text: str, *, columns: int | None = None, rows: int | None = None) -> list[str]:
+    """Informative lines a terminal shows for ``text``, page after page (SESSIONS_CONTRACT.md).
+
+    Resolved, blank ones (empty or only spaces/tabs) dropped. Written spaces are kept (no right-trim of
+    written spaces); never-written/erased cells are dropped at line end and render as ' ' inside a line.
+    Tabs kept literally. ``columns`` / ``rows``: the terminal's size when known (else at least 80 x 24,
+    no wrapping assumed). Raises :class:`Unresolvable` for anything the models cannot decide.
+    """
+    first_refusal: Unresolvable | None = None
+    if _line_model_fits(text, columns, rows):
+        try:
+            return _line_model(text)
+        except TerminalsDisagree:
+            raise
+        except Unresolvable as exc:
+            first_refusal = exc
+    from . import verify_screen
+
+    try:
+        pages = verify_screen.pages(text, columns, rows, strict=True)
+    except verify_screen.Undecided as exc:
+        if first_refusal is not None and getattr(exc, "page", 0) == 0:
+            raise first_refusal from None
+        raise Unresolvable(str(exc)) from None
+    return [line for page in pages for line in page.lines]
+
+
 # ---------------------------------------------------------------------------------------------------
 # Comparing a candidate
 
@@ -878,19 +985,9 @@ def _same_lines(expected: list[str], candidate: str) -> bool:
         start = end + 1
 
 
-def first_difference(raw: str, candidate: str) -> str | None:
-    """None if the candidate's literal lines equal :func:`terminal_lines` of ``raw``, else where they differ.
-
-    The candidate's lines are split on LF, trailing CRs stripped, blank lines dropped. An unresolvable
-    ``raw`` gives ``"unresolvable: "`` and the :class:`Unresolvable` message.
-    """
-    try:
-        expected = terminal_lines(raw)
-    except Unresolvable as exc:
-        return f"unresolvable: {exc}"
-    if _same_lines(expected, candidate):
+def _line_difference(expected: list[str], got: list[str]) -> str | None:
+    if got == expected:
         return None
-    got = _candidate_lines(candidate)
     for index, (want, have) in enumerate(zip(expected, got, strict=False)):
         if want != have:
             number = index + 1
@@ -903,3 +1000,30 @@ def first_difference(raw: str, candidate: str) -> str | None:
     if len(got) < len(expected):
         return f"line {number}: missing {_clip(expected[number - 1])} (candidate ends early)"
     return f"line {number}: unexpected extra line {_clip(got[number - 1])} (expected the end)"
+
+
+def first_difference(
+    raw: str, candidate: str, *, columns: int | None = None, rows: int | None = None
+) -> str | None:
+    """None if ``candidate`` shows every informative line of ``raw``, page by page; else where not.
+
+    The candidate is, per raw page, a cleaned page (plain text whose non-blank lines, split on LF with
+    trailing CRs stripped, are the page's informative lines) or a kept page (the page's raw bytes);
+    see :func:`verify_pages.first_difference` for the pages. An unresolvable one-page ``raw`` gives
+    ``"unresolvable: "`` and the reason.
+    """
+    first_refusal: Unresolvable | None = None
+    if _line_model_fits(raw, columns, rows):
+        try:
+            expected = _line_model(raw)
+        except TerminalsDisagree as exc:
+            return f"unresolvable: {exc}"
+        except Unresolvable as exc:
+            first_refusal = exc
+        else:
+            if _same_lines(expected, candidate):  # the common case, without a list of the candidate's lines
+                return None
+            return _line_difference(expected, _candidate_lines(candidate))
+    from . import verify_pages
+
+    return verify_pages.first_difference(raw, candidate, columns, rows, first_refusal)

@@ -1,0 +1,449 @@
+"""Seeded generators of hostile terminal streams for the tmux judge (red team, issue 11).
+
+Each family is ``f(rng, columns, rows) -> bytes``; ``columns``/``rows`` is the terminal the stream is
+written for (generators use it to aim at margins, wrap points and the bottom row). Written from the
+terminal's side (ECMA-48 / DEC names), not from the cleaner's model.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+ESC = "\x1b"
+CSI = ESC + "["
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+# ---------------------------------------------------------------------------------------------------
+# Characters across the code space.
+
+_POOLS: list[tuple[int, int]] = [
+    (0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0xFF01, 0xFF60), (0x3040, 0x30FF),  # wide
+    (0x1F300, 0x1F64F), (0x1F900, 0x1F9FF), (0x1FA70, 0x1FAFF), (0x1F1E6, 0x1F1FF),  # emoji, flags
+    (0x0300, 0x036F), (0x20D0, 0x20FF), (0x1AB0, 0x1AFF), (0x0E31, 0x0E3A), (0x0591, 0x05C7),  # combining
+    (0x00A1, 0x00FF), (0x2460, 0x24FF), (0x2500, 0x257F), (0x0391, 0x03C9), (0x0410, 0x044F),  # ambiguous
+    (0x1100, 0x115F), (0xE000, 0xE0FF), (0x2E80, 0x2FDF), (0x3000, 0x303F), (0x2600, 0x27BF),
+]
+_ZERO_WIDTH = ["\u200b", "\u200c", "\u200d", "\ufe0f", "\ufe0e", "\u00ad", "\u2060", "\u180e", "\u034f",
+               "\U000e0001", "\U000e0020", "\u061c", "\u200e", "\u2028", "\u0085"]
+_INVALID = [b"\x80", b"\xff", b"\xc3", b"\xe4\xb8", b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80",
+            b"\xc2\x9b", b"\xc2\x9d", b"\xfe"]
+
+
+def char(rng: random.Random) -> str:
+    k = rng.random()
+    if k < 0.45:
+        return chr(rng.randrange(0x21, 0x7F))
+    if k < 0.55:
+        return " "
+    if k < 0.85:
+        lo, hi = rng.choice(_POOLS)
+        return chr(rng.randint(lo, hi))
+    if k < 0.92:
+        return rng.choice(_ZERO_WIDTH)
+    while True:  # anywhere in the code space
+        c = rng.randrange(0xA0, 0x110000)
+        if not 0xD800 <= c <= 0xDFFF:
+            return chr(c)
+
+
+def text(rng: random.Random, n: int, *, exotic: float = 0.3) -> bytes:
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < exotic:
+            out.append(char(rng).encode("utf-8"))
+        elif r < exotic + 0.02:
+            out.append(rng.choice(_INVALID))
+        elif r < exotic + 0.05:
+            out.append(b"\t")
+        else:
+            out.append(bytes([rng.randrange(0x21, 0x7F)]))
+    return b"".join(out)
+
+
+def word(rng: random.Random, n: int | None = None) -> bytes:
+    n = rng.randint(1, 12) if n is None else n
+    return bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(n))
+
+
+def csi(s: str) -> bytes:
+    return (CSI + s).encode()
+
+
+def num(rng: random.Random, hi: int) -> str:
+    """A parameter: often small, sometimes omitted, zero, or at the edge of the screen."""
+    r = rng.random()
+    if r < 0.1:
+        return ""
+    if r < 0.15:
+        return "0"
+    if r < 0.9:
+        return str(rng.randint(1, max(1, hi)))
+    return str(rng.choice([hi, hi + 1, hi * 2, 999, 65535, 2**31 - 1]))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Single-line / few-line redraws.
+
+
+def _redraw_control(rng: random.Random, columns: int, rows: int) -> bytes:
+    c = rng.randrange(26)
+    n = num(rng, columns)
+    v = num(rng, 3)
+    return [
+        b"\r", b"\b", b"\b\b", csi("K"), csi("1K"), csi("2K"), csi("0K"), csi(f"{n}X"),
+        csi(f"{n}G"), csi(f"{n}`"), csi(f"{n}C"), csi(f"{n}D"), csi(f"{v}A"), csi(f"{v}B"),
+        csi(f"{v}E"), csi(f"{v}F"), b"\x1bM", b"\x1bD", b"\x1bE", b"\x1b7", b"\x1b8", csi("s"),
+        csi("u"), b"\n", b"\r\n", csi(f"{rng.choice(['1', '31', '0', '1;32', '38;5;200', ''])}m"),
+    ][c]
+
+
+def redraws(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Text (wide, combining, ambiguous, zero-width, invalid, tabs) mixed with in-line and few-line
+    cursor controls."""
+    out = []
+    for _ in range(rng.randint(3, 40)):
+        if rng.random() < 0.5:
+            out.append(text(rng, rng.randint(1, 15)))
+        else:
+            out.append(_redraw_control(rng, columns, rows))
+    if rng.random() < 0.7:
+        out.append(b"\r\n")
+    return b"".join(out)
+
+
+def redraws_ascii(rng: random.Random, columns: int, rows: int) -> bytes:
+    """As :func:`redraws` but plain words, so the cursor arithmetic (not widths) is what is tested."""
+    out = []
+    for _ in range(rng.randint(3, 40)):
+        if rng.random() < 0.5:
+            out.append(word(rng))
+        else:
+            out.append(_redraw_control(rng, columns, rows))
+    out.append(b"\r\n")
+    return b"".join(out)
+
+
+def width_wrap(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Rows of one kind of character (wide, emoji, ambiguous, combining, zero-width, new in Unicode
+    13-15) filling the width to within a cell or two, then a redraw that depends on where the row
+    ended: where the terminal's width table and ours disagree, the redraw lands elsewhere."""
+    lo, hi = rng.choice(_POOLS + [(0x1FAE0, 0x1FAF8), (0x1F7E0, 0x1F7EB), (0x1F90C, 0x1F90F), (0x2E3B, 0x2E3B),
+                                  (0x31350, 0x313A0), (0x16FE0, 0x16FE4), (0x1F1E6, 0x1F1FF)])
+    out = [b"\x1b[H\x1b[2J" if rng.random() < 0.5 else b""]
+    for _ in range(rng.randint(1, 4)):
+        count = rng.choice([columns // 2 - 1, columns // 2, columns // 2 + 1, columns - 1, columns, columns + 1])
+        prefix = word(rng, rng.randint(0, 3))
+        body = "".join(chr(rng.randint(lo, hi)) for _ in range(count)).encode()
+        out.append(prefix + body)
+        out.append(rng.choice([b"\r", b"\x1b[A", b"\x1b[K", b"\b", b"\x1b[2D", b"\x1b[1G", b"\r\n", b"\x1b[1K",
+                               b"\x1b[X", b"\x1b[" + str(columns).encode() + b"G", b"\x1b[@", b"\x1b[P"]))
+        out.append(word(rng, rng.randint(1, 4)))
+        out.append(b"\r\n")
+    return b"".join(out)
+
+
+def long_lines(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Lines around the wrap point, then redraws that depend on where the wrap put the cursor."""
+    out = []
+    for _ in range(rng.randint(1, 6)):
+        width = rng.choice([columns - 1, columns, columns + 1, 2 * columns, 2 * columns - 1, columns * 3 + 2])
+        if rng.random() < 0.3:
+            line = ("\u4e2d" * (width // 2) + "x" * (width % 2)).encode()
+        else:
+            line = word(rng, width)
+        out.append(line)
+        for _ in range(rng.randint(0, 3)):
+            out.append(_redraw_control(rng, columns, rows))
+            if rng.random() < 0.6:
+                out.append(word(rng, rng.randint(1, 5)))
+        out.append(rng.choice([b"\r\n", b"\n", b"", b"\r"]))
+    out.append(b"\r\n")
+    return b"".join(out)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Strings and parameters.
+
+_STRING_OPENERS = [b"\x1b]", b"\x1bP", b"\x1bX", b"\x1b^", b"\x1b_", b"\xc2\x9d", b"\xc2\x90"]
+_STRING_ENDS = [b"\x07", b"\x1b\\", b"\x18", b"\x1a", b"\x1b", b"\xc2\x9c", b"\x9c", b""]
+
+
+def strings(rng: random.Random, columns: int, rows: int) -> bytes:
+    """OSC/DCS/SOS/PM/APC bodies ended by BEL/ST/CAN/SUB/ESC/C1 ST, with redraws after them."""
+    out = []
+    for _ in range(rng.randint(1, 6)):
+        out.append(word(rng, rng.randint(0, 10)))
+        body = rng.choice([b"0;title", b"8;;http://x/", b"52;c;YQ==", b"1$r", b"q", b"tmux;\x1b\x1b]0;x\x07",
+                           b"abc\rdef\n", b"a\x1b[31mb", b"x\x07y", word(rng, rng.randint(0, 30))])
+        out.append(rng.choice(_STRING_OPENERS) + body + rng.choice(_STRING_ENDS))
+        for _ in range(rng.randint(0, 3)):
+            out.append(_redraw_control(rng, columns, rows))
+            out.append(word(rng, rng.randint(0, 6)))
+        if rng.random() < 0.5:
+            out.append(b"\r\n")
+    out.append(b"\r\n")
+    return b"".join(out)
+
+
+_BIG = ["2147483647", "2147483648", "2147483649", "4294967295", "4294967296", "4294967297",
+        "65535", "65536", "32767", "32768", "99999999999999999999", "0000000000000000000003",
+        "18446744073709551617", "9" * 40]
+
+
+def params(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Parameters near and above 2^15, 2^16, 2^31, 2^32, 2^64 on cursor and erase controls."""
+    out = [word(rng, 20), b"\r\n", word(rng, 30)]
+    for _ in range(rng.randint(1, 6)):
+        p = rng.choice(_BIG)
+        final = rng.choice("ABCDEFGHJKX`dfPM@LSTb")
+        sep = rng.choice(["", ";1", f";{p}"])
+        out.append(csi(f"{p}{sep}{final}" if final in "Hf" else f"{p}{final}"))
+        out.append(word(rng, rng.randint(0, 5)))
+        if rng.random() < 0.3:
+            out.append(b"\r\n")
+    out.append(b"\r\n")
+    return b"".join(out)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Whole sessions.
+
+_CLEARS = [b"\x1b[2J", b"\x1b[3J", b"\x1b[H\x1b[2J", b"\x1b[H\x1b[J", b"\x1b[H\x1b[2J\x1b[3J", b"\x1bc",
+           b"\x1b[J", b"\x1b[0J", b"\x1b[1J", b"\x1b[;H\x1b[0J", b"\x1b[1;1f\x1b[2J", b"\x1bc\x1b[3J"]
+_ALT = [(b"\x1b[?1049h", b"\x1b[?1049l"), (b"\x1b[?47h", b"\x1b[?47l"), (b"\x1b[?1047h", b"\x1b[?1047l"),
+        (b"\x1b[?1048h\x1b[?1047h", b"\x1b[?1047l\x1b[?1048l"), (b"\x1b[?1049h", b""),
+        (b"\x1b[?1049h", b"\x1b[?47l"), (b"\x1b[?1048h", b"\x1b[?1048l")]
+
+
+def _log(rng: random.Random, n: int, columns: int) -> bytes:
+    """Log lines, mostly narrower than the screen, now and then one that wraps."""
+    def width() -> int:
+        return rng.randint(0, columns + 5) if rng.random() < 0.1 else rng.randint(0, max(0, columns - 6))
+    return b"".join(b"log " + word(rng, width()) + b"\r\n" for _ in range(n))
+
+
+def _screen_op(rng: random.Random, columns: int, rows: int, wild: bool = True) -> bytes:
+    r, c = num(rng, rows), num(rng, columns)
+    k = rng.randrange(30)
+    if not wild and 18 <= k < 24:
+        k = rng.choice([0, 2, 7, 8, 9, 14, 16, 24, 25])
+    if k < 4:
+        return csi(f"{r};{c}H") + word(rng)
+    if k < 5:
+        return csi(f"{r};{c}f") + word(rng)
+    if k < 7:
+        return csi(f"{r}d") + word(rng)
+    if k < 8:
+        return csi(f"{c}G") + word(rng)
+    if k < 9:
+        return csi(f"{num(rng, 4)}L")
+    if k < 10:
+        return csi(f"{num(rng, 4)}M")
+    if k < 11:
+        return csi(f"{num(rng, 6)}@")
+    if k < 12:
+        return csi(f"{num(rng, 6)}P")
+    if k < 13:
+        return b"x" + csi(f"{num(rng, columns)}b")
+    if k < 14:
+        return csi(f"{num(rng, 3)}S")
+    if k < 15:
+        return csi(f"{num(rng, 3)}T")
+    if k < 17:
+        top = rng.randint(1, rows)
+        bottom = rng.randint(top, rows)
+        return csi(f"{top};{bottom}r") if rng.random() < 0.8 else csi("r")
+    if k < 18:
+        return b"\x1bD" if rng.random() < 0.5 else b"\x1bM"
+    if k < 19:
+        return csi("?6h") if rng.random() < 0.5 else csi("?6l")
+    if k < 20:
+        return rng.choice([b"\x1b7", b"\x1b8", csi("s"), csi("u")])
+    if k < 21:
+        return rng.choice([csi("4h"), csi("4l")])
+    if k < 22:
+        return rng.choice([csi("?7l"), csi("?7h")])
+    if k < 23:
+        return rng.choice([b"\x1b(0", b"\x1b(B", b"\x0e", b"\x0f", b"\x1b)0"]) + word(rng, 3)
+    if k < 25:
+        return rng.choice(_CLEARS)
+    if k < 26:
+        return csi(f"{rng.choice(['', '0', '1', '2'])}K")
+    return _redraw_control(rng, columns, rows) + word(rng, rng.randint(0, 8))
+
+
+def sessions_wild(rng: random.Random, columns: int, rows: int) -> bytes:
+    """:func:`sessions` with modes too (DECOM, IRM, DECAWM, charsets, saved cursors, IND/RI)."""
+    return sessions(rng, columns, rows, wild=True)
+
+
+def sessions(rng: random.Random, columns: int, rows: int, wild: bool = False) -> bytes:
+    """Logs, clears, absolute positions, regions, alternate screens, IL/DL/ICH/DCH/REP/SU/SD."""
+    out = []
+    for _ in range(rng.randint(2, 10)):
+        k = rng.random()
+        if k < 0.25:
+            out.append(_log(rng, rng.randint(1, rows + 3), columns))
+        elif k < 0.4:
+            out.append(rng.choice(_CLEARS) + b"$ cmd\r\n")
+        elif k < 0.5:
+            enter, leave = rng.choice(_ALT)
+            out.append(enter + rng.choice([b"", b"\x1b[H\x1b[2J"]))
+            out.extend(_screen_op(rng, columns, rows, wild) for _ in range(rng.randint(1, 10)))
+            out.append(leave)
+        else:
+            out.extend(_screen_op(rng, columns, rows, wild) for _ in range(rng.randint(1, 8)))
+            if rng.random() < 0.5:
+                out.append(b"\r\n")
+    return b"".join(out)
+
+
+def screen_frames(rng: random.Random, columns: int, rows: int) -> bytes:
+    """top/htop-like frames: clear or home, rows painted by CUP, EL, a status line, repainted."""
+    out = [_log(rng, rng.randint(0, 5), columns)]
+    lines = rng.randint(2, rows + 2)
+    for frame in range(rng.randint(1, 4)):
+        out.append(rng.choice([b"\x1b[H\x1b[2J", b"\x1b[H", b"\x1b[H\x1b[J", b"\x1b[2J\x1b[H", b"\x1b[1;1H"]))
+        order = list(range(1, lines + 1))
+        if rng.random() < 0.3:
+            rng.shuffle(order)
+        for r in order:
+            out.append(csi(f"{r};{rng.choice([1, 1, 1, 5])}H") + b"row%d f%d " % (r, frame) + word(rng))
+            if rng.random() < 0.5:
+                out.append(csi("K"))
+        if rng.random() < 0.5:
+            out.append(csi(f"{rows};1H") + b"status " + word(rng))
+    out.append(rng.choice([b"", b"\r\n", csi(f"{rows};1H") + b"\r\n$ "]))
+    return b"".join(out)
+
+
+def regions(rng: random.Random, columns: int, rows: int) -> bytes:
+    """DECSTBM regions scrolled by LF/IND/RI at their margins, origin mode, reset or not."""
+    start = rng.choice([b"", b"\x1b[H\x1b[2J", b"\x1b[2J\x1b[H", b"\x1bc", b"\x1b[H\x1b[J"])
+    out = [start, _log(rng, rng.choice([rng.randint(0, rows), rows + rng.randint(0, 5)]), columns)]
+    for _ in range(rng.randint(1, 4)):
+        top = rng.randint(1, max(1, rows - 1))
+        bottom = rng.randint(top + 1, rows)
+        out.append(csi(f"{top};{bottom}r"))
+        if rng.random() < 0.3:
+            out.append(csi("?6h"))
+        out.append(csi(f"{rng.choice([top, bottom, rng.randint(1, rows)])};1H"))
+        for _ in range(rng.randint(1, rows + 4)):
+            out.append(rng.choice([b"\n", b"\r\n", b"\x1bD", b"\x1bM", b"\x1bE", csi("S"), csi("T")]))
+            out.append(word(rng))
+        if rng.random() < 0.3:
+            out.append(csi("?6l"))
+        if rng.random() < 0.7:
+            out.append(csi("r"))
+    out.append(rng.choice([b"", csi(f"{rows};1H") + b"\r\n", b"\r\n"]))
+    return b"".join(out)
+
+
+def tall_progress(rng: random.Random, columns: int, rows: int) -> bytes:
+    """A multi-row progress display (CUU/CPL + EL) from a few rows to taller than the screen."""
+    tasks = rng.choice([3, rows - 2, rows - 1, rows, rows + 1, rows + 5, 30])
+    up = rng.choice(["A", "F"])
+    out = [b"$ run\r\n"] + [b"task %d 0%%\r\n" % t for t in range(tasks)]
+    for frame in range(1, rng.randint(2, 5)):
+        out.append(csi(f"{tasks}{up}"))
+        for t in range(tasks):
+            out.append((b"\r" if up == "A" else b"") + csi("2K") + b"task %d %d%%\r\n" % (t, frame * 25))
+    out.append(b"done\r\n")
+    return b"".join(out)
+
+
+def leaks(rng: random.Random, columns: int, rows: int) -> bytes:
+    """State a page leaves behind (regions, DECOM, IRM, charsets, SO, DECAWM off, a saved cursor,
+    an unterminated string), then a clear, then text the state would change."""
+    state = rng.choice([
+        csi("3;5r"), csi("?6h"), csi("4h"), b"\x1b(0", b"\x1b)0\x0e", b"\x0e", csi("?7l"), b"\x1b7",
+        csi("s"), b"\x1b]0;unterminated", b"\x1bPq", "a\u200d".encode(), csi("5;10r") + csi("?6h"),
+        csi(f"{rows // 2};{rows}r") + csi(f"{rows};1H"), b"\x1b#8", csi("20h"), csi("?5h"), csi("?69h") + csi("10;20s"),
+    ])
+    out = [_log(rng, rng.randint(0, 3), columns)]
+    out.append(csi(f"{rng.randint(1, rows)};{rng.randint(1, 20)}H") + b"mark" if rng.random() < 0.5 else b"")
+    out.append(state)
+    out.append(word(rng) + csi(f"{rng.randint(1, 3)}A") + b"jqxl" + b"\r\n")
+    if rng.random() < 0.3:  # something unresolvable so the page is kept
+        out.append(csi("6n") if rng.random() < 0.5 else csi("?1000h"))
+    out.append(rng.choice(_CLEARS))
+    out.append(b"after " + word(rng) + b"jqxl\r\n" + word(rng, columns + 3))
+    out.append(rng.choice([b"\x1b8", csi("u"), csi("1;1H") + b"X", b"\r\n" * (rows + 1), b"", csi("10;1H") + b"y"]))
+    out.append(b"\r\n")
+    return b"".join(out)
+
+
+def hostile_mix(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Everything at once, short."""
+    fams = [redraws, strings, params, sessions, regions, leaks, long_lines]
+    return b"".join(rng.choice(fams)(rng, columns, rows)[: rng.randint(10, 400)] for _ in range(rng.randint(2, 4)))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Mutations of the real captures.
+
+_FIXTURE_CACHE: list[tuple[str, bytes, int | None, int | None]] = []
+
+
+def fixtures() -> list[tuple[str, bytes, int | None, int | None]]:
+    if not _FIXTURE_CACHE:
+        for raw in sorted(FIXTURES.rglob("*.raw")):
+            meta_path = raw.with_suffix(".json")
+            columns = rows = None
+            if meta_path.exists():
+                meta = json.loads(meta_path.read_text())
+                columns, rows = meta.get("columns"), meta.get("lines") or meta.get("rows")
+            _FIXTURE_CACHE.append((raw.stem, raw.read_bytes(), columns, rows))
+    return _FIXTURE_CACHE
+
+
+def mutate_fixture(rng: random.Random, columns: int, rows: int) -> bytes:
+    """A real capture spliced with another, truncated, or with a clear / CUP / region inserted."""
+    pool = fixtures()
+    _name, data, _c, _r = rng.choice(pool)
+    if len(data) > 20000:
+        start = rng.randrange(len(data) - 20000)
+        data = data[start : start + 20000]
+    for _ in range(rng.randint(1, 3)):
+        k = rng.randrange(6)
+        at = rng.randrange(len(data) + 1)
+        if k == 0:
+            data = data[:at]
+        elif k == 1:
+            other = rng.choice(pool)[1]
+            o = rng.randrange(len(other) + 1)
+            data = data[:at] + other[o : o + rng.randint(10, 3000)] + data[at:]
+        elif k == 2:
+            data = data[:at] + rng.choice(_CLEARS) + data[at:]
+        elif k == 3:
+            data = data[:at] + csi(f"{rng.randint(1, rows)};{rng.randint(1, columns)}H") + data[at:]
+        elif k == 4:
+            data = data[:at] + _screen_op(rng, columns, rows) + data[at:]
+        else:
+            enter, leave = rng.choice(_ALT)
+            data = data[:at] + enter + data[at:]
+    return data
+
+
+FAMILIES: dict[str, Callable[[random.Random, int, int], bytes]] = {
+    "redraws": redraws,
+    "redraws_ascii": redraws_ascii,
+    "long_lines": long_lines,
+    "width_wrap": width_wrap,
+    "strings": strings,
+    "params": params,
+    "sessions": sessions,
+    "sessions_wild": sessions_wild,
+    "screen_frames": screen_frames,
+    "regions": regions,
+    "tall_progress": tall_progress,
+    "leaks": leaks,
+    "hostile_mix": hostile_mix,
+    "fixtures": mutate_fixture,
+}
+
+SIZES = [(80, 24), (120, 40), (40, 10), (200, 50)]

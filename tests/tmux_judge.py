@@ -1,0 +1,328 @@
+"""A live tmux 3.3a as the judge of textclean's adoptions (red team, issue 11).
+
+For a raw stream and a terminal size the judge cleans the text (``min_tokens=0``) and, if the gate
+adopts, feeds the raw bytes to a private tmux server with tmux's DEFAULT window options
+(``scroll-on-clear`` on, unlike ``oracle/tmux.py``), captures history + screen with wrapped rows
+joined (``capture-pane -p -J -S - -E -``) and checks that every non-blank line tmux shows
+(right-trimmed) is in what tmux shows for the candidate, in order. What tmux shows just before each
+clear of the raw stream (ED 2/3, RIS, alternate screen in or out) is checked the same way, since every
+line shown before a clear must survive (SESSIONS_CONTRACT.md). When the candidate is plain ASCII (no
+escape, no tab) the check is also made on its bytes: every line tmux shows is a line of the candidate,
+byte-identical. It also checks the gate's promises: a refusal returns the very same object, cleaning
+an adopted text again changes nothing, bytes in give bytes out (where ``clean`` takes bytes).
+
+Nothing here shares code with the cleaner or the verifier: tmux decides.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wcwidth import wcswidth
+
+import textclean
+
+HISTORY_LIMIT = 5_000_000
+SETTLE_SECONDS = 0.15
+
+# tmux's defaults except what a judge cannot have: no status line, a big history, no renames.
+# scroll-on-clear stays ON (the default): ED 2 pushes the screen into the history, as users see.
+_CONFIG = f"""\
+set -g history-limit {HISTORY_LIMIT}
+set -g status off
+set -g escape-time 0
+set -gw automatic-rename off
+set -gw allow-rename off
+"""
+
+# The breaks after which a terminal no longer shows what it showed just before (the contract's page
+# breaks that can hide lines: ED 2 / ED 3 push or erase, RIS resets, the alternate screen switches).
+# A string the project's policy ends at BEL where tmux 3.3a reads on to ST (DCS, SOS, PM).
+_BEL_ENDED_STRING = re.compile(rb"(?:\x1b[PX^_]|\xc2[\x90\x98\x9e\x9f])[^\x1b\x07\x18\x1a]*\x07")
+_HIDING = re.compile(rb"\x1b\[[0-9;]*[23]J|\x1bc|\x1b\[\?[0-9;]*(?:1049|47|1047)[0-9;]*[hl]")
+
+
+def available() -> bool:
+    return shutil.which("tmux") is not None
+
+
+class JudgeServer:
+    """A private tmux server (own socket, own config, never the user's), killed by :func:`server`."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.socket = directory / "socket"
+        config = directory / "tmux.conf"
+        config.write_text(_CONFIG)
+        self._windows = 0
+        self._run("-f", str(config), "new-session", "-d", "-s", "judge", "-x", "80", "-y", "24")
+
+    def _run(self, *args: str) -> str:
+        result = subprocess.run(
+            ["tmux", "-S", str(self.socket), *args], capture_output=True, timeout=300,
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"tmux {' '.join(args)} failed: {result.stderr.decode(errors='replace').strip()}")
+        return result.stdout.decode("utf-8", "replace")
+
+    def show_many(self, streams: Sequence[tuple[bytes, int, int]], batch: int = 40) -> list[list[str]]:
+        """Feed each ``(data, columns, rows)`` to a window of its own; its lines (right-trimmed, joined)."""
+        out: list[list[str]] = []
+        for at in range(0, len(streams), batch):
+            out.extend(self._show_batch(streams[at : at + batch]))
+        return out
+
+    def _show_batch(self, streams: Sequence[tuple[bytes, int, int]]) -> list[list[str]]:
+        started = []
+        for data, columns, rows in streams:
+            self._windows += 1
+            name = f"w{self._windows}"
+            path = self.directory / f"{name}.raw"
+            path.write_bytes(data)
+            command = (
+                f"tmux -S {self.socket} wait-for go-{name}; stty -echo; cat {path}; "
+                f"sleep {SETTLE_SECONDS}; tmux -S {self.socket} wait-for -S {name}; exec sleep 100000"
+            )
+            target = f"judge:{name}"
+            self._run(
+                "new-window", "-d", "-t", "judge:", "-n", name, command, ";",
+                "resize-window", "-t", target, "-x", str(columns), "-y", str(rows), ";",
+                "wait-for", "-S", f"go-{name}",
+            )  # fmt: skip
+            started.append((name, path))
+        captures = []
+        for name, path in started:
+            self._run("wait-for", name)
+            captures.append(self._stable_capture(name))
+            self._run("kill-window", "-t", f"judge:{name}")
+            path.unlink()
+        return captures
+
+    def _stable_capture(self, name: str) -> list[str]:
+        previous = None
+        for _ in range(20):
+            out = self._run("capture-pane", "-p", "-J", "-S", "-", "-E", "-", "-t", f"judge:{name}")
+            if out == previous:
+                break
+            previous = out
+            time.sleep(0.05)
+        lines = out.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        return [line.rstrip(" ") for line in lines]
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+@contextmanager
+def server() -> Iterator[JudgeServer]:
+    with tempfile.TemporaryDirectory(prefix="redteam-tmux-") as directory:
+        socket = Path(directory) / "socket"
+        previous = signal.getsignal(signal.SIGTERM)
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, _terminate)  # so a killed run still kills its server
+        try:
+            yield JudgeServer(Path(directory))
+        finally:
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGTERM, previous)
+            if socket.exists():
+                subprocess.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True, timeout=30)
+
+
+# ---------------------------------------------------------------------------------------------------
+
+
+def _clean_takes_size() -> bool:
+    return "columns" in inspect.signature(textclean.clean).parameters
+
+
+SIZED = _clean_takes_size()
+
+
+def clean(text: str, columns: int | None, rows: int | None) -> textclean.Result:
+    if SIZED and (columns is not None or rows is not None):
+        return textclean.clean(text, min_tokens=0, columns=columns, rows=rows)
+    return textclean.clean(text, min_tokens=0)
+
+
+def decode(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+def encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+@dataclass
+class Case:
+    """One raw stream cleaned for one size, judged at ``judge_sizes``."""
+
+    raw: bytes
+    columns: int | None  # the size given to clean (None: unknown)
+    rows: int | None
+    family: str = ""
+    judge_sizes: list[tuple[int, int]] = field(default_factory=list)
+    result: textclean.Result | None = None
+    candidate: bytes | None = None
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def adopted(self) -> bool:
+        """The gate adopted a candidate (or the case came with one to judge, ``result`` left None)."""
+        if self.result is None:
+            return self.candidate is not None
+        return self.result.applied
+
+
+def _cut_by_a_hidden_row(line: str, columns: int | None) -> bool:
+    """A history row that filled the width: its continuation may be on a screen tmux is not showing
+    (the main screen under the alternate one), so ``-J`` could not join it."""
+    if columns is None:
+        return False
+    width = wcswidth(line)
+    return width > 0 and width % columns in (0, columns - 1)
+
+
+def _keeps_more(line: str, kept: str) -> bool:
+    """Every character of ``line`` is in ``kept``, in order (a policy that shows strictly more)."""
+    it = iter(kept)
+    return all(c in it for c in line if c != " ")
+
+
+def subsequence_missing(
+    shown: list[str], kept: list[str], columns: int | None = None, *, more: bool = False,
+) -> str | None:
+    """The first non-blank line of ``shown`` not found, in order, among ``kept``; None if all are.
+    ``more``: a line may also be found inside a kept line that shows strictly more (the documented
+    policy that ends DCS/SOS/PM/APC at BEL, where tmux swallows on to ST)."""
+    at = 0
+    for line in shown:
+        if not line.strip():
+            continue
+        try:
+            at = kept.index(line, at) + 1
+        except ValueError:
+            found = None
+            if _cut_by_a_hidden_row(line, columns):
+                found = next((i for i in range(at, len(kept)) if kept[i].startswith(line)), None)
+            if found is None and more:
+                found = next((i for i in range(at, len(kept)) if _keeps_more(line, kept[i])), None)
+            if found is None:
+                return line
+            at = found + 1
+    return None
+
+
+def prefix_points(raw: bytes) -> list[int]:
+    """Offsets just before each hiding break (what tmux showed then must survive)."""
+    points = sorted({m.start() for m in _HIDING.finditer(raw)})
+    return [p for p in points if p > 0]
+
+
+def prepare(case: Case) -> None:
+    """Clean, and check the gate's promises that need no terminal."""
+    text = decode(case.raw)
+    try:
+        result = clean(text, case.columns, case.rows)
+    except Exception as exc:  # noqa: BLE001 - a crash is a finding
+        case.problems.append(f"clean raised {type(exc).__name__}: {exc}")
+        return
+    case.result = result
+    if not result.applied:
+        if result.text is not text:
+            case.problems.append("refusal did not return the very same object")
+        return
+    try:
+        again = clean(result.text, case.columns, case.rows)
+    except Exception as exc:  # noqa: BLE001
+        case.problems.append(f"clean(candidate) raised {type(exc).__name__}: {exc}")
+        return
+    if again.applied and again.text != result.text:
+        case.problems.append(f"not idempotent: {result.text!r} -> {again.text!r}")
+    case.candidate = encode(result.text)
+    try:
+        out = textclean.clean(case.raw, min_tokens=0, **_size_kwargs(case))
+    except TypeError:
+        out = None  # clean takes str only (before bytes in/out lands)
+    except Exception as exc:  # noqa: BLE001
+        case.problems.append(f"clean(bytes) raised {type(exc).__name__}: {exc}")
+        out = None
+    if out is not None:
+        if not isinstance(out.text, bytes):
+            case.problems.append(f"clean(bytes) returned {type(out.text).__name__}")
+        elif out.applied and out.text != case.candidate:
+            case.problems.append("clean(bytes) and clean(str) adopt different texts")
+
+
+def _size_kwargs(case: Case) -> dict[str, int]:
+    if SIZED and case.columns is not None:
+        return {"columns": case.columns, "rows": case.rows}
+    return {}
+
+
+def _plain(data: bytes) -> bool:
+    """Text whose lines tmux shows byte for byte: printable ASCII, LF and CR (tmux drops characters
+    its width table does not know, so beyond ASCII only the rendered comparison is fair)."""
+    return not re.search(rb"[^\x20-\x7e\n\r]", data)
+
+
+def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
+    """Clean every case, render the adopted ones in tmux, record problems on each case. A case that
+    comes with a ``candidate`` (and no ``result``) is judged as it is, without cleaning."""
+    for case in cases:
+        if case.candidate is None:
+            prepare(case)
+        if not case.judge_sizes:
+            if case.columns is not None:
+                case.judge_sizes = [(case.columns, case.rows or 24)]
+            else:
+                case.judge_sizes = [(80, 24), (200, 60)]
+    jobs: list[tuple[bytes, int, int]] = []
+    plan: list[tuple[Case, int, int, int, int, list[int]]] = []
+    for case in cases:
+        if not case.adopted or case.candidate is None:
+            continue
+        for columns, rows in case.judge_sizes:
+            start = len(jobs)
+            jobs.append((case.raw, columns, rows))
+            jobs.append((case.candidate, columns, rows))
+            points = prefix_points(case.raw)
+            jobs.extend((case.raw[:p], columns, rows) for p in points)
+            plan.append((case, columns, rows, start, len(points), points))
+    captures = srv.show_many(jobs)
+    for case, columns, rows, start, count, points in plan:
+        raw_lines, cand_lines = captures[start], captures[start + 1]
+        plain = _plain(case.candidate or b"")
+        more = _BEL_ENDED_STRING.search(case.raw) is not None
+        cand_text_lines = [line.rstrip("\r").rstrip(" ") for line in decode(case.candidate or b"").split("\n")]
+        missing = subsequence_missing(raw_lines, cand_lines, columns, more=more)
+        if missing is not None:
+            case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not in the candidate's rendering")
+        if plain:
+            missing = subsequence_missing(raw_lines, cand_text_lines, columns, more=more)
+            if missing is not None:
+                case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not a line of the candidate")
+        for i in range(count):
+            shown = captures[start + 2 + i]
+            target = cand_text_lines if plain else cand_lines
+            if not plain and _HIDING.search(case.candidate or b""):
+                continue  # the candidate's own clears hide lines from its capture: final check only
+            missing = subsequence_missing(shown, target, columns, more=more)
+            if missing is not None:
+                case.problems.append(
+                    f"{columns}x{rows}: before the break at {points[i]} tmux showed {missing!r}, lost")
+                break

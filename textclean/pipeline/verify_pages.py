@@ -1,0 +1,114 @@
+"""Matching a candidate against the raw text's pages (docs/SESSIONS_CONTRACT.md, "The candidate's shape").
+
+The candidate is, page after page, a *kept* page (``raw[start:end]`` verbatim) or a *cleaned* one
+(plain text). Cleaned text holds no ESC and every page but the first starts with its break (an ESC
+sequence), so the segments are found with ``startswith`` at known offsets and one ``find`` per run of
+cleaned pages: linear in the candidate, whatever it holds. A page is taken as kept only where the
+bytes that must follow a kept page follow it (the next page's break, or the end); a kept page and a
+cleaned page with the same bytes then read the same.
+"""
+
+from __future__ import annotations
+
+from . import verify_screen
+from .grammar import ESC, LF
+
+_HARMLESS_LEAVES = ("a saved cursor",)  # cleaned pages hold no DECRC: nothing of theirs can use it
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def _plain_lines(text: str) -> list[str]:
+    lines = (line.rstrip("\r") for line in text.split(LF))
+    return [line for line in lines if line.strip(" \t")]
+
+
+def _pages_label(first: int, last: int) -> str:
+    return f"page {first + 1}" if first == last else f"pages {first + 1}-{last + 1}"
+
+
+def first_difference(
+    raw: str, candidate: str, columns: int | None, rows: int | None, refusal: Exception | None = None
+) -> str | None:
+    from .verify import _line_difference  # the line-by-line message, one place
+
+    pages = verify_screen.pages(raw, columns, rows)
+    if len(pages) == 1 and pages[0].reason is not None:
+        return f"unresolvable: {refusal or pages[0].reason}"
+    length = len(candidate)
+    position = 0  # where the next segment starts
+    run: tuple[int, int, int] | None = None  # an open run of cleaned pages: text start, end, first page
+    expected: list[str] = []
+    taint: str | None = None  # what a kept page left that would change how a cleaned page renders
+    previous_kept = False
+    single = len(pages) == 1
+
+    def close_run(last: int) -> str | None:
+        nonlocal run
+        assert run is not None
+        start, end, first = run
+        run = None
+        text = candidate[start:end]
+        difference = _line_difference(expected, _plain_lines(text))
+        if difference is not None:
+            return difference if single else f"{_pages_label(first, last)} (cleaned): {difference}"
+        if end < length and text and not text.endswith(LF):
+            return f"{_pages_label(first, last)} (cleaned): no line ending before the kept page after it"
+        return None
+
+    for index, page in enumerate(pages):
+        if page.resets:
+            taint = None
+        body = raw[page.start:page.end]
+        kept = False
+        if candidate.startswith(body, position):
+            after = position + len(body)
+            if index + 1 < len(pages):
+                following = pages[index + 1]
+                kept = candidate.startswith(raw[following.start:following.break_end], after)
+            else:
+                kept = after == length
+            if kept and page.reason is None and run is not None and not body:
+                kept = False  # an empty page inside a cleaned run: nothing to keep
+        if kept:
+            if run is not None:
+                difference = close_run(index - 1)
+                if difference is not None:
+                    return difference
+            if page.modes:
+                taint = ", ".join(sorted(page.modes))
+            elif page.modes is not None and not page.resets:
+                taint = None if taint is None or taint.startswith("a ") and page.modes == frozenset() else taint
+            if page.leaves is not None and page.leaves not in _HARMLESS_LEAVES:
+                taint = page.leaves
+            position += len(body)
+            previous_kept = True
+            continue
+        if page.reason is not None:
+            return f"page {index + 1} at offset {page.start}: not kept verbatim, and undecided: {page.reason}"
+        if taint is not None:
+            return f"page {index + 1} at offset {page.start}: cleaned after a kept page that leaves {taint}"
+        if run is None:
+            start = position
+            if previous_kept:
+                opening = raw[page.start:page.break_end]
+                if not candidate.startswith(opening, position):
+                    return (f"page {index + 1} at offset {page.start}: a cleaned page after a kept one does "
+                            f"not start with its page break {_clip(opening)}")
+                start += len(opening)
+            end = candidate.find(ESC, start)
+            run = (start, length if end < 0 else end, index)
+            expected = []
+            position = run[1]
+        expected.extend(page.lines)
+        previous_kept = False
+    if run is not None:
+        difference = close_run(len(pages) - 1)
+        if difference is not None:
+            return difference
+    if position != length:
+        return f"unexpected candidate bytes at offset {position}: {_clip(candidate[position:position + 40])}"
+    return None

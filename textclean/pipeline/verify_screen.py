@@ -1,0 +1,1292 @@
+"""The verifier's screen model: whole sessions, page by page (docs/SESSIONS_CONTRACT.md).
+
+Used by :mod:`textclean.pipeline.verify` when its line model cannot resolve a text (a clear, an
+absolute position, a scroll region) or when the terminal's size is known. Written from ECMA-48,
+xterm's ctlseqs and live tmux 3.3a, never from the cleaner: only the grammar (where a sequence
+starts and ends) and its mnemonics are shared.
+
+The screen is a window of rows: with a known height exactly the visible screen (``anchored``); with
+an unknown one (at least 24 rows), the page's rows from its top while the page has fewer than 24
+rows, then the last 24 rows with the top unknown (``floating``: no absolute row, no region). Rows
+that leave the window go to the page's lines in order. A page ends at a page break; its lines are
+its scrolled-off rows then its final rows. A page the model cannot decide is recorded with the
+reason and skipped to the next break; whatever state it may leave behind (a region, origin mode, a
+charset, a saved cursor) makes every later page undecided until RIS.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from dataclasses import dataclass, field
+
+from wcwidth import wcwidth
+
+from . import grammar
+from .grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
+from .model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
+from .model import SCREEN_LINES as MIN_ROWS
+from .names import (
+    CHA,
+    CHARSET_US_ASCII,
+    CNL,
+    CODING_SYSTEM,
+    CPL,
+    CUB,
+    CUD,
+    CUF,
+    CUP,
+    CUU,
+    DA,
+    DCH,
+    DECKPAM,
+    DECKPNM,
+    DECRC,
+    DECRQM,
+    DECSC,
+    DECSCUSR,
+    DECSTBM,
+    DL,
+    DOCS_UTF8,
+    DSR,
+    ECH,
+    ED,
+    EL,
+    G0_DESIGNATE,
+    G1_TO_G3_DESIGNATE,
+    HARMLESS_PRIVATE_MODES,
+    HPA,
+    HTS,
+    HVP,
+    ICH,
+    IL,
+    IND,
+    LS1R,
+    LS2,
+    LS2R,
+    LS3,
+    LS3R,
+    NEL,
+    REP,
+    RI,
+    RIS,
+    RM,
+    SAVE_CURSOR_1048,
+    SCORC,
+    SCOSC,
+    SD,
+    SGR,
+    SM,
+    SS2,
+    SS3,
+    ST_FINAL,
+    SU,
+    TBC,
+    VPA,
+    XTWINOPS,
+)
+
+UNWRITTEN = "\x00"
+WIDE_TAIL = "\x01"
+TAB_TAIL = "\x02"
+_TAILS = (WIDE_TAIL, TAB_TAIL)
+_RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
+
+_SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
+
+_ALT_MODES = (47, 1047, 1049)
+
+
+class Undecided(Exception):
+    """What a terminal shows here cannot be decided with certainty."""
+
+
+@dataclass
+class Page:
+    """One page of the raw text: ``raw[start:end]``; its break run is ``raw[start:break_end]``."""
+
+    start: int
+    break_end: int
+    end: int = -1
+    lines: list[str] = field(default_factory=list)
+    reason: str | None = None  # why the model could not decide this page (None: resolved)
+    leaves: str | None = None  # state the page's bytes leave for later pages (a saved cursor, tabs)
+    modes: frozenset[str] | None = None  # persistent modes in effect at its end, if it set any
+    resets: bool = False  # its break run holds RIS: nothing an earlier page left survives it
+    alternate: bool = False  # shown on the alternate screen
+
+
+class _Row:
+    __slots__ = ("cells", "shown", "uncertain", "wrapped")
+
+    def __init__(self) -> None:
+        self.cells: list[str] = []
+        self.wrapped = False  # the line continues on the next row (autowrap)
+        self.shown = False  # already part of an earlier page (the main screen around an alt screen)
+        self.uncertain = 0  # characters whose width terminals may disagree on
+
+
+def _width(char: str) -> int:
+    """Cells a character takes: 1 or 2; 0 for zero-width; -1 where terminals disagree."""
+    if " " <= char < "\x7f":
+        return 1
+    # -1 for an undecodable byte, a control, and every code point whose width terminals disagree on
+    # (the shared table, generated from more than one source)
+    width = settled_width(char)
+    return width if width in (0, 1, 2) else -1
+
+
+def _render(row: _Row) -> str:
+    return "".join(row.cells).rstrip(UNWRITTEN).translate(_RENDER)
+
+
+def _informative(text: str) -> bool:
+    return bool(text.strip(" \t"))
+
+
+class Model:
+    """Feed a whole text; :meth:`run` returns what each page shows."""
+
+    def __init__(self, text: str, columns: int | None, rows: int | None, strict: bool = False) -> None:
+        if (columns is not None and columns < 2) or (rows is not None and rows < 2):
+            raise ValueError("a terminal has at least 2 columns and 2 rows")
+        self.text = text
+        self.strict = strict  # raise at the first undecided page instead of skipping it
+        self.columns = columns
+        self.height = rows
+        self.window = rows or MIN_ROWS
+        self.work_left = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * len(text)
+        self.pages: list[Page] = [Page(0, 0)]
+        self.breaks_seen = False
+        self.printed = False  # anything written since the last break (a break then starts a page)
+        self.lost: str | None = None  # the current page is undecided: skip to the next break
+        self.poisoned: str | None = None  # an undecided page may have left state: later pages too
+        self.modes: set[str] = set()  # persistent modes in effect (region, origin, ...)
+        self.last_char = ""  # the character REP repeats (only right after it was written)
+        self.home_at = -1  # a CUP home not applied yet: it may join the ED after it into a break
+        self.alt: dict | None = None  # the main screen while the alternate one is shown
+        self.scrolls = 0
+        self.reset_state()
+        # The output starts on some row of a screen we know nothing of: its top is unknown.
+        self.float_page()
+
+    # -- state ---------------------------------------------------------------------------------------
+
+    def reset_state(self) -> None:
+        self.grid = self.blank_grid(True)
+        self.anchored = True
+        self.cy = 0
+        self.cx = 0
+        self.cx_known = True
+        self.pending = False  # pending wrap: the cursor is past the last column (xterm/tmux)
+        self.top = 0
+        self.bottom: int | None = None  # None: the whole screen
+        self.origin = False
+        self.autowrap = True
+        self.saved: tuple | None = None
+        self.saved_unknown = False
+        self.wide_page = False  # a row passed MIN_COLUMNS with an unknown width
+        self.has_shown = False  # some rows may be marked shown (checks that only then cost)
+        self.erased_at_margin = False  # EL 0 met the pending-wrap position: the next wrap is undecided
+        self.history: list[str] = []  # the page's scrolled-off lines, joined where they wrapped
+        self.tail: list[str] = []  # pieces of a scrolled-off line that continues (it wrapped)
+        self.modes.clear()
+
+    def float_page(self) -> None:
+        """A fresh page whose first row is the cursor's, at an unknown place on the screen."""
+        self.grid = [_Row()]
+        self.cy = 0
+        self.anchored = False
+
+    def blank_grid(self, anchored: bool) -> list[_Row]:
+        count = self.height if (anchored and self.height) else 1
+        self.charge(count)
+        return [_Row() for _ in range(count)]
+
+    def charge(self, cells: int) -> None:
+        self.work_left -= cells
+        if self.work_left < 0:
+            raise Undecided("needs more work than the model allows for this input size")
+
+    # -- pages ---------------------------------------------------------------------------------------
+
+    @property
+    def page(self) -> Page:
+        return self.pages[-1]
+
+    def page_lines(self) -> list[str]:
+        """The page's informative lines so far: scrolled-off rows, then the screen's unshown rows."""
+        out = [line for line in self.history if _informative(line)]
+        pieces = list(self.tail)
+        grid = self.grid
+        for index, row in enumerate(grid):
+            if row.shown:
+                if pieces or (row.wrapped and index + 1 < len(grid) and not grid[index + 1].shown):
+                    raise Undecided("a line shown before the alternate screen continues after it")
+                continue
+            self.charge(len(row.cells))
+            pieces.append(_render(row))
+            if not row.wrapped:
+                line = "".join(pieces)
+                if _informative(line):
+                    out.append(line)
+                pieces = []
+        if pieces:
+            line = "".join(pieces)
+            if _informative(line):
+                out.append(line)
+        return out
+
+    def begin_break(self, start: int, end: int, resets: bool) -> None:
+        """A page-break sequence at ``raw[start:end]``: a new page, unless the run of breaks goes on."""
+        if self.printed or not self.breaks_seen:
+            self.page.end = start
+            self.pages.append(Page(start, end))
+        else:
+            self.page.break_end = end
+        if resets:
+            self.page.resets = True
+        self.breaks_seen = True
+        self.printed = False
+
+    def emit(self) -> None:
+        """Move what the page shows into its record (before a break changes the screen)."""
+        if self.lost is None:
+            self.page.lines.extend(self.page_lines())
+        self.history = []
+        self.tail = []
+
+    def finish(self) -> list[Page]:
+        try:
+            self.flush_home()
+        except Undecided as exc:
+            self.lose(str(exc))
+        if self.lost is None:
+            try:
+                self.emit()
+            except Undecided as exc:
+                self.lose(f"at the end: {exc}")
+        self.page.end = len(self.text)
+        return self.pages
+
+    def lose(self, reason: str) -> None:
+        """The current page is undecided: keep the first reason, skip to the next break."""
+        if self.strict:
+            error = Undecided(reason)
+            error.page = len(self.pages) - 1  # type: ignore[attr-defined]
+            raise error
+        if self.page.reason is None:
+            self.page.reason = reason
+        self.lost = reason
+        self.page.lines.clear()
+
+    # -- feeding -------------------------------------------------------------------------------------
+
+    def run(self) -> list[Page]:
+        text = self.text
+        position = 0
+        length = len(text)
+        search = _SPECIAL.search
+        while position < length:
+            found = search(text, position)
+            stop = found.start() if found else length
+            if stop > position:
+                if self.lost is None:
+                    try:
+                        self.flush_home()
+                        self.write(text[position:stop])
+                    except Undecided as exc:
+                        self.lose(f"text at offset {position}: {exc}")
+                else:
+                    self.home_at = -1
+                self.printed = True
+            if found is None:
+                break
+            char = found.group()
+            if char == ESC:
+                match = grammar.match_at(text, stop)
+                if match is None:
+                    reason = f"malformed or truncated escape sequence at offset {stop}"
+                    self.lose(reason)
+                    # A string left open swallows what follows, breaks included: nothing after is decided.
+                    self.poisoned = reason
+                    return self.finish()
+                end = match.end()
+                self.sequence(text[stop:end], stop, end)
+                position = end
+            else:
+                if self.lost is None:
+                    try:
+                        self.flush_home()
+                        self.control(char)
+                    except Undecided as exc:
+                        self.lose(f"{_control_label(char)} at offset {stop}: {exc}")
+                else:
+                    self.home_at = -1
+                position = stop + 1
+                self.last_char = ""
+        return self.finish()
+
+    def flush_home(self) -> None:
+        """Apply a CUP home that turned out not to start a break."""
+        if self.home_at >= 0:
+            at, self.home_at = self.home_at, -1
+            try:
+                self.goto_row(0)
+                self.goto_column(0)
+            except Undecided as exc:
+                raise Undecided(f"CSI H (CUP) at offset {at}: {exc}") from None
+
+    def sequence(self, token: str, start: int, end: int) -> None:
+        seq = grammar.parse(token)
+        last_char, self.last_char = self.last_char, ""
+        try:
+            if "\x9c" in token:
+                raise Undecided("a C1 ST ends the string outside its payload")
+            kind = self.break_kind(seq)
+            if kind is not None:
+                joined = self.home_at >= 0 and kind in ("ED 0", "ED 2")
+                self.page_break(kind, seq, self.home_at if joined else start, end, joined)
+                return
+            if _is_home(seq):
+                if self.lost is None:
+                    self.flush_home()
+                self.home_at = start
+                return
+            if self.lost is not None:
+                self.home_at = -1
+                self.track_state(seq)
+                return
+            self.flush_home()
+            self.track_state(seq)
+            self.apply(seq, last_char)
+        except Undecided as exc:
+            self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}")
+
+    # -- page breaks ---------------------------------------------------------------------------------
+
+    def break_kind(self, seq: grammar.Sequence) -> str | None:
+        if seq.kind is Kind.ESC2 and seq.final == RIS:
+            return "RIS"
+        if seq.kind is not Kind.CSI or seq.intermediates:
+            return None
+        if seq.final == ED and not seq.private and seq.params in ("", "0", "2", "3"):
+            mode = int(seq.params or 0)
+            if mode in (2, 3):
+                return f"ED {mode}"
+            if self.home_at >= 0 or (self.lost is None and self.at_home()):
+                return "ED 0"
+            return None
+        if seq.private == "?" and seq.final in (SM, RM):
+            modes = seq.numbers(default=-1)
+            if any(mode in _ALT_MODES for mode in modes):
+                if len(modes) != 1:
+                    raise Undecided("an alternate-screen switch combined with other modes")
+                return f"alt {modes[0]} {'on' if seq.final == SM else 'off'}"
+        return None
+
+    def at_home(self) -> bool:
+        """At home, or maybe (the page's first row, its place unknown): tmux keeps the screen then."""
+        return (self.cy == 0 and self.cx == 0 and self.cx_known and not self.pending
+                and not (self.origin and self.top))
+
+    def page_break(self, kind: str, seq: grammar.Sequence, start: int, end: int, homed: bool) -> None:
+        self.home_at = -1
+        lost = self.lost
+        if lost is None:
+            try:
+                self.emit()
+            except Undecided as exc:
+                self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}")
+                lost = self.lost
+        elif self.modes or self.page.leaves:
+            self.poisoned = self.poisoned or f"an undecided page may leave {self.page.leaves or sorted(self.modes)}"
+        self.page.modes = frozenset(self.modes)
+        self.begin_break(start, end, resets=kind == "RIS")
+        self.lost = None
+        if self.poisoned is not None:
+            if kind != "RIS":
+                self.lose(self.poisoned)
+                return
+            self.poisoned = None
+        if lost is not None:
+            self.saved_unknown = True
+            # modes were followed through the undecided page: none left means the defaults
+            self.bottom, self.top, self.origin, self.autowrap = None, 0, False, True
+        try:
+            self.apply_break(kind, lost, homed)
+        except Undecided as exc:
+            self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}")
+        self.page.alternate = self.alt is not None
+
+    def apply_break(self, kind: str, lost: str | None, homed: bool) -> None:
+        if kind == "RIS":
+            if self.alt is not None:
+                raise Undecided("RIS on the alternate screen")
+            self.reset_state()
+            return
+        if kind.startswith("alt "):
+            _, mode, state = kind.split()
+            self.alt_switch(int(mode), state == "on", lost)
+            return
+        if kind == "ED 3" and lost is None:
+            self.mark_shown()  # ED 3 alone erases the history, not the screen: the rows stay, shown
+            return
+        if homed:
+            self.grid = self.blank_grid(True)
+            self.anchored = True
+            self.cy = self.top if self.origin else 0
+            self.cx, self.cx_known, self.pending = 0, True, False
+            return
+        if lost is not None:
+            self.float_page()
+            self.cx_known = False  # the cursor's column after a page we could not follow
+            return
+        # ED 2 / ED 3 / ED 0 at home: a blank screen, the cursor where it was (tmux: scroll-on-clear).
+        if self.anchored:
+            self.grid = self.blank_grid(True)
+            while self.cy >= len(self.grid):
+                self.grid.append(_Row())
+        else:
+            self.float_page()
+
+    def mark_shown(self) -> None:
+        """Rows already part of a page that stay on the screen: a later change to them is undecided."""
+        for row in self.grid:
+            if row.cells:
+                row.shown = True
+                self.has_shown = True
+
+    def alt_switch(self, mode: int, enter: bool, lost: str | None) -> None:
+        if self.bottom is not None or self.origin:
+            raise Undecided("switches screens with a scroll region or origin mode set")
+        if enter:
+            if self.alt is not None:
+                raise Undecided("enters the alternate screen twice")
+            self.alt = {
+                "grid": self.grid, "anchored": self.anchored, "cy": self.cy, "cx": self.cx,
+                "cx_known": self.cx_known, "pending": self.pending, "wide": self.wide_page, "broken": lost,
+            }
+            self.mark_shown()
+            if lost is not None:
+                self.cx_known = False
+                self.anchored = False
+            if self.anchored:
+                self.grid = self.blank_grid(True)
+                while self.cy >= len(self.grid):
+                    self.grid.append(_Row())
+            else:
+                self.float_page()
+            self.saved_unknown = True  # xterm keeps a saved cursor per screen, tmux one for both
+            return
+        main = self.alt
+        if main is None:
+            raise Undecided("leaves an alternate screen it never entered")
+        self.alt = None
+        self.grid, self.anchored, self.wide_page = main["grid"], main["anchored"], main["wide"]
+        self.saved_unknown = True
+        if main["broken"] is not None:
+            raise Undecided(f"returns to a main screen that was undecided ({main['broken']})")
+        if mode == 1049:
+            self.cy, self.cx, self.cx_known, self.pending = main["cy"], main["cx"], main["cx_known"], main["pending"]
+            return
+        # ?47 / ?1047: where the cursor is on return differs between terminals (tmux, xterm)
+        raise Undecided("the cursor's place on return from the alternate screen is unknown")
+
+    # -- state that outlives a page ------------------------------------------------------------------
+
+    def track_state(self, seq: grammar.Sequence) -> None:
+        """Note the state a page's bytes leave behind: a kept page must leave none for cleaned ones."""
+        leaves = None
+        if seq.kind is Kind.CSI and not seq.intermediates:
+            final = seq.final
+            if final == DECSTBM and not seq.private:
+                numbers = seq.numbers(0)
+                full = len(numbers) <= 2 and numbers[0] <= 1 and (len(numbers) == 1 or numbers[1] == 0
+                                                                  or numbers[1] == self.height)
+                self.set_mode("a scroll region", not full)
+            elif seq.private == "?" and final in (SM, RM):
+                for mode in seq.numbers(default=-1):
+                    if mode == 6:
+                        self.set_mode("origin mode", final == SM)
+                    elif mode == 7:
+                        self.set_mode("autowrap off", final == RM)
+                    elif mode == SAVE_CURSOR_1048 and final == SM:
+                        leaves = "a saved cursor"
+            elif final in (SM, RM) and not seq.private:
+                if 4 in seq.numbers(default=-1):
+                    self.set_mode("insert mode", final == SM)
+                elif seq.params:
+                    leaves = "an ANSI mode"
+            elif final == TBC or (final == SCOSC and seq.params):
+                leaves = "changed tab stops or margins"
+            elif final == SCOSC and not seq.private:
+                leaves = "a saved cursor"
+        elif seq.kind is Kind.ESC2:
+            if seq.final == DECSC:
+                leaves = "a saved cursor"
+            elif seq.final == HTS:
+                leaves = "changed tab stops"
+            elif seq.final in (SS2, SS3, LS2, LS3, LS3R, LS2R, LS1R):
+                leaves = "a shifted character set"
+        elif seq.kind is Kind.NF:
+            first = seq.intermediates[0]
+            if seq.intermediates == "(":
+                self.set_mode("a G0 character set", seq.final != CHARSET_US_ASCII)
+            elif first in "()*+-./":
+                pass  # G1-G3: shown only after a shift, which is itself state
+            elif not (seq.intermediates == CODING_SYSTEM and seq.final == DOCS_UTF8):
+                leaves = "a line attribute or coding change"
+        if leaves is not None and self.page.leaves is None:
+            self.page.leaves = leaves
+
+    def set_mode(self, name: str, on: bool) -> None:
+        if on:
+            self.modes.add(name)
+        else:
+            self.modes.discard(name)
+        self.page.modes = frozenset(self.modes)
+
+    # -- controls ------------------------------------------------------------------------------------
+
+    def control(self, char: str) -> None:
+        if char == "\n":
+            self.line_feed()
+            self.carriage_return()
+        elif char == "\r":
+            self.carriage_return()
+        elif char == "\b":
+            self.cursor_left(1)
+        elif char == HT:
+            self.tab()
+        elif char != "\x07":
+            raise Undecided("unsupported control")
+
+    def carriage_return(self) -> None:
+        self.cx = 0
+        self.cx_known = True
+        self.pending = False
+
+    def need_column(self) -> int:
+        if not self.cx_known:
+            raise Undecided("cursor column depends on the width of a zero-width or ambiguous character")
+        if self.pending:
+            raise Undecided("moves from the pending-wrap position (xterm and tmux differ)")
+        return self.cx
+
+    # -- vertical structure --------------------------------------------------------------------------
+
+    def region(self) -> tuple[int, int]:
+        """The scroll region's top and bottom rows (the whole screen without one)."""
+        if self.bottom is not None:
+            return self.top, self.bottom
+        if self.anchored and self.height:
+            return 0, self.height - 1
+        return 0, -1  # the bottom of the screen is not known
+
+    def line_feed(self, wrapping: bool = False) -> None:
+        """LF / IND: down a row, scrolling at the region's bottom (the top row leaves: kept)."""
+        self.pending = False
+        if wrapping:  # tmux 3.3a never unmarks a wrapped row on a later line feed (checked live)
+            self.grid[self.cy].wrapped = True
+        top, bottom = self.region()
+        if self.cy == bottom:
+            self.scroll_up(top, bottom, 1)
+        elif self.cy < len(self.grid) - 1:
+            self.cy += 1
+        elif self.bottom is not None and self.cy > self.bottom:
+            if self.height is not None:
+                return  # below the region at the screen's bottom: LF does nothing
+            if len(self.grid) >= MIN_ROWS:
+                raise Undecided("moves below a scroll region toward a screen bottom of unknown place")
+            self.grid.append(_Row())
+            self.cy += 1
+        else:
+            self.grow()
+
+    def grow(self) -> None:
+        """A new row below the lowest one; past the window the top row leaves the screen."""
+        self.grid.append(_Row())
+        self.cy = len(self.grid) - 1
+        if not self.anchored:
+            self.scrolls += 1  # the screen may have scrolled under a saved position
+        if len(self.grid) > self.window:
+            self.leave_top(self.grid.pop(0))
+            self.cy -= 1
+            self.scrolls += 1
+            # With a known height the screen has scrolled: the window is the screen again.
+            self.anchored = self.height is not None
+
+    def leave_top(self, row: _Row) -> None:
+        if row.shown:
+            if row.wrapped:
+                raise Undecided("a line shown before the alternate screen wrapped")
+            return
+        self.charge(len(row.cells))
+        self.tail.append(_render(row))
+        if not row.wrapped:
+            self.history.append("".join(self.tail))
+            self.tail = []
+
+    def scroll_up(self, top: int, bottom: int, count: int) -> None:
+        grid = self.grid
+        span = bottom - top + 1
+        count = min(count, span)
+        if self.bottom is not None or bottom < len(grid) - 1:
+            self.no_wrapped_rows(top, bottom)
+            if any(row.shown for row in grid):
+                # tmux's history would then hold the region's lines before rows of an earlier page
+                raise Undecided("a scroll region scrolls beside rows shown before the alternate screen")
+        for _ in range(count):
+            row = grid.pop(top)
+            self.leave_top(row)
+            grid.insert(bottom, _Row())
+            self.scrolls += 1
+            self.charge(span // 8 + 1)
+
+    def scroll_down(self, top: int, bottom: int, count: int, certain: bool = True) -> None:
+        grid = self.grid
+        span = bottom - top + 1
+        count = min(count, span)
+        self.no_wrapped_rows(top, bottom)
+        for _ in range(count):
+            self.discard(grid.pop(bottom), certain)
+            grid.insert(top, _Row())
+            self.charge(span // 8 + 1)
+
+    def no_wrapped_rows(self, top: int, bottom: int) -> None:
+        """Rows moved apart from their neighbours: tmux unwraps some of them, so none may be wrapped."""
+        self.charge(bottom - top + 2)
+        if any(row.wrapped for row in self.grid[max(top - 1, 0):bottom + 1]):
+            raise Undecided("moves rows of a wrapped line")
+        if top == 0 and self.tail:
+            raise Undecided("moves rows of a wrapped line")
+
+    def discard(self, row: _Row, certain: bool = True) -> None:
+        """A row a terminal drops (DL, IL, SD): as overwritten cells, it never counted."""
+        if row.shown and _informative(_render(row)):
+            raise Undecided("drops a row shown before the alternate screen")
+        if row.wrapped:
+            raise Undecided("drops part of a wrapped line")
+        if not certain and _informative(_render(row)):
+            raise Undecided("pushes a row past a screen bottom of unknown place")
+
+    def need_anchored(self, what: str) -> None:
+        if not self.anchored:
+            raise Undecided(f"{what} on a page whose place on the screen is unknown")
+        if self.wide_page:
+            raise Undecided(f"{what} on a page whose lines may have wrapped (width unknown)")
+
+    def page_blank(self) -> bool:
+        return not self.history and not self.tail and all(not row.cells for row in self.grid)
+
+    def anchor_if_blank(self) -> None:
+        """Nothing written on the page yet: an absolute position makes its place known."""
+        if not self.anchored and self.page_blank() and not self.wide_page:
+            self.charge(len(self.grid))
+            self.grid = self.blank_grid(True)
+            self.anchored = True
+
+    def goto_row(self, row: int) -> None:
+        """Absolute row (0-based; within the region under DECOM)."""
+        self.anchor_if_blank()
+        self.need_anchored("an absolute row")
+        if self.origin:
+            top, bottom = self.region()
+            row = min(top + row, bottom)
+        limit = (self.height or MIN_ROWS) - 1
+        if row > limit:
+            if self.height is None:
+                raise Undecided("addresses a row below the 24 rows every terminal has")
+            row = limit
+        while row >= len(self.grid):
+            self.grid.append(_Row())
+        self.charge(1)
+        self.cy = row
+        self.pending = False
+
+    def move_rows(self, delta: int) -> None:
+        """CUU / CUD / CNL / CPL / VPR: clamped at the region's margins or the screen's edge."""
+        target = self.cy + delta
+        if self.bottom is not None:
+            if self.cy >= self.top and target < self.top:
+                target = self.top
+            if self.cy <= self.bottom and target > self.bottom:
+                target = self.bottom
+        if target < 0:
+            if not self.anchored:
+                raise Undecided("moves above the page's first row or the 24 rows a screen has")
+            target = 0
+        if target >= len(self.grid):
+            if self.anchored and self.height is None:
+                if target > MIN_ROWS - 1:
+                    raise Undecided("moves below the 24 rows every terminal has")
+                while target >= len(self.grid):
+                    self.grid.append(_Row())
+            elif self.anchored:
+                target = len(self.grid) - 1
+            else:
+                raise Undecided("moves below the lowest row written so far")
+        self.cy = target
+        self.pending = False
+
+    def reverse_index(self) -> None:
+        top, bottom = self.region()
+        if self.cy == top:
+            self.need_anchored("RI at the top margin")
+            if bottom < 0:
+                raise Undecided("RI scrolls toward a screen bottom of unknown place")
+            while bottom >= len(self.grid):
+                self.grid.append(_Row())
+            self.scroll_down(top, bottom, 1)
+        else:
+            self.move_rows(-1)
+
+    # -- horizontal ----------------------------------------------------------------------------------
+
+    def right_limit(self) -> int | None:
+        return None if self.columns is None else self.columns - 1
+
+    def cursor_left(self, count: int) -> None:
+        col = self.need_column()
+        self.cx = max(col - count, 0)
+
+    def cursor_right(self, count: int) -> None:
+        col = self.need_column()
+        limit = self.right_limit()
+        target = col + count
+        if limit is not None and target > limit:
+            target = limit
+        self.within_narrowest(target)
+        self.charge(min(count, target))
+        self.cx = target
+        self.mark_wide(target)
+
+    def goto_column(self, col: int) -> None:
+        limit = self.right_limit()
+        if limit is not None and col > limit:
+            col = limit
+        self.within_narrowest(col)
+        self.charge(col)
+        self.cx = col
+        self.cx_known = True
+        self.pending = False
+        self.mark_wide(col)
+
+    def within_narrowest(self, col: int) -> None:
+        """Width unknown: a move into empty cells past column 80 stops at a margin of unknown place."""
+        if self.columns is None and col >= MIN_COLUMNS and col > len(self.grid[self.cy].cells):
+            raise Undecided(f"moves to column {col + 1}, past the row's text and past column {MIN_COLUMNS}")
+
+    def mark_wide(self, col: int) -> None:
+        if self.columns is None and col >= MIN_COLUMNS:
+            self.wide_page = True
+
+    def tab(self) -> None:
+        col = self.need_column()
+        stop = (col // TAB_WIDTH + 1) * TAB_WIDTH
+        limit = self.right_limit()
+        if limit is not None and stop > limit:
+            raise Undecided("a tab reaches the right margin")
+        self.within_narrowest(stop)
+        row = self.grid[self.cy]
+        self.touch(row)
+        cells = row.cells
+        self.charge(stop - col)
+        if col < len(cells):
+            if "".join(cells[col:stop]).strip(UNWRITTEN):
+                raise Undecided("tab skips over written cells")
+            if stop < len(cells) and cells[stop] in _TAILS:
+                raise Undecided("overwrites part of a wide character or tab")
+        self.pad(cells, col)
+        cells[col:stop] = HT + TAB_TAIL * (stop - col - 1)
+        self.cx = stop
+        self.mark_wide(stop)
+
+    # -- writing -------------------------------------------------------------------------------------
+
+    def touch(self, row: _Row) -> None:
+        if row.shown:
+            raise Undecided("changes a row shown before the alternate screen")
+        if self.has_shown and not row.cells:
+            below = self.grid[self.cy + 1:]
+            self.charge(len(below))
+            if any(other.shown for other in below):
+                # a terminal shows it above lines our text already gave: the order would differ
+                raise Undecided("writes above rows shown before the alternate screen")
+
+    def pad(self, cells: list[str], col: int) -> None:
+        if col > len(cells):
+            self.charge(col - len(cells))
+            cells.extend(UNWRITTEN * (col - len(cells)))
+
+    def write(self, text: str) -> None:
+        if text.isascii() and self.cx_known:
+            self.put_narrow(text)
+        else:
+            run_start = 0
+            for index, char in enumerate(text):
+                if _width(char) != 1:
+                    if index > run_start and self.cx_known:
+                        self.put_narrow(text[run_start:index])
+                    elif index > run_start:
+                        for narrow in text[run_start:index]:
+                            self.put_other(narrow, 1)
+                    self.put_other(char, _width(char))
+                    run_start = index + 1
+            if run_start < len(text):
+                if self.cx_known:
+                    self.put_narrow(text[run_start:])
+                else:
+                    for narrow in text[run_start:]:
+                        self.put_other(narrow, 1)
+        self.last_char = text[-1]
+
+    def wrap(self) -> None:
+        if self.erased_at_margin:
+            raise Undecided("writes after EL at the pending-wrap position (xterm and tmux differ)")
+        if not self.autowrap:
+            raise Undecided("writes at the right margin with autowrap off")
+        self.line_feed(wrapping=True)
+        self.cx = 0
+
+    def put_narrow(self, text: str) -> None:
+        """Narrow characters from a known column, wrapping at a known right margin."""
+        limit = self.right_limit()
+        position, length_of_text = 0, len(text)
+        while position < length_of_text:
+            if self.pending:
+                self.wrap()
+            if limit is None:
+                chunk, position = text[position:], length_of_text
+            else:
+                room = limit + 1 - self.cx  # sliced at an offset: no re-copy of the rest per row
+                chunk, position = text[position:position + room], position + room
+            row = self.grid[self.cy]
+            self.touch(row)
+            cells = row.cells
+            col = self.cx
+            end = col + len(chunk)
+            length = len(cells)
+            if col >= length:
+                self.pad(cells, col)
+                self.charge(len(chunk) >> 4)
+                cells.extend(chunk)
+            else:
+                self.charge(len(chunk))
+                if cells[col] == WIDE_TAIL or (end < length and cells[end] == WIDE_TAIL):
+                    raise Undecided("overwrites part of a wide character")
+                covered = cells[col:end]
+                if HT in covered or TAB_TAIL in covered or (end < length and cells[end] == TAB_TAIL):
+                    raise Undecided("overwrites cells a tab skipped")
+                if row.uncertain:
+                    raise Undecided("overwrites a line holding a character of uncertain width")
+                cells[col:end] = chunk
+            if limit is not None and end > limit:
+                if not self.autowrap:
+                    raise Undecided("writes at the right margin with autowrap off")
+                self.cx = limit
+                self.pending = True
+                self.erased_at_margin = False
+            else:
+                self.cx = end
+            self.mark_wide(end)
+
+    def put_other(self, char: str, width: int) -> None:
+        """A wide, zero-width or uncertain character, or a narrow one after an uncertain one."""
+        if self.pending:
+            self.wrap()
+        row = self.grid[self.cy]
+        self.touch(row)
+        cells = row.cells
+        col = self.cx
+        if col < len(cells) and (not self.cx_known or width != 2 or row.uncertain):
+            raise Undecided("writes over a line where the cursor's column is uncertain")
+        if width == 0:
+            if col == 0 or col != len(cells):
+                raise Undecided("a zero-width character that joins no character before it")
+            previous = col - 1 if cells[col - 1] != WIDE_TAIL else col - 2
+            cells[previous] += char
+            row.uncertain += 1
+            self.cx_known = False
+            return
+        if width == 2:
+            limit = self.right_limit()
+            if limit is not None and col >= limit:
+                raise Undecided("a wide character at the right margin")
+            end = col + 2
+            if col < len(cells):
+                if cells[col] == WIDE_TAIL or (end < len(cells) and cells[end] == WIDE_TAIL):
+                    raise Undecided("overwrites part of a wide character")
+                if HT in cells[col:end] or TAB_TAIL in cells[col:end] or (end < len(cells) and cells[end] == TAB_TAIL):
+                    raise Undecided("overwrites cells a tab skipped")
+            self.pad(cells, col)
+            cells[col:end] = [char, WIDE_TAIL]
+        else:
+            if col != len(cells):
+                raise Undecided("a character of uncertain width written over a line")
+            self.pad(cells, col)
+            cells.append(char)
+            end = col + 1
+            if width == -1:
+                if wcwidth(char) == 2:
+                    cells.append(WIDE_TAIL)
+                    end += 1
+                row.uncertain += 1
+                self.cx_known = False
+        limit = self.right_limit()
+        if row.uncertain and limit is not None and len(cells) + row.uncertain > limit - 1:
+            raise Undecided("a line holding a character of uncertain width nears the right margin")
+        if limit is not None and end > limit:
+            self.cx = limit
+            self.pending = True
+            self.erased_at_margin = False
+        else:
+            self.cx = end
+        self.mark_wide(end)
+
+    # -- erasing and editing -------------------------------------------------------------------------
+
+    def erase_cells(self, row: _Row, start: int, end: int | None, index: int) -> None:
+        cells = row.cells
+        length = len(cells)
+        stop = length if end is None or end > length else end
+        if start >= stop:
+            return
+        if row.wrapped or (index > 0 and self.grid[index - 1].wrapped) or (index == 0 and bool(self.tail)):
+            raise Undecided("erases part of a wrapped line")
+        if row.shown and "".join(cells[start:stop]).strip(UNWRITTEN):
+            raise Undecided("changes a row shown before the alternate screen")
+        if cells[start] in _TAILS or (stop < length and cells[stop] in _TAILS):
+            raise Undecided("erases part of a wide character or of a tab")
+        if row.uncertain:
+            if start or stop != length:
+                raise Undecided("erases on a line holding a character of uncertain width")
+            row.uncertain = 0  # the whole row: no width matters
+        self.charge(stop - start)
+        if stop == length:
+            del cells[start:]
+        else:
+            cells[start:stop] = UNWRITTEN * (stop - start)
+
+    def erase_line(self, mode: int) -> None:
+        row = self.grid[self.cy]
+        if self.pending and self.cx_known:
+            # tmux's cursor is past the last column: EL 0 erases nothing there (xterm would erase the
+            # last character: keeping it is the safe side); EL 1 and EL 2 erase the whole row in both.
+            if mode == 0:
+                self.erased_at_margin = True
+                return
+            self.erase_cells(row, 0, None, self.cy)
+            return
+        self.need_column()
+        if mode == 2:
+            self.erase_cells(row, 0, None, self.cy)
+            return
+        col = self.need_column()
+        if mode == 0:
+            self.erase_cells(row, col, None, self.cy)
+        else:
+            self.erase_cells(row, 0, col + 1, self.cy)
+
+    def erase_display(self, mode: int) -> None:
+        """ED 0 (to the end of the screen) / ED 1 (from its start) where it is no page break."""
+        self.need_column()
+        self.charge(len(self.grid))
+        self.erase_line(mode)
+        indexes = range(self.cy + 1, len(self.grid)) if mode == 0 else range(self.cy)
+        for index in indexes:
+            self.erase_cells(self.grid[index], 0, None, index)
+
+    def erase_chars(self, count: int) -> None:
+        col = self.need_column()
+        self.erase_cells(self.grid[self.cy], col, col + count, self.cy)
+
+    def edit_check(self, row: _Row, col: int) -> None:
+        cells = row.cells
+        self.touch(row)
+        if row.wrapped or row.uncertain or (self.cy > 0 and self.grid[self.cy - 1].wrapped):
+            raise Undecided("edits a wrapped line or one holding a character of uncertain width")
+        if col < len(cells) and cells[col] in _TAILS:
+            raise Undecided("edits inside a wide character or tab")
+        if HT in cells[col:] or TAB_TAIL in cells[col:]:
+            raise Undecided("shifts a tab")
+
+    def insert_chars(self, count: int) -> None:
+        col = self.need_column()
+        row = self.grid[self.cy]
+        self.edit_check(row, col)
+        cells = row.cells
+        if col >= len(cells):
+            return
+        limit = self.right_limit()
+        if limit is None and len(cells) + count > MIN_COLUMNS:
+            raise Undecided("ICH pushes characters toward a right margin of unknown place")
+        width = MIN_COLUMNS if limit is None else limit + 1
+        count = min(count, width - col)
+        self.charge(count + len(cells) - col)
+        cells[col:col] = UNWRITTEN * count
+        if len(cells) > width:
+            if cells[width] == WIDE_TAIL:
+                raise Undecided("ICH splits a wide character at the right margin")
+            del cells[width:]
+        while cells and cells[-1] == UNWRITTEN:
+            cells.pop()
+
+    def delete_chars(self, count: int) -> None:
+        col = self.need_column()
+        row = self.grid[self.cy]
+        self.edit_check(row, col)
+        cells = row.cells
+        if col >= len(cells):
+            return
+        end = min(col + count, len(cells))
+        if end < len(cells) and cells[end] in _TAILS:
+            raise Undecided("DCH splits a wide character or tab")
+        self.charge(len(cells) - col)
+        del cells[col:end]
+
+    def insert_lines(self, count: int, delete: bool) -> None:
+        self.need_anchored("IL/DL")
+        top, bottom = self.region()
+        certain = True
+        if bottom < 0:  # no region, unknown height: the screen has at least 24 rows
+            bottom = MIN_ROWS - 1
+            certain = False
+        if not top <= self.cy <= bottom:
+            return
+        if self.need_column():
+            raise Undecided("IL/DL away from the first column (xterm moves the cursor there, tmux not)")
+        while bottom >= len(self.grid):
+            self.grid.append(_Row())
+        if self.cy > 0 and self.grid[self.cy - 1].wrapped:
+            raise Undecided("IL/DL inside a wrapped line")
+        if delete:
+            self.no_wrapped_rows(self.cy, bottom)
+            span = bottom - self.cy + 1
+            for _ in range(min(count, span)):
+                self.discard(self.grid.pop(self.cy))
+                self.grid.insert(bottom, _Row())
+                self.charge(span // 8 + 1)
+            if not certain:
+                while len(self.grid) > 1 and not self.grid[-1].cells and len(self.grid) - 1 > self.cy:
+                    self.grid.pop()
+        else:
+            self.scroll_down(self.cy, bottom, count, certain)
+
+    def scroll_lines(self, count: int, up: bool) -> None:
+        self.need_column()
+        self.need_anchored("SU/SD")
+        top, bottom = self.region()
+        if bottom < 0:
+            raise Undecided("SU/SD on a screen of unknown height")
+        while bottom >= len(self.grid):
+            self.grid.append(_Row())
+        if up:
+            self.scroll_up(top, bottom, count)
+        else:
+            self.scroll_down(top, bottom, count)
+
+    def repeat(self, count: int, last_char: str) -> None:
+        if not last_char or _width(last_char) != 1:
+            raise Undecided("REP without a narrow character written just before it")
+        limit = MIN_COLUMNS - 1 if self.right_limit() is None else self.right_limit()
+        if self.pending or self.cx + count > limit:
+            raise Undecided("REP reaches the right margin (tmux stops there, xterm wraps)")
+        self.charge(count)
+        self.write(last_char * count)
+
+    def set_region(self, seq: grammar.Sequence) -> None:
+        numbers = seq.numbers(0) if seq.params else [0, 0]
+        if len(numbers) == 1:
+            numbers.append(0)
+        if len(numbers) != 2:
+            raise Undecided("DECSTBM with more than two parameters")
+        top = max(numbers[0], 1) - 1
+        height = self.height
+        if numbers[1] == 0 and height is None:
+            if top != 0:
+                raise Undecided("a scroll region down to a screen bottom of unknown place")
+            self.top, self.bottom = 0, None
+            self.home()
+            return
+        bottom = (height - 1) if numbers[1] == 0 else numbers[1] - 1
+        if height is not None:
+            bottom = min(bottom, height - 1)
+        elif bottom > MIN_ROWS - 1:
+            raise Undecided("a scroll region below the 24 rows every terminal has")
+        if top >= bottom:
+            return  # xterm and tmux ignore it
+        self.anchor_if_blank()
+        self.need_anchored("DECSTBM")
+        if height is not None and top == 0 and bottom == height - 1:
+            self.top, self.bottom = 0, None
+        else:
+            self.top, self.bottom = top, bottom
+            while bottom >= len(self.grid):
+                self.grid.append(_Row())
+        self.home()
+
+    def home(self) -> None:
+        self.goto_row(0)
+        self.goto_column(0)
+
+    def save_cursor(self) -> None:
+        self.need_column()
+        self.saved = (self.cy, self.cx, self.origin, self.anchored, len(self.pages), self.scrolls)
+        self.saved_unknown = False
+
+    def restore_cursor(self) -> None:
+        if self.saved is None or self.saved_unknown:
+            raise Undecided("restores a cursor position that was never saved (or is unknown)")
+        cy, cx, origin, anchored, page, scrolls = self.saved
+        if anchored != self.anchored:
+            raise Undecided("restores a position saved while the page's place was known differently")
+        if not anchored and (page != len(self.pages) or scrolls != self.scrolls):
+            raise Undecided("restores a screen position after new rows may have scrolled the screen")
+        if self.origin != origin:
+            raise Undecided("restores a cursor saved under another origin mode")
+        while cy >= len(self.grid):
+            self.grid.append(_Row())
+        self.cy, self.cx, self.cx_known, self.pending = cy, cx, True, False
+
+    # -- sequences -----------------------------------------------------------------------------------
+
+    def apply(self, seq: grammar.Sequence, last_char: str) -> None:
+        kind = seq.kind
+        if kind is Kind.CSI:
+            self.csi(seq, last_char)
+        elif kind is Kind.ESC2:
+            final = seq.final
+            if final == DECSC:
+                self.save_cursor()
+            elif final == DECRC:
+                self.restore_cursor()
+            elif final == RI:
+                if self.pending:
+                    self.need_column()
+                self.reverse_index()
+            elif final == IND:
+                if self.pending:
+                    self.need_column()
+                self.line_feed()
+            elif final == NEL:
+                self.line_feed()
+                self.carriage_return()
+            elif final not in (DECKPAM, DECKPNM, ST_FINAL):
+                raise Undecided("unsupported escape")
+        elif kind is Kind.NF:
+            if not ((seq.intermediates == G0_DESIGNATE and seq.final == CHARSET_US_ASCII)
+                    or seq.intermediates[0] in G1_TO_G3_DESIGNATE
+                    or (seq.intermediates == CODING_SYSTEM and seq.final == DOCS_UTF8)):
+                raise Undecided("unsupported escape")
+        # strings and cancelled sequences show nothing
+
+    def csi(self, seq: grammar.Sequence, last_char: str) -> None:
+        final, private, params = seq.final, seq.private, seq.params
+        if seq.intermediates:
+            if (seq.intermediates == " " and final == DECSCUSR) or (seq.intermediates == "$" and final == DECRQM):
+                return
+            raise Undecided("unsupported")
+        if final == SGR:
+            return
+        if private:
+            if private == "?" and final in (SM, RM):
+                for mode in seq.numbers(default=-1):
+                    if mode == 7:
+                        self.autowrap = final == SM
+                    elif mode == 6:
+                        self.origin = final == SM
+                        self.home()
+                    elif mode == 1048:
+                        if final == SM:
+                            self.save_cursor()
+                        else:
+                            self.restore_cursor()
+                    elif mode not in HARMLESS_PRIVATE_MODES:  # 7 and 6 are handled above
+                        raise Undecided(f"DEC private mode {mode}")
+                return
+            if final in (DA, DSR, SCORC) or (final in (DECSCUSR, XTWINOPS) and private == ">"):
+                return
+            raise Undecided("unsupported")
+        if final in (XTWINOPS, DA, DSR):
+            return
+        numbers = seq.numbers(0)
+        if final in (CUP, HVP):
+            if len(numbers) > 2:
+                raise Undecided("CUP with more than two parameters")
+            self.goto_row(max(numbers[0], 1) - 1)
+            self.goto_column(max(numbers[1], 1) - 1 if len(numbers) > 1 else 0)
+            return
+        if final == DECSTBM:
+            self.set_region(seq)
+            return
+        if len(numbers) != 1 or ":" in params:
+            raise Undecided("unsupported parameters")
+        value = numbers[0]
+        count = value or 1
+        if final == EL:
+            if value > 2:
+                raise Undecided("EL mode")
+            self.erase_line(value)
+        elif final == ED:
+            if value > 1:
+                raise Undecided("ED mode")
+            self.erase_display(value)
+        elif final in (CHA, HPA):
+            self.goto_column(count - 1)
+        elif final == VPA:
+            self.need_column()  # from the pending-wrap position: tmux wraps the next character, xterm not
+            self.goto_row(count - 1)
+        elif final == CUF:
+            self.cursor_right(count)
+        elif final == CUB:
+            self.cursor_left(count)
+        elif final in (CUU, CUD, CNL, CPL):  # not HPR / VPR: tmux ignores them, xterm moves
+            if final not in (CNL, CPL) or self.pending:
+                self.need_column()
+            self.move_rows(-count if final in (CUU, CPL) else count)
+            if final in (CNL, CPL):
+                self.carriage_return()
+        elif final == ECH:
+            self.erase_chars(count)
+        elif final == ICH:
+            self.insert_chars(count)
+        elif final == DCH:
+            self.delete_chars(count)
+        elif final in (IL, DL):
+            self.insert_lines(count, delete=final == DL)
+        elif final in (SU, SD):
+            self.scroll_lines(count, up=final == SU)
+        elif final == REP:
+            self.repeat(count, last_char)
+        elif final == SCOSC and not params:
+            self.save_cursor()
+        elif final == SCORC and not params:
+            self.restore_cursor()
+        else:
+            raise Undecided("unsupported")
+
+
+def _is_home(seq: grammar.Sequence) -> bool:
+    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (CUP, HVP):
+        return False
+    return all(field in ("", "0", "1") for field in seq.params.split(";")) and seq.params.count(";") <= 1
+
+
+def _control_label(char: str) -> str:
+    return f"control U+{ord(char):04X}"
+
+
+def pages(text: str, columns: int | None = None, rows: int | None = None, *, strict: bool = False) -> list[Page]:
+    """The raw text's pages, each with its informative lines or the reason it is undecided.
+
+    ``strict``: raise :class:`Undecided` at the first undecided page (its ``page`` attribute: which).
+    """
+    collecting = gc.isenabled()
+    gc.disable()  # one page record per break, none in a cycle: a collection per thousand is pure cost
+    try:
+        return Model(text, columns, rows, strict).run()
+    finally:
+        if collecting:
+            gc.enable()
