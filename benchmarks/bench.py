@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import gc
 import glob
+import json
 import os
 import platform
 import random
@@ -325,6 +326,32 @@ class Bench:
         self.ratios.append(
             Ratio("fast path: candidate / one substitution, SGR + CRLF text", candidate / substitution, 1.2)
         )
+
+    def sessions(self, fixtures: list[tuple[str, str]], directory: Path) -> None:
+        """Whole recorded sessions (at their recorded size) against single commands' output, per byte:
+        a session must cost no more per byte than one command's output."""
+        recorded = []
+        for path in sorted(glob.glob(os.path.join(directory, "sessions", "*.raw"))):
+            with open(Path(path).with_suffix(".json"), encoding="utf-8") as f:
+                meta = json.load(f)
+            with open(path, "rb") as f:
+                recorded.append((decode(f.read()), meta.get("columns"), meta.get("lines")))
+        if not recorded or not fixtures:
+            self.out("  whole recorded sessions: none found")
+            return
+        commands = [text for _, text in fixtures]
+        session_chars = sum(len(t) for t, _, _ in recorded)
+        command_chars = sum(len(t) for t in commands)
+        session = self.time(lambda: [self.gate.clean(t, columns=c, rows=r) for t, c, r in recorded])
+        command = self.time(lambda: [self.gate.clean(t) for t in commands])
+        applied = sum(self.gate.clean(t, columns=c, rows=r).applied for t, c, r in recorded)
+        self.out(
+            f"  {len(recorded)} whole recorded sessions ({_size(session_chars)}, {applied} adopted): full gate "
+            f"{_ms(session)}; {len(commands)} single-command captures ({_size(command_chars)}): {_ms(command)}"
+        )
+        per_byte = (session / session_chars) / (command / command_chars)
+        label = "full gate per byte: whole recorded sessions / single-command captures"
+        self.ratios.append(Ratio(label, per_byte, 1.0))
 
     def pathological(self, megabytes: int = 4, cap: float = 5.0, families: list[str] | None = None) -> None:
         large = 16 * KB if self.quick else megabytes * MB
@@ -768,6 +795,7 @@ def main(argv: list[str] | None = None) -> int:
         bench.inert_path()
     if "clean" in sections:
         bench.clean_verify_and_gate(fixtures)
+        bench.sessions(fixtures, args.fixtures)
     if "pathological" in sections:
         bench.pathological(args.pathological_mb, args.cap, args.family)
     if "pathological-once" in sections and args.only:  # opt-in: minutes at 16 MB
