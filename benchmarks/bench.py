@@ -23,11 +23,13 @@ from __future__ import annotations
 import argparse
 import gc
 import glob
+import json
 import os
 import platform
 import random
 import re
 import resource
+import statistics
 import sys
 import time
 import tracemalloc
@@ -38,7 +40,7 @@ from pathlib import Path
 import tiktoken
 
 from textclean.measure.sources import decode
-from textclean.pipeline import cleaner, grammar, verify
+from textclean.pipeline import cleaner, grammar, tokens, verify
 from textclean.pipeline.gate import TextClean
 from textclean.pipeline.tokens import DEFAULT_ENCODING
 
@@ -255,7 +257,7 @@ class Bench:
         self.budget = Budget(repeat=3, min_seconds=0.002) if quick else Budget(repeat=5, min_seconds=0.05)
         self.out = out
         self.gate = TextClean()
-        self.encoding = tiktoken.get_encoding(DEFAULT_ENCODING)
+        self.encoding = tokens.tiktoken_encoding(DEFAULT_ENCODING)
         self.ratios: list[Ratio] = []
 
     def time(self, fn: Callable[[], object]) -> float:
@@ -324,6 +326,32 @@ class Bench:
         self.ratios.append(
             Ratio("fast path: candidate / one substitution, SGR + CRLF text", candidate / substitution, 1.2)
         )
+
+    def sessions(self, fixtures: list[tuple[str, str]], directory: Path) -> None:
+        """Whole recorded sessions (at their recorded size) against single commands' output, per byte:
+        a session must cost no more per byte than one command's output."""
+        recorded = []
+        for path in sorted(glob.glob(os.path.join(directory, "sessions", "*.raw"))):
+            with open(Path(path).with_suffix(".json"), encoding="utf-8") as f:
+                meta = json.load(f)
+            with open(path, "rb") as f:
+                recorded.append((decode(f.read()), meta.get("columns"), meta.get("lines")))
+        if not recorded or not fixtures:
+            self.out("  whole recorded sessions: none found")
+            return
+        commands = [text for _, text in fixtures]
+        session_chars = sum(len(t) for t, _, _ in recorded)
+        command_chars = sum(len(t) for t in commands)
+        session = self.time(lambda: [self.gate.clean(t, columns=c, rows=r) for t, c, r in recorded])
+        command = self.time(lambda: [self.gate.clean(t) for t in commands])
+        applied = sum(self.gate.clean(t, columns=c, rows=r).applied for t, c, r in recorded)
+        self.out(
+            f"  {len(recorded)} whole recorded sessions ({_size(session_chars)}, {applied} adopted): full gate "
+            f"{_ms(session)}; {len(commands)} single-command captures ({_size(command_chars)}): {_ms(command)}"
+        )
+        per_byte = (session / session_chars) / (command / command_chars)
+        label = "full gate per byte: whole recorded sessions / single-command captures"
+        self.ratios.append(Ratio(label, per_byte, 1.0))
 
     def pathological(self, megabytes: int = 4, cap: float = 5.0, families: list[str] | None = None) -> None:
         large = 16 * KB if self.quick else megabytes * MB
@@ -461,6 +489,233 @@ class Bench:
         self.ratios.append(Ratio(PEAK_MEMORY_LABEL, peak / size, None))
 
 
+# --- the speed issue's table (issue 13) and the counting backends (issue 17) -----------------------
+
+#: Real program output beside the committed captures: pyte's captured sessions and alacritty's
+#: recorded ref tests, read from the shared corpora when present (TEXTCLEAN_CORPORA).
+CORPORA_GLOBS = ("pyte_captured/*.input", "alacritty/*/alacritty.recording")
+SMALL = 8 * KB
+ISSUE13_LABELS = {
+    "clean": "clean+verify (tokenizer len) / ansi-regex re.sub",
+    "given": "full gate, tokens_before given / one encode_ordinary",
+    "counted": "full gate, tokens_before not given / one encode_ordinary",
+    "crlf": "inert path, fresh 1 MB CRLF text / '\\x1b' in s",
+    "lf": "inert path, fresh 1 MB LF text / '\\x1b' in s",
+    "memory": "peak memory / input, 16 MB of adopted captures",
+}
+
+
+def load_real_captures(fixtures: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The committed captures plus the corpora's real program output (when TEXTCLEAN_CORPORA is set)."""
+    out = list(fixtures)
+    corpora = os.environ.get("TEXTCLEAN_CORPORA")
+    if corpora and os.path.isdir(corpora):
+        for pattern in CORPORA_GLOBS:
+            for path in sorted(glob.glob(os.path.join(corpora, pattern))):
+                with open(path, "rb") as f:
+                    out.append((os.path.relpath(path, corpora), decode(f.read())))
+    return out
+
+
+def adopted_captures(captures: list[tuple[str, str]]) -> list[str]:
+    """Captures the gate adopts, alone and after other output (so that joined they are adopted too)."""
+    gate = TextClean()
+    return [text for _, text in captures if gate.clean(text).applied and gate.clean("x\n" * 30 + text).applied]
+
+
+def adopted_text(captures: list[tuple[str, str]], size: int) -> str:
+    """:func:`adopted_captures` joined by LF and repeated to ``size`` characters (whole captures)."""
+    adopted = adopted_captures(captures)
+    parts, total = [], 0
+    while total < size:
+        for text in adopted:
+            parts.append(text if text.endswith("\n") else text + "\n")
+            total += len(parts[-1])
+            if total >= size:
+                break
+    return "".join(parts)
+
+
+def interleaved(fns: dict[str, Callable[[], object]], budget: Budget, rounds: int) -> list[dict[str, float]]:
+    """Per-call seconds of each function, ``rounds`` times, the functions taking turns within a round."""
+    loops = {name: _loops_for(fn, budget.min_seconds) for name, fn in fns.items()}
+    out = []
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            out.append({name: _run(fn, loops[name]) / loops[name] for name, fn in fns.items()})
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return out
+
+
+def _loops_for(fn: Callable[[], object], min_seconds: float) -> int:
+    loops = 1
+    while True:
+        elapsed = _run(fn, loops)
+        if elapsed >= min_seconds or loops >= 1 << 20:
+            return loops
+        loops = loops * 10 if elapsed < min_seconds / 10 else loops * 2
+
+
+def median_ratio(runs: list[dict[str, float]], top: str, bottom: str) -> float:
+    return statistics.median(run[top] / run[bottom] for run in runs)
+
+
+def _fresh_copies(text: str, count: int) -> list[str]:
+    """``count`` distinct str objects equal to ``text``: no cached UTF-8 form, no shared state."""
+    return [text[:-1] + text[-1] for _ in range(count)]
+
+
+class Issue13:
+    """The speed issue's six ratios, medians of interleaved rounds, and the counting backends."""
+
+    def __init__(self, bench: Bench, captures: list[tuple[str, str]]) -> None:
+        self.bench = bench
+        self.out = bench.out
+        self.captures = captures
+        self.rounds = 3 if bench.quick else 7
+        self.budget = Budget(1, 0.002 if bench.quick else 0.05)
+        self.reference = tokens.tiktoken_encoding(DEFAULT_ENCODING)
+        self.backends = _installed_backends()
+
+    def _groups(self) -> list[tuple[str, list[str]]]:
+        texts = [text for _, text in self.captures]
+        adopted = adopted_captures(self.captures)
+        big = adopted_text(self.captures, 64 * KB if self.bench.quick else MB)
+        return [
+            (f"all {len(texts)} real captures", texts),
+            (f"{len(adopted)} adopted captures, one call each", adopted),
+            (f"adopted captures joined, {_size(len(big))}", [big]),
+        ]
+
+    def ratios(self) -> None:
+        self.out(f"issue 13 table: medians of {self.rounds} interleaved rounds on real captures "
+                 f"({len(self.captures)}: the fixtures{' + corpora' if len(self.captures) > 40 else ''})")
+        by_len = TextClean(tokenizer=len)
+        for label, texts in self._groups():
+            counts = [len(self.reference.encode_ordinary(t)) for t in texts]
+            fns: dict[str, Callable[[], object]] = {
+                "regex": lambda texts=texts: [strip_ansi(t) for t in texts],
+                "encode": lambda texts=texts: [self.reference.encode_ordinary(t) for t in texts],
+                "clean": lambda texts=texts: [by_len.clean(t) for t in texts],
+            }
+            for name, gate in self._gates().items():
+                fns[f"given {name}"] = lambda texts=texts, gate=gate, counts=counts: [
+                    gate.clean(t, tokens_before=n) for t, n in zip(texts, counts, strict=True)]
+                fns[f"counted {name}"] = lambda texts=texts, gate=gate: [gate.clean(t) for t in texts]
+            runs = interleaved(fns, self.budget, self.rounds)
+            chars = sum(len(t) for t in texts)
+            medians = {name: statistics.median(run[name] for run in runs) for name in fns}
+            self.out(f"  {label} ({_size(chars)}): " + ", ".join(f"{n} {_ms(t)}" for n, t in medians.items()))
+            self._ratio("clean", label, median_ratio(runs, "clean", "regex"), 3.0)
+            if label.startswith("all"):  # most are refused unread: the gate rows are for adopted text
+                continue
+            for name in self._gates():
+                self._ratio("given", f"{label}, {name}", median_ratio(runs, f"given {name}", "encode"), 1.3)
+                self._ratio("counted", f"{label}, {name}", median_ratio(runs, f"counted {name}", "encode"), 2.2)
+        self._inert()
+
+    def _gates(self) -> dict[str, TextClean]:
+        return {name: TextClean(tokenizer=tokens.Counter(DEFAULT_ENCODING, name)) for name in self.backends}
+
+    def _ratio(self, key: str, detail: str, value: float, goal: float, unit: str = "x") -> None:
+        self.bench.ratios.append(Ratio(f"{ISSUE13_LABELS[key]}, {detail}", value, goal, unit))
+
+    def _inert(self) -> None:
+        size = 64 * KB if self.bench.quick else MB
+        gate = TextClean()
+        for key, crlf, goal in (("crlf", True, 3.0), ("lf", False, 2.0)):
+            text = log_lines(size, crlf=crlf)
+            runs = []
+            for _ in range(self.rounds):
+                # Each call on a str never seen before, so nothing cached on the object helps it.
+                base, subject = _fresh_copies(text, 20), _fresh_copies(text, 20)
+                start = time.perf_counter()
+                for s in base:
+                    _ = "\x1b" in s
+                bare = (time.perf_counter() - start) / len(base)
+                start = time.perf_counter()
+                for s in subject:
+                    gate.clean(s)
+                runs.append({"bare": bare, "gate": (time.perf_counter() - start) / len(subject)})
+                del base, subject
+            ratio = median_ratio(runs, "gate", "bare")
+            self.out(f"  inert {key.upper()} {_size(len(text))}: `'\\x1b' in s` "
+                     f"{_us(statistics.median(r['bare'] for r in runs))}, clean() "
+                     f"{_us(statistics.median(r['gate'] for r in runs))} ({ratio:.2f}x)")
+            self._ratio(key, f"{_size(len(text))}", ratio, goal)
+
+    def memory(self) -> None:
+        size = MB if self.bench.quick else 16 * MB
+        text = adopted_text(self.captures, size)
+        gate = TextClean()
+        size = len(text.encode("utf-8", "surrogateescape"))  # the capture's bytes (the str may be UCS-4)
+        tracemalloc.start()
+        result = gate.clean(text)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        self.out(f"  peak memory: {_size(size)} of adopted captures ({sys.getsizeof(text) / MB:.1f} MB as a str), "
+                 f"{peak / MB:.1f} MB traced at peak beyond the input (gate: {result.reason or 'applied'}, "
+                 f"counter {gate._count!r})")
+        self._ratio("memory", f"{_size(size)}", peak / size, 4.0)
+
+    def batch(self) -> None:
+        """clean_many (threads where the counter releases the GIL) against clean() one text at a time."""
+        texts = adopted_captures(self.captures) * (1 if self.bench.quick else 4)
+        fns: dict[str, Callable[[], object]] = {}
+        for name in self.backends:
+            gate = TextClean(tokenizer=tokens.Counter(DEFAULT_ENCODING, name))
+            fns[f"serial {name}"] = lambda gate=gate: [gate.clean(t) for t in texts]
+            fns[f"clean_many {name}"] = lambda gate=gate: gate.clean_many(texts)
+        runs = interleaved(fns, self.budget, self.rounds)
+        for name in self.backends:
+            ratio = median_ratio(runs, f"clean_many {name}", f"serial {name}")
+            self.out(f"  clean_many / serial clean(), {len(texts)} adopted captures, {name}: {ratio:.2f}x "
+                     f"({os.cpu_count()} CPUs)")
+            self.bench.ratios.append(Ratio(f"clean_many / one clean() at a time, adopted captures, {name}",
+                                           ratio, None))
+
+    def counting(self) -> None:
+        texts = [text for _, text in self.captures]
+        big = adopted_text(self.captures, 64 * KB if self.bench.quick else 4 * MB)
+        chars = sum(len(t) for t in texts)
+        self.out(f"token counting: MB/s per backend and encoding (captures one call each, {_size(chars)}; "
+                 f"one {_size(len(big))} text; count_many over the captures)")
+        for encoding in tokens.OFFLINE_ENCODINGS:
+            counters = {name: tokens.Counter(encoding, name) for name in self.backends}
+            fns: dict[str, Callable[[], object]] = {}
+            for name, counter in counters.items():
+                fns[f"{name} captures"] = lambda c=counter: [c(t) for t in texts]
+                fns[f"{name} big"] = lambda c=counter: c(big)
+                fns[f"{name} count_many"] = lambda c=counter: c.many(texts)
+            runs = interleaved(fns, self.budget, self.rounds)
+            for name in counters:
+                per = {kind: statistics.median(r[f"{name} {kind}"] for r in runs)
+                       for kind in ("captures", "big", "count_many")}
+                self.out(f"  {encoding} {name}: captures {chars / MB / per['captures']:.1f} MB/s, "
+                         f"big {len(big) / MB / per['big']:.1f} MB/s, count_many "
+                         f"{chars / MB / per['count_many']:.1f} MB/s")
+                self.bench.ratios.append(Ratio(f"counting MB/s, {encoding}, {name}, real captures",
+                                               chars / MB / per["captures"], None, " MB/s"))
+            if len(counters) > 1:
+                speedup = median_ratio(runs, "tiktoken captures", "bpe-openai captures")
+                self.bench.ratios.append(Ratio(f"counting speed-up bpe-openai / tiktoken, {encoding}",
+                                               speedup, None))
+
+
+def _installed_backends() -> list[str]:
+    names = ["tiktoken"]
+    try:
+        tokens.Counter(DEFAULT_ENCODING, "bpe-openai")
+        names.append("bpe-openai")
+    except ImportError:
+        pass
+    return names
+
+
 def _once(fn: Callable[[], object]) -> float:
     gc.disable()
     try:
@@ -504,7 +759,7 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.2f} ms"
 
 
-SECTIONS = ("inert", "clean", "pathological", "pathological-once", "oracle", "memory")
+SECTIONS = ("issue13", "counting", "inert", "clean", "pathological", "pathological-once", "oracle", "memory")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -525,12 +780,22 @@ def main(argv: list[str] | None = None) -> int:
     fixtures = load_fixtures(args.fixtures)
     mode = "quick" if args.quick else "full"
     out(f"textclean bench ({mode}): Python {platform.python_version()}, tiktoken {tiktoken.__version__}, "
-        f"{os.cpu_count()} CPUs, load average {_load()}, {len(fixtures)} fixtures from {args.fixtures}")
+        f"{os.cpu_count()} CPUs, load average {_load()}, {len(fixtures)} fixtures from {args.fixtures}, "
+        f"token backends {', '.join(_installed_backends())}")
     bench = Bench(args.quick, out)
+    captures = load_real_captures(fixtures)
+    issue13 = Issue13(bench, captures)
+    if "issue13" in sections:
+        issue13.ratios()
+        issue13.memory()
+    if "counting" in sections:
+        issue13.counting()
+        issue13.batch()
     if "inert" in sections:
         bench.inert_path()
     if "clean" in sections:
         bench.clean_verify_and_gate(fixtures)
+        bench.sessions(fixtures, args.fixtures)
     if "pathological" in sections:
         bench.pathological(args.pathological_mb, args.cap, args.family)
     if "pathological-once" in sections and args.only:  # opt-in: minutes at 16 MB

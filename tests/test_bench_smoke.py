@@ -22,6 +22,17 @@ RATIO_LINES = (
     "pathological, largest growth of clean+verify alone",
     "oracle throughput",
     "peak memory / input size, one 50 MB line",
+    # issue 13's table and issue 17's counting rows
+    "clean+verify (tokenizer len) / ansi-regex re.sub, all",
+    "clean+verify (tokenizer len) / ansi-regex re.sub, adopted captures joined",
+    "full gate, tokens_before given / one encode_ordinary, adopted captures joined",
+    "full gate, tokens_before not given / one encode_ordinary",
+    "inert path, fresh 1 MB CRLF text / '\\x1b' in s",
+    "inert path, fresh 1 MB LF text / '\\x1b' in s",
+    "peak memory / input, 16 MB of adopted captures",
+    "counting MB/s, cl100k_base, tiktoken",
+    "counting MB/s, o200k_base, tiktoken",
+    "clean_many / one clean() at a time",
 )
 
 

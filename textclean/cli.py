@@ -15,6 +15,7 @@ from dataclasses import asdict
 from ._version import __version__
 from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, clean
 from .pipeline.result import Result
+from .pipeline.tokens import DEFAULT_ENCODING, OFFLINE_ENCODINGS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,6 +43,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--size", type=_size, default=(None, None), metavar="COLUMNSxROWS",
         help="the size of the terminal the output was written to (e.g. 160x40); default: unknown",
+    )
+    parser.add_argument(
+        "--tokenizer", default=None, metavar="ENCODING",
+        help=f"encoding to count tokens in: {', '.join(OFFLINE_ENCODINGS)} (offline) or another tiktoken name "
+             f"(default {DEFAULT_ENCODING})",
     )
     parser.add_argument("--explain", action="store_true", help="print the gate's verdict and token counts on stderr")
     parser.add_argument("--json", action="store_true", help="with --explain: one JSON line per input instead of text")
@@ -107,7 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"textclean: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
             status = 2
             continue
-        result = clean(raw, min_tokens=args.min_tokens, max_chars=args.max_chars, columns=columns, rows=rows)
+        result = clean(raw, min_tokens=args.min_tokens, max_chars=args.max_chars, columns=columns, rows=rows,
+                       tokenizer=args.tokenizer)
         try:
             sys.stdout.buffer.write(result.text)
             sys.stdout.buffer.flush()

@@ -103,18 +103,26 @@ def hook_main(argv: Sequence[str]) -> int:
     try:
         args = list(argv)
         min_tokens = DEFAULT_MIN_TOKENS
-        if len(args) == 3 and args[1] == "--min-tokens" and args[2].isdigit():
-            min_tokens = int(args[2])
-            args = args[:1]
+        tokenizer = None
+        while len(args) >= 3 and args[-2] in ("--min-tokens", "--tokenizer"):
+            option, value = args[-2:]
+            if option == "--min-tokens":
+                if not value.isdigit():
+                    break
+                min_tokens = int(value)
+            else:
+                tokenizer = value
+            args = args[:-2]
         if len(args) != 1 or args[0] not in HOSTS:
-            print(f"textclean hook: usage: textclean hook {{{'|'.join(HOSTS)}}} [--min-tokens N]", file=sys.stderr)
+            print(f"textclean hook: usage: textclean hook {{{'|'.join(HOSTS)}}} [--min-tokens N] "
+                  "[--tokenizer ENCODING]", file=sys.stderr)
             return 1
         raw = sys.stdin.buffer.read()
         try:
             event = json.loads(raw)
         except ValueError as exc:  # also invalid UTF-8
             raise HookInputError(f"stdin is not JSON: {exc}") from None
-        output = hook_output(args[0], event, TextClean(min_tokens=min_tokens))
+        output = hook_output(args[0], event, TextClean(min_tokens=min_tokens, tokenizer=tokenizer))
         if output is not None:
             sys.stdout.write(json.dumps(output) + "\n")  # ASCII: lone surrogates stay escapes
             sys.stdout.flush()

@@ -21,6 +21,7 @@ from litellm.integrations.custom_logger import CustomLogger
 
 from textclean.integrations.messages import MessagesReport, clean_messages
 from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, TextClean
+from textclean.pipeline.tokens import Tokenizer
 
 __all__ = ["TextCleanHook", "proxy_handler_instance", "report_metadata"]
 
@@ -40,9 +41,12 @@ def report_metadata(report: MessagesReport) -> dict[str, Any]:
 class TextCleanHook(CustomLogger):  # type: ignore[misc]  # litellm ships no type information for it
     """A LiteLLM ``CustomLogger`` whose pre-call hook cleans tool outputs losslessly."""
 
-    def __init__(self, *, min_tokens: int = DEFAULT_MIN_TOKENS, max_chars: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *, min_tokens: int = DEFAULT_MIN_TOKENS, max_chars: int | None = None, tokenizer: Tokenizer = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
-        self.cleaner = TextClean(min_tokens=min_tokens, max_chars=max_chars)
+        self.cleaner = TextClean(min_tokens=min_tokens, max_chars=max_chars, tokenizer=tokenizer)
 
     async def async_pre_call_hook(
         self, user_api_key_dict: Any, cache: Any, data: dict[str, Any], call_type: Any

@@ -28,7 +28,7 @@ from textclean.integrations.content import (
     tool_output_sites,
 )
 from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, TextClean
-from textclean.pipeline.result import Result
+from textclean.pipeline.result import NOTHING_REMOVED, Result
 
 __all__ = ["NON_TEXT_BLOCKS", "Format", "MessagesReport", "ToolOutputOutcome", "clean_messages"]
 
@@ -108,11 +108,20 @@ def clean_messages(
         cleaner = TextClean(
             min_tokens=min_tokens, tokenizer=tokenizer, max_chars=max_chars, columns=columns, rows=rows,
         )
+    # Two walks: the first collects the tool outputs' texts so that the gate cleans them in one batch
+    # (TextClean.clean_many counts in threads where the counter allows), the second builds the new
+    # messages from the results, taken in the same order.
+    collected = _Collect()
+    for index, message in enumerate(messages):
+        shape = format or message_format(message)
+        if shape is not None:
+            _clean_message(index, message, shape, collected, MessagesReport())  # type: ignore[arg-type]
+    replay = _Replay(cleaner.clean_many(collected.texts))
     report = MessagesReport()
     out: list[Message] = []
     for index, message in enumerate(messages):
         shape = format or message_format(message)
-        out.append(message if shape is None else _clean_message(index, message, shape, cleaner, report))
+        out.append(message if shape is None else _clean_message(index, message, shape, replay, report))  # type: ignore[arg-type]
     if format is not None and not report.outputs:
         others = sorted({shape for m in messages if (shape := message_format(m)) not in (None, format)})
         if others:
@@ -121,6 +130,28 @@ def clean_messages(
                 f"{' and '.join(others)} shape (leave format=None to detect it)"
             )
     return out, report
+
+
+class _Collect:
+    """Stands in for the gate in the first walk: records each text, changes nothing."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def clean(self, text: str) -> Result:
+        self.texts.append(text)
+        return Result(text, applied=False, reason=None, detail=None, removed=NOTHING_REMOVED, tokens_before=None,
+                      tokens_after=None, count=len, original=text)
+
+
+class _Replay:
+    """Stands in for the gate in the second walk: the batch's results, in the order of the first."""
+
+    def __init__(self, results: list[Result]) -> None:
+        self._results = iter(results)
+
+    def clean(self, text: str) -> Result:
+        return next(self._results)
 
 
 def _clean_content(

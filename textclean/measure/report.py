@@ -286,7 +286,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler (tcp://host:8786)")
     parser.add_argument("--progress", action="store_true", help="show the progress bar even off a tty")
     parser.add_argument("--timing", action="store_true", help="print files/s and the engine on stderr")
-    parser.add_argument("--tokenizer", default=None, help="tiktoken encoding name (default: textclean's)")
+    parser.add_argument(
+        "--tokenizer", default=None,
+        help="encoding: cl100k_base or o200k_base (offline), or another tiktoken name (default cl100k_base)",
+    )
     parser.add_argument(
         "--format", dest="fmt", choices=FORMATS, default=None, help="force one format instead of detecting"
     )

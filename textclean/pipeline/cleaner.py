@@ -7,7 +7,7 @@ proposal is adopted (that is the gate's job, after the independent verifier has 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -15,7 +15,7 @@ from . import grammar, session
 from .grammar import Kind
 from .model import SCREEN_LINES
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC
-from .probe import REDRAWING_CR
+from .probe import REDRAWING_CR, c1_control_offset
 from .redraw import LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
@@ -23,7 +23,9 @@ from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 # ESC, C0 controls other than HT and LF, DEL, and a CR that is neither part of a line ending nor last.
 # Two patterns, because `re` scans for a lone character class far faster than for an alternation.
 _RESIDUAL_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_C1_CONTROL = re.compile(f"[{grammar.C1_RANGE}]")
+# A CR followed by a character no substitution removes (sequences start with ESC; C1 is refused):
+# the whole-text substitution would leave it a redraw.
+_CR_BEFORE_TEXT = re.compile(r"\r[^\r\n\x1b]")
 # The slow path's tokens within one line: a complete sequence or one control character. Everything
 # between two tokens is text to write.
 _AUTOWRAP_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?0*7(?:;[0-9;]*)?l")
@@ -85,19 +87,22 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
 
     ``columns`` / ``rows``: the terminal's size where known (None: at least 80 x 24, no wrapping).
     """
-    c1 = None if text.isascii() else _C1_CONTROL.search(text)
+    c1 = c1_control_offset(text)
     if c1 is not None:
         raise Refused(
             UNSUPPORTED_CONTROL,
-            f"C1 control U+{ord(c1.group()):04X} at offset {c1.start()} (terminals disagree on C1 in UTF-8)",
+            f"C1 control U+{ord(text[c1]):04X} at offset {c1} (terminals disagree on C1 in UTF-8)",
         )
     if columns is not None and _AUTOWRAP_OFF.search(text) is not None:
         # DECAWM off matters where the width is known: past the margin a terminal overwrites the last
         # column. The screen model refuses it (the inert table drops it where no width is assumed).
         raise Refused(UNSUPPORTED_CONTROL, f"DECAWM off (autowrap) on a screen of {columns} columns")
-    stripped, count = grammar.APPEND_ONLY_INERT.subn("", text)
-    if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
-        return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
+    # With a backspace or a CR before text, the whole-text substitution would leave that control: skip it.
+    if "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None):
+        stripped, count = grammar.APPEND_ONLY_INERT.subn("", text)
+        if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
+            return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
+        del stripped  # not kept alive beside the row model
     try:
         return _resolve_redraws(text, columns, rows)
     except Refused as refusal:
@@ -141,12 +146,10 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
     offset = 0
     swallowing = _SWALLOWING_STRING.search(text)
     swallowed_from = len(text) if swallowing is None else swallowing.start()
-    pieces = text.split("\n")
-    last = len(pieces) - 1
     try:
-        for index, piece in enumerate(pieces):
+        for piece, more in _split_lines(text):
             body = piece.rstrip("\r")
-            ending = piece[len(body) :] + ("\n" if index < last else "")
+            ending = piece[len(body) :] + ("\n" if more else "")
             if model.at_fresh_row():
                 stripped, count = grammar.APPEND_ONLY_INERT.subn("", body)
                 if not _has_residual_control(stripped):
@@ -162,7 +165,7 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
                         f"{swallowed_from}, a string tmux does not end there (it swallows what follows)",
                     )
                 _feed_tokens(model, body, offset, tally)
-            if index < last:
+            if more:
                 model.line_feed(ending)
             elif ending:
                 model.end_of_text(ending)
@@ -170,6 +173,17 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
     except Unresolved as exc:
         raise Refused(UNSUPPORTED_CONTROL, f"{exc} (in the line at offset {offset})") from None
     return Candidate(model.render(), _account(model, *tally))
+
+
+def _split_lines(text: str) -> Iterator[tuple[str, bool]]:
+    """``text.split("\n")`` one line at a time (no list of every line), each with whether an LF follows."""
+    start = 0
+    end = text.find("\n")
+    while end >= 0:
+        yield text[start:end], True
+        start = end + 1
+        end = text.find("\n", start)
+    yield text[start:], False
 
 
 def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> None:
@@ -276,12 +290,7 @@ def _refuse(seq: grammar.Sequence, offset: int) -> NoReturn:
 
 
 def _account(model: LineModel, sequences: int, sequence_chars: int) -> Removed:
-    redraws = {"cr": [0, 0], "bs": [0, 0], "multiline": [0, 0]}
-    for row in model.rows:
-        if row.kind:
-            tally = redraws[row.kind]
-            tally[0] += 1
-            tally[1] += row.dropped()
+    redraws = model.redraws()
     return Removed(
         escape_sequences=sequences,
         escape_chars=sequence_chars,

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import inspect
+import os
 import re
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import overload
 
 from . import cleaner, session, verify
@@ -17,7 +20,7 @@ from .result import (
     TOO_LARGE,
     Result,
 )
-from .tokens import DEFAULT_ENCODING, Tokenizer, max_token_bytes, token_counter
+from .tokens import Tokenizer, encoding_of, max_token_bytes, releases_gil, token_counter
 
 DEFAULT_MIN_TOKENS = 50
 #: Inputs longer than this many characters are refused unread (``too_large``).
@@ -153,7 +156,7 @@ class TextClean:
         self.max_chars = DEFAULT_MAX_CHARS if max_chars is None else max_chars
         self._count = token_counter(tokenizer)
         # Cheap bounds on a count (a token is 1..N UTF-8 bytes) let a clean message skip counting.
-        self._encoding_name = DEFAULT_ENCODING if tokenizer is None else tokenizer
+        self._encoding_name = encoding_of(tokenizer)
         self._max_token_bytes: int | None = None
 
     @overload
@@ -225,12 +228,22 @@ class TextClean:
             original=text,
         )
 
+    def clean_many(self, texts: Sequence[str], *, workers: int | None = None) -> list[Result]:
+        """:meth:`clean` of each text, in order; in a thread pool when the token counter releases the
+        GIL (tiktoken: the counts of some texts overlap the cleaning of others), serially otherwise."""
+        if workers is None:
+            workers = min(len(texts), os.cpu_count() or 1)
+        if workers <= 1 or not releases_gil(self._count):
+            return [self.clean(text) for text in texts]
+        with ThreadPoolExecutor(workers) as pool:
+            return list(pool.map(self.clean, texts))
+
     def _surely_below(self, text: str) -> bool | None:
         """Decide ``tokens < min_tokens`` without counting where bounds allow; None when they do not."""
         upper = len(text) if text.isascii() else 4 * len(text)  # a token is at least one UTF-8 byte
         if upper < self.min_tokens:
             return True
-        if isinstance(self._encoding_name, str):
+        if self._encoding_name is not None:
             if self._max_token_bytes is None:
                 self._max_token_bytes = max_token_bytes(self._encoding_name)
             if len(text) >= self.min_tokens * self._max_token_bytes:  # bytes >= chars

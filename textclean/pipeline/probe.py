@@ -11,18 +11,32 @@ _C1_IN_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
 REDRAWING_CR = re.compile(r"\r[^\r\n]")
 
 
+# Encoded a slice at a time: the encoder reserves up to 4 bytes per character of the whole str.
+_SLICE = 1 << 16
+
+
+def c1_control_offset(text: str) -> int | None:
+    """The offset of the first C1 control in ``text`` (searched in its UTF-8 bytes), or None."""
+    if text.isascii():
+        return None
+    for start in range(0, len(text), _SLICE):
+        data = text[start : start + _SLICE].encode("utf-8", "surrogatepass")
+        found = _C1_IN_UTF8.search(data) if b"\xc2" in data else None
+        if found is not None:
+            return start + len(data[: found.start()].decode("utf-8", "surrogatepass"))
+    return None
+
+
 def has_terminal_noise(text: str) -> bool:
     """True when ``text`` holds ESC, a backspace, a C1 control, or a CR that is not a line ending.
 
     ASCII text without CR costs two ``memchr`` scans; a CR adds one literal-prefix regex scan; other
-    text adds one UTF-8 encoding.
+    text adds one UTF-8 encoding, a slice at a time.
     """
     if "\x1b" in text or "\x08" in text:
         return True
-    if not text.isascii():
-        data = text.encode("utf-8", "surrogatepass")
-        if b"\xc2" in data and _C1_IN_UTF8.search(data) is not None:
-            return True
+    if c1_control_offset(text) is not None:
+        return True
     if "\r" not in text:
         return False
     return REDRAWING_CR.search(text) is not None

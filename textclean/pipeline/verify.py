@@ -849,22 +849,71 @@ def _line_model(text: str) -> list[str]:
     Tabs kept literally. Raises :class:`Unresolvable` for everything design.md lists as out of scope or
     unresolvable.
     """
+    lines = _append_only_lines(text)
+    return _model_lines(text) if lines is None else lines
+
+
+def _model_lines(text: str) -> list[str]:
+    """:func:`terminal_lines` by the line model, token by token."""
     screen = _Screen(len(text))
-    lines = text.split(LF)
-    last = len(lines) - 1
+    try:
+        return _feed_lines(screen, text)
+    finally:
+        screen.operations.clear()  # its bound methods hold the screen: free its rows now, not at a GC
+
+
+def _feed_lines(screen: _Screen, text: str) -> list[str]:
     offset = 0
-    for index, line in enumerate(lines):
+    while True:  # line by line without a list of every line (memory)
+        end = text.find(LF, offset)
+        line = text[offset:] if end < 0 else text[offset:end]
         if line:
             if screen.pieces is not None and line.isprintable():
                 screen.pieces.append(line)
             else:
                 _feed_line(screen, line, offset)
-        if index != last:
-            screen.line_feed()
-        offset += len(line) + 1
-    return screen.informative_lines()
+        if end < 0:
+            return screen.informative_lines()
+        screen.line_feed()
+        offset = end + 1
 
 
+# ---------------------------------------------------------------------------------------------------
+# The fast path: every line written once, left to right, by sequences the action table leaves idle
+
+# The verifier's own pattern for the sequences such output is made of (CSI, and OSC whose payload
+# holds no control); a sequence of any other form stays in the text and sends it to the line model.
+_APPENDED_SEQUENCE = re.compile(
+    f"({re.escape(grammar.CSI)}[{grammar.PARAMETER_BYTES}]*[{grammar.INTERMEDIATE_BYTES}]*[{grammar.FINAL_BYTES}]"
+    f"|{re.escape(grammar.OSC)}{grammar.STRING_PAYLOAD}*(?:{BEL}|{re.escape(grammar.ST)}))"
+)
+# Left after those sequences: any control but HT, LF and CR (two classes: `re` scans a lone class fast).
+_OTHER_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CR_THEN_MORE = re.compile(r"\r[^\r\n]")  # a CR that is neither a line ending nor last: a redraw
+
+
+def _append_only_lines(text: str) -> list[str] | None:
+    """:func:`terminal_lines` when every line is written once left to right, else None.
+
+    Then the model stays in append mode throughout: a sequence whose action is inert or idle when
+    appending does nothing, a CR before LF or at the end only ends a row. Equal to the line model
+    wherever it answers (tests/test_verify_fast_path.py)."""
+    if CR in text and _CR_THEN_MORE.search(text) is not None:
+        return None
+    if ESC in text:
+        parts = _APPENDED_SEQUENCE.split(text)
+        for sequence in set(parts[1::2]):
+            action = _action_for(sequence)
+            if action.op != INERT and not action.idle_when_appending:
+                return None
+            found = _SEQUENCE_AT(sequence, 0)
+            if found is None or found.end() != len(sequence):  # the grammar says where sequences end
+                return None
+        text = "".join(parts[::2])
+        del parts
+    if _OTHER_CONTROL.search(text) is not None:
+        return None
+    return [line for line in (line.rstrip(CR) for line in text.split(LF)) if line.strip(" \t")]
 
 
 def _line_model_fits(text: str, columns: int | None, rows: int | None) -> bool:
@@ -922,6 +971,20 @@ def _candidate_lines(candidate: str) -> list[str]:
     return [line for line in lines if line.strip(" \t")]
 
 
+def _same_lines(expected: list[str], candidate: str) -> bool:
+    """``_candidate_lines(candidate) == expected``, reading the candidate line by line (no list)."""
+    want = iter(expected)
+    start = 0
+    while True:
+        end = candidate.find(LF, start)
+        line = (candidate[start:] if end < 0 else candidate[start:end]).rstrip(CR)
+        if line.strip(" \t") and next(want, None) != line:
+            return False
+        if end < 0:
+            return next(want, None) is None
+        start = end + 1
+
+
 def _line_difference(expected: list[str], got: list[str]) -> str | None:
     if got == expected:
         return None
@@ -958,6 +1021,8 @@ def first_difference(
         except Unresolvable as exc:
             first_refusal = exc
         else:
+            if _same_lines(expected, candidate):  # the common case, without a list of the candidate's lines
+                return None
             return _line_difference(expected, _candidate_lines(candidate))
     from . import verify_pages
 
