@@ -403,6 +403,8 @@ class _Screen:
             STRING_SWALLOWS_ON: self.string_swallows_on,
         }
         self.swallowed_at = -1  # where a string tmux swallows on after began (see string_swallows_on)
+        self.text = ""  # the whole page, for what follows a swallowing string
+        self.unknown_width = False  # the terminal's width is unknown (at least MIN_COLUMNS, may wrap there)
 
     # -- errors and budget ---------------------------------------------------------------------------
 
@@ -420,7 +422,14 @@ class _Screen:
 
     def string_swallows_on(self, _count: int = 0) -> None:
         """After a string tmux keeps swallowing past, only appending is resolved: what follows may not
-        show in tmux at all, so no redraw may act on it (nor on anything above it)."""
+        show in tmux at all, so no redraw may act on it (nor on anything above it). tmux swallows up
+        to the next ESC: a line end before it joins lines there (``AB ESC _ x BEL LF CD ESC \\ EF``
+        shows ``ABEF`` in tmux 3.3a)."""
+        end = self.offset + len(self.token)
+        line_end = self.text.find(LF, end)
+        if line_end >= 0 and not 0 <= self.text.find(ESC, end) < line_end:
+            detail = f"a line end at offset {line_end} that tmux swallows with the string before it"
+            raise TerminalsDisagree(f"{_describe_token(self.token)} at offset {self.offset}: {detail}")
         if self.swallowed_at < 0:
             self.swallowed_at = self.offset
             for name in self.operations:
@@ -591,14 +600,42 @@ class _Screen:
 
     # -- horizontal moves ----------------------------------------------------------------------------
 
-    def carriage_return(self) -> None:
+    def check_layout(self, low: int, high: int | None = None, cursor: bool = True) -> None:
+        """Width unknown: a row past column 80 wraps on an 80-column terminal, so a column- or
+        row-dependent operation on it (or across it) is undecided; appending to it stays decided."""
+        if not self.unknown_width:
+            return
+        if high is None:
+            high = low
+        low, high = max(min(low, high), 0), min(max(low, high), len(self.rows) - 1)
+        for index in range(low, high + 1):
+            if index == self.row and self.pieces is not None:
+                self.end_append()
+                self.col = self.cursor_column_of_row()
+            row = self.rows[index]
+            if len(row) <= MIN_COLUMNS // 2:
+                continue
+            width = len(row) if isinstance(row, list) else self.row_width(row)
+            if width is None or width > MIN_COLUMNS or (cursor and index == self.row and self.col >= MIN_COLUMNS):
+                raise self.refuse(f"acts on a row past column {MIN_COLUMNS} of a terminal of unknown width")
+
+    def cursor_column_of_row(self) -> int:
+        row = self.rows[self.row]
+        assert isinstance(row, str)
+        width = self.row_width(row)
+        return UNKNOWN_COLUMN if width is None else width
+
+    def carriage_return(self, before_lf: bool = False) -> None:
         self.end_append()
+        if not before_lf:
+            self.check_layout(self.row, cursor=False)
         self.col = 0
 
     def cursor_back(self, count: int) -> None:
         if self.swallowed_at >= 0:
             self.refuse_after_swallowing()
         col = self.col if self.pieces is None else self.cursor_column()
+        self.check_layout(self.row)
         if col != UNKNOWN_COLUMN:
             self.col = col - count if col > count else 0
 
@@ -611,6 +648,7 @@ class _Screen:
 
     def cursor_to_column(self, column: int) -> None:
         self.end_append()
+        self.check_layout(self.row)
         self.col = column - 1
         self.check_within_narrowest(self.col)
 
@@ -630,11 +668,13 @@ class _Screen:
             if mode == 0:  # nothing is written right of the cursor in append mode
                 return
             self.cursor_column()  # EL 1 and EL 2 both erase the whole row from the end
+            self.check_layout(self.row)
             self.rows[self.row] = ""
             return
         row = self.rows[self.row]
         if not row:
             return
+        self.check_layout(self.row)
         if mode == 2 or (mode == 0 and self.col == 0):
             self.rows[self.row] = ""
             return
@@ -652,6 +692,7 @@ class _Screen:
     def erase_characters(self, count: int) -> None:
         if self.pieces is not None or not self.rows[self.row]:
             return
+        self.check_layout(self.row)
         col = self.known_column()
         self.erase(self.cells(), col, col + count)
 
@@ -693,6 +734,7 @@ class _Screen:
         """CUU, CUD, VPR, RI: ``delta`` rows down (negative: up), same column."""
         target = self.row + delta
         self.check_row(target)
+        self.check_layout(self.row, target)
         self.col = self.col if self.pieces is None and self.col != UNKNOWN_COLUMN else self.known_column()
         self.row = target
 
@@ -700,6 +742,7 @@ class _Screen:
         """CNL, CPL: ``delta`` rows down (negative: up), to column 0."""
         target = self.row + delta
         self.check_row(target)
+        self.check_layout(self.row, target)
         self.end_append()
         self.row = target
         self.col = 0
@@ -716,6 +759,7 @@ class _Screen:
             # row holds other content (the terminal's height and starting row are unknown).
             raise self.refuse("restores a screen position after new rows may have scrolled the screen")
         self.check_row(row)
+        self.check_layout(self.row, row)
         self.end_append()
         self.row = row
         self.col = col
@@ -736,14 +780,14 @@ class _Screen:
     def control_run(self, run: str) -> None:
         """Apply a run of C0/C1 characters (a homogeneous run of CR, BS or BEL at once)."""
         if run == CR:
-            self.carriage_return()
+            self.carriage_return(self.text.startswith(LF, self.offset + 1))
             return
         if run == BS:
             self.cursor_back(1)
             return
         first = run[0]
         if first == CR and run.count(CR) == len(run):
-            self.carriage_return()
+            self.carriage_return(self.text.startswith(LF, self.offset + len(run)))
             return
         if first == BS and run.count(BS) == len(run):
             self.cursor_back(len(run))
@@ -841,7 +885,7 @@ def _feed_line(screen: _Screen, line: str, offset: int) -> None:
         _feed_gap(screen, line[position:], offset + position)
 
 
-def _line_model(text: str) -> list[str]:
+def _line_model(text: str, unknown_width: bool = False) -> list[str]:
     """Informative lines of a single page by the line model (today's fast path).
 
     Resolved, blank ones (empty or only spaces/tabs) dropped. Written spaces are kept (no right-trim of
@@ -850,6 +894,8 @@ def _line_model(text: str) -> list[str]:
     unresolvable.
     """
     screen = _Screen(len(text))
+    screen.text = text
+    screen.unknown_width = unknown_width
     lines = text.split(LF)
     last = len(lines) - 1
     offset = 0
@@ -892,7 +938,7 @@ def terminal_lines(text: str, *, columns: int | None = None, rows: int | None = 
     first_refusal: Unresolvable | None = None
     if _line_model_fits(text, columns, rows):
         try:
-            return _line_model(text)
+            return _line_model(text, columns is None)
         except TerminalsDisagree:
             raise
         except Unresolvable as exc:
@@ -952,7 +998,7 @@ def first_difference(
     first_refusal: Unresolvable | None = None
     if _line_model_fits(raw, columns, rows):
         try:
-            expected = _line_model(raw)
+            expected = _line_model(raw, columns is None)
         except TerminalsDisagree as exc:
             return f"unresolvable: {exc}"
         except Unresolvable as exc:
