@@ -405,6 +405,7 @@ class _Screen:
         self.swallowed_at = -1  # where a string tmux swallows on after began (see string_swallows_on)
         self.text = ""  # the whole page, for what follows a swallowing string
         self.unknown_width = False  # the terminal's width is unknown (at least MIN_COLUMNS, may wrap there)
+        self.narrow_rows: dict[int, str] = {}  # rows (by index) measured within MIN_COLUMNS
 
     # -- errors and budget ---------------------------------------------------------------------------
 
@@ -608,16 +609,21 @@ class _Screen:
         if high is None:
             high = low
         low, high = max(min(low, high), 0), min(max(low, high), len(self.rows) - 1)
+        checked = self.narrow_rows
         for index in range(low, high + 1):
             if index == self.row and self.pieces is not None:
                 self.end_append()
                 self.col = self.cursor_column_of_row()
+            if cursor and index == self.row and self.col >= MIN_COLUMNS:
+                raise self.refuse(f"acts from column {self.col + 1} of a terminal of unknown width")
             row = self.rows[index]
-            if len(row) <= MIN_COLUMNS // 2:
+            if len(row) <= MIN_COLUMNS // 2 or checked.get(index) is row:
                 continue
             width = len(row) if isinstance(row, list) else self.row_width(row)
-            if width is None or width > MIN_COLUMNS or (cursor and index == self.row and self.col >= MIN_COLUMNS):
+            if width is None or width > MIN_COLUMNS:
                 raise self.refuse(f"acts on a row past column {MIN_COLUMNS} of a terminal of unknown width")
+            if isinstance(row, str):
+                checked[index] = row  # immutable: measured once
 
     def cursor_column_of_row(self) -> int:
         row = self.rows[self.row]

@@ -191,6 +191,8 @@ class Model:
         self.tail: list[str] = []  # pieces of a scrolled-off line that continues (it wrapped)
         self.modes.clear()
         self.swallowed: str | None = None  # a string tmux swallows past came before: only appending
+        self.saved_1048: tuple | None = None  # where xterm's DECSET 1048 saved the cursor (tmux ignores it)
+        self.disputed = False  # after DECRST 1048 on the saved row: the column differs (xterm, tmux) until LF
 
     def float_page(self) -> None:
         """A fresh page whose first row is the cursor's, at an unknown place on the screen."""
@@ -294,6 +296,8 @@ class Model:
                 if self.lost is None:
                     try:
                         self.flush_home()
+                        if self.disputed:
+                            raise Undecided("the cursor's column after DECRST 1048 (tmux ignores it)")
                         if self.swallowed is not None:
                             self.after_swallowing(appends=True)
                         self.write(text[position:stop])
@@ -320,6 +324,10 @@ class Model:
                 if self.lost is None:
                     try:
                         self.flush_home()
+                        if self.disputed:
+                            if char != "\n":
+                                raise Undecided("the cursor's column after DECRST 1048 (tmux ignores it)")
+                            self.disputed = False
                         if self.swallowed is not None and char not in ("\n", "\x07") and (
                                 char != "\r" or text[stop + 1:stop + 2] != "\n"):
                             self.after_swallowing()
@@ -1219,6 +1227,10 @@ class Model:
 
     def apply(self, seq: grammar.Sequence, last_char: str) -> None:
         kind = seq.kind
+        if self.disputed and kind in (Kind.CSI, Kind.ESC2, Kind.NF) and not (kind is Kind.CSI and seq.final == SGR):
+            if not (kind is Kind.CSI and seq.final in (CUP, HVP) and not seq.private):
+                raise Undecided("the cursor's column after DECRST 1048 (tmux ignores it)")
+            self.disputed = False
         if kind is Kind.CSI:
             self.csi(seq, last_char)
         elif kind is Kind.ESC2:
@@ -1266,7 +1278,18 @@ class Model:
                         self.origin = final == SM
                         self.home()
                     elif mode == SAVE_CURSOR_1048:
-                        raise Undecided("DECSET 1048 (tmux 3.3a ignores it, xterm saves the cursor)")
+                        # tmux 3.3a ignores 1048, xterm saves / restores the cursor: what a later
+                        # restore (1048 l, DECRC) finds is not agreed on
+                        if final == SM:
+                            self.saved_unknown = True
+                            self.saved_1048 = (self.cy, self.cx, self.cx_known, self.pending, len(self.pages),
+                                               self.scrolls)
+                        elif self.saved_1048 != (self.cy, self.cx, self.cx_known, self.pending,
+                                                 len(self.pages), self.scrolls):
+                            self.disputed = self.saved_1048 is not None and self.saved_1048[0] == self.cy and \
+                                self.saved_1048[4:] == (len(self.pages), self.scrolls)
+                            if not self.disputed:
+                                raise Undecided("DECRST 1048 (tmux 3.3a ignores it, xterm restores the cursor)")
                     elif mode not in HARMLESS_PRIVATE_MODES:  # 7 and 6 are handled above
                         raise Undecided(f"DEC private mode {mode}")
                 return
