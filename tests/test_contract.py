@@ -87,7 +87,8 @@ CASES = [
     Case("lf", "abc\ndef\n", ["abc", "def"]),
     Case("lf", "abc\nX\rY", ["abc", "Y"]),
     Case("no-wrap", "x" * 300 + "\n", ["x" * 300]),
-    Case("no-wrap", "x" * 300 + "\rY\n", REFUSED, cleaner_pending="F2"),  # wraps at 80 columns: CR there is undecided (F2)
+    # wraps at 80 columns: CR there is undecided (F2)
+    Case("no-wrap", "x" * 300 + "\rY\n", REFUSED, cleaner_pending="F2"),
     Case("no-wrap", "x" * 300 + "\r\nY\n", ["x" * 300, "Y"]),  # CR before LF: no column matters
     Case("height", _rows(SCREEN_LINES) + CSI + f"{SCREEN_LINES - 1}AX", ["r0", "X1", *[f"r{n}" for n in range(2, 24)]]),
     Case("height", _rows(SCREEN_LINES) + CSI + f"{SCREEN_LINES}AX", REFUSED),
