@@ -619,7 +619,10 @@ class _Screen:
             row = self.rows[index]
             if len(row) <= MIN_COLUMNS // 2 or checked.get(index) is row:
                 continue
-            width = len(row) if isinstance(row, list) else self.row_width(row)
+            if isinstance(row, list) or (row.isascii() and HT not in row):
+                width = len(row)  # one cell per item (a cell list) or per character (ASCII, no tab)
+            else:
+                width = self.row_width(row)
             if width is None or width > MIN_COLUMNS:
                 raise self.refuse(f"acts on a row past column {MIN_COLUMNS} of a terminal of unknown width")
             if isinstance(row, str):
@@ -633,8 +636,10 @@ class _Screen:
 
     def carriage_return(self, before_lf: bool = False) -> None:
         self.end_append()
-        if not before_lf:
-            self.check_layout(self.row, cursor=False)
+        if self.unknown_width and not before_lf:
+            row = self.rows[self.row]
+            if len(row) > MIN_COLUMNS or not (isinstance(row, list) or (row.isascii() and HT not in row)):
+                self.check_layout(self.row, cursor=False)
         self.col = 0
 
     def cursor_back(self, count: int) -> None:
