@@ -606,7 +606,12 @@ class _Screen:
         row-dependent operation on it (or across it) is undecided; appending to it stays decided."""
         if not self.unknown_width:
             return
-        if high is None:
+        if high is None or high == low:
+            if self.pieces is None or low != self.row:
+                row = self.rows[low]
+                if len(row) <= MIN_COLUMNS and (isinstance(row, list) or (row.isascii() and HT not in row)) and (
+                        not cursor or low != self.row or self.col < MIN_COLUMNS):
+                    return  # the common case, without a loop: a short row of one cell per item
             high = low
         low, high = max(min(low, high), 0), min(max(low, high), len(self.rows) - 1)
         checked = self.narrow_rows
