@@ -267,7 +267,10 @@ def test_redraws_over_what_terminals_disagree_on_are_refused(name: str) -> None:
 def test_appending_after_a_policy_string_stays_resolved() -> None:
     text = "\x1b_bk;t=1\x07step 1\n\x1b_bk;t=2\x07step 2\n50%\r"
     assert cleaner.candidate(text).text == "step 1\nstep 2\n50%\r"
-    assert verify.first_difference(text, "step 1\nstep 2\n50%\r") is None
+    # tmux 3.3a swallows on to the next ESC, the line end too (it joins lines there): the verifier refuses
+    assert "swallows" in verify.first_difference(text, "step 1\nstep 2\n50%\r")
+    ended = "\x1b_bk;t=1\x07\x1b[mstep 1\n\x1b_bk;t=2\x07\x1b[mstep 2\n50%\r"  # the next ESC ends it first
+    assert verify.first_difference(ended, "step 1\nstep 2\n50%\r") is None
     assert cleaner.candidate("50%\r100%\n\x1b_bk;t=1\x07step\n").text == "100%\nstep\n"  # a redraw before
     assert cleaner.candidate("x\x1bP1;2\x18y\rz\n").text == "zy\n"  # CAN before DCS data: all agree
     assert cleaner.candidate("abc\x1b[2147483647Dx\n").text == "xbc\n"  # the largest agreed parameter

@@ -72,6 +72,7 @@ class Case:
     shows: list[str] | None  # the informative lines, or REFUSED
     oracle_differs: str = ""  # why the oracle (a terminal) shows something else, if it does
     tmux_differs: str = ""  # why tmux 3.3a, the tie-breaker, shows something else, if it does
+    cleaner_pending: str = ""  # a red-team finding the verifier already refuses, the cleaner not yet
 
     @property
     def id(self) -> str:
@@ -86,7 +87,9 @@ CASES = [
     Case("lf", "abc\ndef\n", ["abc", "def"]),
     Case("lf", "abc\nX\rY", ["abc", "Y"]),
     Case("no-wrap", "x" * 300 + "\n", ["x" * 300]),
-    Case("no-wrap", "x" * 300 + "\rY\n", ["Y" + "x" * 299]),
+    # wraps at 80 columns: CR there is undecided (F2)
+    Case("no-wrap", "x" * 300 + "\rY\n", REFUSED, cleaner_pending="F2"),
+    Case("no-wrap", "x" * 300 + "\r\nY\n", ["x" * 300, "Y"]),  # CR before LF: no column matters
     Case("height", _rows(SCREEN_LINES) + CSI + f"{SCREEN_LINES - 1}AX", ["r0", "X1", *[f"r{n}" for n in range(2, 24)]]),
     Case("height", _rows(SCREEN_LINES) + CSI + f"{SCREEN_LINES}AX", REFUSED),
     Case("height", "a\n" + CSI + "2AX", REFUSED),  # above the first row of the output
@@ -120,8 +123,10 @@ CASES = [
     Case("swallowing-string", "\x1b_bk;t=1\x07step\n50%\r100%\n", REFUSED),  # lines later
     Case("swallowing-string", "a\nb" + CSI + "A\x1b_x\x07\nc\n", REFUSED),  # onto a row above
     Case("swallowing-string", "ab\x1bPx\x18cd\rX\n", REFUSED),  # DCS data cancelled
-    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\n", ["step 1"], tmux_differs=SWALLOWED_BY_TMUX),
-    Case("swallowing-string", "50%\r100%\n\x1b_bk;t=1\x07step\n", ["100%", "step"], tmux_differs=SWALLOWED_BY_TMUX),
+    # tmux 3.3a swallows the line end too (to the next ESC): it joins lines there
+    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\n", REFUSED, cleaner_pending="F3 line join"),
+    Case("swallowing-string", "50%\r100%\n\x1b_bk;t=1\x07step\n", REFUSED, cleaner_pending="F3 line join"),
+    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\x1b[m\n", ["step 1"], tmux_differs=SWALLOWED_BY_TMUX),
     Case("swallowing-string", "x\x1bP1;2\x18y\rz\n", ["zy"]),  # cancelled before DCS data: all agree
     Case("parameter-range", "progress 10%" + CSI + "99999999999D" + CSI + "Kdone\n", REFUSED),
     Case("parameter-range", "ab" + CSI + "2147483648GX\n", REFUSED),
@@ -132,8 +137,10 @@ CASES = [
     Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS}GX\n", ["ab" + " " * (MIN_COLUMNS - 3) + "X"]),
     Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS + 1}GX\n", REFUSED),
     Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS + 1}`X\n", REFUSED),
-    Case("min-columns", "x" * 100 + "\r" + CSI + "90GY\n", ["x" * 89 + "Y" + "x" * 10]),  # within the row
-    Case("min-columns", "x" * 100 + "\r" + CSI + "95CY\n", ["x" * 95 + "Y" + "x" * 4]),
+    # the row passes column 80: an 80-column terminal wrapped it, CR / CHA / CUF on it are undecided (F2)
+    Case("min-columns", "x" * 100 + "\r" + CSI + "90GY\n", REFUSED, cleaner_pending="F2"),
+    Case("min-columns", "x" * 100 + "\r" + CSI + "95CY\n", REFUSED, cleaner_pending="F2"),
+    Case("min-columns", "x" * 80 + "\rY\n", ["Y" + "x" * 79]),  # 80 cells: no row wraps
     Case("zwj", "a\u200d\rb\n", REFUSED),
     # EL at the row's end erases nothing: b joins a, and tmux's capture leaves the joiner out
     Case("zwj", "a\u200d" + CSI + "Kb\n", ["a\u200db"], tmux_differs=KEEPS_WHAT_TMUX_DROPS),
@@ -243,7 +250,10 @@ def test_every_rule_has_a_case() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
 def test_cleaner_follows_the_contract(case: Case) -> None:
-    assert _cleaner_shows(case.raw) == case.shows
+    shows = _cleaner_shows(case.raw)
+    if case.cleaner_pending and shows != case.shows:
+        pytest.xfail(f"{case.cleaner_pending}: fixed on the cleaner side separately (branch fix-clean)")
+    assert shows == case.shows
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)

@@ -496,7 +496,8 @@ def test_strings_ended_by_bel_with_redraws_after() -> None:
     adopted = judge_family(streams)
     assert 0 < adopted < len(streams)
     assert _adopted("plain text\x1bXsos\x07\rX\n") is None
-    assert _adopted("50%\r100%\n\x1b_bk;t=1\x07step\n") == "100%\nstep\n"  # a redraw before it stays
+    assert _adopted("50%\r100%\n\x1b_bk;t=1\x07\x1b[mstep\n") == "100%\nstep\n"  # a redraw before it stays
+    assert _adopted("50%\r100%\n\x1b_bk;t=1\x07step\n") is None  # tmux swallows the line end: joins lines
 
 
 C0_INSIDE = ["\n", "\r", "\x08", "\t", "\x07", "\x00", "\x05", "\x0b", "\x7f", "\x1b[m"]
@@ -597,9 +598,6 @@ def test_issue_examples_tmux_flavour() -> None:
         assert capture.lines == want, data
         assert oracle.render(data, columns=40, lines=LINES, flavour=TMUX).lines == want, data
         adopted = _adopted(data.decode("utf-8", "surrogateescape"))
-        if data.startswith(b"AB"):
-            # The policy keeps more: tmux joins AB and EF (it swallows the LF and CD); the candidate
-            # keeps both lines with CD. No redraw follows, so nothing tmux swallowed is acted on.
-            assert adopted == "AB\nCDEF\n"
-        else:
-            assert adopted is None, data
+        # AB...: tmux joins AB and EF (it swallows the LF and CD): a line tmux shows that no candidate
+        # keeping both lines has, so it is refused (fix-verify decision)
+        assert adopted is None, data

@@ -85,7 +85,7 @@ def test_splitting_lets_the_gate_fire_per_command(tmp_path, session_outputs) -> 
     events = [json.loads(line) for line in path.read_text().splitlines() if line.startswith("[")]
     whole = clean("".join(event[2] for event in events))
     assert not whole.applied
-    per_command = [clean(o.text) for o in _read(path)]
+    per_command = [clean(o.text, columns=o.columns, rows=o.rows) for o in _read(path)]  # the cast knows its size
     assert [r.applied for r in per_command] == [True] * len(session_outputs) + [False, False]
     assert sum(r.tokens_before - r.tokens_after for r in per_command if r.applied) > 0
 

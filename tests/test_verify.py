@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from timing import best_seconds
 from wcwidth import wcwidth
 
-from textclean.pipeline import grammar
+from textclean.pipeline import grammar, verify
 from textclean.pipeline.verify import Unresolvable, first_difference, terminal_lines
 
 ESC = "\x1b"
@@ -87,7 +87,7 @@ def test_line_feed_implies_carriage_return() -> None:
         ESC + "]0;title\x07",
         ESC + "]8;;https://example.com/" + ESC + "\\",
         ESC + "P$qm" + ESC + "\\",
-        ESC + "_bk;t=1700000000000\x07",
+        ESC + "_bk;t=1700000000000" + ESC + "\\",
         ESC + "^pm" + ESC + "\\",
         ESC + "Xsos" + ESC + "\\",
         ESC + "(B",
@@ -717,7 +717,8 @@ def test_pathological_results() -> None:
     assert "C1 control U+009D" in refused(CHEAP["C1 string introducers"](1000))
     assert "malformed" in refused(CHEAP["OSC with C1 payload"](1000))
     assert "past column 80" in refused(CHEAP["huge cursor jumps"](MB))
-    assert "more work than the model allows" in refused(DENSE["erase at a far column"](MB))
+    # the row passes column 80 (size unknown) before the work budget runs out
+    assert "past column 80" in refused(DENSE["erase at a far column"](MB))
     assert "past column 80" in refused("x" + CSI + "999999999Cy")  # no 10^9-cell line is ever built
     assert "above 2147483647" in refused("x" + CSI + "99999999999Cy")  # tmux ignores it, xterm clamps
 
@@ -746,3 +747,20 @@ def test_c1_inside_a_string_payload_is_refused() -> None:
 @pytest.mark.parametrize("clear", [CSI + "H" + CSI + "2J", CSI + "2J" + CSI + "H", CSI + "1;1H", CSI + "J"])
 def test_clear_or_home_before_the_output_begins_hides_nothing(clear: str) -> None:
     assert terminal_lines(clear + "file1  file2\n") == ["file1  file2"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "columns"),
+    [
+        ("AB\x1b_x\x07\nCD\x1b\\EF\n", None),  # tmux 3.3a shows ABEF: the line end is swallowed
+        ("AB\x1b_x\x07\nCD\x1b\\EF\n", 80),
+        ("a\x1b[2147483648Cb\r\n", 80),  # F1 on the screen model
+        ("\x1b[75G0123456789\x1b[2Kg\r\n", None),  # F2
+        ("x" * 97 + "\ryyyyyyyyy\n", None),
+        ("x" * 100 + "\r\nb\x1b[Az\r\n", None),
+        ("\x1b[70G1prf5xdrfm6\x1b[2Kg", None),
+    ],
+)
+def test_red_team_refusals_by_the_verifier(raw: str, columns: int | None) -> None:
+    with pytest.raises(verify.Unresolvable):
+        verify.terminal_lines(raw, columns=columns, rows=24 if columns else None)

@@ -392,3 +392,55 @@ def test_captured_sessions_agree_with_tmux() -> None:
         assert (lines == judge) if exact else in_order(judge, lines), name
     print(f"\ncaptured sessions resolved whole: {len(checked)} of {len(cases)}")
     assert {"session_bash", "session_less", "session_man"} <= {c[0] for c in checked}
+
+
+# --- the red team's findings (REDTEAM_FINDINGS.md), refused by the verifier's own models -----------
+# Each refused shape with a near miss that still resolves; the near misses are judged by live tmux.
+HOME = CSI + "H" + CSI + "2J"
+RED_TEAM_REFUSED = [
+    ("a" + CSI + "2147483648Cb\n", 80, 24),  # F1: tmux ignores the sequence, xterm clamps
+    ("a" + CSI + "99999999999`z\n", 120, 40),
+    ("civh" + ESC + "P1$r\x07" + CSI + "2Kxyz\n", 120, 40),  # F3: a redraw after a BEL-ended DCS
+    ("ab" + ESC + "Px\x18" + CSI + "2Kxyz\n", 80, 24),  # F3: DCS data cancelled by CAN
+    ("AB" + ESC + "_x\x07\nCD" + ESC + "\\EF\n", 80, 24),  # tmux joins ABEF: the line end is swallowed
+    (HOME + "$" + CSI + "5r" + CSI + "Ly\n", 80, 24),  # F4: IL above the region
+    (HOME + "l1\nl2\nl3\nl4" + CSI + "2;3r" + CSI + "4;1H" + CSI + "Mz" + CSI + "r\n", 80, 24),  # F4: DL below
+    ("x" * 45 + "\r\bY\n", 40, 10),  # F7: BS up a wrapped row in tmux
+    (HOME + "ab" + CSI + "?1048h\ncd" + CSI + "?1048lX\n", 80, 24),  # F8: tmux ignores 1048
+    (HOME + "abcdefghij" * 7 + CSI + "1;30H" + CSI + "26@XY\n", 80, 24),  # F9: ICH over half the rest
+    (HOME + "\u00e9" + CSI + "3bX\n", 80, 24),  # F10: REP after a non-ASCII character
+    (HOME + "abc\ndef" + CSI + "2;0rX\n", 80, 24),  # F11: a 0 bottom
+    (HOME + "abc\ndef" + CSI + "?6h" + CSI + "2;5rX" + CSI + "?6l" + CSI + "r\n", 80, 24),  # F12
+    ("ab\u0378\u0378" + CSI + "3Dz\n", 80, 24),  # F6: unassigned code points
+    (CSI + "75G0123456789" + CSI + "2Kg\n", None, None),  # F2: past column 80, size unknown
+    ("x" * 97 + "\ryyyyyyyyy\n", None, None),
+    ("x" * 100 + "\nb" + CSI + "Az\n", None, None),
+    (CSI + "70G1prf5xdrfm6" + CSI + "2Kg", None, None),  # the cursor at column 81: tmux wraps g
+]
+RED_TEAM_NEAR_MISSES = [
+    ("a" + CSI + "2147483647Cb\n", 80, 24),  # the limit itself: tmux clamps
+    ("AB" + ESC + "_x\x07" + CSI + "mCD\n", 80, 24),  # the next ESC ends what tmux swallows
+    (HOME + "a\nb" + CSI + "2;5r" + CSI + "3;1H" + CSI + "Lz" + CSI + "r\n", 80, 24),  # IL inside the region
+    ("x" * 45 + "\rY\n", 40, 10),  # CR on a wrapped row at a known size
+    (HOME + "abcdefghij" * 7 + CSI + "1;30H" + CSI + "25@XY\n", 80, 24),  # ICH of half the rest: agreed
+    (HOME + "a" + CSI + "3bX\n", 80, 24),  # REP after ASCII
+    ("x" * 80 + "\rY\n", None, None),  # 80 cells: no wrap on the narrowest terminal
+    ("x" * 300 + "\r\nY\n", None, None),  # CR before LF: no column matters
+]
+
+
+@pytest.mark.parametrize(("text", "columns", "rows"), RED_TEAM_REFUSED)
+def test_red_team_findings_are_refused_by_the_verifier(text: str, columns: int | None, rows: int | None) -> None:
+    assert ours(text, columns, rows) is None
+    if columns is not None:  # the screen model on its own, too (the line model may refuse first)
+        with pytest.raises(verify_screen.Undecided):
+            verify_screen.pages(text, columns, rows, strict=True)
+
+
+@pytest.mark.tmux
+@needs_tmux
+def test_red_team_near_misses_resolve_as_tmux_shows() -> None:
+    resolved = [(text, c, r, lines) for text, c, r in RED_TEAM_NEAR_MISSES if (lines := ours(text, c, r)) is not None]
+    assert len(resolved) == len(RED_TEAM_NEAR_MISSES), [t for t, c, r in RED_TEAM_NEAR_MISSES if ours(t, c, r) is None]
+    shown = tmux_show([(text, c or 80, r or 24) for text, c, r, _ in resolved])
+    assert [lines for *_, lines in resolved] == shown

@@ -403,6 +403,9 @@ class _Screen:
             STRING_SWALLOWS_ON: self.string_swallows_on,
         }
         self.swallowed_at = -1  # where a string tmux swallows on after began (see string_swallows_on)
+        self.text = ""  # the whole page, for what follows a swallowing string
+        self.unknown_width = False  # the terminal's width is unknown (at least MIN_COLUMNS, may wrap there)
+        self.narrow_rows: dict[int, str] = {}  # rows (by index) measured within MIN_COLUMNS
 
     # -- errors and budget ---------------------------------------------------------------------------
 
@@ -420,7 +423,14 @@ class _Screen:
 
     def string_swallows_on(self, _count: int = 0) -> None:
         """After a string tmux keeps swallowing past, only appending is resolved: what follows may not
-        show in tmux at all, so no redraw may act on it (nor on anything above it)."""
+        show in tmux at all, so no redraw may act on it (nor on anything above it). tmux swallows up
+        to the next ESC: a line end before it joins lines there (``AB ESC _ x BEL LF CD ESC \\ EF``
+        shows ``ABEF`` in tmux 3.3a)."""
+        end = self.offset + len(self.token)
+        line_end = self.text.find(LF, end)
+        if line_end >= 0 and not 0 <= self.text.find(ESC, end) < line_end:
+            detail = f"a line end at offset {line_end} that tmux swallows with the string before it"
+            raise TerminalsDisagree(f"{_describe_token(self.token)} at offset {self.offset}: {detail}")
         if self.swallowed_at < 0:
             self.swallowed_at = self.offset
             for name in self.operations:
@@ -591,14 +601,57 @@ class _Screen:
 
     # -- horizontal moves ----------------------------------------------------------------------------
 
-    def carriage_return(self) -> None:
+    def check_layout(self, low: int, high: int | None = None, cursor: bool = True) -> None:
+        """Width unknown: a row past column 80 wraps on an 80-column terminal, so a column- or
+        row-dependent operation on it (or across it) is undecided; appending to it stays decided."""
+        if not self.unknown_width:
+            return
+        if high is None or high == low:
+            if self.pieces is None or low != self.row:
+                row = self.rows[low]
+                if len(row) <= MIN_COLUMNS and (isinstance(row, list) or (row.isascii() and HT not in row)) and (
+                        not cursor or low != self.row or self.col < MIN_COLUMNS):
+                    return  # the common case, without a loop: a short row of one cell per item
+            high = low
+        low, high = max(min(low, high), 0), min(max(low, high), len(self.rows) - 1)
+        checked = self.narrow_rows
+        for index in range(low, high + 1):
+            if index == self.row and self.pieces is not None:
+                self.end_append()
+                self.col = self.cursor_column_of_row()
+            if cursor and index == self.row and self.col >= MIN_COLUMNS:
+                raise self.refuse(f"acts from column {self.col + 1} of a terminal of unknown width")
+            row = self.rows[index]
+            if len(row) <= MIN_COLUMNS // 2 or checked.get(index) is row:
+                continue
+            if isinstance(row, list) or (row.isascii() and HT not in row):
+                width = len(row)  # one cell per item (a cell list) or per character (ASCII, no tab)
+            else:
+                width = self.row_width(row)
+            if width is None or width > MIN_COLUMNS:
+                raise self.refuse(f"acts on a row past column {MIN_COLUMNS} of a terminal of unknown width")
+            if isinstance(row, str):
+                checked[index] = row  # immutable: measured once
+
+    def cursor_column_of_row(self) -> int:
+        row = self.rows[self.row]
+        assert isinstance(row, str)
+        width = self.row_width(row)
+        return UNKNOWN_COLUMN if width is None else width
+
+    def carriage_return(self, before_lf: bool = False) -> None:
         self.end_append()
+        if self.unknown_width and not before_lf:
+            row = self.rows[self.row]
+            if len(row) > MIN_COLUMNS or not (isinstance(row, list) or (row.isascii() and HT not in row)):
+                self.check_layout(self.row, cursor=False)
         self.col = 0
 
     def cursor_back(self, count: int) -> None:
         if self.swallowed_at >= 0:
             self.refuse_after_swallowing()
         col = self.col if self.pieces is None else self.cursor_column()
+        self.check_layout(self.row)
         if col != UNKNOWN_COLUMN:
             self.col = col - count if col > count else 0
 
@@ -611,6 +664,7 @@ class _Screen:
 
     def cursor_to_column(self, column: int) -> None:
         self.end_append()
+        self.check_layout(self.row)
         self.col = column - 1
         self.check_within_narrowest(self.col)
 
@@ -630,11 +684,13 @@ class _Screen:
             if mode == 0:  # nothing is written right of the cursor in append mode
                 return
             self.cursor_column()  # EL 1 and EL 2 both erase the whole row from the end
+            self.check_layout(self.row)
             self.rows[self.row] = ""
             return
         row = self.rows[self.row]
         if not row:
             return
+        self.check_layout(self.row)
         if mode == 2 or (mode == 0 and self.col == 0):
             self.rows[self.row] = ""
             return
@@ -652,6 +708,7 @@ class _Screen:
     def erase_characters(self, count: int) -> None:
         if self.pieces is not None or not self.rows[self.row]:
             return
+        self.check_layout(self.row)
         col = self.known_column()
         self.erase(self.cells(), col, col + count)
 
@@ -693,6 +750,7 @@ class _Screen:
         """CUU, CUD, VPR, RI: ``delta`` rows down (negative: up), same column."""
         target = self.row + delta
         self.check_row(target)
+        self.check_layout(self.row, target)
         self.col = self.col if self.pieces is None and self.col != UNKNOWN_COLUMN else self.known_column()
         self.row = target
 
@@ -700,6 +758,7 @@ class _Screen:
         """CNL, CPL: ``delta`` rows down (negative: up), to column 0."""
         target = self.row + delta
         self.check_row(target)
+        self.check_layout(self.row, target)
         self.end_append()
         self.row = target
         self.col = 0
@@ -716,6 +775,7 @@ class _Screen:
             # row holds other content (the terminal's height and starting row are unknown).
             raise self.refuse("restores a screen position after new rows may have scrolled the screen")
         self.check_row(row)
+        self.check_layout(self.row, row)
         self.end_append()
         self.row = row
         self.col = col
@@ -736,14 +796,14 @@ class _Screen:
     def control_run(self, run: str) -> None:
         """Apply a run of C0/C1 characters (a homogeneous run of CR, BS or BEL at once)."""
         if run == CR:
-            self.carriage_return()
+            self.carriage_return(self.text.startswith(LF, self.offset + 1))
             return
         if run == BS:
             self.cursor_back(1)
             return
         first = run[0]
         if first == CR and run.count(CR) == len(run):
-            self.carriage_return()
+            self.carriage_return(self.text.startswith(LF, self.offset + len(run)))
             return
         if first == BS and run.count(BS) == len(run):
             self.cursor_back(len(run))
@@ -841,7 +901,7 @@ def _feed_line(screen: _Screen, line: str, offset: int) -> None:
         _feed_gap(screen, line[position:], offset + position)
 
 
-def _line_model(text: str) -> list[str]:
+def _line_model(text: str, unknown_width: bool = False) -> list[str]:
     """Informative lines of a single page by the line model (today's fast path).
 
     Resolved, blank ones (empty or only spaces/tabs) dropped. Written spaces are kept (no right-trim of
@@ -849,13 +909,15 @@ def _line_model(text: str) -> list[str]:
     Tabs kept literally. Raises :class:`Unresolvable` for everything design.md lists as out of scope or
     unresolvable.
     """
-    lines = _append_only_lines(text)
-    return _model_lines(text) if lines is None else lines
+    lines = _append_only_lines(text)  # appending only: no column depends on the width
+    return _model_lines(text, unknown_width) if lines is None else lines
 
 
-def _model_lines(text: str) -> list[str]:
+def _model_lines(text: str, unknown_width: bool = False) -> list[str]:
     """:func:`terminal_lines` by the line model, token by token."""
     screen = _Screen(len(text))
+    screen.text = text
+    screen.unknown_width = unknown_width
     try:
         return _feed_lines(screen, text)
     finally:
@@ -941,7 +1003,7 @@ def terminal_lines(text: str, *, columns: int | None = None, rows: int | None = 
     first_refusal: Unresolvable | None = None
     if _line_model_fits(text, columns, rows):
         try:
-            return _line_model(text)
+            return _line_model(text, columns is None)
         except TerminalsDisagree:
             raise
         except Unresolvable as exc:
@@ -1015,7 +1077,7 @@ def first_difference(
     first_refusal: Unresolvable | None = None
     if _line_model_fits(raw, columns, rows):
         try:
-            expected = _line_model(raw)
+            expected = _line_model(raw, columns is None)
         except TerminalsDisagree as exc:
             return f"unresolvable: {exc}"
         except Unresolvable as exc:

@@ -20,8 +20,6 @@ import gc
 import re
 from dataclasses import dataclass, field
 
-from wcwidth import wcwidth
-
 from . import grammar
 from .grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
 from .model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
@@ -85,6 +83,7 @@ from .names import (
     VPA,
     XTWINOPS,
 )
+from .verify import _PARAMETER_ABOVE_RANGE, _swallows_on
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -191,6 +190,9 @@ class Model:
         self.history: list[str] = []  # the page's scrolled-off lines, joined where they wrapped
         self.tail: list[str] = []  # pieces of a scrolled-off line that continues (it wrapped)
         self.modes.clear()
+        self.swallowed: str | None = None  # a string tmux swallows past came before: only appending
+        self.saved_1048: tuple | None = None  # where xterm's DECSET 1048 saved the cursor (tmux ignores it)
+        self.disputed = False  # after DECRST 1048 on the saved row: the column differs (xterm, tmux) until LF
 
     def float_page(self) -> None:
         """A fresh page whose first row is the cursor's, at an unknown place on the screen."""
@@ -294,6 +296,10 @@ class Model:
                 if self.lost is None:
                     try:
                         self.flush_home()
+                        if self.disputed:
+                            raise Undecided("the cursor's column after DECRST 1048 (tmux ignores it)")
+                        if self.swallowed is not None:
+                            self.after_swallowing(appends=True)
                         self.write(text[position:stop])
                     except Undecided as exc:
                         self.lose(f"text at offset {position}: {exc}")
@@ -318,7 +324,14 @@ class Model:
                 if self.lost is None:
                     try:
                         self.flush_home()
-                        self.control(char)
+                        if self.disputed:
+                            if char != "\n":
+                                raise Undecided("the cursor's column after DECRST 1048 (tmux ignores it)")
+                            self.disputed = False
+                        if self.swallowed is not None and char not in ("\n", "\x07") and (
+                                char != "\r" or text[stop + 1:stop + 2] != "\n"):
+                            self.after_swallowing()
+                        self.control(char, text[stop + 1:stop + 2] == "\n")
                     except Undecided as exc:
                         self.lose(f"{_control_label(char)} at offset {stop}: {exc}")
                 else:
@@ -343,6 +356,15 @@ class Model:
         try:
             if "\x9c" in token:
                 raise Undecided("a C1 ST ends the string outside its payload")
+            if _swallows_on(seq):
+                self.swallow(seq, end)
+            elif self.swallowed is not None and seq.kind is Kind.CSI and seq.final != SGR:
+                if self.break_kind(seq) not in ("RIS", None):
+                    self.poisoned = self.poisoned or self.swallowed
+                elif self.lost is None:
+                    self.after_swallowing()
+            elif self.swallowed is not None and seq.kind in (Kind.ESC2, Kind.NF) and seq.final not in (RIS, ST_FINAL):
+                self.after_swallowing()
             kind = self.break_kind(seq)
             if kind is not None:
                 joined = self.home_at >= 0 and kind in ("ED 0", "ED 2")
@@ -364,6 +386,25 @@ class Model:
             self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}")
 
     # -- page breaks ---------------------------------------------------------------------------------
+
+    def swallow(self, seq: grammar.Sequence, end: int) -> None:
+        """A string tmux does not end where the grammar does (BEL-ended DCS/SOS/PM/APC, a cancelled
+        DCS): tmux swallows on to the next ESC, so a line end before it joins lines there, and no later
+        redraw may act on what tmux did not show."""
+        next_escape = self.text.find(ESC, end)
+        line_end = self.text.find("\n", end, next_escape if next_escape >= 0 else len(self.text))
+        if line_end >= 0:
+            self.poisoned = self.poisoned or "a line end tmux swallows with a string"
+            raise Undecided(f"a line end at offset {line_end} that tmux swallows with the string")
+        self.swallowed = self.swallowed or f"a string tmux swallows past, at offset {end - len(seq.text)}"
+
+    def after_swallowing(self, appends: bool = False) -> None:
+        """After such a string only appending is decided (tmux did not show what it swallowed)."""
+        if appends and self.cx_known and not self.pending and self.cx >= len(self.grid[self.cy].cells):
+            return
+        reason = f"a redraw after {self.swallowed}"
+        self.poisoned = self.poisoned or reason
+        raise Undecided(reason)
 
     def break_kind(self, seq: grammar.Sequence) -> str | None:
         if seq.kind is Kind.ESC2 and seq.final == RIS:
@@ -549,13 +590,18 @@ class Model:
 
     # -- controls ------------------------------------------------------------------------------------
 
-    def control(self, char: str) -> None:
+    def control(self, char: str, before_lf: bool = False) -> None:
         if char == "\n":
             self.line_feed()
             self.carriage_return()
         elif char == "\r":
+            if not before_lf:
+                self.layout_known(self.cy, cursor=False)
             self.carriage_return()
         elif char == "\b":
+            if self.cx_known and self.cx == 0 and not self.pending and (
+                    (self.cy > 0 and self.grid[self.cy - 1].wrapped) or (self.cy == 0 and self.tail)):
+                raise Undecided("BS at the first column of a wrapped row (tmux goes up a row, xterm not)")
             self.cursor_left(1)
         elif char == HT:
             self.tab()
@@ -566,6 +612,19 @@ class Model:
         self.cx = 0
         self.cx_known = True
         self.pending = False
+
+    def layout_known(self, *indexes: int, cursor: bool = True) -> None:
+        """Width unknown: a row reaching past column 80 wraps on an 80-column terminal, so a column- or
+        row-dependent operation on it (or across it) is undecided; appending to it stays decided."""
+        if self.columns is not None:
+            return
+        grid = self.grid
+        low, high = min(indexes), max(indexes)
+        self.charge(high - low + 1)
+        for index in range(max(low, 0), min(high, len(grid) - 1) + 1):
+            if len(grid[index].cells) > MIN_COLUMNS or (
+                    cursor and index == self.cy and self.cx_known and self.cx >= MIN_COLUMNS):
+                raise Undecided(f"acts on a row past column {MIN_COLUMNS} of a terminal of unknown width")
 
     def need_column(self) -> int:
         if not self.cx_known:
@@ -701,6 +760,7 @@ class Model:
             row = limit
         while row >= len(self.grid):
             self.grid.append(_Row())
+        self.layout_known(self.cy, row)
         self.charge(1)
         self.cy = row
         self.pending = False
@@ -708,6 +768,7 @@ class Model:
     def move_rows(self, delta: int) -> None:
         """CUU / CUD / CNL / CPL / VPR: clamped at the region's margins or the screen's edge."""
         target = self.cy + delta
+        self.layout_known(self.cy, target)
         if self.bottom is not None:
             if self.cy >= self.top and target < self.top:
                 target = self.top
@@ -749,6 +810,7 @@ class Model:
 
     def cursor_left(self, count: int) -> None:
         col = self.need_column()
+        self.layout_known(self.cy)
         self.cx = max(col - count, 0)
 
     def cursor_right(self, count: int) -> None:
@@ -763,6 +825,7 @@ class Model:
         self.mark_wide(target)
 
     def goto_column(self, col: int) -> None:
+        self.layout_known(self.cy)
         limit = self.right_limit()
         if limit is not None and col > limit:
             col = limit
@@ -928,10 +991,7 @@ class Model:
             self.pad(cells, col)
             cells.append(char)
             end = col + 1
-            if width == -1:
-                if wcwidth(char) == 2:
-                    cells.append(WIDE_TAIL)
-                    end += 1
+            if width == -1:  # 1 or 2 cells (or none): the row is uncertain from here on
                 row.uncertain += 1
                 self.cx_known = False
         limit = self.right_limit()
@@ -970,6 +1030,7 @@ class Model:
             cells[start:stop] = UNWRITTEN * (stop - start)
 
     def erase_line(self, mode: int) -> None:
+        self.layout_known(self.cy)
         row = self.grid[self.cy]
         if self.pending and self.cx_known:
             # tmux's cursor is past the last column: EL 0 erases nothing there (xterm would erase the
@@ -1000,9 +1061,11 @@ class Model:
 
     def erase_chars(self, count: int) -> None:
         col = self.need_column()
+        self.layout_known(self.cy)
         self.erase_cells(self.grid[self.cy], col, col + count, self.cy)
 
     def edit_check(self, row: _Row, col: int) -> None:
+        self.layout_known(self.cy)
         cells = row.cells
         self.touch(row)
         if row.wrapped or row.uncertain or (self.cy > 0 and self.grid[self.cy - 1].wrapped):
@@ -1023,6 +1086,8 @@ class Model:
         if limit is None and len(cells) + count > MIN_COLUMNS:
             raise Undecided("ICH pushes characters toward a right margin of unknown place")
         width = MIN_COLUMNS if limit is None else limit + 1
+        if 2 * count > width - col:
+            raise Undecided("ICH of more than half the rest of the row (tmux 3.3a leaves old cells)")
         count = min(count, width - col)
         self.charge(count + len(cells) - col)
         cells[col:col] = UNWRITTEN * count
@@ -1054,6 +1119,8 @@ class Model:
             bottom = MIN_ROWS - 1
             certain = False
         if not top <= self.cy <= bottom:
+            if self.bottom is not None:
+                raise Undecided("IL/DL outside the scroll region (tmux acts on the whole screen, xterm not)")
             return
         if self.need_column():
             raise Undecided("IL/DL away from the first column (xterm moves the cursor there, tmux not)")
@@ -1088,7 +1155,7 @@ class Model:
             self.scroll_down(top, bottom, count)
 
     def repeat(self, count: int, last_char: str) -> None:
-        if not last_char or _width(last_char) != 1:
+        if not last_char or not last_char.isascii() or _width(last_char) != 1:
             raise Undecided("REP without a narrow character written just before it")
         limit = MIN_COLUMNS - 1 if self.right_limit() is None else self.right_limit()
         if self.pending or self.cx + count > limit:
@@ -1102,6 +1169,11 @@ class Model:
             numbers.append(0)
         if len(numbers) != 2:
             raise Undecided("DECSTBM with more than two parameters")
+        fields = seq.params.split(";")
+        if len(fields) > 1 and fields[1] and numbers[1] == 0:
+            raise Undecided("DECSTBM with a 0 bottom (tmux reads row 1, xterm the last row)")
+        if self.origin:
+            raise Undecided("DECSTBM in origin mode (tmux homes to the screen, xterm to the region)")
         top = max(numbers[0], 1) - 1
         height = self.height
         if numbers[1] == 0 and height is None:
@@ -1140,6 +1212,7 @@ class Model:
         if self.saved is None or self.saved_unknown:
             raise Undecided("restores a cursor position that was never saved (or is unknown)")
         cy, cx, origin, anchored, page, scrolls = self.saved
+        self.layout_known(self.cy, cy)
         if anchored != self.anchored:
             raise Undecided("restores a position saved while the page's place was known differently")
         if not anchored and (page != len(self.pages) or scrolls != self.scrolls):
@@ -1154,6 +1227,10 @@ class Model:
 
     def apply(self, seq: grammar.Sequence, last_char: str) -> None:
         kind = seq.kind
+        if self.disputed and kind in (Kind.CSI, Kind.ESC2, Kind.NF) and not (kind is Kind.CSI and seq.final == SGR):
+            if not (kind is Kind.CSI and seq.final in (CUP, HVP) and not seq.private):
+                raise Undecided("the cursor's column after DECRST 1048 (tmux ignores it)")
+            self.disputed = False
         if kind is Kind.CSI:
             self.csi(seq, last_char)
         elif kind is Kind.ESC2:
@@ -1190,6 +1267,8 @@ class Model:
             raise Undecided("unsupported")
         if final == SGR:
             return
+        if _PARAMETER_ABOVE_RANGE.search(params):
+            raise Undecided(f"a parameter above {grammar.PARAMETER_RANGE_LIMIT} (tmux ignores the sequence)")
         if private:
             if private == "?" and final in (SM, RM):
                 for mode in seq.numbers(default=-1):
@@ -1198,11 +1277,19 @@ class Model:
                     elif mode == 6:
                         self.origin = final == SM
                         self.home()
-                    elif mode == 1048:
+                    elif mode == SAVE_CURSOR_1048:
+                        # tmux 3.3a ignores 1048, xterm saves / restores the cursor: what a later
+                        # restore (1048 l, DECRC) finds is not agreed on
                         if final == SM:
-                            self.save_cursor()
-                        else:
-                            self.restore_cursor()
+                            self.saved_unknown = True
+                            self.saved_1048 = (self.cy, self.cx, self.cx_known, self.pending, len(self.pages),
+                                               self.scrolls)
+                        elif self.saved_1048 != (self.cy, self.cx, self.cx_known, self.pending,
+                                                 len(self.pages), self.scrolls):
+                            self.disputed = self.saved_1048 is not None and self.saved_1048[0] == self.cy and \
+                                self.saved_1048[4:] == (len(self.pages), self.scrolls)
+                            if not self.disputed:
+                                raise Undecided("DECRST 1048 (tmux 3.3a ignores it, xterm restores the cursor)")
                     elif mode not in HARMLESS_PRIVATE_MODES:  # 7 and 6 are handled above
                         raise Undecided(f"DEC private mode {mode}")
                 return
