@@ -144,7 +144,7 @@ CASES = [
     Case("pages", "a\x1bcb\n", ["a", "b"], KEEPS_WHAT_A_CLEAR_HID),  # RIS
     *(Case("pages", f"a{CSI}?{mode}hb\n", ["a", " b"], KEEPS_WHAT_A_CLEAR_HID, KEEPS_WHAT_A_CLEAR_HID)
       for mode in (47, 1047, 1049)),  # the alternate screen starts blank, the cursor where it was
-    Case("pages", f"a{CSI}?1048hb\n", ["ab"]),  # saves the cursor only
+    Case("pages", f"a{CSI}?1048hb\n", REFUSED),  # tmux 3.3a ignores it, xterm saves the cursor (F8)
     Case("pages", "a\x1bDb\n", ["a", " b"]),  # IND: down a row, same column
     Case("pages", "a\x1bEb\n", ["a", "b"]),  # NEL
     Case("pages", "abc\n" + CSI + "A" + CSI + "1@x\n", ["xabc"]),  # ICH
@@ -273,7 +273,8 @@ def test_both_models_take_the_same_private_modes_as_harmless() -> None:
 
     # Resolved as pages (SESSIONS_CONTRACT.md): the cursor saved and restored; the alternate screen a
     # page of its own, the main screen continuing after it.
-    pages = {1048: ["ab"], 1049: ["a", " b"]}
+    # 1048: tmux 3.3a ignores it, xterm saves the cursor: refused (red team F8).
+    pages = {1048: REFUSED, 1049: ["a", " b"]}
     for mode in (*range(2100), 9001, 9999):
         raw = f"a{CSI}?{mode}hb{CSI}?{mode}l\n"
         shows = ["ab"] if mode in HARMLESS_PRIVATE_MODES else pages.get(mode, REFUSED)
@@ -370,3 +371,43 @@ def test_tmux_shows_what_the_session_rules_resolve() -> None:
     shown = tmux_show([(raw, columns or 80, rows or 24) for raw, columns, rows, _ in resolved])
     for (raw, _columns, _rows, shows), judge in zip(resolved, shown, strict=True):
         assert judge == _as_terminal_shows(shows), raw
+
+
+# Red team (REDTEAM_FINDINGS.md, judged by live tmux 3.3a): where terminals disagree or tmux differs
+# from the models, both models refuse on their own (defence in depth), at the size the finding used.
+HOME_CLEAR = CSI + "H" + CSI + "2J"
+RED_TEAM_REFUSALS = [
+    pytest.param("a" + CSI + "2147483648Cb\n", 80, 24, id="F1-CUF-beyond-range"),
+    pytest.param(HOME_CLEAR + "abc" + CSI + "4294967296Dx\n", 80, 24, id="F1-CUB-beyond-range-page"),
+    pytest.param("x" * 97 + "\ryyyyyyyyy\n", None, None, id="F2-CR-on-a-row-past-column-80"),
+    pytest.param(CSI + "75G0123456789" + CSI + "2Kg\n", None, None, id="F2-EL-on-a-row-past-column-80"),
+    pytest.param("x" * 100 + "\nb" + CSI + "Az\n", None, None, id="F2-CUU-into-a-row-past-column-80"),
+    pytest.param(HOME_CLEAR + "x" * 85 + "\r" + CSI + "Ky\n", None, None, id="F2-page-EL-past-column-80"),
+    pytest.param("civh\x1bP1$r\x07" + CSI + "2Kxyz\n", 120, 40, id="F3-DCS-BEL-then-EL"),
+    pytest.param(HOME_CLEAR + "civh\x1bP1$r\x07" + CSI + "2Kxyz\n", None, None, id="F3-DCS-BEL-then-EL-page"),
+    pytest.param("AB\x1b_x\x07\nCD\x1b\\EF\n", None, None, id="F3-APC-BEL-then-line-end"),
+    pytest.param(HOME_CLEAR + "$" + CSI + "5r" + CSI + "Ly\n", 80, 24, id="F4-IL-above-region"),
+    pytest.param(HOME_CLEAR + "l1\nl2\nl3" + CSI + "2;3r" + CSI + "1;1H" + CSI + "Mz" + CSI + "r\n", 80, 24,
+                 id="F4-DL-above-region"),
+    pytest.param("x\n" + CSI + "?1049hs\x1bcz\n", 40, 10, id="F5-RIS-on-the-alternate-screen"),
+    pytest.param("ab\u0378\u0378" + CSI + "3Dz\n", 80, 24, id="F6-unassigned-code-point"),
+    pytest.param("x" * 45 + "\r\bY\n", 40, 10, id="F7-BS-up-a-wrapped-row"),
+    pytest.param(HOME_CLEAR + "ab" + CSI + "?1048h\ncd" + CSI + "?1048lX\n", 80, 24, id="F8-1048"),
+    pytest.param(HOME_CLEAR + "abcdefghij" * 7 + CSI + "1;30H" + CSI + "26@XY\n", 80, 24, id="F9-ICH-over-half"),
+    pytest.param(HOME_CLEAR + "\u00e9" + CSI + "3bX\n", 80, 24, id="F10-REP-non-ASCII"),
+    pytest.param(HOME_CLEAR + "abc\ndef" + CSI + "2;0rX\n", 80, 24, id="F11-DECSTBM-0-bottom"),
+    pytest.param(HOME_CLEAR + "abc\ndef" + CSI + "?6h" + CSI + "2;5rX" + CSI + "?6l" + CSI + "r\n", 80, 24,
+                 id="F12-DECSTBM-in-origin-mode"),
+]
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows"), RED_TEAM_REFUSALS)
+def test_cleaner_refuses_what_the_red_team_found(raw: str, columns: int | None, rows: int | None) -> None:
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(raw, columns=columns, rows=rows)
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows"), RED_TEAM_REFUSALS)
+def test_verifier_refuses_what_the_red_team_found(raw: str, columns: int | None, rows: int | None) -> None:
+    with pytest.raises(verify.Unresolvable):
+        verify.terminal_lines(raw, columns=columns, rows=rows)

@@ -28,15 +28,7 @@ _C1_CONTROL = re.compile(f"[{grammar.C1_RANGE}]")
 # between two tokens is text to write.
 _AUTOWRAP_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?0*7(?:;[0-9;]*)?l")
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
-# Strings the grammar ends where tmux does not: DCS / SOS / PM / APC ended by BEL (the Buildkite
-# policy), and a DCS cancelled by CAN / SUB once its data began. tmux swallows on (to the next ESC, or
-# to ST in DCS data), so the text after one may never show there: appending it keeps more than tmux
-# shows, but no redraw may act on it.
-_SWALLOWING_STRING = re.compile(
-    rf"\x1b[PX^_]{grammar.STRING_PAYLOAD}*\x07"
-    rf"|\x1bP[\x20-\x3f]*[^{grammar.C0_RANGE}{grammar.C1_RANGE}\x20-\x3f]{grammar.STRING_PAYLOAD}*"
-    rf"[{grammar.ABORT_CONTROLS}]"
-)
+_SWALLOWING_STRING = session.SWALLOWING_STRING
 
 
 class Refused(Exception):
@@ -95,6 +87,10 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
         # DECAWM off matters where the width is known: past the margin a terminal overwrites the last
         # column. The screen model refuses it (the inert table drops it where no width is assumed).
         raise Refused(UNSUPPORTED_CONTROL, f"DECAWM off (autowrap) on a screen of {columns} columns")
+    if "\x1b" in text and _SWALLOWING_STRING.search(text) is not None:
+        swallowed = session.joined_by_swallowing(text)
+        if swallowed is not None:
+            raise TerminalsDisagree(UNSUPPORTED_CONTROL, swallowed)
     stripped, count = grammar.APPEND_ONLY_INERT.subn("", text)
     if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
         return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
@@ -252,14 +248,7 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
         _refuse(seq, offset)
 
 
-def _beyond_range(params: str) -> bool:
-    """Whether a parameter exceeds the range terminals agree on (length first: ``int()`` refuses
-    more than 4300 digits)."""
-    for field in re.split("[;:]", params):
-        digits = field.lstrip("0")
-        if len(digits) > 10 or (len(digits) == 10 and digits.isdigit() and int(digits) > grammar.PARAMETER_RANGE_LIMIT):
-            return True
-    return False
+_beyond_range = session.beyond_range
 
 
 def _clears_or_homes(seq: grammar.Sequence) -> bool:

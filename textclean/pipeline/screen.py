@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import wcwidth
 
-from .model import SCREEN_LINES
+from .model import MIN_COLUMNS, SCREEN_LINES
 from .redraw import UNWRITTEN, LineModel, Row, Unresolved
 from .widths import unsettled_width
 
@@ -194,6 +194,8 @@ class ScreenModel(LineModel):
         """REP: the last graphic character, ``n`` more times."""
         if self.last_char is None:
             raise Unresolved("REP not right after a character (terminals disagree)")
+        if not self.last_char.isascii():
+            raise Unresolved("REP after a non-ASCII character (tmux 3.3a repeats only ASCII)")
         self._charge(n)
         self.write(self.last_char * n)
 
@@ -214,6 +216,8 @@ class ScreenModel(LineModel):
     def backspace(self) -> None:
         self._require_cursor()
         self._no_pending_wrap("backspace")
+        if self.col == 0 and self.row > 0 and self.rows[self.row - 1].ending is WRAP:
+            raise Unresolved("backspace at the first column of an autowrapped row (tmux goes up a row, xterm stays)")
         super().backspace()
 
     def tab(self) -> None:
@@ -267,6 +271,8 @@ class ScreenModel(LineModel):
         if row.special or row.ambiguous:
             raise Unresolved("insert characters on a row with wide, ambiguous or tab characters")
         cells = row.cells
+        if 2 * n > (self.width or MIN_COLUMNS) - self.col:
+            raise Unresolved("insert characters of more than half the rest of the row (tmux 3.3a leaves old cells)")
         if self.col >= len(cells):
             return
         limit = self.width if self.width is not None else None
@@ -469,7 +475,7 @@ class ScreenModel(LineModel):
         upper, lower = self._region()
         screen_row = self.row - self.top
         if screen_row < upper or (lower is not None and screen_row > lower):
-            return  # outside the scroll region: no effect
+            raise Unresolved("insert or delete lines outside the scroll region (tmux acts, xterm ignores it)")
         self._shift(screen_row, lower, n, up=not insert, keep=False)
         self.col = 0
         self.pending_wrap = False
@@ -540,6 +546,8 @@ class ScreenModel(LineModel):
         """DECSTBM (rows from 0; ``lower`` None: the screen's bottom). The cursor goes home."""
         self._anchor()
         self._require_top("set scroll region")
+        if self.origin:
+            raise Unresolved("scroll region set in origin mode (tmux homes to the screen's top, xterm the region's)")
         if self.height is not None:
             lower = self.height - 1 if lower is None else min(lower, self.height - 1)
         if lower is not None and upper >= lower:
