@@ -21,11 +21,8 @@ margin an unknown height hides, a relative move from the pending-wrap column, an
 
 from __future__ import annotations
 
-import wcwidth
-
-from .model import MIN_COLUMNS, SCREEN_LINES
+from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
 from .redraw import UNWRITTEN, LineModel, Row, Unresolved
-from .widths import unsettled_width
 
 
 class _Wrap(str):
@@ -168,14 +165,14 @@ class ScreenModel(LineModel):
             self.pending_wrap = self.col >= width
             return
         for ch in text:
-            cells = 1 if ch < "\u0300" else wcwidth.wcwidth(ch)
+            cells = 1 if ch < "\u0300" else settled_width(ch)
+            if cells < 0:
+                raise Unresolved(f"character {ch!r} of uncertain width on a screen of known width")
             if cells == 0:
                 if self.pending_wrap:
                     raise Unresolved("combining character at the pending-wrap column")
                 super().write(ch)
                 continue
-            if cells != 1 and (cells != 2 or unsettled_width(ch)):
-                raise Unresolved(f"character {ch!r} of uncertain width on a screen of known width")
             if self.col + cells > width:
                 self._wrap()
             super().write(ch)
