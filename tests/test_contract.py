@@ -28,7 +28,9 @@ REFUSED = None
 #: The rules of docs/design.md ("The display model", "What the cleaner does with each control").
 RULES = {
     "lf": "A line is what lies between LF; LF implies CR.",
-    "no-wrap": "No wrapping: the screen is as wide as the longest line.",
+    "no-wrap": f"An unknown size is at least {MIN_COLUMNS} columns, no wrapping assumed: appending past column "
+    f"{MIN_COLUMNS} resolves; a column or row operation on a row past column {MIN_COLUMNS} (an {MIN_COLUMNS}-column "
+    "terminal wrapped it) is unresolvable.",
     "height": f"The terminal has at least {SCREEN_LINES} rows: a move more than {SCREEN_LINES - 1} rows above "
     "the lowest row, above the first row of the output, or below the lowest row is unresolvable.",
     "informative": "Informative lines: blank ones (empty or only spaces/tabs) dropped.",
@@ -39,7 +41,8 @@ RULES = {
     "unsettled-width": "A code point whose width differs between wcwidth 0.7.0, glibc 2.36 (tmux) and Unicode 13 "
     "terminals, and an undecodable byte, count as ambiguous.",
     "swallowing-string": "After a DCS/SOS/PM/APC ended by BEL, or a DCS cancelled by CAN/SUB once its data "
-    "began, appending resolves and any redraw is unresolvable (tmux swallows on).",
+    "began, appending resolves and any redraw is unresolvable (tmux swallows on to ST); so is a line end "
+    "before the next ESC (tmux joins the text before the string with the text after its ST).",
     "parameter-range": "A cursor control with a CSI parameter above 2147483647 is unresolvable (tmux ignores "
     "the sequence, xterm clamps it).",
     "min-columns": f"The narrowest terminal has {MIN_COLUMNS} columns: a horizontal move landing past the "
@@ -86,7 +89,8 @@ CASES = [
     Case("lf", "abc\ndef\n", ["abc", "def"]),
     Case("lf", "abc\nX\rY", ["abc", "Y"]),
     Case("no-wrap", "x" * 300 + "\n", ["x" * 300]),
-    Case("no-wrap", "x" * 300 + "\rY\n", ["Y" + "x" * 299]),
+    Case("no-wrap", "x" * 300 + "\rY\n", REFUSED),  # an 80-column terminal: CR to the last wrapped row
+    Case("no-wrap", "x" * 80 + "\rY\n", ["Y" + "x" * 79]),
     Case("height", _rows(SCREEN_LINES) + CSI + f"{SCREEN_LINES - 1}AX", ["r0", "X1", *[f"r{n}" for n in range(2, 24)]]),
     Case("height", _rows(SCREEN_LINES) + CSI + f"{SCREEN_LINES}AX", REFUSED),
     Case("height", "a\n" + CSI + "2AX", REFUSED),  # above the first row of the output
@@ -132,8 +136,9 @@ CASES = [
     Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS}GX\n", ["ab" + " " * (MIN_COLUMNS - 3) + "X"]),
     Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS + 1}GX\n", REFUSED),
     Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS + 1}`X\n", REFUSED),
-    Case("min-columns", "x" * 100 + "\r" + CSI + "90GY\n", ["x" * 89 + "Y" + "x" * 10]),  # within the row
-    Case("min-columns", "x" * 100 + "\r" + CSI + "95CY\n", ["x" * 95 + "Y" + "x" * 4]),
+    Case("min-columns", "x" * 100 + "\r" + CSI + "90GY\n", REFUSED),  # the row wraps on 80 columns
+    Case("min-columns", "x" * 100 + "\r" + CSI + "95CY\n", REFUSED),
+    Case("min-columns", "x" * 80 + "\r" + CSI + "70GY\n", ["x" * 69 + "Y" + "x" * 10]),
     Case("zwj", "a\u200d\rb\n", REFUSED),
     # EL at the row's end erases nothing: b joins a, and tmux's capture leaves the joiner out
     Case("zwj", "a\u200d" + CSI + "Kb\n", ["a\u200db"], tmux_differs=KEEPS_WHAT_TMUX_DROPS),

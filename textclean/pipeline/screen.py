@@ -102,6 +102,12 @@ class ScreenModel(LineModel):
             self.rows, self.top, self.row = [Row()], 0, 0
             self.saved = None
 
+    def _require_narrow_screen(self) -> None:
+        """An unknown width: a row on screen past column 80 is more than one row on an 80-column
+        terminal, so vertical and absolute positions on this screen are unknown."""
+        if self.width is None:
+            self._require_narrow_rows(self.top, len(self.rows) - 1)
+
     def _require_cursor(self) -> None:
         if not self.cursor_known:
             raise Unresolved("output where the cursor's position is not known")
@@ -264,6 +270,7 @@ class ScreenModel(LineModel):
         """ICH: blanks at the cursor, the rest of the row shifted right (what passes the margin is lost)."""
         self._require_cursor()
         self._no_pending_wrap("insert characters")
+        self._require_layout(relative=True)
         row = self.rows[self.row]
         if row.special or row.ambiguous:
             raise Unresolved("insert characters on a row with wide, ambiguous or tab characters")
@@ -285,6 +292,7 @@ class ScreenModel(LineModel):
         """DCH: the cells at the cursor removed, the rest of the row shifted left."""
         self._require_cursor()
         self._no_pending_wrap("delete characters")
+        self._require_layout(relative=True)
         row = self.rows[self.row]
         if row.special or row.ambiguous:
             raise Unresolved("delete characters on a row with wide, ambiguous or tab characters")
@@ -302,6 +310,8 @@ class ScreenModel(LineModel):
             self._require_exact_column()
             super().line_feed("")
         else:
+            self._require_layout(relative=True)
+            self._require_narrow_screen()
             self._index()
         self.col = column
 
@@ -311,6 +321,8 @@ class ScreenModel(LineModel):
         if not self.top_known:
             super().line_feed(WRAP)  # only autowrap gets here without a known top
             return
+        if self.margins is not None:
+            self._require_narrow_screen()
         upper, lower = self._region()
         screen_row = self.row - self.top
         if self.margins is not None and screen_row == lower:
@@ -347,6 +359,8 @@ class ScreenModel(LineModel):
             super().cursor_vertical(-1, to_column_zero=False)
             return
         self._require_top("reverse index")
+        self._require_layout(relative=True)
+        self._require_narrow_screen()
         upper, _ = self._region()
         screen_row = self.row - self.top
         if screen_row == upper:
@@ -362,6 +376,8 @@ class ScreenModel(LineModel):
             super().cursor_vertical(delta, to_column_zero=to_column_zero)
             return
         self._require_top("cursor move")
+        self._require_layout(relative=not to_column_zero)
+        self._require_narrow_screen()
         if not to_column_zero:
             self._require_exact_column()
             self._no_pending_wrap("cursor up or down")
@@ -390,6 +406,7 @@ class ScreenModel(LineModel):
         self._anchor()
         self._settle_top()
         self._require_top("absolute position")
+        self._require_narrow_screen()
         if column is None:
             self._require_cursor()
             self._no_pending_wrap("VPA")
@@ -418,6 +435,9 @@ class ScreenModel(LineModel):
             self._erase_nothing(0)
             return
         self._require_top("erase in display")
+        if mode not in (2, 3):
+            self._require_layout(relative=True)
+            self._require_narrow_screen()
         if mode in (2, 3):
             screen_row = self.row - self.top
             self._charge(len(self.rows) - self.top)
@@ -469,6 +489,7 @@ class ScreenModel(LineModel):
     def _lines(self, n: int, *, insert: bool) -> None:
         self._require_top("insert or delete lines")
         self._require_cursor()
+        self._require_narrow_screen()
         upper, lower = self._region()
         screen_row = self.row - self.top
         if screen_row < upper or (lower is not None and screen_row > lower):
@@ -489,6 +510,7 @@ class ScreenModel(LineModel):
         """SU / SD."""
         self._require_top("scroll")
         self._require_cursor()
+        self._require_narrow_screen()
         if up:
             self._scroll_up(n)
         else:
@@ -543,6 +565,7 @@ class ScreenModel(LineModel):
         """DECSTBM (rows from 0; ``lower`` None: the screen's bottom). The cursor goes home."""
         self._anchor()
         self._require_top("set scroll region")
+        self._require_narrow_screen()
         if self.origin:
             raise Unresolved("scroll region set in origin mode (tmux homes to the screen's top, xterm the region's)")
         if self.height is not None:
@@ -571,6 +594,7 @@ class ScreenModel(LineModel):
         self._require_cursor()
         self._no_pending_wrap("save cursor")
         self._require_top("save cursor")
+        self._require_layout(relative=True)
         self.saved_screen = (self.row - self.top, self.col)
 
     def restore_cursor(self) -> None:
@@ -581,5 +605,6 @@ class ScreenModel(LineModel):
         if saved is None:
             raise Unresolved("cursor restore without a save on this page")
         self._require_top("restore cursor")
+        self._require_narrow_screen()
         self._place(*saved)
         self.rows[self.row].mark("multiline")
