@@ -61,6 +61,12 @@ class Candidate:
         return 0 if self.segments is None else sum(s.text is not None for s in self.segments)
 
 
+def _append_only(columns: int | None) -> re.Pattern[str]:
+    """What appending leaves inert: EL 0 too, unless the width is known (then EL at the pending-wrap
+    column decides where the next character goes, and tmux and xterm differ: the models decide)."""
+    return grammar.APPEND_ONLY_INERT if columns is None else grammar.INERT_SEQUENCE
+
+
 def _has_residual_control(text: str) -> bool:
     if _RESIDUAL_CONTROL_CHAR.search(text) is not None:
         return True
@@ -91,7 +97,7 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
         swallowed = session.joined_by_swallowing(text)
         if swallowed is not None:
             raise TerminalsDisagree(UNSUPPORTED_CONTROL, swallowed)
-    stripped, count = grammar.APPEND_ONLY_INERT.subn("", text)
+    stripped, count = _append_only(columns).subn("", text)
     if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
         return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
     try:
@@ -144,7 +150,7 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
             body = piece.rstrip("\r")
             ending = piece[len(body) :] + ("\n" if index < last else "")
             if model.at_fresh_row():
-                stripped, count = grammar.APPEND_ONLY_INERT.subn("", body)
+                stripped, count = _append_only(columns).subn("", body)
                 if not _has_residual_control(stripped):
                     tally[0] += count
                     tally[1] += len(body) - len(stripped)

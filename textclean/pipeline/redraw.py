@@ -179,11 +179,14 @@ class LineModel:
         cells[col:stop] = ["\t"] + [TAB_TAIL] * (stop - col - 1)
         self.col = stop
 
+    def _unknown_width(self) -> bool:
+        return self.columns is None
+
     def _require_layout(self, *, relative: bool) -> None:
         """An unknown width is "at least 80 columns, no wrapping assumed": a row past column 80 wraps
         on an 80-column terminal, so where a column lands on it is unknown; with ``relative`` the
         cursor at or past column 80 (an 80-column terminal's pending wrap) is unknown too."""
-        if self.columns is None:
+        if self._unknown_width():
             if len(self.rows[self.row].cells) > MIN_COLUMNS:
                 raise Unresolved(f"a column on a row past column {MIN_COLUMNS} of a screen of unknown width")
             if relative and self.col >= MIN_COLUMNS:
@@ -192,7 +195,7 @@ class LineModel:
     def _require_narrow_rows(self, first: int, last: int) -> None:
         """Rows ``first..last`` (a vertical move's path) each fit 80 columns (else an 80-column
         terminal shows them as more rows than the model counts)."""
-        if self.columns is None:
+        if self._unknown_width():
             low, high = min(first, last), max(first, last)
             self._charge(high - low + 1)
             for index in range(max(low, 0), min(high, len(self.rows) - 1) + 1):

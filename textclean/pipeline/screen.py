@@ -102,6 +102,9 @@ class ScreenModel(LineModel):
             self.rows, self.top, self.row = [Row()], 0, 0
             self.saved = None
 
+    def _unknown_width(self) -> bool:
+        return self.width is None
+
     def _require_narrow_screen(self) -> None:
         """An unknown width: a row on screen past column 80 is more than one row on an 80-column
         terminal, so vertical and absolute positions on this screen are unknown."""
