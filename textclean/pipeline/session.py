@@ -30,7 +30,7 @@ SWALLOWING_STRING = re.compile(
     rf"|\x1bP[\x20-\x3f]*[^{grammar.C0_RANGE}{grammar.C1_RANGE}\x20-\x3f]{grammar.STRING_PAYLOAD}*"
     rf"[{grammar.ABORT_CONTROLS}]"
 )
-_LINE_END_BEFORE_ESC = re.compile(r"[^\x1b\r\n]*[\r\n][^\x1b]*\x1b")  # and an ESC after it (a possible ST)
+_LINE_END_BEFORE_ESC = re.compile(r"[^\x1b\r\n]*[\r\n][^\x1b]*")  # then an ESC (or the end)
 # After a swallowing string: anything but appended text, line ends and inert sequences is a redraw.
 _REDRAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]|\r(?!\n)")
 
@@ -49,9 +49,13 @@ def joined_by_swallowing(text: str) -> str | None:
     """Where a string tmux swallows past is followed by a line end before the next ESC (tmux joins
     the lines around it): a description, or None."""
     for m in SWALLOWING_STRING.finditer(text):
-        if _LINE_END_BEFORE_ESC.match(text, m.end()) is not None:
-            return (f"a line end after {grammar.describe(grammar.parse(m.group()))} at offset {m.start()}, a string "
-                    "tmux does not end there (it joins the text before it with the text after its ST)")
+        line_end = _LINE_END_BEFORE_ESC.match(text, m.end())
+        if line_end is None or line_end.end() == len(text):
+            continue  # the string swallows to the end (tmux shows less: the safe side)
+        if SWALLOWING_STRING.match(text, line_end.end()) is not None:
+            continue  # the next ESC starts another such string: tmux shows nothing of what lies between
+        return (f"a line end after {grammar.describe(grammar.parse(m.group()))} at offset {m.start()}, a string "
+                "tmux does not end there (it joins the text before it with the text after its ST)")
     return None
 
 
