@@ -597,9 +597,6 @@ def test_issue_examples_tmux_flavour() -> None:
         assert capture.lines == want, data
         assert oracle.render(data, columns=40, lines=LINES, flavour=TMUX).lines == want, data
         adopted = _adopted(data.decode("utf-8", "surrogateescape"))
-        if data.startswith(b"AB"):
-            # The policy keeps more: tmux joins AB and EF (it swallows the LF and CD); the candidate
-            # keeps both lines with CD. No redraw follows, so nothing tmux swallowed is acted on.
-            assert adopted == "AB\nCDEF\n"
-        else:
-            assert adopted is None, data
+        # "AB ...": tmux joins AB and EF (it swallows the LF and CD), the models would keep AB and
+        # CDEF: a line end after a string tmux swallows past is refused (red team F3)
+        assert adopted is None, data
