@@ -403,6 +403,11 @@ RED_TEAM_REFUSALS = [
     pytest.param(HOME_CLEAR + "abc\ndef" + CSI + "2;0rX\n", 80, 24, id="F11-DECSTBM-0-bottom"),
     pytest.param(HOME_CLEAR + "abc\ndef" + CSI + "?6h" + CSI + "2;5rX" + CSI + "?6l" + CSI + "r\n", 80, 24,
                  id="F12-DECSTBM-in-origin-mode"),
+    # found by fuzz.tmux_redteam on fix-clean (family "fixtures"), minimised
+    pytest.param("eel for spinner-" + CSI + "?7ldemo: filename=spinnde43f7d1dac273d217347dd17ef0604e83808ec8240a2",
+                 None, None, id="DECAWM-off-then-a-row-past-column-80"),
+    pytest.param(b"\xe2\x1b[H\x1b[J\x1b[J\x81\x94".decode("utf-8", "surrogateescape"), 200, 50,
+                 id="undecodable-bytes-around-a-page-break"),
 ]
 
 

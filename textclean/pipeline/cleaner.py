@@ -13,7 +13,7 @@ from typing import NoReturn
 
 from . import grammar, session
 from .grammar import Kind
-from .model import SCREEN_LINES
+from .model import MIN_COLUMNS, SCREEN_LINES
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR
 from .redraw import LineModel, Unresolved
@@ -61,6 +61,18 @@ class Candidate:
         return 0 if self.segments is None else sum(s.text is not None for s in self.segments)
 
 
+def _past_min_columns(text: str, start: int) -> bool:
+    """Whether the line at ``start`` or one after it may take more than :data:`MIN_COLUMNS` cells (escapes removed;
+    a non-ASCII character counted as two)."""
+    start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1  # the row it is on
+    for line in re.split("[\r\n]", text[start:]):
+        if len(line) > MIN_COLUMNS // 2:
+            shown = grammar.ESCAPE_SEQUENCE.sub("", line)
+            if len(shown) > MIN_COLUMNS or (len(shown) > MIN_COLUMNS // 2 and not shown.isascii()):
+                return True
+    return False
+
+
 def _append_only(columns: int | None) -> re.Pattern[str]:
     """What appending leaves inert: EL 0 too, unless the width is known (then EL at the pending-wrap
     column decides where the next character goes, and tmux and xterm differ: the models decide)."""
@@ -89,7 +101,13 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
             UNSUPPORTED_CONTROL,
             f"C1 control U+{ord(c1.group()):04X} at offset {c1.start()} (terminals disagree on C1 in UTF-8)",
         )
-    if columns is not None and _AUTOWRAP_OFF.search(text) is not None:
+    autowrap_off = _AUTOWRAP_OFF.search(text) if "\x1b" in text else None
+    if autowrap_off is not None and columns is None and _past_min_columns(text, autowrap_off.start()):
+        # an unknown width is at least 80 columns: with autowrap off, an 80-column terminal writes
+        # everything past its margin over the last column
+        raise Refused(UNSUPPORTED_CONTROL, f"DECAWM off (autowrap) at offset {autowrap_off.start()}, then a row "
+                      f"that may pass column {MIN_COLUMNS} of a screen of unknown width")
+    if columns is not None and autowrap_off is not None:
         # DECAWM off matters where the width is known: past the margin a terminal overwrites the last
         # column. The screen model refuses it (the inert table drops it where no width is assumed).
         raise Refused(UNSUPPORTED_CONTROL, f"DECAWM off (autowrap) on a screen of {columns} columns")

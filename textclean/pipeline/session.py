@@ -30,6 +30,7 @@ SWALLOWING_STRING = re.compile(
     rf"|\x1bP[\x20-\x3f]*[^{grammar.C0_RANGE}{grammar.C1_RANGE}\x20-\x3f]{grammar.STRING_PAYLOAD}*"
     rf"[{grammar.ABORT_CONTROLS}]"
 )
+_UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes ``surrogateescape`` could not decode
 _LINE_END_BEFORE_ESC = re.compile(r"[^\x1b\r\n]*[\r\n][^\x1b]*")  # then an ESC (or the end)
 # After a swallowing string: anything but appended text, line ends and inert sequences is a redraw.
 _REDRAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]|\r(?!\n)")
@@ -99,6 +100,11 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
     swallowed = swallowed_redraw(text)
     if swallowed is not None:
         raise WholeRefusal("unsupported_control", swallowed, [])
+    undecodable = None if text.isascii() else _UNDECODABLE.search(text)
+    if undecodable is not None:
+        # tmux drops or joins a broken UTF-8 sequence around a page break; where it lands is unsettled
+        raise WholeRefusal("unsupported_control", f"an undecodable byte at offset {undecodable.start()} in a "
+                           "session with page breaks (terminals disagree on what it shows)", [])
     walker = _Walker(len(text), columns, rows)
     ending = "\r\n" if "\r\n" in text else "\n"
     segments: list[Segment] = []
