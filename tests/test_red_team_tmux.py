@@ -38,13 +38,10 @@ def _xfail(reason: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=reason)
 
 
-F1 = "F1 cleaner+verifier: a parameter > 2^31-1 moves the cursor to the margin; tmux ignores the sequence"
 F2 = ("F2 cleaner+verifier (or design): size unknown, a line passes column 80 then CR/EL/CHA acts as if "
       "it never wrapped; an 80-column terminal shows another line")
-F3 = "F3 cleaner+verifier: DCS ended by BEL, then EL 2 erases what tmux shows (tmux swallows the EL to ST)"
 F5 = ("F5 gate/cleaner: not idempotent; a page after RIS in the alternate screen is kept (verifier unsure), "
       "and cleaned on a second pass")
-F6 = "F6 widths (cleaner+verifier): an unassigned code point is width 1 to the models, tmux 3.3a drops it"
 F7 = "F7 cleaner+verifier: BS at column 0 of an autowrapped row goes up a row in tmux 3.3a (xterm stays)"
 F8 = "F8 cleaner+verifier+contract: tmux 3.3a ignores DECSET 1048 (save cursor); the models restore it"
 F9 = "F9 cleaner+verifier: ICH of more than half the rest of the row leaves old cells in tmux 3.3a"
@@ -53,10 +50,13 @@ F11 = "F11 cleaner+verifier: tmux reads DECSTBM's 0 bottom as row 1 (region igno
 F12 = "F12 cleaner+verifier: DECSTBM in origin mode homes to the screen's top in tmux, the region's in xterm"
 F4 = "F4 cleaner+verifier: IL above a DECSTBM region; tmux inserts lines (xterm ignores): lost row"
 
+# Findings F1 (parameters > 2^31-1), F3 (DCS ended by BEL, then a redraw) and F6 (unassigned code
+# points) were fixed by i12; their inputs stay below as regressions, without a mark.
 FINDINGS = [
     pytest.param(b"a\x1b[2147483648Cb\r\n", 80, 24, id="F1-CUF-2^31"),
     pytest.param(b"abc\x1b[4294967296Dx\r\n", 80, 24, id="F1-CUB-2^32"),
     pytest.param(b"a\x1b[99999999999`z\r\n", 120, 40, id="F1-HPA-huge"),
+<<<<<<< HEAD
     pytest.param(b"\x1b[75G0123456789\x1b[2Kg\r\n", None, None, id="F2-EL2-after-column-80"),
     pytest.param(b"x" * 97 + b"\ryyyyyyyyy\n", None, None, id="F2-CR-after-column-80"),
     pytest.param(b"x" * 100 + b"\r\nb\x1b[Az\r\n", None, None, id="F2-CUU-over-a-wide-line"),
@@ -64,6 +64,16 @@ FINDINGS = [
     pytest.param(b"civh\x1bP1$r\x07\x1b[2Kxyz\r\n", None, None, id="F3-DCS-BEL-EL2-unknown"),
     pytest.param(b"\x1b[H\x1b[J$\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region"),
     pytest.param(b"\x1b[H\x1b[2J$ x\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region-overwrite"),
+=======
+    pytest.param(b"\x1b[75G0123456789\x1b[2Kg\r\n", None, None, id="F2-EL2-after-column-80", marks=_xfail(F2)),
+    pytest.param(b"x" * 97 + b"\ryyyyyyyyy\n", None, None, id="F2-CR-after-column-80", marks=_xfail(F2)),
+    pytest.param(b"x" * 100 + b"\r\nb\x1b[Az\r\n", None, None, id="F2-CUU-over-a-wide-line", marks=_xfail(F2)),
+    pytest.param(b"civh\x1bP1$r\x07\x1b[2Kxyz\r\n", 120, 40, id="F3-DCS-BEL-EL2-sized"),
+    pytest.param(b"civh\x1bP1$r\x07\x1b[2Kxyz\r\n", None, None, id="F3-DCS-BEL-EL2-unknown"),
+    pytest.param(b"\x1b[H\x1b[J$\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region", marks=_xfail(F4)),
+    pytest.param(b"\x1b[H\x1b[2J$ x\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region-overwrite",
+                 marks=_xfail(F4)),
+>>>>>>> main
     pytest.param(b"\x1b[H\x1b[2Jl1\r\nl2\r\nl3\r\nl4\x1b[2;3r\x1b[4;1H\x1b[Lz\x1b[r\r\n", 80, 24,
                  id="F4-IL-below-region"),
     pytest.param(b"\x1b[H\x1b[2Jl1\r\nl2\r\nl3\r\nl4\x1b[2;3r\x1b[4;1H\x1b[Mz\x1b[r\r\n", 80, 24,
@@ -77,7 +87,11 @@ FINDINGS = [
     pytest.param(b"\x1b[H\x1b[2J\xc3\xa9\x1b[3bX\r\n", 80, 24, id="F10-REP-non-ASCII"),
     pytest.param(b"\x1b[H\x1b[2Jabc\r\ndef\x1b[2;0rX\r\n", 80, 24, id="F11-DECSTBM-0-bottom"),
     pytest.param(b"\x1b[H\x1b[2Jabc\r\ndef\x1b[?6h\x1b[2;5rX\x1b[?6l\x1b[r\r\n", 80, 24,
+<<<<<<< HEAD
                  id="F12-DECSTBM-homes-in-origin-mode"),
+=======
+                 id="F12-DECSTBM-homes-in-origin-mode", marks=_xfail(F12)),
+>>>>>>> main
     pytest.param("ab\u0378\u0378\x1b[3Dz\r\n".encode(), 80, 24, id="F6-unassigned-CUB"),
     pytest.param(("\x1b[H\x1b[2J" + "x" * 78 + "\u03a2" * 3 + "\rab\r\n").encode(), 80, 24,
                  id="F6-unassigned-wrap"),
@@ -168,7 +182,17 @@ BATCH_PER_FAMILY = 15
 
 # Streams that hold the ingredient of an open finding (its strict xfail above keeps it in view) are
 # left out of the batch, so the batch fails only on something new. Drop a line when its finding is fixed.
+<<<<<<< HEAD
 _KNOWN: dict[str, re.Pattern[bytes]] = {
+=======
+_KNOWN = {
+    "F4": re.compile(rb"\x1b\[[0-9;]*r.*\x1b\[[0-9]*[LM]", re.S),
+    "F8": re.compile(rb"\x1b\[\?1048[hl]"),
+    "F9": re.compile(rb"\x1b\[[0-9]*@"),
+    "F10": re.compile(rb"[\x80-\xff]\x1b\[[0-9]*b"),
+    "F11": re.compile(rb"\x1b\[[0-9]*;0*r"),
+    "F12": re.compile(rb"\x1b\[\?6h"),
+>>>>>>> main
 }
 
 
@@ -194,3 +218,16 @@ def test_generated_batch(judge_server) -> None:
     bad = [(case.family, case.raw, case.columns, case.rows, case.problems) for case in cases if case.problems]
     assert not bad, bad
     assert sum(case.adopted for case in cases) >= len(cases) // 6  # the batch exercises adoptions
+
+
+def test_hostile_sessions_never_raise() -> None:
+    """Every hostile whole-session input (fuzz/hostile_sessions.py, a few KB each) at every size comes
+    back: adopted, or refused as the very same object; never an exception. Timings: run the script."""
+    from fuzz.hostile_sessions import HOSTILE, SIZES
+
+    for name, make in HOSTILE.items():
+        text = make(6000)[:6000]
+        for columns, rows in SIZES:
+            kwargs = {} if columns is None else {"columns": columns, "rows": rows}
+            result = tmux_judge.textclean.clean(text, min_tokens=0, **kwargs)
+            assert result.applied or result.text is text, (name, columns, result.reason)

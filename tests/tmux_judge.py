@@ -210,14 +210,18 @@ def subsequence_missing(
     ``more``: a line may also be found inside a kept line that shows strictly more (the documented
     policy that ends DCS/SOS/PM/APC at BEL, where tmux swallows on to ST)."""
     at = 0
+    first = True
     for line in shown:
         if not line.strip():
             continue
+        top, first = first, False
         try:
             at = kept.index(line, at) + 1
         except ValueError:
             found = None
-            if _cut_by_a_hidden_row(line, columns):
+            if top:  # the alternate screen keeps no history: its top row may continue a row scrolled away
+                found = next((i for i in range(at, len(kept)) if kept[i].endswith(line)), None)
+            if found is None and _cut_by_a_hidden_row(line, columns):
                 found = next((i for i in range(at, len(kept)) if kept[i].startswith(line)), None)
             if found is None and more:
                 found = next((i for i in range(at, len(kept)) if _keeps_more(line, kept[i])), None)
