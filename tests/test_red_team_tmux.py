@@ -56,7 +56,6 @@ FINDINGS = [
     pytest.param(b"a\x1b[2147483648Cb\r\n", 80, 24, id="F1-CUF-2^31"),
     pytest.param(b"abc\x1b[4294967296Dx\r\n", 80, 24, id="F1-CUB-2^32"),
     pytest.param(b"a\x1b[99999999999`z\r\n", 120, 40, id="F1-HPA-huge"),
-<<<<<<< HEAD
     pytest.param(b"\x1b[75G0123456789\x1b[2Kg\r\n", None, None, id="F2-EL2-after-column-80"),
     pytest.param(b"x" * 97 + b"\ryyyyyyyyy\n", None, None, id="F2-CR-after-column-80"),
     pytest.param(b"x" * 100 + b"\r\nb\x1b[Az\r\n", None, None, id="F2-CUU-over-a-wide-line"),
@@ -64,16 +63,6 @@ FINDINGS = [
     pytest.param(b"civh\x1bP1$r\x07\x1b[2Kxyz\r\n", None, None, id="F3-DCS-BEL-EL2-unknown"),
     pytest.param(b"\x1b[H\x1b[J$\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region"),
     pytest.param(b"\x1b[H\x1b[2J$ x\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region-overwrite"),
-=======
-    pytest.param(b"\x1b[75G0123456789\x1b[2Kg\r\n", None, None, id="F2-EL2-after-column-80", marks=_xfail(F2)),
-    pytest.param(b"x" * 97 + b"\ryyyyyyyyy\n", None, None, id="F2-CR-after-column-80", marks=_xfail(F2)),
-    pytest.param(b"x" * 100 + b"\r\nb\x1b[Az\r\n", None, None, id="F2-CUU-over-a-wide-line", marks=_xfail(F2)),
-    pytest.param(b"civh\x1bP1$r\x07\x1b[2Kxyz\r\n", 120, 40, id="F3-DCS-BEL-EL2-sized"),
-    pytest.param(b"civh\x1bP1$r\x07\x1b[2Kxyz\r\n", None, None, id="F3-DCS-BEL-EL2-unknown"),
-    pytest.param(b"\x1b[H\x1b[J$\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region", marks=_xfail(F4)),
-    pytest.param(b"\x1b[H\x1b[2J$ x\x1b[5r\x1b[Ly\r\n", 80, 24, id="F4-IL-above-region-overwrite",
-                 marks=_xfail(F4)),
->>>>>>> main
     pytest.param(b"\x1b[H\x1b[2Jl1\r\nl2\r\nl3\r\nl4\x1b[2;3r\x1b[4;1H\x1b[Lz\x1b[r\r\n", 80, 24,
                  id="F4-IL-below-region"),
     pytest.param(b"\x1b[H\x1b[2Jl1\r\nl2\r\nl3\r\nl4\x1b[2;3r\x1b[4;1H\x1b[Mz\x1b[r\r\n", 80, 24,
@@ -87,20 +76,16 @@ FINDINGS = [
     pytest.param(b"\x1b[H\x1b[2J\xc3\xa9\x1b[3bX\r\n", 80, 24, id="F10-REP-non-ASCII"),
     pytest.param(b"\x1b[H\x1b[2Jabc\r\ndef\x1b[2;0rX\r\n", 80, 24, id="F11-DECSTBM-0-bottom"),
     pytest.param(b"\x1b[H\x1b[2Jabc\r\ndef\x1b[?6h\x1b[2;5rX\x1b[?6l\x1b[r\r\n", 80, 24,
-<<<<<<< HEAD
                  id="F12-DECSTBM-homes-in-origin-mode"),
-=======
-                 id="F12-DECSTBM-homes-in-origin-mode", marks=_xfail(F12)),
->>>>>>> main
     pytest.param("ab\u0378\u0378\x1b[3Dz\r\n".encode(), 80, 24, id="F6-unassigned-CUB"),
     pytest.param(("\x1b[H\x1b[2J" + "x" * 78 + "\u03a2" * 3 + "\rab\r\n").encode(), 80, 24,
                  id="F6-unassigned-wrap"),
 ]
 
 
-# Found by ``fuzz/tmux_redteam.py --count 250 --seed 11`` on fix-clean (family "fixtures", 40x10): a
-# wget bar wider than the screen, redrawn with CR on the alternate screen entered mid-line (?47h with
-# the page's top unknown). tmux joins two frames on the wrapped row; the candidate keeps another line.
+# Flagged by ``fuzz/tmux_redteam.py --count 250 --seed 11`` on fix-clean (family "fixtures", 40x10): a
+# wget bar wider than the screen, redrawn with CR on the alternate screen entered mid-line (?47h). It
+# was the judge's (tmux keeps no history on the alternate screen; main's tmux_judge fix): kept as a case.
 WGET_47H = (
     b'--2026-11-30 14:58:29--  http://127.0.0.1:46329/dataset.tar\r\nConnectin'
     b'g to 127.0.0.1:463\x1b[?47h29... connected.\r\nHTTP request sent, awaiting '
@@ -127,8 +112,7 @@ WGET_47H = (
     b'   \r\n\r\n2026-11-30 14:58:32 (1.27 MB/s) - \xe2\x80\x98dataset.tar\xe2\x80\x99 saved [3145'
     b'728/3145728]\r\n\r\n'
 )
-FINDINGS.append(pytest.param(WGET_47H, 40, 10, id="wget-bar-on-?47h-alternate-screen", marks=_xfail(
-    "open (cleaner, screen model with the page's top unknown): CR redraws of a wrapped bar on ?47h")))
+FINDINGS.append(pytest.param(WGET_47H, 40, 10, id="wget-bar-on-?47h-alternate-screen"))
 
 
 IDEMPOTENCE = [
@@ -182,17 +166,7 @@ BATCH_PER_FAMILY = 15
 
 # Streams that hold the ingredient of an open finding (its strict xfail above keeps it in view) are
 # left out of the batch, so the batch fails only on something new. Drop a line when its finding is fixed.
-<<<<<<< HEAD
 _KNOWN: dict[str, re.Pattern[bytes]] = {
-=======
-_KNOWN = {
-    "F4": re.compile(rb"\x1b\[[0-9;]*r.*\x1b\[[0-9]*[LM]", re.S),
-    "F8": re.compile(rb"\x1b\[\?1048[hl]"),
-    "F9": re.compile(rb"\x1b\[[0-9]*@"),
-    "F10": re.compile(rb"[\x80-\xff]\x1b\[[0-9]*b"),
-    "F11": re.compile(rb"\x1b\[[0-9]*;0*r"),
-    "F12": re.compile(rb"\x1b\[\?6h"),
->>>>>>> main
 }
 
 
