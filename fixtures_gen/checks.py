@@ -33,6 +33,15 @@ class Fixture:
     def text(self) -> str:
         return self.raw.decode("utf-8", errors="surrogateescape")
 
+    @property
+    def columns(self) -> int | None:
+        """The capture's terminal width (its metadata), passed to ``clean`` so that it is known."""
+        return self.metadata.get("columns")
+
+    @property
+    def rows(self) -> int | None:
+        return self.metadata.get("lines")
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -113,20 +122,21 @@ def count_tokens(text: str) -> int:
     return clean(text, min_tokens=0).tokens_before
 
 
-def judge(text: str) -> Verdict:
-    """Render ``text`` with the oracle, clean it with ``min_tokens=0``, and compare the two."""
+def judge(text: str, *, columns: int | None = None, rows: int | None = None) -> Verdict:
+    """Render ``text`` with the oracle, clean it with ``min_tokens=0`` (told the capture's size
+    where known), and compare the two at that size."""
     import oracle
-    from textclean import clean
 
-    ideal = "\n".join(oracle.informative_lines(text))
-    result = clean(text, min_tokens=0)
-    lossless = oracle.check_lossless(text, result.text)
+    size = {"columns": columns, "lines": rows}
+    ideal = "\n".join(oracle.informative_lines(text, **size))
+    result, _ = clean_at_size(text, columns, rows)
+    lossless = oracle.check_lossless(text, result.text, columns=columns, rows=rows)
     return Verdict(
         adopted=result.applied,
         reason=result.reason,
         detail=result.detail,
         cleaned=result.text,
-        agrees=bool(oracle.agrees(text, result.text)),
+        agrees=oracle.informative_lines(text, **size) == oracle.informative_lines(result.text, **size),
         lossless=bool(lossless.ok),
         missing=lossless.missing,
         tokens_before=result.tokens_before,

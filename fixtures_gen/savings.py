@@ -40,7 +40,7 @@ class Row:
 
 
 def measure(fixture: Fixture) -> Row:
-    v = judge(fixture.text)
+    v = judge(fixture.text, columns=fixture.columns, rows=fixture.rows)
     return Row(fixture.name, v.tokens_before, v.tokens_after, v.tokens_ideal, v.reason, tuple(problems(v)))
 
 

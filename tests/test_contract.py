@@ -28,7 +28,9 @@ REFUSED = None
 #: The rules of docs/design.md ("The display model", "What the cleaner does with each control").
 RULES = {
     "lf": "A line is what lies between LF; LF implies CR.",
-    "no-wrap": "No wrapping: the screen is as wide as the longest line.",
+    "no-wrap": f"An unknown size is at least {MIN_COLUMNS} columns, no wrapping assumed: appending past column "
+    f"{MIN_COLUMNS} resolves; a column or row operation on a row past column {MIN_COLUMNS} (an {MIN_COLUMNS}-column "
+    "terminal wrapped it) is unresolvable.",
     "height": f"The terminal has at least {SCREEN_LINES} rows: a move more than {SCREEN_LINES - 1} rows above "
     "the lowest row, above the first row of the output, or below the lowest row is unresolvable.",
     "informative": "Informative lines: blank ones (empty or only spaces/tabs) dropped.",
@@ -39,7 +41,8 @@ RULES = {
     "unsettled-width": "A code point whose width differs between wcwidth 0.7.0, glibc 2.36 (tmux) and Unicode 13 "
     "terminals, and an undecodable byte, count as ambiguous.",
     "swallowing-string": "After a DCS/SOS/PM/APC ended by BEL, or a DCS cancelled by CAN/SUB once its data "
-    "began, appending resolves and any redraw is unresolvable (tmux swallows on).",
+    "began, appending resolves and any redraw is unresolvable (tmux swallows on to ST); so is a line end "
+    "before the next ESC (tmux joins the text before the string with the text after its ST).",
     "parameter-range": "A cursor control with a CSI parameter above 2147483647 is unresolvable (tmux ignores "
     "the sequence, xterm clamps it).",
     "min-columns": f"The narrowest terminal has {MIN_COLUMNS} columns: a horizontal move landing past the "
@@ -72,7 +75,7 @@ class Case:
     shows: list[str] | None  # the informative lines, or REFUSED
     oracle_differs: str = ""  # why the oracle (a terminal) shows something else, if it does
     tmux_differs: str = ""  # why tmux 3.3a, the tie-breaker, shows something else, if it does
-    cleaner_pending: str = ""  # a red-team finding the verifier already refuses, the cleaner not yet
+    cleaner_pending: str = ""  # where the cleaner still resolves what the verifier refuses (the gate refuses)
 
     @property
     def id(self) -> str:
@@ -87,9 +90,9 @@ CASES = [
     Case("lf", "abc\ndef\n", ["abc", "def"]),
     Case("lf", "abc\nX\rY", ["abc", "Y"]),
     Case("no-wrap", "x" * 300 + "\n", ["x" * 300]),
-    # wraps at 80 columns: CR there is undecided (F2)
-    Case("no-wrap", "x" * 300 + "\rY\n", REFUSED, cleaner_pending="F2"),
+    Case("no-wrap", "x" * 300 + "\rY\n", REFUSED),  # an 80-column terminal: CR to the last wrapped row (F2)
     Case("no-wrap", "x" * 300 + "\r\nY\n", ["x" * 300, "Y"]),  # CR before LF: no column matters
+    Case("no-wrap", "x" * 80 + "\rY\n", ["Y" + "x" * 79]),
     Case("height", _rows(SCREEN_LINES) + CSI + f"{SCREEN_LINES - 1}AX", ["r0", "X1", *[f"r{n}" for n in range(2, 24)]]),
     Case("height", _rows(SCREEN_LINES) + CSI + f"{SCREEN_LINES}AX", REFUSED),
     Case("height", "a\n" + CSI + "2AX", REFUSED),  # above the first row of the output
@@ -124,8 +127,10 @@ CASES = [
     Case("swallowing-string", "a\nb" + CSI + "A\x1b_x\x07\nc\n", REFUSED),  # onto a row above
     Case("swallowing-string", "ab\x1bPx\x18cd\rX\n", REFUSED),  # DCS data cancelled
     # tmux 3.3a swallows the line end too (to the next ESC): it joins lines there
-    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\n", REFUSED, cleaner_pending="F3 line join"),
-    Case("swallowing-string", "50%\r100%\n\x1b_bk;t=1\x07step\n", REFUSED, cleaner_pending="F3 line join"),
+    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\n", REFUSED,
+         cleaner_pending="F3: nothing after it ends the string; the cleaner keeps more"),
+    Case("swallowing-string", "50%\r100%\n\x1b_bk;t=1\x07step\n", REFUSED,
+         cleaner_pending="F3: nothing after it ends the string; the cleaner keeps more"),
     Case("swallowing-string", "\x1b_bk;t=1\x07step 1\x1b[m\n", ["step 1"], tmux_differs=SWALLOWED_BY_TMUX),
     Case("swallowing-string", "x\x1bP1;2\x18y\rz\n", ["zy"]),  # cancelled before DCS data: all agree
     Case("parameter-range", "progress 10%" + CSI + "99999999999D" + CSI + "Kdone\n", REFUSED),
@@ -138,9 +143,10 @@ CASES = [
     Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS + 1}GX\n", REFUSED),
     Case("min-columns", "ab" + CSI + f"{MIN_COLUMNS + 1}`X\n", REFUSED),
     # the row passes column 80: an 80-column terminal wrapped it, CR / CHA / CUF on it are undecided (F2)
-    Case("min-columns", "x" * 100 + "\r" + CSI + "90GY\n", REFUSED, cleaner_pending="F2"),
-    Case("min-columns", "x" * 100 + "\r" + CSI + "95CY\n", REFUSED, cleaner_pending="F2"),
+    Case("min-columns", "x" * 100 + "\r" + CSI + "90GY\n", REFUSED),
+    Case("min-columns", "x" * 100 + "\r" + CSI + "95CY\n", REFUSED),
     Case("min-columns", "x" * 80 + "\rY\n", ["Y" + "x" * 79]),  # 80 cells: no row wraps
+    Case("min-columns", "x" * 80 + "\r" + CSI + "70GY\n", ["x" * 69 + "Y" + "x" * 10]),
     Case("zwj", "a\u200d\rb\n", REFUSED),
     # EL at the row's end erases nothing: b joins a, and tmux's capture leaves the joiner out
     Case("zwj", "a\u200d" + CSI + "Kb\n", ["a\u200db"], tmux_differs=KEEPS_WHAT_TMUX_DROPS),
@@ -151,7 +157,7 @@ CASES = [
     Case("pages", "a\x1bcb\n", ["a", "b"], KEEPS_WHAT_A_CLEAR_HID),  # RIS
     *(Case("pages", f"a{CSI}?{mode}hb\n", ["a", " b"], KEEPS_WHAT_A_CLEAR_HID, KEEPS_WHAT_A_CLEAR_HID)
       for mode in (47, 1047, 1049)),  # the alternate screen starts blank, the cursor where it was
-    Case("pages", f"a{CSI}?1048hb\n", ["ab"]),  # saves the cursor only
+    Case("pages", f"a{CSI}?1048hb\n", REFUSED),  # tmux 3.3a ignores it, xterm saves the cursor (F8)
     Case("pages", "a\x1bDb\n", ["a", " b"]),  # IND: down a row, same column
     Case("pages", "a\x1bEb\n", ["a", "b"]),  # NEL
     Case("pages", "abc\n" + CSI + "A" + CSI + "1@x\n", ["xabc"]),  # ICH
@@ -252,7 +258,7 @@ def test_every_rule_has_a_case() -> None:
 def test_cleaner_follows_the_contract(case: Case) -> None:
     shows = _cleaner_shows(case.raw)
     if case.cleaner_pending and shows != case.shows:
-        pytest.xfail(f"{case.cleaner_pending}: fixed on the cleaner side separately (branch fix-clean)")
+        pytest.xfail(f"{case.cleaner_pending} (the verifier refuses, so the gate does)")
     assert shows == case.shows
 
 
@@ -283,7 +289,8 @@ def test_both_models_take_the_same_private_modes_as_harmless() -> None:
 
     # Resolved as pages (SESSIONS_CONTRACT.md): the cursor saved and restored; the alternate screen a
     # page of its own, the main screen continuing after it.
-    pages = {1048: ["ab"], 1049: ["a", " b"]}
+    # 1048: tmux 3.3a ignores it, xterm saves the cursor: refused (red team F8).
+    pages = {1048: REFUSED, 1049: ["a", " b"]}
     for mode in (*range(2100), 9001, 9999):
         raw = f"a{CSI}?{mode}hb{CSI}?{mode}l\n"
         shows = ["ab"] if mode in HARMLESS_PRIVATE_MODES else pages.get(mode, REFUSED)
@@ -380,3 +387,48 @@ def test_tmux_shows_what_the_session_rules_resolve() -> None:
     shown = tmux_show([(raw, columns or 80, rows or 24) for raw, columns, rows, _ in resolved])
     for (raw, _columns, _rows, shows), judge in zip(resolved, shown, strict=True):
         assert judge == _as_terminal_shows(shows), raw
+
+
+# Red team (REDTEAM_FINDINGS.md, judged by live tmux 3.3a): where terminals disagree or tmux differs
+# from the models, both models refuse on their own (defence in depth), at the size the finding used.
+HOME_CLEAR = CSI + "H" + CSI + "2J"
+RED_TEAM_REFUSALS = [
+    pytest.param("a" + CSI + "2147483648Cb\n", 80, 24, id="F1-CUF-beyond-range"),
+    pytest.param(HOME_CLEAR + "abc" + CSI + "4294967296Dx\n", 80, 24, id="F1-CUB-beyond-range-page"),
+    pytest.param("x" * 97 + "\ryyyyyyyyy\n", None, None, id="F2-CR-on-a-row-past-column-80"),
+    pytest.param(CSI + "75G0123456789" + CSI + "2Kg\n", None, None, id="F2-EL-on-a-row-past-column-80"),
+    pytest.param("x" * 100 + "\nb" + CSI + "Az\n", None, None, id="F2-CUU-into-a-row-past-column-80"),
+    pytest.param(HOME_CLEAR + "x" * 85 + "\r" + CSI + "Ky\n", None, None, id="F2-page-EL-past-column-80"),
+    pytest.param("civh\x1bP1$r\x07" + CSI + "2Kxyz\n", 120, 40, id="F3-DCS-BEL-then-EL"),
+    pytest.param(HOME_CLEAR + "civh\x1bP1$r\x07" + CSI + "2Kxyz\n", None, None, id="F3-DCS-BEL-then-EL-page"),
+    pytest.param("AB\x1b_x\x07\nCD\x1b\\EF\n", None, None, id="F3-APC-BEL-then-line-end"),
+    pytest.param(HOME_CLEAR + "$" + CSI + "5r" + CSI + "Ly\n", 80, 24, id="F4-IL-above-region"),
+    pytest.param(HOME_CLEAR + "l1\nl2\nl3" + CSI + "2;3r" + CSI + "1;1H" + CSI + "Mz" + CSI + "r\n", 80, 24,
+                 id="F4-DL-above-region"),
+    pytest.param("x\n" + CSI + "?1049hs\x1bcz\n", 40, 10, id="F5-RIS-on-the-alternate-screen"),
+    pytest.param("ab\u0378\u0378" + CSI + "3Dz\n", 80, 24, id="F6-unassigned-code-point"),
+    pytest.param("x" * 45 + "\r\bY\n", 40, 10, id="F7-BS-up-a-wrapped-row"),
+    pytest.param(HOME_CLEAR + "ab" + CSI + "?1048h\ncd" + CSI + "?1048lX\n", 80, 24, id="F8-1048"),
+    pytest.param(HOME_CLEAR + "abcdefghij" * 7 + CSI + "1;30H" + CSI + "26@XY\n", 80, 24, id="F9-ICH-over-half"),
+    pytest.param(HOME_CLEAR + "\u00e9" + CSI + "3bX\n", 80, 24, id="F10-REP-non-ASCII"),
+    pytest.param(HOME_CLEAR + "abc\ndef" + CSI + "2;0rX\n", 80, 24, id="F11-DECSTBM-0-bottom"),
+    pytest.param(HOME_CLEAR + "abc\ndef" + CSI + "?6h" + CSI + "2;5rX" + CSI + "?6l" + CSI + "r\n", 80, 24,
+                 id="F12-DECSTBM-in-origin-mode"),
+    # found by fuzz.tmux_redteam on fix-clean (family "fixtures"), minimised
+    pytest.param("eel for spinner-" + CSI + "?7ldemo: filename=spinnde43f7d1dac273d217347dd17ef0604e83808ec8240a2",
+                 None, None, id="DECAWM-off-then-a-row-past-column-80"),
+    pytest.param(b"\xe2\x1b[H\x1b[J\x1b[J\x81\x94".decode("utf-8", "surrogateescape"), 200, 50,
+                 id="undecodable-bytes-around-a-page-break"),
+]
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows"), RED_TEAM_REFUSALS)
+def test_cleaner_refuses_what_the_red_team_found(raw: str, columns: int | None, rows: int | None) -> None:
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(raw, columns=columns, rows=rows)
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows"), RED_TEAM_REFUSALS)
+def test_verifier_refuses_what_the_red_team_found(raw: str, columns: int | None, rows: int | None) -> None:
+    with pytest.raises(verify.Unresolvable):
+        verify.terminal_lines(raw, columns=columns, rows=rows)

@@ -43,7 +43,7 @@ def test_oracle_renders_it(fixture: Fixture) -> None:
 
 @pytest.mark.parametrize("fixture", by_name(FIXTURES))
 def test_cleaner_adopts_what_the_oracle_agrees_with_or_refuses(fixture: Fixture) -> None:
-    verdict = judge(fixture.text)
+    verdict = judge(fixture.text, columns=fixture.columns, rows=fixture.rows)
     assert problems(verdict) == []
     if verdict.adopted:
         assert verdict.tokens_after < verdict.tokens_before

@@ -598,6 +598,6 @@ def test_issue_examples_tmux_flavour() -> None:
         assert capture.lines == want, data
         assert oracle.render(data, columns=40, lines=LINES, flavour=TMUX).lines == want, data
         adopted = _adopted(data.decode("utf-8", "surrogateescape"))
-        # AB...: tmux joins AB and EF (it swallows the LF and CD): a line tmux shows that no candidate
-        # keeping both lines has, so it is refused (fix-verify decision)
+        # "AB ...": tmux joins AB and EF (it swallows the LF and CD), the models would keep AB and
+        # CDEF: a line end after a string tmux swallows past is refused (red team F3)
         assert adopted is None, data

@@ -83,8 +83,40 @@ FINDINGS = [
 ]
 
 
+# Flagged by ``fuzz/tmux_redteam.py --count 250 --seed 11`` on fix-clean (family "fixtures", 40x10): a
+# wget bar wider than the screen, redrawn with CR on the alternate screen entered mid-line (?47h). It
+# was the judge's (tmux keeps no history on the alternate screen; main's tmux_judge fix): kept as a case.
+WGET_47H = (
+    b'--2026-11-30 14:58:29--  http://127.0.0.1:46329/dataset.tar\r\nConnectin'
+    b'g to 127.0.0.1:463\x1b[?47h29... connected.\r\nHTTP request sent, awaiting '
+    b'response... 200 OK\r\nLength: 3145728 (3.0M) [application/octet-stream]\r'
+    b'\nSaving to: \xe2\x80\x98dataset.tar\xe2\x80\x99\r\n\r\n\rdataset.tar                0%[      '
+    b'                             ]       0  --.-KB/s               \rdatase'
+    b't.tar                8%[==>                                ] 264.00K  '
+    b'1.28MB/s               \rdataset.tar               16%[====>           '
+    b'                   ] 520.00K  1.26MB/s               \rdataset.tar     '
+    b'          25%[=======>                           ] 776.00K  1.26MB/s  '
+    b'             \rdataset.tar               33%[==========>               '
+    b'         ]   1.01M  1.25MB/s               \rdataset.tar               '
+    b'41%[=============>                     ]   1.26M  1.25MB/s            '
+    b'   \rdataset.tar               50%[================>                  ]'
+    b'   1.51M  1.25MB/s               \rdataset.tar               58%[======'
+    b'=============>               ]   1.76M  1.25MB/s               \rdatase'
+    b't.tar               66%[======================>            ]   2.01M  '
+    b'1.25MB/s               \rdataset.tar               75%[================'
+    b'=========>         ]   2.26M  1.25MB/s               \rdataset.tar     '
+    b'          83%[============================>      ]   2.51M  1.25MB/s  '
+    b'             \rdataset.tar               91%[=========================='
+    b'=====>   ]   2.76M  1.25MB/s               \rdataset.tar              1'
+    b'00%[==================================>]   3.00M  1.27MB/s    in 2.4s '
+    b'   \r\n\r\n2026-11-30 14:58:32 (1.27 MB/s) - \xe2\x80\x98dataset.tar\xe2\x80\x99 saved [3145'
+    b'728/3145728]\r\n\r\n'
+)
+FINDINGS.append(pytest.param(WGET_47H, 40, 10, id="wget-bar-on-?47h-alternate-screen"))
+
+
 IDEMPOTENCE = [
-    pytest.param(b"x\r\n\x1b[?1049hs\x1bcz\r\n", 40, 10, id="F5-RIS-in-alternate-screen", marks=_xfail(F5)),
+    pytest.param(b"x\r\n\x1b[?1049hs\x1bcz\r\n", 40, 10, id="F5-RIS-in-alternate-screen"),
 ]
 
 
@@ -92,7 +124,7 @@ IDEMPOTENCE = [
 def test_idempotent(raw: bytes, columns: int | None, rows: int | None) -> None:
     case = tmux_judge.Case(raw, columns, rows, "idempotence")
     tmux_judge.prepare(case)
-    assert case.adopted
+    assert case.result is not None  # refused (the same object back) or adopted as a fixed point
     assert not case.problems, case.problems
 
 

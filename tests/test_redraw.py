@@ -162,8 +162,8 @@ def test_restore_after_a_new_row_or_without_a_save_is_unresolved() -> None:
 
 
 def test_work_beyond_the_budget_is_unresolved() -> None:
-    m = LineModel(0)  # the fixed allowance only
-    m.write("x" * 1000)
+    m = LineModel(0, columns=2000)  # the fixed allowance only; a known width (a row past column 80 of an
+    m.write("x" * 1000)  # unknown width refuses any column operation)
     with pytest.raises(Unresolved, match="more cells"):
         for _ in range(10_000):
             m.cursor_to_column(0)

@@ -174,9 +174,12 @@ def test_readme_before_after_example_is_current() -> None:
 
 
 def test_autowrap_off_is_refused_where_the_width_is_known() -> None:
-    """Without a width DECAWM is inert (no wrapping assumed); with one, a long line would lose cells."""
+    """Without a width DECAWM off is inert while no row passes column 80 (the narrowest terminal
+    assumed); with one, a long line would lose cells."""
     text = "\x1b[?7l" + "x" * 100 + "\n"
-    assert cleaner.candidate(text).text == "x" * 100 + "\n"
+    assert cleaner.candidate("\x1b[?7l" + "x" * 80 + "\n").text == "x" * 80 + "\n"
+    with pytest.raises(cleaner.Refused, match="DECAWM"):
+        cleaner.candidate(text)  # an 80-column terminal writes the last 20 over its last column
     with pytest.raises(cleaner.Refused, match="DECAWM"):
         cleaner.candidate(text, columns=80, rows=24)
     assert cleaner.candidate("x" * 100 + "\n", columns=80, rows=24).text == "x" * 100 + "\n"  # wraps, one line

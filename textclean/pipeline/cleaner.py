@@ -13,7 +13,7 @@ from typing import NoReturn
 
 from . import grammar, session
 from .grammar import Kind
-from .model import SCREEN_LINES
+from .model import MIN_COLUMNS, SCREEN_LINES
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR, c1_control_offset
 from .redraw import LineModel, Unresolved
@@ -30,15 +30,7 @@ _CR_BEFORE_TEXT = re.compile(r"\r[^\r\n\x1b]")
 # between two tokens is text to write.
 _AUTOWRAP_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?0*7(?:;[0-9;]*)?l")
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
-# Strings the grammar ends where tmux does not: DCS / SOS / PM / APC ended by BEL (the Buildkite
-# policy), and a DCS cancelled by CAN / SUB once its data began. tmux swallows on (to the next ESC, or
-# to ST in DCS data), so the text after one may never show there: appending it keeps more than tmux
-# shows, but no redraw may act on it.
-_SWALLOWING_STRING = re.compile(
-    rf"\x1b[PX^_]{grammar.STRING_PAYLOAD}*\x07"
-    rf"|\x1bP[\x20-\x3f]*[^{grammar.C0_RANGE}{grammar.C1_RANGE}\x20-\x3f]{grammar.STRING_PAYLOAD}*"
-    rf"[{grammar.ABORT_CONTROLS}]"
-)
+_SWALLOWING_STRING = session.SWALLOWING_STRING
 
 
 class Refused(Exception):
@@ -71,6 +63,24 @@ class Candidate:
         return 0 if self.segments is None else sum(s.text is not None for s in self.segments)
 
 
+def _past_min_columns(text: str, start: int) -> bool:
+    """Whether the line at ``start`` or one after it may take more than :data:`MIN_COLUMNS` cells (escapes removed;
+    a non-ASCII character counted as two)."""
+    start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1  # the row it is on
+    for line in re.split("[\r\n]", text[start:]):
+        if len(line) > MIN_COLUMNS // 2:
+            shown = grammar.ESCAPE_SEQUENCE.sub("", line)
+            if len(shown) > MIN_COLUMNS or (len(shown) > MIN_COLUMNS // 2 and not shown.isascii()):
+                return True
+    return False
+
+
+def _append_only(columns: int | None) -> re.Pattern[str]:
+    """What appending leaves inert: EL 0 too, unless the width is known (then EL at the pending-wrap
+    column decides where the next character goes, and tmux and xterm differ: the models decide)."""
+    return grammar.APPEND_ONLY_INERT if columns is None else grammar.INERT_SEQUENCE
+
+
 def _has_residual_control(text: str) -> bool:
     if _RESIDUAL_CONTROL_CHAR.search(text) is not None:
         return True
@@ -93,13 +103,23 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
             UNSUPPORTED_CONTROL,
             f"C1 control U+{ord(text[c1]):04X} at offset {c1} (terminals disagree on C1 in UTF-8)",
         )
-    if columns is not None and _AUTOWRAP_OFF.search(text) is not None:
+    autowrap_off = _AUTOWRAP_OFF.search(text) if "\x1b" in text else None
+    if autowrap_off is not None and columns is None and _past_min_columns(text, autowrap_off.start()):
+        # an unknown width is at least 80 columns: with autowrap off, an 80-column terminal writes
+        # everything past its margin over the last column
+        raise Refused(UNSUPPORTED_CONTROL, f"DECAWM off (autowrap) at offset {autowrap_off.start()}, then a row "
+                      f"that may pass column {MIN_COLUMNS} of a screen of unknown width")
+    if columns is not None and autowrap_off is not None:
         # DECAWM off matters where the width is known: past the margin a terminal overwrites the last
         # column. The screen model refuses it (the inert table drops it where no width is assumed).
         raise Refused(UNSUPPORTED_CONTROL, f"DECAWM off (autowrap) on a screen of {columns} columns")
+    if "\x1b" in text and _SWALLOWING_STRING.search(text) is not None:
+        swallowed = session.joined_by_swallowing(text)
+        if swallowed is not None:
+            raise TerminalsDisagree(UNSUPPORTED_CONTROL, swallowed)
     # With a backspace or a CR before text, the whole-text substitution would leave that control: skip it.
     if "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None):
-        stripped, count = grammar.APPEND_ONLY_INERT.subn("", text)
+        stripped, count = _append_only(columns).subn("", text)
         if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
             return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
         del stripped  # not kept alive beside the row model
@@ -151,7 +171,7 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
             body = piece.rstrip("\r")
             ending = piece[len(body) :] + ("\n" if more else "")
             if model.at_fresh_row():
-                stripped, count = grammar.APPEND_ONLY_INERT.subn("", body)
+                stripped, count = _append_only(columns).subn("", body)
                 if not _has_residual_control(stripped):
                     tally[0] += count
                     tally[1] += len(body) - len(stripped)
@@ -266,14 +286,7 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
         _refuse(seq, offset)
 
 
-def _beyond_range(params: str) -> bool:
-    """Whether a parameter exceeds the range terminals agree on (length first: ``int()`` refuses
-    more than 4300 digits)."""
-    for field in re.split("[;:]", params):
-        digits = field.lstrip("0")
-        if len(digits) > 10 or (len(digits) == 10 and digits.isdigit() and int(digits) > grammar.PARAMETER_RANGE_LIMIT):
-            return True
-    return False
+_beyond_range = session.beyond_range
 
 
 def _clears_or_homes(seq: grammar.Sequence) -> bool:

@@ -182,6 +182,30 @@ class LineModel:
         cells[col:stop] = ["\t"] + [TAB_TAIL] * (stop - col - 1)
         self.col = stop
 
+    def _unknown_width(self) -> bool:
+        return self.columns is None
+
+    def _require_layout(self, *, relative: bool) -> None:
+        """An unknown width is "at least 80 columns, no wrapping assumed": a row past column 80 wraps
+        on an 80-column terminal, so where a column lands on it is unknown; with ``relative`` the
+        cursor at or past column 80 (an 80-column terminal's pending wrap) is unknown too."""
+        if self._unknown_width():
+            if len(self.rows[self.row].cells) > MIN_COLUMNS:
+                raise Unresolved(f"a column on a row past column {MIN_COLUMNS} of a screen of unknown width")
+            if relative and self.col >= MIN_COLUMNS:
+                raise Unresolved(f"a relative move from column {self.col + 1} of a screen of unknown width")
+
+    def _require_narrow_rows(self, first: int, last: int) -> None:
+        """Rows ``first..last`` (a vertical move's path) each fit 80 columns (else an 80-column
+        terminal shows them as more rows than the model counts)."""
+        if self._unknown_width():
+            low, high = min(first, last), max(first, last)
+            self._charge(high - low + 1)
+            for index in range(max(low, 0), min(high, len(self.rows) - 1) + 1):
+                if len(self.rows[index].cells) > MIN_COLUMNS:
+                    raise Unresolved(f"a vertical move across a row past column {MIN_COLUMNS} of a screen of "
+                                     "unknown width")
+
     def _require_exact_column(self) -> None:
         """Refuse where the cursor's cell depends on how wide a terminal draws an ambiguous character."""
         if self.col and self.rows[self.row].ambiguous:
@@ -189,27 +213,32 @@ class LineModel:
 
     # --- moves within a row -----------------------------------------------------------------------
     def carriage_return(self) -> None:
+        self._require_layout(relative=False)
         self.rows[self.row].mark("cr")
         self.col = 0
 
     def backspace(self) -> None:
+        self._require_layout(relative=True)
         self._require_exact_column()
         self.rows[self.row].mark("bs")
         if self.col:
             self.col -= 1
 
     def cursor_forward(self, n: int) -> None:
+        self._require_layout(relative=True)
         self._require_exact_column()
         self.rows[self.row].mark("cr")
         self.col += n
         self._require_on_any_screen()
 
     def cursor_back(self, n: int) -> None:
+        self._require_layout(relative=True)
         self._require_exact_column()
         self.rows[self.row].mark("cr")
         self.col = max(0, self.col - n)
 
     def cursor_to_column(self, column: int) -> None:
+        self._require_layout(relative=False)
         self.rows[self.row].mark("cr")
         self.col = column
         self._require_exact_column()
@@ -226,6 +255,7 @@ class LineModel:
             raise Unresolved(f"cursor move to column {self.col + 1}, past the row's text and past column {MIN_COLUMNS}")
 
     def erase_in_line(self, mode: int) -> None:
+        self._require_layout(relative=True)
         row = self.rows[self.row]
         length = len(row.cells)
         if mode == 2 or (mode == 0 and self.col == 0):
@@ -244,6 +274,7 @@ class LineModel:
         self._erase(row, start, end)
 
     def erase_characters(self, n: int) -> None:
+        self._require_layout(relative=True)
         self._require_exact_column()
         row = self.rows[self.row]
         self._erase(row, self.col, min(self.col + n, len(row.cells)))
@@ -269,8 +300,10 @@ class LineModel:
     def cursor_vertical(self, delta: int, *, to_column_zero: bool) -> None:
         if not to_column_zero:
             self._require_exact_column()
-        self.rows[self.row].mark("multiline")
+        self._require_layout(relative=not to_column_zero)
         target = self.row + delta
+        self._require_narrow_rows(self.row, target)
+        self.rows[self.row].mark("multiline")
         lowest = len(self.rows) - 1
         if target < 0 or target > lowest or target < lowest - (self.screen_lines - 1):
             raise Unresolved(
@@ -283,6 +316,7 @@ class LineModel:
         self._require_exact_column()
 
     def save_cursor(self) -> None:
+        self._require_layout(relative=True)
         self._require_exact_column()
         self.rows[self.row].mark("multiline")
         self.saved = (self.row, self.col, len(self.rows))

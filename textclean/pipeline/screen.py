@@ -21,11 +21,8 @@ margin an unknown height hides, a relative move from the pending-wrap column, an
 
 from __future__ import annotations
 
-import wcwidth
-
-from .model import SCREEN_LINES
+from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
 from .redraw import UNWRITTEN, LineModel, Row, Unresolved
-from .widths import unsettled_width
 
 
 class _Wrap(str):
@@ -105,6 +102,15 @@ class ScreenModel(LineModel):
             self.rows, self.top, self.row = [Row()], 0, 0
             self.saved = None
 
+    def _unknown_width(self) -> bool:
+        return self.width is None
+
+    def _require_narrow_screen(self) -> None:
+        """An unknown width: a row on screen past column 80 is more than one row on an 80-column
+        terminal, so vertical and absolute positions on this screen are unknown."""
+        if self.width is None:
+            self._require_narrow_rows(self.top, len(self.rows) - 1)
+
     def _require_cursor(self) -> None:
         if not self.cursor_known:
             raise Unresolved("output where the cursor's position is not known")
@@ -168,14 +174,14 @@ class ScreenModel(LineModel):
             self.pending_wrap = self.col >= width
             return
         for ch in text:
-            cells = 1 if ch < "\u0300" else wcwidth.wcwidth(ch)
+            cells = 1 if ch < "\u0300" else settled_width(ch)
+            if cells < 0:
+                raise Unresolved(f"character {ch!r} of uncertain width on a screen of known width")
             if cells == 0:
                 if self.pending_wrap:
                     raise Unresolved("combining character at the pending-wrap column")
                 super().write(ch)
                 continue
-            if cells != 1 and (cells != 2 or unsettled_width(ch)):
-                raise Unresolved(f"character {ch!r} of uncertain width on a screen of known width")
             if self.col + cells > width:
                 self._wrap()
             super().write(ch)
@@ -194,6 +200,8 @@ class ScreenModel(LineModel):
         """REP: the last graphic character, ``n`` more times."""
         if self.last_char is None:
             raise Unresolved("REP not right after a character (terminals disagree)")
+        if not self.last_char.isascii():
+            raise Unresolved("REP after a non-ASCII character (tmux 3.3a repeats only ASCII)")
         self._charge(n)
         self.write(self.last_char * n)
 
@@ -214,6 +222,8 @@ class ScreenModel(LineModel):
     def backspace(self) -> None:
         self._require_cursor()
         self._no_pending_wrap("backspace")
+        if self.col == 0 and self.row > 0 and self.rows[self.row - 1].ending is WRAP:
+            raise Unresolved("backspace at the first column of an autowrapped row (tmux goes up a row, xterm stays)")
         super().backspace()
 
     def tab(self) -> None:
@@ -263,10 +273,13 @@ class ScreenModel(LineModel):
         """ICH: blanks at the cursor, the rest of the row shifted right (what passes the margin is lost)."""
         self._require_cursor()
         self._no_pending_wrap("insert characters")
+        self._require_layout(relative=True)
         row = self.rows[self.row]
         if row.special or row.ambiguous:
             raise Unresolved("insert characters on a row with wide, ambiguous or tab characters")
         cells = row.cells
+        if 2 * n > (self.width or MIN_COLUMNS) - self.col:
+            raise Unresolved("insert characters of more than half the rest of the row (tmux 3.3a leaves old cells)")
         if self.col >= len(cells):
             return
         limit = self.width if self.width is not None else None
@@ -282,6 +295,7 @@ class ScreenModel(LineModel):
         """DCH: the cells at the cursor removed, the rest of the row shifted left."""
         self._require_cursor()
         self._no_pending_wrap("delete characters")
+        self._require_layout(relative=True)
         row = self.rows[self.row]
         if row.special or row.ambiguous:
             raise Unresolved("delete characters on a row with wide, ambiguous or tab characters")
@@ -299,6 +313,8 @@ class ScreenModel(LineModel):
             self._require_exact_column()
             super().line_feed("")
         else:
+            self._require_layout(relative=True)
+            self._require_narrow_screen()
             self._index()
         self.col = column
 
@@ -308,6 +324,8 @@ class ScreenModel(LineModel):
         if not self.top_known:
             super().line_feed(WRAP)  # only autowrap gets here without a known top
             return
+        if self.margins is not None:
+            self._require_narrow_screen()
         upper, lower = self._region()
         screen_row = self.row - self.top
         if self.margins is not None and screen_row == lower:
@@ -344,6 +362,8 @@ class ScreenModel(LineModel):
             super().cursor_vertical(-1, to_column_zero=False)
             return
         self._require_top("reverse index")
+        self._require_layout(relative=True)
+        self._require_narrow_screen()
         upper, _ = self._region()
         screen_row = self.row - self.top
         if screen_row == upper:
@@ -359,6 +379,8 @@ class ScreenModel(LineModel):
             super().cursor_vertical(delta, to_column_zero=to_column_zero)
             return
         self._require_top("cursor move")
+        self._require_layout(relative=not to_column_zero)
+        self._require_narrow_screen()
         if not to_column_zero:
             self._require_exact_column()
             self._no_pending_wrap("cursor up or down")
@@ -387,6 +409,7 @@ class ScreenModel(LineModel):
         self._anchor()
         self._settle_top()
         self._require_top("absolute position")
+        self._require_narrow_screen()
         if column is None:
             self._require_cursor()
             self._no_pending_wrap("VPA")
@@ -415,6 +438,9 @@ class ScreenModel(LineModel):
             self._erase_nothing(0)
             return
         self._require_top("erase in display")
+        if mode not in (2, 3):
+            self._require_layout(relative=True)
+            self._require_narrow_screen()
         if mode in (2, 3):
             screen_row = self.row - self.top
             self._charge(len(self.rows) - self.top)
@@ -466,10 +492,11 @@ class ScreenModel(LineModel):
     def _lines(self, n: int, *, insert: bool) -> None:
         self._require_top("insert or delete lines")
         self._require_cursor()
+        self._require_narrow_screen()
         upper, lower = self._region()
         screen_row = self.row - self.top
         if screen_row < upper or (lower is not None and screen_row > lower):
-            return  # outside the scroll region: no effect
+            raise Unresolved("insert or delete lines outside the scroll region (tmux acts, xterm ignores it)")
         self._shift(screen_row, lower, n, up=not insert, keep=False)
         self.col = 0
         self.pending_wrap = False
@@ -486,6 +513,7 @@ class ScreenModel(LineModel):
         """SU / SD."""
         self._require_top("scroll")
         self._require_cursor()
+        self._require_narrow_screen()
         if up:
             self._scroll_up(n)
         else:
@@ -540,6 +568,9 @@ class ScreenModel(LineModel):
         """DECSTBM (rows from 0; ``lower`` None: the screen's bottom). The cursor goes home."""
         self._anchor()
         self._require_top("set scroll region")
+        self._require_narrow_screen()
+        if self.origin:
+            raise Unresolved("scroll region set in origin mode (tmux homes to the screen's top, xterm the region's)")
         if self.height is not None:
             lower = self.height - 1 if lower is None else min(lower, self.height - 1)
         if lower is not None and upper >= lower:
@@ -566,6 +597,7 @@ class ScreenModel(LineModel):
         self._require_cursor()
         self._no_pending_wrap("save cursor")
         self._require_top("save cursor")
+        self._require_layout(relative=True)
         self.saved_screen = (self.row - self.top, self.col)
 
     def restore_cursor(self) -> None:
@@ -576,5 +608,6 @@ class ScreenModel(LineModel):
         if saved is None:
             raise Unresolved("cursor restore without a save on this page")
         self._require_top("restore cursor")
+        self._require_narrow_screen()
         self._place(*saved)
         self.rows[self.row].mark("multiline")

@@ -20,6 +20,60 @@ from .screen import WRAP, ScreenModel
 
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
 _DIGITS = re.compile(r"[0-9;]*")
+# Strings the grammar ends where tmux does not: DCS / SOS / PM / APC ended by BEL (the Buildkite
+# policy), and a DCS cancelled by CAN / SUB once its data began. tmux 3.3a swallows on to ST (checked
+# live, APC included), so the text after one may never show there: appending it keeps more than tmux
+# shows, but no redraw may act on it, and no line end may come before the next ESC (tmux joins the
+# text before the string with the text after its ST: ``AB ESC _ x BEL LF CD ESC \\ EF`` shows ``ABEF``).
+SWALLOWING_STRING = re.compile(
+    rf"\x1b[PX^_]{grammar.STRING_PAYLOAD}*\x07"
+    rf"|\x1bP[\x20-\x3f]*[^{grammar.C0_RANGE}{grammar.C1_RANGE}\x20-\x3f]{grammar.STRING_PAYLOAD}*"
+    rf"[{grammar.ABORT_CONTROLS}]"
+)
+_UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes ``surrogateescape`` could not decode
+_LINE_END_BEFORE_ESC = re.compile(r"[^\x1b\r\n]*[\r\n][^\x1b]*")  # then an ESC (or the end)
+# After a swallowing string: anything but appended text, line ends and inert sequences is a redraw.
+_REDRAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]|\r(?!\n)")
+
+
+def beyond_range(params: str) -> bool:
+    """Whether a parameter exceeds the range terminals agree on (tmux ignores the sequence, xterm
+    clamps; length first: ``int()`` refuses more than 4300 digits)."""
+    for field in re.split("[;:]", params):
+        digits = field.lstrip("0")
+        if len(digits) > 10 or (len(digits) == 10 and digits.isdigit() and int(digits) > grammar.PARAMETER_RANGE_LIMIT):
+            return True
+    return False
+
+
+def joined_by_swallowing(text: str) -> str | None:
+    """Where a string tmux swallows past is followed by a line end before the next ESC (tmux joins
+    the lines around it): a description, or None."""
+    for m in SWALLOWING_STRING.finditer(text):
+        line_end = _LINE_END_BEFORE_ESC.match(text, m.end())
+        if line_end is None or line_end.end() == len(text):
+            continue  # the string swallows to the end (tmux shows less: the safe side)
+        if SWALLOWING_STRING.match(text, line_end.end()) is not None:
+            continue  # the next ESC starts another such string: tmux shows nothing of what lies between
+        return (f"a line end after {grammar.describe(grammar.parse(m.group()))} at offset {m.start()}, a string "
+                "tmux does not end there (it joins the text before it with the text after its ST)")
+    return None
+
+
+def swallowed_redraw(text: str) -> str | None:
+    """Where a string tmux swallows past is followed by a redraw or a line end before the next ESC
+    (terminals disagree on what shows): a description, or None."""
+    joined = joined_by_swallowing(text)
+    if joined is not None:
+        return joined
+    m = SWALLOWING_STRING.search(text)
+    if m is None:
+        return None
+    rest = grammar.APPEND_ONLY_INERT.sub("", text[m.end() :])
+    if "\x1b" in rest or _REDRAW_CONTROL.search(rest) is not None:
+        return (f"redraw after {grammar.describe(grammar.parse(m.group()))} at offset {m.start()}, a string tmux "
+                "does not end there (it swallows what follows)")
+    return None
 
 
 class WholeRefusal(Exception):
@@ -43,6 +97,14 @@ class Segment:
 
 def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collection[int] = ()) -> list[Segment]:
     """One segment per page of ``text``; ``keep``: indices of pages to keep whatever the model says."""
+    swallowed = swallowed_redraw(text)
+    if swallowed is not None:
+        raise WholeRefusal("unsupported_control", swallowed, [])
+    undecodable = None if text.isascii() else _UNDECODABLE.search(text)
+    if undecodable is not None:
+        # tmux drops or joins a broken UTF-8 sequence around a page break; where it lands is unsettled
+        raise WholeRefusal("unsupported_control", f"an undecodable byte at offset {undecodable.start()} in a "
+                           "session with page breaks (terminals disagree on what it shows)", [])
     walker = _Walker(len(text), columns, rows)
     ending = "\r\n" if "\r\n" in text else "\n"
     segments: list[Segment] = []
@@ -103,6 +165,11 @@ class _Walker:
             return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False), False
         inherited = None if previous is None else previous.screen_cursor()
         cursor = (0, 0) if page.homed else inherited
+        if page.reset and self.on_alt:
+            # tmux 3.3a stays on the alternate screen after RIS, xterm leaves it; keeping the page
+            # would not survive a second pass (the switch before it is cleaned away)
+            raise WholeRefusal("unsupported_control", f"RIS on the alternate screen at offset {page.start} "
+                               "(terminals disagree)", [])
         if page.reset:
             self.main, self.frozen, self.on_alt, self.modes = None, [], False, (None, False)
             return self._fresh((0, 0)), False
@@ -306,6 +373,9 @@ def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int]) -> 
 
 def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
     """Act on one sequence that is not inert, or raise :class:`Unresolved`."""
+    if seq.kind is Kind.CSI and beyond_range(seq.params):
+        raise WholeRefusal("unsupported_control", f"{grammar.describe(seq)} at offset {offset}: a parameter above "
+                           f"{grammar.PARAMETER_RANGE_LIMIT} (tmux ignores the sequence, xterm clamps it)", [])
     if seq.kind is Kind.CSI and not seq.intermediates and _DIGITS.fullmatch(seq.params):
         numbers = seq.numbers()
         final = seq.final
@@ -317,9 +387,7 @@ def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
                     return
                 if mode == 7:
                     return  # DECAWM on (off was refused above where it matters)
-                if mode == 1048:
-                    (model.save_cursor if final == "h" else model.restore_cursor)()
-                    return
+                # 1048 (save / restore the cursor): tmux 3.3a ignores it, xterm honours it: refused
             _refuse(seq, offset)
         if seq.private:
             _refuse(seq, offset)
@@ -363,6 +431,9 @@ def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
             model.repeat(count)
         elif final == "r" and len(numbers) <= 2:
             upper = numbers[0] or 1
+            fields = seq.params.split(";")
+            if len(fields) > 1 and fields[1] and not numbers[1]:
+                _refuse(seq, offset)  # a 0 bottom: tmux reads it as row 1 (region ignored), xterm as the last
             lower = numbers[1] if len(numbers) > 1 and numbers[1] else None
             model.set_margins(upper - 1, None if lower is None else lower - 1)
         elif final in "su" and not seq.params:
