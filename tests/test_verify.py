@@ -169,7 +169,6 @@ def test_out_of_scope_controls_are_unresolvable(raw: str, expected: str) -> None
     ("x" + CSI + "3b", ["xxxx"]),
     ("x" + CSI + "?1049h", ["x"]),
     ("x" + CSI + "?47h", ["x"]),
-    ("x" + CSI + "?1048h", ["x"]),
     ("x" + ESC + "c", ["x"]),
     ("x" + ESC + "D", ["x"]),
     ("x" + ESC + "E", ["x"]),

@@ -324,11 +324,12 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
         plain = _plain(case.candidate or b"")
         more = _BEL_ENDED_STRING.search(case.raw) is not None
         cand_text_lines = [line.rstrip("\r").rstrip(" ") for line in decode(case.candidate or b"").split("\n")]
-        missing = subsequence_missing(raw_lines, cand_lines, columns, more=more)
+        on_alt = on_alternate_screen(case.raw)
+        missing = subsequence_missing(raw_lines, cand_lines, columns, more=more, alternate_top=on_alt)
         if missing is not None:
             case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not in the candidate's rendering")
         if plain:
-            missing = subsequence_missing(raw_lines, cand_text_lines, columns, more=more)
+            missing = subsequence_missing(raw_lines, cand_text_lines, columns, more=more, alternate_top=on_alt)
             if missing is not None:
                 case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not a line of the candidate")
         for i in range(count):

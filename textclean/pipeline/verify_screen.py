@@ -1278,18 +1278,9 @@ class Model:
                         self.origin = final == SM
                         self.home()
                     elif mode == SAVE_CURSOR_1048:
-                        # tmux 3.3a ignores 1048, xterm saves / restores the cursor: what a later
-                        # restore (1048 l, DECRC) finds is not agreed on
-                        if final == SM:
-                            self.saved_unknown = True
-                            self.saved_1048 = (self.cy, self.cx, self.cx_known, self.pending, len(self.pages),
-                                               self.scrolls)
-                        elif self.saved_1048 != (self.cy, self.cx, self.cx_known, self.pending,
-                                                 len(self.pages), self.scrolls):
-                            self.disputed = self.saved_1048 is not None and self.saved_1048[0] == self.cy and \
-                                self.saved_1048[4:] == (len(self.pages), self.scrolls)
-                            if not self.disputed:
-                                raise Undecided("DECRST 1048 (tmux 3.3a ignores it, xterm restores the cursor)")
+                        # tmux 3.3a ignores 1048, xterm saves / restores the cursor: refused outright, as the
+                        # cleaner does (the contract's safe side), whatever follows
+                        raise Undecided("DECSET / DECRST 1048 (tmux 3.3a ignores it, xterm saves the cursor)")
                     elif mode not in HARMLESS_PRIVATE_MODES:  # 7 and 6 are handled above
                         raise Undecided(f"DEC private mode {mode}")
                 return
