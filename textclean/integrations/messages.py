@@ -138,7 +138,7 @@ class _Collect:
     def __init__(self) -> None:
         self.texts: list[str] = []
 
-    def clean(self, text: str) -> Result:
+    def clean(self, text: str) -> Result[str]:
         self.texts.append(text)
         return Result(text, applied=False, reason=None, detail=None, removed=NOTHING_REMOVED, tokens_before=None,
                       tokens_after=None, count=len, original=text)
@@ -147,10 +147,10 @@ class _Collect:
 class _Replay:
     """Stands in for the gate in the second walk: the batch's results, in the order of the first."""
 
-    def __init__(self, results: list[Result]) -> None:
+    def __init__(self, results: list[Result[str]]) -> None:
         self._results = iter(results)
 
-    def clean(self, text: str) -> Result:
+    def clean(self, text: str) -> Result[str]:
         return next(self._results)
 
 

@@ -179,6 +179,7 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
                     body = ""
             if body:
                 if offset + len(piece) > swallowed_from:
+                    assert swallowing is not None  # swallowed_from is inside the text only after one
                     raise TerminalsDisagree(
                         UNSUPPORTED_CONTROL,
                         f"redraw after {grammar.describe(grammar.parse(swallowing.group()))} at offset "

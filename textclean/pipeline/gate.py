@@ -228,7 +228,7 @@ class TextClean:
             original=text,
         )
 
-    def clean_many(self, texts: Sequence[str], *, workers: int | None = None) -> list[Result]:
+    def clean_many(self, texts: Sequence[str], *, workers: int | None = None) -> list[Result[str]]:
         """:meth:`clean` of each text, in order; in a thread pool when the token counter releases the
         GIL (tiktoken: the counts of some texts overlap the cleaning of others), serially otherwise."""
         if workers is None:

@@ -9,6 +9,8 @@ half of a wide character) raises :class:`Unresolved` so that the gate refuses.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 
 ZWJ = "\u200d"
@@ -68,7 +70,7 @@ class LineModel:
         self.columns = columns  # a known width: this model does not wrap, so reaching it is refused
         # _freeze keeps a row the cursor can no longer reach as the string it renders to (memory). Not
         # called yet: session.py reads the rows of a finished model (render, cells) after the merge.
-        self.rows: list = [Row()]
+        self.rows: list[Any] = [Row()]  # Row, or str once frozen
         self.frozen = {"cr": [0, 0], "bs": [0, 0], "multiline": [0, 0]}  # kind: [rows, dropped chars]
         self.row = 0
         self.col = 0

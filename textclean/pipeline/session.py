@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from . import grammar, pages
 from .grammar import Kind
+from .model import WORK_ALLOWANCE, WORK_PER_INPUT_CHAR
 from .redraw import Row, Unresolved
 from .screen import WRAP, ScreenModel
 
@@ -201,7 +202,7 @@ class _Walker:
 
     def _spend(self, cells: int) -> None:
         if self.budget is None:
-            self.budget = ScreenModel(self.length, columns=self.columns, rows=self.rows).pad_budget
+            self.budget = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * self.length  # a model's own budget
         self.budget -= cells
         if self.budget < 0:
             raise WholeRefusal("unsupported_control", "redraws touch more cells than this input allows", [])

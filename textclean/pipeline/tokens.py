@@ -156,9 +156,9 @@ class BpeOpenAIBackend:
 
     def count(self, text: str) -> int:
         try:
-            return self._count(text)
+            return int(self._count(text))
         except UnicodeEncodeError:  # lone surrogates: replaced as tiktoken's encode_ordinary does
-            return self._count(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))
+            return int(self._count(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")))
 
 
 @functools.lru_cache(maxsize=1)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import grammar
 from .grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
@@ -163,7 +164,7 @@ class Model:
         self.modes: set[str] = set()  # persistent modes in effect (region, origin, ...)
         self.last_char = ""  # the character REP repeats (only right after it was written)
         self.home_at = -1  # a CUP home not applied yet: it may join the ED after it into a break
-        self.alt: dict | None = None  # the main screen while the alternate one is shown
+        self.alt: dict[str, Any] | None = None  # the main screen while the alternate one is shown
         self.scrolls = 0
         self.reset_state()
         # The output starts on some row of a screen we know nothing of: its top is unknown.
@@ -182,7 +183,7 @@ class Model:
         self.bottom: int | None = None  # None: the whole screen
         self.origin = False
         self.autowrap = True
-        self.saved: tuple | None = None
+        self.saved: tuple[Any, ...] | None = None
         self.saved_unknown = False
         self.wide_page = False  # a row passed MIN_COLUMNS with an unknown width
         self.has_shown = False  # some rows may be marked shown (checks that only then cost)
@@ -191,7 +192,7 @@ class Model:
         self.tail: list[str] = []  # pieces of a scrolled-off line that continues (it wrapped)
         self.modes.clear()
         self.swallowed: str | None = None  # a string tmux swallows past came before: only appending
-        self.saved_1048: tuple | None = None  # where xterm's DECSET 1048 saved the cursor (tmux ignores it)
+        self.saved_1048: tuple[Any, ...] | None = None  # where xterm's DECSET 1048 saved the cursor (tmux ignores it)
         self.disputed = False  # after DECRST 1048 on the saved row: the column differs (xterm, tmux) until LF
 
     def float_page(self) -> None:
@@ -1157,7 +1158,8 @@ class Model:
     def repeat(self, count: int, last_char: str) -> None:
         if not last_char or not last_char.isascii() or _width(last_char) != 1:
             raise Undecided("REP without a narrow character written just before it")
-        limit = MIN_COLUMNS - 1 if self.right_limit() is None else self.right_limit()
+        right = self.right_limit()
+        limit = MIN_COLUMNS - 1 if right is None else right
         if self.pending or self.cx + count > limit:
             raise Undecided("REP reaches the right margin (tmux stops there, xterm wraps)")
         self.charge(count)
@@ -1182,7 +1184,7 @@ class Model:
             self.top, self.bottom = 0, None
             self.home()
             return
-        bottom = (height - 1) if numbers[1] == 0 else numbers[1] - 1
+        bottom = (height - 1) if numbers[1] == 0 and height is not None else numbers[1] - 1
         if height is not None:
             bottom = min(bottom, height - 1)
         elif bottom > MIN_ROWS - 1:
