@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import socket
 from pathlib import Path
 
@@ -11,13 +10,15 @@ import tiktoken
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from oracle import corpora as peer_corpora
 from textclean.pipeline import tokens
 from textclean.pipeline.tokens import Counter, count_many, tiktoken_encoding
 
 from .agent_logs import captures
 
 ENCODINGS = tokens.OFFLINE_ENCODINGS
-CORPORA = os.environ.get("TEXTCLEAN_CORPORA")
+_PEER_ROOT = peer_corpora.locate()  # ../shared/corpora or $TEXTCLEAN_CORPORA
+CORPORA = None if _PEER_ROOT is None else str(_PEER_ROOT)
 
 try:
     tokens._bpe_openai_bindings()
