@@ -171,6 +171,74 @@ class LineModel:
                 if c is TAB_TAIL or c == "\t":
                     raise Unresolved("overwrite of a tab")
 
+    def overlay(self, parts: list[str | None]) -> bool:
+        """A fresh row redrawn by CR alone, resolved on strings: ``parts`` alternates text runs of
+        narrow characters with what stood between them (``"\\r"``, EL 0 / 2 as ``CSI K`` / ``CSI 0 K`` /
+        ``CSI 2 K``, None for an inert sequence), as ``re.split`` with one group gives them.
+
+        The same cells, cursor, tallies and work charged as writing the runs and acting on the
+        controls one by one; False (nothing changed) wherever that would need a cell of its own: a
+        gap of unwritten cells, a row an unknown width may wrap, a run reaching a known margin.
+        """
+        columns = self.columns
+        limit = MIN_COLUMNS if columns is None else None  # _require_layout's bound on an unknown width
+        shown = ""  # the row's cells up to its last written one (unwritten cells only after it)
+        extent = col = written = charged = 0  # extent: len(cells), unwritten cells at the end included
+        redrawn = False
+        text = True
+        for part in parts:
+            if text:
+                text = False
+                if not part:
+                    continue
+                n = len(part)
+                end = col + n
+                if col != extent:
+                    if col > len(shown):
+                        return False  # after EL 2 away from column 0: padding, a gap inside the row
+                    charged += n
+                    shown = shown[:col] + part + shown[end:]
+                    if end > extent:
+                        extent = end
+                else:
+                    shown += part
+                    extent = end
+                if columns is not None and end >= columns:
+                    return False  # the model refuses to reach the margin (autowrap)
+                col = end
+                written += n
+                continue
+            text = True
+            if part is None:
+                continue
+            if part == "\r":
+                if limit is not None and extent > limit:
+                    return False
+                redrawn = True
+                col = 0
+                continue
+            if limit is not None and (extent > limit or col >= limit):
+                return False
+            if col == 0 or part[-2] == "2":  # the whole row
+                if extent:
+                    redrawn = True
+                    shown, extent = "", 0
+            elif col < extent:
+                redrawn = True
+                charged += extent - col
+                shown = shown[:col]
+        self._charge(charged)
+        row = self.rows[self.row]
+        cells = list(shown)
+        if extent > len(shown):
+            cells.extend([UNWRITTEN] * (extent - len(shown)))
+        row.cells = cells
+        row.written += written
+        if redrawn:
+            row.mark("cr")
+        self.col = col
+        return True
+
     def tab(self) -> None:
         row = self.rows[self.row]
         cells, col = row.cells, self.col
