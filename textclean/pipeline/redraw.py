@@ -65,12 +65,18 @@ class Row:
 class LineModel:
     """Rows and a cursor; one method per control the cleaner resolves."""
 
+    #: Whether rows the cursor can no longer reach are frozen into strings. The screen model keeps its
+    #: rows: it moves and pins them by identity, and its pages are read row by row (session.py).
+    freezes = True
+
     def __init__(self, input_length: int = 0, *, screen_lines: int = SCREEN_LINES, columns: int | None = None) -> None:
         self.screen_lines = screen_lines  # a known height, or the fewest rows assumed
         self.columns = columns  # a known width: this model does not wrap, so reaching it is refused
-        # _freeze keeps a row the cursor can no longer reach as the string it renders to (memory). Not
-        # called yet: session.py reads the rows of a finished model (render, cells) after the merge.
+        # A row the cursor can no longer reach is kept as the string it renders to (``_freeze``: memory);
+        # rows[:live] are frozen, and the last of them wider than MIN_COLUMNS cells is ``wide_frozen``.
         self.rows: list[Any] = [Row()]  # Row, or str once frozen
+        self.live = 0
+        self.wide_frozen = -1
         self.frozen = {"cr": [0, 0], "bs": [0, 0], "multiline": [0, 0]}  # kind: [rows, dropped chars]
         self.row = 0
         self.col = 0
@@ -271,8 +277,9 @@ class LineModel:
         if self._unknown_width():
             low, high = min(first, last), max(first, last)
             self._charge(high - low + 1)
-            for index in range(max(low, 0), min(high, len(self.rows) - 1) + 1):
-                if len(self.rows[index].cells) > MIN_COLUMNS:
+            wide = max(low, 0) <= self.wide_frozen <= high  # frozen rows are a prefix
+            for index in range(max(low, self.live), min(high, len(self.rows) - 1) + 1):
+                if wide or len(self.rows[index].cells) > MIN_COLUMNS:
                     raise Unresolved(f"a vertical move across a row past column {MIN_COLUMNS} of a screen of "
                                      "unknown width")
 
@@ -362,6 +369,8 @@ class LineModel:
         if self.row == len(self.rows) - 1:
             row.ending = ending
             self.rows.append(Row())
+            if self.freezes and len(self.rows) > self.screen_lines:
+                self._freeze(len(self.rows) - 1 - self.screen_lines)  # cursor_vertical's reach ends above it
         else:
             self.rows[self.row + 1].kind = "multiline"  # back down through rows already written
         self.row += 1
@@ -409,14 +418,16 @@ class LineModel:
 
     # --- result -----------------------------------------------------------------------------------
     def _freeze(self, index: int) -> None:
+        """Row ``index`` (the first not yet frozen) as the string it renders to, with its tallies."""
         row = self.rows[index]
-        if row.__class__ is str:
-            return
         if row.kind:
             tally = self.frozen[row.kind]
             tally[0] += 1
             tally[1] += row.dropped()
+        if len(row.cells) > MIN_COLUMNS:
+            self.wide_frozen = index
         self.rows[index] = row.render() + row.ending
+        self.live = index + 1
 
     def redraws(self) -> dict[str, list[int]]:
         """Per redraw kind, the rows it acted on and the characters written there that no longer show."""
