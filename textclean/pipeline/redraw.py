@@ -118,6 +118,9 @@ class LineModel:
             # tmux keeps a joiner pending across CR, EL and even LF and joins the next character to
             # whatever cell is then before the cursor.
             raise Unresolved("zero-width joiner followed by a control, not by the character it joins")
+        if all(ch < "\u0300" or settled_width(ch) == 1 for ch in set(text)):
+            self._put_narrow(row, text)  # one cell each (box drawing, block elements): one run
+            return
         run_start = 0
         for i, ch in enumerate(text):
             width = 1 if ch < "\u0300" else settled_width(ch)
