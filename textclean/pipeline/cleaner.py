@@ -298,12 +298,9 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
 
     HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them.
     """
-    if seq.kind is Kind.CSI and _beyond_range(seq.params):
-        raise TerminalsDisagree(
-            UNSUPPORTED_CONTROL,
-            f"{grammar.describe(seq)} at offset {offset}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}"
-            " (tmux ignores the sequence, xterm clamps the parameter)",
-        )
+    disputed = session.disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
+    if disputed is not None:
+        raise TerminalsDisagree(UNSUPPORTED_CONTROL, f"{grammar.describe(seq)} at offset {offset}: {disputed}")
     if _clears_or_homes(seq) and model.untouched():
         return  # "clear, then print": before the output begins there is nothing on screen to lose
     # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
@@ -317,8 +314,6 @@ def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
     else:
         _refuse(seq, offset)
 
-
-_beyond_range = session.beyond_range
 
 
 def _clears_or_homes(seq: grammar.Sequence) -> bool:

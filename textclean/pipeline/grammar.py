@@ -189,6 +189,9 @@ MAX_PARAMETER = 999_999_999
 #: The largest CSI parameter terminals agree on: tmux ignores a sequence with a larger one, xterm
 #: clamps it (to a different bound); a control with a larger parameter is refused.
 PARAMETER_RANGE_LIMIT = 2_147_483_647
+#: The fewest CSI parameter bytes (after a private marker) tmux 3.3a cannot hold (its ``param_buf[64]``):
+#: it discards such a sequence, xterm acts on it; a control with so many is refused.
+PARAMETER_BYTES_LIMIT = 64
 _MAX_PARAMETER_DIGITS = len(str(MAX_PARAMETER))
 
 

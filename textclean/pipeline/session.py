@@ -38,14 +38,19 @@ _LINE_END_BEFORE_ESC = re.compile(r"[^\x1b\r\n]*[\r\n][^\x1b]*")  # then an ESC 
 _REDRAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]|\r(?!\n)")
 
 
-def beyond_range(params: str) -> bool:
-    """Whether a parameter exceeds the range terminals agree on (tmux ignores the sequence, xterm
-    clamps; length first: ``int()`` refuses more than 4300 digits)."""
+def disputed_parameters(params: str) -> str | None:
+    """Why terminals disagree on what a CSI with these parameter bytes does, or None. A parameter string
+    of :data:`grammar.PARAMETER_BYTES_LIMIT` bytes or more (tmux discards the sequence, xterm acts on
+    it), or a parameter above :data:`grammar.PARAMETER_RANGE_LIMIT` (tmux ignores the sequence, xterm
+    clamps it; length first: ``int()`` refuses more than 4300 digits)."""
+    if len(params) >= grammar.PARAMETER_BYTES_LIMIT:
+        return (f"{len(params)} parameter bytes (tmux discards a sequence of {grammar.PARAMETER_BYTES_LIMIT} "
+                "or more, xterm acts on it)")
     for field in re.split("[;:]", params):
         digits = field.lstrip("0")
         if len(digits) > 10 or (len(digits) == 10 and digits.isdigit() and int(digits) > grammar.PARAMETER_RANGE_LIMIT):
-            return True
-    return False
+            return f"a parameter above {grammar.PARAMETER_RANGE_LIMIT} (tmux ignores the sequence, xterm clamps it)"
+    return None
 
 
 def joined_by_swallowing(text: str) -> str | None:
@@ -384,9 +389,9 @@ def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int]) -> 
 
 def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
     """Act on one sequence that is not inert, or raise :class:`Unresolved`."""
-    if seq.kind is Kind.CSI and beyond_range(seq.params):
-        raise WholeRefusal("unsupported_control", f"{grammar.describe(seq)} at offset {offset}: a parameter above "
-                           f"{grammar.PARAMETER_RANGE_LIMIT} (tmux ignores the sequence, xterm clamps it)", [])
+    disputed = disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
+    if disputed is not None:
+        raise WholeRefusal("unsupported_control", f"{grammar.describe(seq)} at offset {offset}: {disputed}", [])
     if seq.kind is Kind.CSI and not seq.intermediates and _DIGITS.fullmatch(seq.params):
         numbers = seq.numbers()
         final = seq.final
