@@ -264,6 +264,34 @@ def test_redraws_over_what_terminals_disagree_on_are_refused(name: str) -> None:
     assert verify.first_difference(text, text) is not None  # the verifier refuses on its own
 
 
+# F13 (red team, session 13): tmux 3.3a keeps CSI parameter bytes in a 64-byte buffer and discards a
+# sequence that reaches 64 of them; xterm acts on it. Leading zeros make a long string of a small value.
+LONG_PARAMETERS = {
+    "EL after CR": "keep\r\x1b[" + "0" * 64 + "K\r\n",
+    "EL 2, no CR": "important\x1b[" + "0" * 63 + "2K\r\n",
+    "CUU": "line1\r\nline2\x1b[" + "0" * 63 + "1A\rXXXXX\r\n",
+    "CUP on a page": "\x1b[H\x1b[2Jkeep\r\nmore\r\n\x1b[" + "0" * 62 + "1;1HX\r\n",
+    "ED on a page": "\x1b[H\x1b[2Jkeep\r\nmore\x1b[" + "0" * 63 + "1J\r\n",
+    "DECSTBM": "\x1b[H\x1b[2Jkeep\r\n\x1b[" + "0" * 62 + "2;5r\x1b[5;1H\n\n\r\n",
+    "private marker, then 64": "\x1b[H\x1b[2Jkeep\x1b[?" + "0" * 63 + "6h\r\nX\r\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_PARAMETERS))
+@pytest.mark.parametrize("size", [(None, None), (80, 24)])
+def test_a_control_tmux_discards_for_its_parameter_length_is_refused(name: str, size: tuple) -> None:
+    with pytest.raises(cleaner.TerminalsDisagree, match="64 parameter bytes|6[5-9] parameter bytes"):
+        cleaner.candidate(LONG_PARAMETERS[name], columns=size[0], rows=size[1])
+
+
+def test_63_parameter_bytes_still_act_and_an_inert_sequence_of_any_length_is_stripped() -> None:
+    assert candidate("keep\r\x1b[" + "0" * 63 + "K\r\n").text == "\r\n"  # tmux acts on 63 bytes
+    assert candidate("line1\r\nline2\x1b[" + "0" * 62 + "1A\rXXXXX\r\n").text == "XXXXX\r\nline2"
+    assert candidate("\x1b[H\x1b[2Jkeep\r\nmore\x1b[" + "0" * 60 + "1;1HX\r\n", columns=80, rows=24).text \
+        == "Xeep\r\nmore"
+    assert candidate("red\x1b[" + "0;" * 40 + "31mtext\x1b[m\r\n").text == "redtext\r\n"  # SGR: inert
+
+
 def test_appending_after_a_policy_string_stays_resolved() -> None:
     text = "\x1b_bk;t=1\x07step 1\n\x1b_bk;t=2\x07step 2\n50%\r"
     assert cleaner.candidate(text).text == "step 1\nstep 2\n50%\r"

@@ -14,6 +14,7 @@ import re
 import pytest
 
 from tests import tmux_families, tmux_judge
+from textclean.pipeline import cleaner, session
 
 pytestmark = [
     pytest.mark.tmux,
@@ -175,6 +176,78 @@ def test_the_judge_flags_a_dropped_line(judge_server) -> None:
                                            [(80, 24)], candidate=b"three\r\n")
     tmux_judge.judge([lines_before_a_clear], judge_server)
     assert any("one" in p for p in lines_before_a_clear.problems), lines_before_a_clear.problems
+
+
+# Session 13 findings on the cleaner's side (/work/wt/redteam/FINDINGS.md): the cleaner refuses them
+# itself, so the gate refuses whatever the verifier says. Each comes with the candidate the cleaner gave
+# before: the judge must flag it (the finding is real in tmux 3.3a), and must find nothing wrong now.
+_F14_RAW = b"\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1b[H\x1b[2JA\r\nB\r\nC\r\nD\r\nE\x1b[5;1HX\x1b[L\r\n"
+_F14_PUSHED = _F14_RAW.replace(b"\x1b[5;1HX\x1b[L", b"\x1b[3;1H\x1b[L")
+CLEANER_REFUSES = [
+    # F13: tmux discards a CSI of 64+ parameter bytes (param_buf[64]); xterm and both models act on it.
+    pytest.param(b"keep\r\x1b[" + b"0" * 64 + b"K\r\n", 80, 24, b"\r\n", id="F13-EL-64-parameter-bytes"),
+    pytest.param(b"keep\r\x1b[" + b"0" * 64 + b"K\r\n", None, None, b"\r\n", id="F13-EL-64-unknown-size"),
+    pytest.param(b"important\x1b[" + b"0" * 63 + b"2K\r\n", 80, 24, b"\r\n", id="F13-EL2-64-parameter-bytes"),
+    pytest.param(b"line1\r\nline2\x1b[" + b"0" * 63 + b"1A\rXXXXX\r\n", 80, 24, b"XXXXX\r\nline2",
+                 id="F13-CUU-64-parameter-bytes"),
+    # F14: a region set on a cleaned page acts on the next, kept, page; the candidate stripped it.
+    pytest.param(_F14_RAW, 80, 24, b"p0\r\n" + _F14_RAW[17:], id="F14-region-from-a-cleaned-page"),
+    pytest.param(_F14_RAW, 40, 10, b"p0\r\n" + _F14_RAW[17:], id="F14-region-from-a-cleaned-page-40x10"),
+    pytest.param(_F14_RAW, None, None, b"p0\r\n" + _F14_RAW[17:], id="F14-region-from-a-cleaned-page-unknown"),
+    pytest.param(_F14_PUSHED, 80, 24, b"p0\r\n" + _F14_PUSHED[17:], id="F14-region-then-a-row-pushed-off"),
+]
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows", "before"), CLEANER_REFUSES)
+def test_the_cleaner_refuses_what_tmux_shows_otherwise(
+    judge_server, raw: bytes, columns: int | None, rows: int | None, before: bytes,
+) -> None:
+    sizes = [(columns, rows)] if columns is not None else [(80, 24), (200, 60)]
+    old = tmux_judge.Case(raw, columns, rows, "before", sizes, candidate=before)
+    tmux_judge.judge([old], judge_server)
+    assert old.problems, "tmux shows the old candidate's lines: the finding is not real"
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(tmux_judge.decode(raw), columns=columns, rows=rows)
+    case = _judged(judge_server, raw, columns, rows)
+    assert not case.adopted and not case.problems, case.problems
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+def test_a_page_the_gate_keeps_is_refused_under_a_region_a_cleaned_page_set(judge_server, size) -> None:
+    """F14's second path: the verifier rejects the whole candidate, the gate keeps the rejected page
+    (session.resolve(keep=...)); the region set on page 0 would be stripped with it. The cleaner's own
+    candidate is right (tmux agrees); the page-kept one tmux contradicts, so resolve refuses it."""
+    raw, (columns, rows) = b"\x1b[2J\x1b[5ro\x1b[?1049l\x1b[H\x1b[Jy\x1b[T1", size
+    text = tmux_judge.decode(raw)
+    whole = tmux_judge.Case(raw, columns, rows, "cleaner", [size],
+                            candidate=tmux_judge.encode(cleaner.candidate(text, columns=columns, rows=rows).text))
+    kept = tmux_judge.Case(raw, columns, rows, "before", [size], candidate=b"o\n" + raw[9:])
+    tmux_judge.judge([whole, kept], judge_server)
+    assert not whole.problems, whole.problems
+    assert kept.problems, "tmux shows the page-kept candidate's lines: the finding is not real"
+    with pytest.raises(session.WholeRefusal, match="scroll region"):
+        session.resolve(text, columns=columns, rows=rows, keep={2})
+    case = _judged(judge_server, raw, columns, rows)
+    assert not case.problems, case.problems
+
+
+# 63 parameter bytes still act in tmux 3.3a (and xterm): resolved, adopted, and tmux agrees.
+SHORT_ENOUGH = [
+    pytest.param(b"keep\r\x1b[" + b"0" * 62 + b"2K\r\n", 80, 24, id="EL2-63-parameter-bytes"),
+    pytest.param(b"line1\r\nline2\x1b[" + b"0" * 62 + b"1A\rXXXXX\r\n", 80, 24, id="CUU-63-parameter-bytes"),
+    pytest.param(b"line1\r\nline2\x1b[" + b"0" * 62 + b"1A\rXXXXX\r\n", None, None, id="CUU-63-unknown-size"),
+]
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows"), SHORT_ENOUGH)
+def test_63_parameter_bytes_resolve(judge_server, raw: bytes, columns: int | None, rows: int | None) -> None:
+    proposal = cleaner.candidate(tmux_judge.decode(raw), columns=columns, rows=rows)
+    sizes = [(columns, rows)] if columns is not None else [(80, 24), (200, 60)]
+    mine = tmux_judge.Case(raw, columns, rows, "cleaner", sizes, candidate=tmux_judge.encode(proposal.text))
+    tmux_judge.judge([mine], judge_server)
+    assert not mine.problems, mine.problems
+    case = _judged(judge_server, raw, columns, rows)
+    assert case.adopted and not case.problems, (case.result and case.result.reason, case.problems)
 
 
 BATCH_SEED = 20261201

@@ -95,6 +95,43 @@ def test_a_kept_page_whose_state_outlives_the_clear_refuses_the_whole_message() 
     assert "DECSTBM" in info.value.detail
 
 
+# F14 (red team, session 13): a page kept verbatim renders under the modes earlier pages leave; in the
+# candidate those pages are plain text, so it would render under the defaults instead.
+REGION_THEN_KEPT = "\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1b[H\x1b[2JA\r\nB\r\nC\r\nD\r\nE\x1b[5;1HX\x1b[L\r\n"
+REGION_THEN_GATE_KEPT = "\x1b[2J\x1b[5ro\x1b[?1049l\x1b[H\x1b[Jy\x1b[T1"
+
+
+@pytest.mark.parametrize(("text", "inherited"), [
+    (REGION_THEN_KEPT, "a scroll region"),
+    (REGION_THEN_KEPT.replace("\x1b[5;1HX\x1b[L", "\x1b[3;1H\x1b[L"), "a scroll region"),
+    ("\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1b[H\x1b[2JA\x1b[?5hB\r\n", "a scroll region"),
+    ("\x1b[H\x1b[2J\x1b[?6hp0\r\n\x1b[H\x1b[2JA\x1b[?5hB\r\n", "origin mode"),
+])
+@pytest.mark.parametrize("size", [(80, 24), (40, 10), (None, None)])
+def test_a_page_is_kept_only_under_the_modes_the_candidate_gives_it(text: str, inherited: str, size: tuple) -> None:
+    with pytest.raises(cleaner.Refused, match=f"the pages before leave it {inherited}"):
+        cleaner.candidate(text, columns=size[0], rows=size[1])
+
+
+def test_a_kept_page_after_the_modes_are_back_to_their_defaults_stays_kept() -> None:
+    for text in ("\x1b[H\x1b[2J\x1b[2;4rp0\x1b[r\r\n\x1b[H\x1b[2JA\x1b[?5hB\r\n",  # DECSTBM reset
+                 "\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1bcA\x1b[?5hB\r\n"):  # RIS
+        proposal = cleaner.candidate(text, columns=80, rows=24)
+        assert proposal.pages_kept == 1
+        assert proposal.text.startswith("p0\r\n\x1b")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+def test_the_gate_may_not_keep_a_page_under_a_region_a_cleaned_page_set(size: tuple) -> None:
+    """The gate's second path (_keep_rejected_pages): session.resolve(keep=...) refuses as the cleaner does."""
+    columns, rows = size
+    assert cleaner.candidate(REGION_THEN_GATE_KEPT, columns=columns, rows=rows).pages_kept == 0
+    with pytest.raises(session.WholeRefusal, match="the pages before leave it a scroll region"):
+        session.resolve(REGION_THEN_GATE_KEPT, columns=columns, rows=rows, keep={2})
+    result = gate.TextClean(min_tokens=0).clean(REGION_THEN_GATE_KEPT, columns=columns, rows=rows)
+    assert not result.applied or "y1" in result.text.replace("\x1b[T", "")
+
+
 def test_the_gate_keeps_the_page_the_verifier_rejects(monkeypatch: pytest.MonkeyPatch) -> None:
     """The verifier alone decides: a stand-in that rejects the first cleaned page's lines unless that
     page is kept verbatim. The gate finds the page by bisecting prefixes and keeps it."""

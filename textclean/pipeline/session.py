@@ -115,11 +115,12 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
     walker = _Walker(len(text), columns, rows)
     ending = "\r\n" if "\r\n" in text else "\n"
     segments: list[Segment] = []
+    carried: dict[int, str] = {}  # kept pages, and what earlier pages leave them that the candidate would not
     for index, page in enumerate(pages.split(text)):
         try:
+            model, continues = walker.begin(page)  # a kept page too: its break switches screens, resets
             if index in keep:
                 raise Unresolved("the verifier rejected this page")
-            model, continues = walker.begin(page)
             walker.current = model
             tally = [0, 0]
             _feed(model, text, page.body, page.end, tally)
@@ -128,9 +129,12 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
             walker.done(model)
             segments.append(Segment(page, _render(model, start_row, ending), None, *tally))
         except Unresolved as exc:
+            found = walker.inherited() if page.start else None
+            if found is not None:
+                carried[index] = found
             walker.failed()
             segments.append(Segment(page, None, f"{exc} (page at offset {page.start})"))
-    _check_kept(text, segments)
+    _check_kept(text, segments, carried)
     return segments
 
 
@@ -213,6 +217,17 @@ class _Walker:
         if self.budget < 0:
             raise WholeRefusal("unsupported_control", "redraws touch more cells than this input allows", [])
 
+    def inherited(self) -> str | None:
+        """What the pages so far leave the next one that differs from a terminal's defaults, or None.
+        A kept page after them is raw bytes after plain text in the candidate: defaults there."""
+        margins, origin = self.modes
+        if margins is not None:
+            bottom = "" if margins[1] is None else str(margins[1] + 1)
+            return f"a scroll region (DECSTBM {margins[0] + 1};{bottom})"
+        if origin:
+            return "origin mode (DECOM)"
+        return None
+
     def done(self, model: ScreenModel) -> None:
         self.budget = model.pad_budget
         self.current = None
@@ -245,7 +260,7 @@ def _check_frozen(model: ScreenModel, frozen: list[tuple[Row, str]]) -> int:
     return position
 
 
-def _check_kept(text: str, segments: list[Segment]) -> None:
+def _check_kept(text: str, segments: list[Segment], carried: dict[int, str]) -> None:
     for number, segment in enumerate(segments):
         if segment.text is not None:
             continue
@@ -255,6 +270,14 @@ def _check_kept(text: str, segments: list[Segment]) -> None:
                 "unsupported_control",
                 f"page at offset {page.start} cannot be kept: its break leaves the cursor or the screen "
                 f"as the page before left them; kept because {segment.why}",
+                segments,
+            )
+        if number in carried:
+            # the raw renders the page under it; in the candidate the earlier pages are plain text
+            raise WholeRefusal(
+                "unsupported_control",
+                f"page at offset {page.start} cannot be kept: the pages before leave it {carried[number]}, "
+                f"which the cleaned text before it would not; kept because {segment.why}",
                 segments,
             )
         found = pages.persists(text[page.start : page.end])
