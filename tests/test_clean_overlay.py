@@ -113,6 +113,18 @@ def test_generated_streams_take_the_string_path(overlaid: list[int]) -> None:
     assert overlaid == [True]
 
 
+def test_a_long_row_rebuilt_for_short_runs_leaves_the_string_path(overlaid: list[int]) -> None:
+    """Each run written back inside the row copies the row string: past the allowance the cell model
+    (linear) takes the line, with the same outcome. Real progress frames stay on the string path."""
+    rebuilt = "x" * 20_000 + "\rX" * 10_000 + "\n"
+    assert _outcome(rebuilt, 1_000_000, overlay=True) == _outcome(rebuilt, 1_000_000, overlay=False)
+    assert overlaid == [False]
+    overlaid.clear()
+    frames = "x" * 100 + "".join(f"\r{i}%" for i in range(500)) + "\n"
+    assert _outcome(frames, 200, overlay=True) == _outcome(frames, 200, overlay=False)
+    assert overlaid == [True]
+
+
 def _nested_bars(bars: int, updates: int) -> str:
     """tqdm-style nested bars: each update goes up ``bars`` rows and redraws them; a row past column
     80 among them (the header) is what a move across it must refuse, frozen or not."""

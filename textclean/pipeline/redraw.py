@@ -27,6 +27,11 @@ TAB_TAIL = _Marker("")
 #: A cell never written, or erased: a space inside a row, nothing at its end.
 UNWRITTEN = _Marker(" ")
 
+#: :meth:`LineModel.overlay` rebuilds its row string for a run written back inside it: it copies at most
+#: this many characters plus so many per character written before leaving the row to the cell model.
+OVERLAY_COPY_ALLOWANCE = 1 << 16
+OVERLAY_COPIES_PER_CHAR = 8
+
 class Unresolved(Exception):
     """The model cannot tell what a terminal shows here."""
 
@@ -193,6 +198,7 @@ class LineModel:
         limit = MIN_COLUMNS if columns is None else None  # _require_layout's bound on an unknown width
         shown = ""  # the row's cells up to its last written one (unwritten cells only after it)
         extent = col = written = charged = 0  # extent: len(cells), unwritten cells at the end included
+        copied = 0  # characters copied rebuilding ``shown``: past its allowance the cell model is cheaper
         redrawn = False
         text = True
         for part in parts:
@@ -205,6 +211,9 @@ class LineModel:
                 if col != extent:
                     if col > len(shown):
                         return False  # after EL 2 away from column 0: padding, a gap inside the row
+                    copied += len(shown)
+                    if copied > OVERLAY_COPY_ALLOWANCE + OVERLAY_COPIES_PER_CHAR * written:
+                        return False  # a long row rebuilt for short runs: quadratic here, linear in cells
                     charged += n
                     shown = shown[:col] + part + shown[end:]
                     if end > extent:
