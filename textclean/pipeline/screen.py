@@ -215,6 +215,14 @@ class ScreenModel(LineModel):
         if self.pending_wrap:
             raise Unresolved(f"{what} at the pending-wrap column (terminals disagree)")
 
+    def _keep_joined(self, index: int, *, own: bool = True) -> None:
+        """An erase that clears all of row ``index``: tmux 3.3a then drops the wrap into it from the row
+        before (``grid_clear_lines``) and its own wrap into the next, so they are no longer one line;
+        the model joins rows by their ending alone: refused. ``own``: the row's own wrap is dropped too."""
+        rows = self.rows
+        if (own and rows[index].ending is WRAP) or (index > 0 and rows[index - 1].ending is WRAP):
+            raise Unresolved("an erase of a whole row of a wrapped line (tmux 3.3a splits the line there)")
+
     # --- moves within a row -----------------------------------------------------------------------
     def carriage_return(self) -> None:
         self._require_cursor()
@@ -264,11 +272,16 @@ class ScreenModel(LineModel):
             self.wrap_disputed = True
             return
         self._no_pending_wrap("erase in line")
+        width = self.width
+        if width is not None and (mode == 2 or (mode == 0 and self.col == 0) or (mode == 1 and self.col >= width - 1)):
+            self._keep_joined(self.row)
         super().erase_in_line(mode)
 
     def erase_characters(self, n: int) -> None:
         self._require_cursor()
         self._no_pending_wrap("erase characters")
+        if self.width is not None and self.col == 0 and n >= self.width:
+            self._keep_joined(self.row)
         super().erase_characters(n)
 
     def insert_characters(self, n: int) -> None:
@@ -456,6 +469,16 @@ class ScreenModel(LineModel):
         if mode not in (0, 1):
             raise Unresolved(f"erase in display with mode {mode}")
         self._no_pending_wrap("erase in display")
+        if self.width is not None:
+            # rows wholly cleared: below the cursor (ED 0) or above it (ED 1), and the cursor's own
+            # row where the erase starts or ends at its edge
+            start, stop = (self.row + 1, len(self.rows)) if mode == 0 else (self.top, self.row)
+            for index in range(start, stop):
+                self._keep_joined(index)
+            if self.col == (0 if mode == 0 else self.width - 1):
+                self._keep_joined(self.row)
+            elif mode == 0 and self.row + 1 < len(self.rows):
+                self._keep_joined(self.row + 1, own=False)
         # The oracle counts every row on screen when ED acts as shown (design.md), the contract counts
         # the page's final state: where they differ (ED over written rows) the page is refused.
         self._erase_nothing(mode)
@@ -499,6 +522,9 @@ class ScreenModel(LineModel):
         screen_row = self.row - self.top
         if screen_row < upper or (lower is not None and screen_row > lower):
             raise Unresolved("insert or delete lines outside the scroll region (tmux acts, xterm ignores it)")
+        if self.col or self.pending_wrap:
+            raise Unresolved("insert or delete lines away from the first column (xterm moves the cursor there, "
+                             "tmux 3.3a leaves it)")
         self._shift(screen_row, lower, n, up=not insert, keep=False)
         self.col = 0
         self.pending_wrap = False
