@@ -250,6 +250,50 @@ def test_63_parameter_bytes_resolve(judge_server, raw: bytes, columns: int | Non
     assert case.adopted and not case.problems, (case.result and case.result.reason, case.problems)
 
 
+# Found judging the cleaner's own candidates (not the gate's) on the red team's families: tmux 3.3a
+# splits a wrapped line where an erase clears a whole row of it (grid_clear_lines drops the wrap flag),
+# and leaves the cursor's column on IL / DL (xterm goes to column 1). The verifier refused these; the
+# cleaner now does too, for the reason given, and what it still resolves tmux agrees with.
+_WRAPPED = b"\x1b[H\x1b[2J" + b"a" * 40 + b"bcd"
+_SPLIT, _COLUMN = "whole row of a wrapped line", "away from the first column"
+CLEANER_JUDGED = [
+    pytest.param(_WRAPPED + b"\r\x1b[2KX\r\n", 40, 10, _SPLIT, id="EL2-on-a-continuation-row"),
+    pytest.param(_WRAPPED + b"\r\x1b[KX\r\n", 40, 10, _SPLIT, id="EL0-from-column-1"),
+    pytest.param(_WRAPPED + b"\x1b[A\x1b[2K\x1b[BX\r\n", 40, 10, _SPLIT, id="EL2-on-the-row-that-wrapped"),
+    pytest.param(_WRAPPED + b"\r\x1b[40XX\r\n", 40, 10, _SPLIT, id="ECH-of-the-whole-row"),
+    pytest.param(_WRAPPED + b"\x1b[1;40H\x1b[1KX\r\n", 40, 10, _SPLIT, id="EL1-from-the-last-column"),
+    pytest.param(b"vz3z9d4q[\reufkxl\xe2\x82\xbfe[c w9tnrtf]]mhjhw44t2f2oqzhh8vi%y\r\rz3hmmv4zfi         \r\x1b[2Kyo"
+                 b"\xc7\x867=wxm=vyc]8rg[kuiu42l       \rf50ikqqzkjcmq\x1b[K\r\n", 40, 10, _SPLIT,
+                 id="cr_overlay-family-EL2-on-a-wrapped-row"),
+    pytest.param(b"\x1b[H\x1b[2Jrow1\r\nrow2\x1b[2;3H\x1b[Lx\r\n", 80, 24, _COLUMN, id="IL-at-column-3"),
+    pytest.param(b"\x1b[H\x1b[2Jrow1\r\nrow2\x1b[1;3H\x1b[Mx\r\n", 80, 24, _COLUMN, id="DL-at-column-3"),
+    # still resolved: the erase leaves part of the row, or IL at column 1
+    pytest.param(_WRAPPED + b"\x1b[KX\r\n", 40, 10, None, id="EL0-at-the-end-of-a-wrapped-line"),
+    pytest.param(_WRAPPED + b"\r\x1b[39XX\r\n", 40, 10, None, id="ECH-of-part-of-the-row"),
+    pytest.param(_WRAPPED + b"\x1b[1;5H\x1b[1KX\r\n", 40, 10, None, id="EL1-of-part-of-the-row"),
+    pytest.param(b"\x1b[H\x1b[2Jrow1\r\nrow2\x1b[2;1H\x1b[Lx\r\n", 80, 24, None, id="IL-at-column-1"),
+]
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows", "refusal"), CLEANER_JUDGED)
+def test_the_cleaners_own_candidate_is_what_tmux_shows(
+    judge_server, raw: bytes, columns: int, rows: int, refusal: str | None,
+) -> None:
+    text = tmux_judge.decode(raw)
+    if refusal is not None:
+        reasons = [s.why for s in session.resolve(text, columns=columns, rows=rows) if s.text is None]
+        assert any(refusal in why for why in reasons), reasons
+        with pytest.raises(cleaner.Refused):
+            cleaner.candidate(text, columns=columns, rows=rows)
+        gated = _judged(judge_server, raw, columns, rows)
+        assert not gated.problems, gated.problems
+        return
+    proposal = cleaner.candidate(text, columns=columns, rows=rows)
+    case = tmux_judge.Case(raw, columns, rows, "cleaner", [(columns, rows)], candidate=tmux_judge.encode(proposal.text))
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
 BATCH_SEED = 20261201
 BATCH_PER_FAMILY = 15
 
