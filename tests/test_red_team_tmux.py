@@ -195,6 +195,14 @@ CLEANER_REFUSES = [
     pytest.param(_F14_RAW, 40, 10, b"p0\r\n" + _F14_RAW[17:], id="F14-region-from-a-cleaned-page-40x10"),
     pytest.param(_F14_RAW, None, None, b"p0\r\n" + _F14_RAW[17:], id="F14-region-from-a-cleaned-page-unknown"),
     pytest.param(_F14_PUSHED, 80, 24, b"p0\r\n" + _F14_PUSHED[17:], id="F14-region-then-a-row-pushed-off"),
+    # F16: a cursor saved on a cleaned page is restored on a kept page (a RIS after it let it be kept).
+    pytest.param(b"p0\r\n\x1b7\x1b[H\x1b[2JA\r\nB\r\nC\x1b8XXXX\x1bc", 80, 24,
+                 b"p0\r\n\x1b[H\x1b[2JA\r\nB\r\nC\x1b8XXXX\x1bc", id="F16-DECSC-on-a-cleaned-page"),
+    pytest.param(b"p0\r\n\x1b7\x1b[H\x1b[2JA\r\nB\r\nC\x1b8XXXX\x1bc", None, None,
+                 b"p0\r\n\x1b[H\x1b[2JA\r\nB\r\nC\x1b8XXXX\x1bc", id="F16-DECSC-unknown-size"),
+    pytest.param(b"p0\r\n\x1b[s\x1b[H\x1b[JA\r\nB\r\nC\x1b[uXXXX\x1bcnext\r\n", 80, 24,
+                 b"p0\r\n\x1b[H\x1b[JA\r\nB\r\nC\x1b[uXXXX\x1bc\r\nnext\r\n", id="F16-SCOSC-on-a-cleaned-page"),
+    pytest.param(b"H\x1b[s\x1b[H\x1b[J\x1b[u3\x1bc", 80, 24, b"H\n\x1b[H\x1b[J\x1b[u3\x1bc", id="F16-minimised"),
 ]
 
 

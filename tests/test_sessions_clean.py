@@ -113,9 +113,21 @@ def test_a_page_is_kept_only_under_the_modes_the_candidate_gives_it(text: str, i
         cleaner.candidate(text, columns=size[0], rows=size[1])
 
 
+@pytest.mark.parametrize("text", [
+    "p0\r\n\x1b7\x1b[H\x1b[2JA\r\nB\r\nC\x1b8XXXX\x1bc",  # F16: the RIS after it let the page be kept
+    "p0\r\n\x1b[s\x1b[H\x1b[JA\r\nB\r\nC\x1b[uXXXX\x1bcnext\r\n",
+    "H\x1b[s\x1b[H\x1b[J\x1b[u3\x1bc",
+])
+@pytest.mark.parametrize("size", [(80, 24), (None, None)])
+def test_a_kept_page_may_not_restore_a_cursor_a_cleaned_page_saved(text: str, size: tuple) -> None:
+    with pytest.raises(cleaner.Refused, match="a cursor saved"):
+        cleaner.candidate(text, columns=size[0], rows=size[1])
+
+
 def test_a_kept_page_after_the_modes_are_back_to_their_defaults_stays_kept() -> None:
     for text in ("\x1b[H\x1b[2J\x1b[2;4rp0\x1b[r\r\n\x1b[H\x1b[2JA\x1b[?5hB\r\n",  # DECSTBM reset
-                 "\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1bcA\x1b[?5hB\r\n"):  # RIS
+                 "\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1bcA\x1b[?5hB\r\n",  # RIS
+                 "\x1b[H\x1b[2Jp0\x1b7\r\n\x1b[H\x1b[2JA\x1b[?5hB\r\n"):  # a saved cursor it never restores
         proposal = cleaner.candidate(text, columns=80, rows=24)
         assert proposal.pages_kept == 1
         assert proposal.text.startswith("p0\r\n\x1b")

@@ -74,6 +74,7 @@ class ScreenModel(LineModel):
         self.wrap_disputed = False  # EL at the pending-wrap column: terminals disagree on the next character
         self.last_char: str | None = None
         self.pins: dict[Row, list[str]] = {}  # rows on screen when ED acted, and their cells then
+        self.cursor_saved = False  # DECSC / SCOSC on this page: a terminal keeps it across breaks
         if cursor is not None:
             self._place(*cursor)
 
@@ -619,6 +620,7 @@ class ScreenModel(LineModel):
         self._place(upper, 0)
 
     def save_cursor(self) -> None:
+        self.cursor_saved = True
         if not self.top_known:
             super().save_cursor()
             return

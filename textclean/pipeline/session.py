@@ -32,6 +32,7 @@ SWALLOWING_STRING = re.compile(
     rf"|\x1bP[\x20-\x3f]*[^{grammar.C0_RANGE}{grammar.C1_RANGE}\x20-\x3f]{grammar.STRING_PAYLOAD}*"
     rf"[{grammar.ABORT_CONTROLS}]"
 )
+_RESTORE = re.compile(r"\x1b8|\x1b\[u|\x1b\[\?1048l")  # DECRC, SCORC, XTRESTORE 1048
 _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes ``surrogateescape`` could not decode
 _LINE_END_BEFORE_ESC = re.compile(r"[^\x1b\r\n]*[\r\n][^\x1b]*")  # then an ESC (or the end)
 # After a swallowing string: anything but appended text, line ends and inert sequences is a redraw.
@@ -129,7 +130,7 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
             walker.done(model)
             segments.append(Segment(page, _render(model, start_row, ending), None, *tally))
         except Unresolved as exc:
-            found = walker.inherited() if page.start else None
+            found = walker.inherited(text[page.start : page.end]) if page.start else None
             if found is not None:
                 carried[index] = found
             walker.failed()
@@ -148,6 +149,7 @@ class _Walker:
         self.frozen: list[tuple[Row, str]] = []
         self.on_alt = False
         self.modes: tuple[tuple[int, int | None] | None, bool] = (None, False)  # margins, origin
+        self.cursor_saved = False  # a cleaned page saved the cursor (DECSC / SCOSC) and no RIS came since
         # One work budget for the whole text (redraw.PAD_PER_INPUT_CHAR): pages do not each get one.
         self.budget: int | None = None
         self.current: ScreenModel | None = None
@@ -183,6 +185,7 @@ class _Walker:
                                "(terminals disagree)", [])
         if page.reset:
             self.main, self.frozen, self.on_alt, self.modes = None, [], False, (None, False)
+            self.cursor_saved = False
             return self._fresh((0, 0)), False
         if page.screen == "alt" and not self.on_alt:
             self.main = previous
@@ -217,9 +220,12 @@ class _Walker:
         if self.budget < 0:
             raise WholeRefusal("unsupported_control", "redraws touch more cells than this input allows", [])
 
-    def inherited(self) -> str | None:
-        """What the pages so far leave the next one that differs from a terminal's defaults, or None.
-        A kept page after them is raw bytes after plain text in the candidate: defaults there."""
+    def inherited(self, page_text: str) -> str | None:
+        """What the pages so far leave the next one (``page_text``) that differs from a terminal's
+        defaults, or None. A kept page after them is raw bytes after plain text in the candidate:
+        defaults there, and no saved cursor for a restore in it to go back to."""
+        if self.cursor_saved and _RESTORE.search(page_text) is not None:
+            return "a cursor saved (DECSC / SCOSC) that it restores"
         margins, origin = self.modes
         if margins is not None:
             bottom = "" if margins[1] is None else str(margins[1] + 1)
@@ -229,6 +235,7 @@ class _Walker:
         return None
 
     def done(self, model: ScreenModel) -> None:
+        self.cursor_saved = self.cursor_saved or model.cursor_saved
         self.budget = model.pad_budget
         self.current = None
         self.previous = model
