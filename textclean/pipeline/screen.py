@@ -315,9 +315,12 @@ class ScreenModel(LineModel):
         row = self.rows[self.row]
         if row.special or row.ambiguous:
             raise Unresolved("delete characters on a row with wide, ambiguous or tab characters")
-        if self.col < len(row.cells):
+        cells = row.cells
+        if self.col < len(cells):
             row.mark("cr")
-            del row.cells[self.col : self.col + n]
+            length = len(cells)
+            del cells[self.col : self.col + n]
+            cells.extend([UNWRITTEN] * (length - len(cells)))  # cleared at the row's end, its length kept
 
     # --- moves between rows -----------------------------------------------------------------------
     def index(self) -> None:
@@ -374,7 +377,7 @@ class ScreenModel(LineModel):
         """RI: up one row, scrolling the region down at its top margin."""
         self._require_cursor()
         if not self.top_known:
-            self.pending_wrap = False
+            self._no_pending_wrap("reverse index")
             super().cursor_vertical(-1, to_column_zero=False)
             return
         self._require_top("reverse index")
@@ -391,6 +394,8 @@ class ScreenModel(LineModel):
     def cursor_vertical(self, delta: int, *, to_column_zero: bool) -> None:
         self._require_cursor()
         if not self.top_known:
+            if not to_column_zero:
+                self._no_pending_wrap("cursor up or down")  # the row model's column would be the width
             self.pending_wrap = False
             super().cursor_vertical(delta, to_column_zero=to_column_zero)
             return
@@ -621,6 +626,7 @@ class ScreenModel(LineModel):
 
     def save_cursor(self) -> None:
         self.cursor_saved = True
+        self._no_pending_wrap("save cursor")
         if not self.top_known:
             super().save_cursor()
             return

@@ -309,13 +309,15 @@ def _render(model: ScreenModel, start_row: int, ending: str) -> str:
     blank rows at the end are dropped."""
     out: list[str] = []
     blank = False
-    width = model.width or 0
     for row in model.rows[start_row:]:
-        shown = row.render()
         if row.ending is WRAP:
-            out.append(shown.ljust(width))  # the next row continues this line
+            # the next row continues this line. Every cell up to the row's last, erased ones as spaces,
+            # as ``capture-pane -J`` joins them: a wide character that did not fit at the margin left
+            # the last column out of the row, and a wide cell is one character, not two.
+            out.append("".join(row.cells))
             blank = False
             continue
+        shown = row.render()
         if not shown.strip(" \t"):
             if not blank and out:
                 out.append(row.ending or ending)
