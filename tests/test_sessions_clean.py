@@ -124,6 +124,17 @@ def test_a_kept_page_may_not_restore_a_cursor_a_cleaned_page_saved(text: str, si
         cleaner.candidate(text, columns=size[0], rows=size[1])
 
 
+def test_a_page_whose_screen_switch_acts_from_another_screen_in_the_candidate_is_not_kept() -> None:
+    """A second ?1049h (tmux: nothing to do) kept after the first went with a cleaned page: in the
+    candidate it switches from the main screen, and a second pass cleans it (not idempotent)."""
+    text = "p0\r\n\x1b[?1049h\x1b[H\x1b[2Ja\r\n\x1b[?1049h\x1b[H\x1b[2Jb\r\n"
+    assert [s.text for s in session.resolve(text, columns=80, rows=24)] == ["p0\r\n", "a\r\n", "b\r\n"]
+    with pytest.raises(session.WholeRefusal, match="leave it on the alternate screen"):
+        session.resolve(text, columns=80, rows=24, keep={2})
+    both = session.resolve(text, columns=80, rows=24, keep={1, 2})  # its switch kept with it: the same screen
+    assert [s.text is None for s in both] == [False, True, True]
+
+
 def test_a_kept_page_after_the_modes_are_back_to_their_defaults_stays_kept() -> None:
     for text in ("\x1b[H\x1b[2J\x1b[2;4rp0\x1b[r\r\n\x1b[H\x1b[2JA\x1b[?5hB\r\n",  # DECSTBM reset
                  "\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1bcA\x1b[?5hB\r\n",  # RIS

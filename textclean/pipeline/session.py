@@ -117,7 +117,9 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
     ending = "\r\n" if "\r\n" in text else "\n"
     segments: list[Segment] = []
     carried: dict[int, str] = {}  # kept pages, and what earlier pages leave them that the candidate would not
+    candidate_alt = False  # the screen the candidate is on: only kept pages' raw breaks switch it
     for index, page in enumerate(pages.split(text)):
+        raw_alt = walker.on_alt
         try:
             model, continues = walker.begin(page)  # a kept page too: its break switches screens, resets
             if index in keep:
@@ -131,8 +133,14 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
             segments.append(Segment(page, _render(model, start_row, ending), None, *tally))
         except Unresolved as exc:
             found = walker.inherited(text[page.start : page.end]) if page.start else None
+            if found is None and page.switch and raw_alt != candidate_alt:
+                # its switch acts from another screen in the raw than in the candidate (a switch on a
+                # cleaned page before it is gone)
+                found = "on the alternate screen" if raw_alt else "on the main screen"
             if found is not None:
                 carried[index] = found
+            if page.reset or page.switch:
+                candidate_alt = page.screen == "alt"
             walker.failed()
             segments.append(Segment(page, None, f"{exc} (page at offset {page.start})"))
     _check_kept(text, segments, carried)
