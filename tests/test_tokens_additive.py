@@ -39,6 +39,16 @@ def _candidates(raw: str) -> list[str]:
     return out
 
 
+@pytest.fixture(params=["as shipped", "eager"])
+def matching(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The gate's thresholds, or none: every plain run is matched, however short or rare."""
+    if request.param == "eager":
+        monkeypatch.setattr(tokens, "_MIN_BLOCK", 1)
+        monkeypatch.setattr(tokens, "_PROBE_CHARS", 1 << 40)
+        monkeypatch.setattr(tokens, "_MAX_NOISE_PER_LINE", float("inf"))
+    return str(request.param)
+
+
 def _check_pairs(texts: list[tuple[str, str]], encoding: str, backend: str) -> int:
     count = Counter(encoding, backend)
     reference = tiktoken_encoding(encoding).encode_ordinary
@@ -52,14 +62,17 @@ def _check_pairs(texts: list[tuple[str, str]], encoding: str, backend: str) -> i
 
 
 @pytest.mark.parametrize(("encoding", "backend"), COUNTERS)
-def test_additive_count_is_exact_on_every_committed_capture(encoding: str, backend: str) -> None:
+def test_additive_count_is_exact_on_every_committed_capture(encoding: str, backend: str, matching: str) -> None:
     texts = [(str(p.relative_to(FIXTURES)), _read(p)) for p in sorted(FIXTURES.glob("**/*.raw"))]
     assert len(texts) >= 30
-    assert _check_pairs(texts, encoding, backend) >= 10  # the blocks are really used, not only whole counts
+    used = _check_pairs(texts, encoding, backend)
+    assert used >= (20 if matching == "eager" else 1)  # blocks really used, not only whole counts
 
 
 @pytest.mark.parametrize(("encoding", "backend"), COUNTERS)
-def test_additive_count_is_exact_on_the_corpora_recordings(corpora_root: Path, encoding: str, backend: str) -> None:
+def test_additive_count_is_exact_on_the_corpora_recordings(
+    corpora_root: Path, encoding: str, backend: str, matching: str,
+) -> None:
     paths = [p for pattern in CORPORA_GLOBS for p in sorted(corpora_root.glob(pattern))]
     assert paths
     assert _check_pairs([(str(p), _read(p)) for p in paths], encoding, backend) >= 5
@@ -74,6 +87,7 @@ _LINE = st.one_of(
 _ACTION = st.sampled_from(["keep", "keep", "keep", "strip", "drop", "edit"])
 
 
+@pytest.mark.usefixtures("matching")
 @given(st.sampled_from(COUNTERS), st.lists(st.tuples(_LINE, _ACTION), max_size=30), st.booleans())
 @example(("o200k_base", "tiktoken"), [("x}", "keep"), ("/usr", "keep"), ("y\x1b[m", "strip")], False)
 @example(("cl100k_base", "tiktoken"), [(" a", "keep"), ("b", "drop"), (" c", "keep")], True)

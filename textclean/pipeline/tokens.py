@@ -356,12 +356,14 @@ def count_tokens(text: str, tokenizer: Tokenizer = None) -> int:
 
 # --- counting two texts that differ in places ------------------------------------------------------
 
-# What may change a line when cleaned: a control other than HT, LF and a CR that ends a line, DEL,
-# a C1 control. A line with none of them is plain: the cleaner usually copies it as it is.
-_NOISE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\r*\n)")
-#: Where :func:`count_pair` pays: matching stops when less than this share of the first
-#: :data:`_PROBE_CHARS` characters of the input is shared with the candidate (coloured log text,
-#: where every line changes), and the candidate is counted whole.
+# What may change a line when cleaned: a control other than HT, LF and a CR before LF, DEL, a C1
+# control. A line with none of them is plain: the cleaner usually copies it as it is.
+_NOISE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
+#: Where :func:`shared_blocks` pays: runs shorter than this are counted with what changed (a call
+#: costs more than counting them), and matching stops once less than :data:`_MIN_SHARED` of the
+#: input read so far, past :data:`_PROBE_CHARS`, is shared (coloured logs, where every line changes).
+_MIN_BLOCK = 64
+_MAX_NOISE_PER_LINE = 1.0  # more ESC and lone CRs than lines: matching is not even tried
 _MIN_SHARED = 0.2
 _PROBE_CHARS = 1 << 16
 _BATCH = 1 << 18  # characters joined into one count call
@@ -385,39 +387,41 @@ def shared_blocks(raw: str, candidate: str) -> list[tuple[int, int, int]]:
     length)``, in order, each starting and ending at a cut of both texts (so that counts add up).
 
     Any such list gives exact counts (:func:`count_pair`); a better one only saves counting. The
-    blocks are the runs of plain lines between raw's noisy ones, found in the candidate in order."""
+    blocks are raw's runs of plain lines, found in the candidate in order."""
     blocks: list[tuple[int, int, int]] = []
-    # Noisy regions of raw, as [start, end) of whole lines; the plain text between them is a block.
-    pos, plain_start, j, raw_end = 0, 0, 0, 0
-    shared = 0
-    n = len(raw)
-    while plain_start < n:
-        m = _NOISE.search(raw, pos)
+    if raw.count("\x1b") + raw.count("\r") - raw.count("\r\n") > _MAX_NOISE_PER_LINE * raw.count("\n"):
+        return blocks  # about every line changes (four memchr-speed scans tell)
+    j = raw_end = shared = 0
+    start, n = 0, len(raw)
+    budget = 4 * n + 4096  # characters the candidate's searches may scan, in all: linear time
+    while start < n:
+        m = _NOISE.search(raw, start)
         if m is None:
-            line_start = line_end = n
-        else:
-            line_start = raw.rfind("\n", plain_start, m.start()) + 1
-            line_start = max(line_start, plain_start)
-            line_end = raw.find("\n", m.end())
-            line_end = n if line_end < 0 else line_end + 1
-        found = _find_block(raw, candidate, plain_start, line_start, j, raw_end)
-        if found is not None:
-            blocks.append(found)
-            raw_end, j = found[0] + found[2], found[1] + found[2]
-            shared += found[2]
-        if line_end >= n:
-            break
-        pos = plain_start = line_end
-        if plain_start > _PROBE_CHARS and shared < _MIN_SHARED * plain_start:
+            end = line_end = n
+        else:  # the plain run ends where the noisy line begins, and resumes after it
+            end = max(raw.rfind("\n", start, m.start()) + 1, start)
+            line_end = raw.find("\n", m.end()) + 1 or n
+        if end - start >= _MIN_BLOCK:
+            # The candidate is the raw text less what was removed: the block lies about as far from
+            # the last shared block as in the raw text (twice that, and slack, for what a cursor
+            # move may add).
+            window = 2 * (start - raw_end) + (end - start) + 256
+            budget -= window
+            if budget < 0:
+                break
+            found = _find_block(raw, candidate, start, end, j, j + window)
+            if found is not None:
+                blocks.append(found)
+                raw_end, j = found[0] + found[2], found[1] + found[2]
+                shared += found[2]
+        start = line_end
+        if start > _PROBE_CHARS and shared < _MIN_SHARED * start:
             break
     return blocks
 
 
-def _find_block(
-    raw: str, candidate: str, start: int, end: int, j: int, raw_end: int,
-) -> tuple[int, int, int] | None:
-    """The raw text ``[start, end)`` narrowed to cuts, if the candidate holds it at a cut from ``j``
-    (where the candidate's text after the last shared block, which ended at ``raw_end``, begins)."""
+def _find_block(raw: str, candidate: str, start: int, end: int, j: int, limit: int) -> tuple[int, int, int] | None:
+    """The raw text ``[start, end)`` narrowed to cuts, if the candidate holds it at a cut in ``[j, limit)``."""
     while start < end and not is_cut(raw, start):
         start = raw.find("\n", start, end) + 1 or end
     while end > start and not is_cut(raw, end):
@@ -426,10 +430,7 @@ def _find_block(
     if end <= start:
         return None
     block = raw[start:end]
-    # The candidate is the raw text less what was removed, so the block lies about as far from the
-    # last shared block as in the raw text (twice that, and some slack, for what a cursor move may
-    # add): the searches stay linear in all.
-    at = candidate.find(block, j, j + 2 * (start - raw_end) + len(block) + 256)
+    at = candidate.find(block, j, limit)
     if at < 0 or not is_cut(candidate, at) or not is_cut(candidate, at + len(block)):
         return None
     return start, at, len(block)
