@@ -910,6 +910,8 @@ def _line_model(text: str, unknown_width: bool = False) -> list[str]:
     unresolvable.
     """
     lines = _append_only_lines(text)  # appending only: no column depends on the width
+    if lines is None and REDRAWN_FAST_PATH:
+        lines = _redrawn_lines(text, MIN_COLUMNS if unknown_width else None)
     return _model_lines(text, unknown_width) if lines is None else lines
 
 
@@ -976,6 +978,88 @@ def _append_only_lines(text: str) -> list[str] | None:
     if _OTHER_CONTROL.search(text) is not None:
         return None
     return [line for line in (line.rstrip(CR) for line in text.split(LF)) if line.strip(" \t")]
+
+
+# ---------------------------------------------------------------------------------------------------
+# The fast path for rows redrawn by CR alone (progress lines): overlaid as strings
+
+REDRAWN_FAST_PATH = True  # tests switch it off to compare with the token walk
+_ERASED_TO_END = "\x00"  # stands for EL 0 in a stripped line (a NUL of the text itself is refused first)
+_ERASED_ROW = "\x01"  # stands for EL 2: the same as EL 0 where it comes first in its segment
+_MARKS = _ERASED_TO_END + _ERASED_ROW
+
+
+def _redrawn_lines(text: str, margin: int | None) -> list[str] | None:
+    """:func:`terminal_lines` when every row is written from column 0 by CR-separated segments, else None.
+
+    Sequences must be inert by this module's action table, or EL 0 / EL 2 (EL 2 only where nothing of
+    its segment is written yet); a row a CR redraws may hold only characters one cell wide by the
+    width table (no HT, no zero-width, ambiguous or wide character), so a segment's width is its
+    length. Then a later segment overwrites the cells of earlier ones and a longer earlier segment's
+    tail survives; an EL resets the row to its own segment. ``margin``: no segment that a later CR or
+    EL acts on may reach it (the unknown width's narrowest terminal; or the known width). The row
+    model charges such rows a few cells per character, far under its budget per input character, so
+    the budget is charged nothing here. Equal to the token walk wherever it answers
+    (tests/test_verify_fast_path.py)."""
+    parts = _APPENDED_SEQUENCE.split(text)
+    if _OTHER_CONTROL.search("".join(parts[::2])) is not None:
+        return None
+    replace: dict[str, str] = {}
+    for sequence in set(parts[1::2]):
+        action = _action_for(sequence)
+        if action.op == INERT:
+            replace[sequence] = ""
+        elif action.op == "erase_in_line" and action.count in (0, 2):
+            replace[sequence] = _ERASED_ROW if action.count else _ERASED_TO_END
+        else:
+            return None
+        found = _SEQUENCE_AT(sequence, 0)
+        if found is None or found.end() != len(sequence):  # the grammar says where sequences end
+            return None
+    parts[1::2] = map(replace.__getitem__, parts[1::2])
+    lines: list[str] = []
+    split = "".join(parts).split(LF)
+    last = len(split) - 1
+    for number, line in enumerate(split):
+        if CR in line or _ERASED_ROW in line or _ERASED_TO_END in line:
+            row = _overlay(line, margin, number < last)
+            if row is None:
+                return None
+            line = row
+        if line.strip(" \t"):
+            lines.append(line)
+    return lines
+
+
+def _overlay(line: str, margin: int | None, ends_before_lf: bool) -> str | None:
+    """The row CR-separated segments (with EL marks) leave, or None where a width is not settled."""
+    segments = line.split(CR)
+    texts: list[str] = []
+    resets: list[bool] = []
+    widest = 0  # the row's width so far, at most
+    last = len(segments) - 1
+    for index, segment in enumerate(segments):
+        reset = False
+        if _ERASED_ROW in segment or _ERASED_TO_END in segment:
+            if _ERASED_ROW in segment.lstrip(_MARKS):
+                return None  # EL 2 after text of its segment: the erased cells before the cursor stay blank
+            reset = True
+            segment = segment.replace(_ERASED_TO_END, "").replace(_ERASED_ROW, "")
+        if not _all_narrow(segment) or HT in segment:
+            return None
+        width = max(widest, len(segment))
+        if margin is not None and width >= margin and (reset or index < last - (ends_before_lf and not segments[last])):
+            return None  # a CR or EL would act on a row reaching the margin (a CR right before LF does not)
+        widest = len(segment) if reset else width
+        texts.append(segment)
+        resets.append(reset)
+    row = ""
+    for segment, reset in zip(reversed(texts), reversed(resets), strict=True):
+        if len(segment) > len(row):
+            row += segment[len(row):]
+        if reset:
+            break
+    return row
 
 
 def _line_model_fits(text: str, columns: int | None, rows: int | None) -> bool:
