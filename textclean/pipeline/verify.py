@@ -43,6 +43,7 @@ from .names import (
     CUP,
     CUU,
     DA,
+    DECAWM,
     DECKPAM,
     DECKPNM,
     DECRC,
@@ -255,7 +256,7 @@ def _csi_meaning(seq: Sequence) -> _Action:
             modes = seq.numbers(default=-1)
             harmful = [mode for mode in modes if mode not in HARMLESS_PRIVATE_MODES]
             if not harmful:
-                return _INERT
+                return _Action("autowrap_off") if final == RM and DECAWM in modes else _INERT
             name = PRIVATE_MODE_NAMES.get(harmful[0], "DEC private mode")
             verb = "DECSET" if final == SM else "DECRST"
             return _refuse(f"{_csi_text(seq)} ({verb} {harmful[0]}, {name})")
@@ -400,6 +401,7 @@ class _Screen:
             "save_cursor": self.save_cursor,
             "restore_cursor": self.restore_cursor,
             "clear_before_output": self.clear_before_output,
+            "autowrap_off": self.autowrap_off,
             STRING_SWALLOWS_ON: self.string_swallows_on,
         }
         self.swallowed_at = -1  # where a string tmux swallows on after began (see string_swallows_on)
@@ -793,6 +795,12 @@ class _Screen:
         if not untouched:
             raise self.refuse("clears or homes the screen after the output began")
 
+    def autowrap_off(self, _count: int = 0) -> None:
+        """DECRST 7: past the right margin a row then overwrites its last cell, so at an unknown width
+        a row past column 80 shows differently on an 80-column terminal; the screen model decides."""
+        if self.unknown_width:
+            raise self.refuse("autowrap off at an unknown width")
+
     def control_run(self, run: str) -> None:
         """Apply a run of C0/C1 characters (a homogeneous run of CR, BS or BEL at once)."""
         if run == CR:
@@ -987,6 +995,7 @@ REDRAWN_FAST_PATH = True  # tests switch it off to compare with the token walk
 _ERASED_TO_END = "\x00"  # stands for EL 0 in a stripped line (a NUL of the text itself is refused first)
 _ERASED_ROW = "\x01"  # stands for EL 2: the same as EL 0 where it comes first in its segment
 _MARKS = _ERASED_TO_END + _ERASED_ROW
+_CR_RUN = re.compile(CR + "+")
 
 
 def _redrawn_lines(text: str, margin: int | None) -> list[str] | None:
@@ -1033,11 +1042,29 @@ def _redrawn_lines(text: str, margin: int | None) -> list[str] | None:
 
 def _overlay(line: str, margin: int | None, ends_before_lf: bool) -> str | None:
     """The row CR-separated segments (with EL marks) leave, or None where a width is not settled."""
-    segments = line.split(CR)
+    marked = _ERASED_ROW in line or _ERASED_TO_END in line
+    written = line.replace(CR, "")
+    if marked:
+        written = written.replace(_ERASED_TO_END, "").replace(_ERASED_ROW, "")
+    if not _all_narrow(written):  # HT, and every zero-width, ambiguous or wide character, is not
+        return None
+    segments = _CR_RUN.split(line)  # a run of CRs acts as one
+    # the row is acted on at every CR run but one CR right before LF, and at every EL
+    acted = len(segments) - 1 - (ends_before_lf and line.endswith(CR) and not line.endswith(CR + CR))
+    if not marked:
+        if margin is not None and acted > 0 and max(map(len, segments[:acted])) >= margin:
+            return None
+        longest = max(map(len, segments))
+        row = ""
+        for segment in reversed(segments):  # the last segment's cells, then earlier segments' tails
+            if len(segment) > len(row):
+                row += segment[len(row):]
+                if len(row) == longest:
+                    break
+        return row
     texts: list[str] = []
     resets: list[bool] = []
     widest = 0  # the row's width so far, at most
-    last = len(segments) - 1
     for index, segment in enumerate(segments):
         reset = False
         if _ERASED_ROW in segment or _ERASED_TO_END in segment:
@@ -1045,11 +1072,9 @@ def _overlay(line: str, margin: int | None, ends_before_lf: bool) -> str | None:
                 return None  # EL 2 after text of its segment: the erased cells before the cursor stay blank
             reset = True
             segment = segment.replace(_ERASED_TO_END, "").replace(_ERASED_ROW, "")
-        if not _all_narrow(segment) or HT in segment:
-            return None
         width = max(widest, len(segment))
-        if margin is not None and width >= margin and (reset or index < last - (ends_before_lf and not segments[last])):
-            return None  # a CR or EL would act on a row reaching the margin (a CR right before LF does not)
+        if margin is not None and width >= margin and (reset or index < acted):
+            return None  # a CR or EL would act on a row reaching the margin
         widest = len(segment) if reset else width
         texts.append(segment)
         resets.append(reset)

@@ -92,6 +92,7 @@ TAB_TAIL = "\x02"
 _TAILS = (WIDE_TAIL, TAB_TAIL)
 _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 
+_UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateescape
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 
 _ALT_MODES = (47, 1047, 1049)
@@ -166,6 +167,7 @@ class Model:
         self.home_at = -1  # a CUP home not applied yet: it may join the ED after it into a break
         self.alt: dict[str, Any] | None = None  # the main screen while the alternate one is shown
         self.scrolls = 0
+        self.undecodable: str | None = None  # found at the first page break: "" for none
         self.reset_state()
         # The output starts on some row of a screen we know nothing of: its top is unknown.
         self.float_page()
@@ -446,6 +448,13 @@ class Model:
         self.page.modes = frozenset(self.modes)
         self.begin_break(start, end, resets=kind == "RIS")
         self.lost = None
+        if self.undecodable is None:
+            found = _UNDECODABLE.search(self.text)
+            self.undecodable = "" if found is None else f"an undecodable byte at offset {found.start()}"
+        if self.undecodable:
+            # a cleaned page loses its break: bytes on either side of it would join into other characters
+            self.lose(f"a page break in a text with {self.undecodable}")
+            return
         if self.poisoned is not None:
             if kind != "RIS":
                 self.lose(self.poisoned)
@@ -845,6 +854,9 @@ class Model:
     def mark_wide(self, col: int) -> None:
         if self.columns is None and col >= MIN_COLUMNS:
             self.wide_page = True
+            if col > MIN_COLUMNS and not self.autowrap:
+                # an 80-column terminal overwrites its last cell with what passes it
+                raise Undecided(f"reaches past column {MIN_COLUMNS} with autowrap off at an unknown width")
 
     def tab(self) -> None:
         col = self.need_column()
