@@ -444,3 +444,36 @@ def test_red_team_near_misses_resolve_as_tmux_shows() -> None:
     assert len(resolved) == len(RED_TEAM_NEAR_MISSES), [t for t, c, r in RED_TEAM_NEAR_MISSES if ours(t, c, r) is None]
     shown = tmux_show([(text, c or 80, r or 24) for text, c, r, _ in resolved])
     assert [lines for *_, lines in resolved] == shown
+
+
+# --- scrolling at each edge of a region (verify_screen.Model.shift_rows, one helper for SU/SD/IL/DL/LF)
+
+_FILLED = CSI + "H" + CSI + "2J" + "\r\n".join(f"row {n} of the screen" for n in range(1, 9))
+_EDGES = {
+    # region rows 3-6 of an 8-row screen: the top row of the region
+    "DL at the region's top": _FILLED + CSI + "3;6r" + CSI + "3;1H" + CSI + "2M" + "new" + CSI + "r\n",
+    "IL at the region's top": _FILLED + CSI + "3;6r" + CSI + "3;1H" + CSI + "2L" + "new" + CSI + "r\n",
+    "RI at the region's top": _FILLED + CSI + "3;6r" + CSI + "3;1H" + ESC + "M" + "new" + CSI + "r\n",
+    "SU in a region": _FILLED + CSI + "3;6r" + CSI + "2S" + CSI + "r" + CSI + "8;1H\n",
+    "SD in a region": _FILLED + CSI + "3;6r" + CSI + "9T" + CSI + "r" + CSI + "8;1H\n",
+    # ... its bottom row
+    "LF at the region's bottom": _FILLED + CSI + "3;6r" + CSI + "6;1H" + "\nnew\nnewer" + CSI + "r\n",
+    "IL at the region's bottom": _FILLED + CSI + "3;6r" + CSI + "6;1H" + CSI + "3L" + "new" + CSI + "r\n",
+    "DL at the region's bottom": _FILLED + CSI + "3;6r" + CSI + "6;1H" + CSI + "M" + "new" + CSI + "r\n",
+    # the full screen (no region)
+    "LF at the screen's bottom": _FILLED + "\nnine\nten\n",
+    "SU on the full screen": _FILLED + CSI + "3S" + "\rnew\n",
+    "SD on the full screen": _FILLED + CSI + "2T" + CSI + "8;1H\n",
+    "DL at the screen's top": _FILLED + CSI + "1;1H" + CSI + "2M" + CSI + "8;1H\n",
+    "IL at the screen's top": _FILLED + CSI + "1;1H" + CSI + "2L" + "new" + CSI + "8;1H\n",
+}
+
+
+@pytest.mark.tmux
+@needs_tmux
+def test_scrolls_at_each_region_edge_agree_with_tmux() -> None:
+    resolved = {name: ours(text, 30, 8) for name, text in _EDGES.items()}
+    assert all(lines is not None for lines in resolved.values()), [n for n, v in resolved.items() if v is None]
+    shown = tmux_show([(text, 30, 8) for text in _EDGES.values()])
+    for (name, lines), judge in zip(resolved.items(), shown, strict=True):
+        assert lines == judge, name

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -699,29 +700,29 @@ class Model:
 
     def scroll_up(self, top: int, bottom: int, count: int) -> None:
         grid = self.grid
-        span = bottom - top + 1
-        count = min(count, span)
         if self.bottom is not None or bottom < len(grid) - 1:
             self.no_wrapped_rows(top, bottom)
             if any(row.shown for row in grid):
                 # tmux's history would then hold the region's lines before rows of an earlier page
                 raise Undecided("a scroll region scrolls beside rows shown before the alternate screen")
-        for _ in range(count):
-            row = grid.pop(top)
-            self.leave_top(row)
-            grid.insert(bottom, _Row())
-            self.scrolls += 1
-            self.charge(span // 8 + 1)
+        self.scrolls += self.shift_rows(top, bottom, count, self.leave_top)
 
     def scroll_down(self, top: int, bottom: int, count: int, certain: bool = True) -> None:
-        grid = self.grid
-        span = bottom - top + 1
-        count = min(count, span)
         self.no_wrapped_rows(top, bottom)
+        self.shift_rows(bottom, top, count, lambda row: self.discard(row, certain))
+
+    def shift_rows(self, take: int, put: int, count: int, drop: Callable[[_Row], None]) -> int:
+        """Scroll the rows between ``take`` and ``put`` (SU, SD, IL, DL, LF at a region's bottom): up to
+        their number of times, ``drop`` the row at ``take`` (it leaves the screen, or is discarded) and
+        put a blank row at ``put``. Returns how many rows moved."""
+        grid = self.grid
+        span = abs(put - take) + 1
+        count = min(count, span)
         for _ in range(count):
-            self.discard(grid.pop(bottom), certain)
-            grid.insert(top, _Row())
+            drop(grid.pop(take))
+            grid.insert(put, _Row())
             self.charge(span // 8 + 1)
+        return count
 
     def no_wrapped_rows(self, top: int, bottom: int) -> None:
         """Rows moved apart from their neighbours: tmux unwraps some of them, so none may be wrapped."""
@@ -1143,11 +1144,7 @@ class Model:
             raise Undecided("IL/DL inside a wrapped line")
         if delete:
             self.no_wrapped_rows(self.cy, bottom)
-            span = bottom - self.cy + 1
-            for _ in range(min(count, span)):
-                self.discard(self.grid.pop(self.cy))
-                self.grid.insert(bottom, _Row())
-                self.charge(span // 8 + 1)
+            self.shift_rows(self.cy, bottom, count, self.discard)
             if not certain:
                 while len(self.grid) > 1 and not self.grid[-1].cells and len(self.grid) - 1 > self.cy:
                     self.grid.pop()
