@@ -93,7 +93,7 @@ def _recorded() -> list[tuple[str, int | None, int | None]]:
         for path in sorted(directory.glob("*.raw")):
             text = path.read_bytes().decode("utf-8", "surrogateescape")
             meta = json.loads(path.with_suffix(".json").read_text())
-            out += [(text, None, None), (text, meta.get("columns"), meta.get("rows"))]
+            out += [(text, None, None), (text, meta.get("columns"), meta.get("rows", meta.get("lines")))]
     return out
 
 

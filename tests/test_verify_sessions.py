@@ -477,3 +477,12 @@ def test_scrolls_at_each_region_edge_agree_with_tmux() -> None:
     shown = tmux_show([(text, 30, 8) for text in _EDGES.values()])
     for (name, lines), judge in zip(resolved.items(), shown, strict=True):
         assert lines == judge, name
+
+
+def test_a_tall_screen_cleared_again_and_again_runs_out_of_budget() -> None:
+    """Each page break rebuilds a 200-row screen: charged to the work budget, so hostile input is
+    refused after a bounded amount of work instead of costing 200 rows per 8 input characters."""
+    hostile = (CSI + "H" + CSI + "2Jx") * 2000
+    with pytest.raises(verify_screen.Undecided, match="needs more work"):
+        verify_screen.pages(hostile, 500, 200, strict=True)
+    assert len(verify_screen.pages(hostile[: 8 * 200], 500, 200, strict=True)) == 201  # a few are fine

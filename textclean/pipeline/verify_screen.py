@@ -138,6 +138,21 @@ def _width(char: str) -> int:
     return width if width in (0, 1, 2) else -1
 
 
+_NARROW = {chr(code) for code in range(0x20, 0x7F)}  # grows with every character found one cell wide
+
+
+def _narrow(text: str) -> bool:
+    """Every character of ``text`` takes one cell (what :meth:`Model.write` checks one by one)."""
+    chars = set(text)
+    if chars <= _NARROW:
+        return True
+    for char in chars - _NARROW:
+        if _width(char) != 1:
+            return False
+        _NARROW.add(char)
+    return True
+
+
 def _render(row: _Row) -> str:
     return "".join(row.cells).rstrip(UNWRITTEN).translate(_RENDER)
 
@@ -206,7 +221,7 @@ class Model:
 
     def blank_grid(self, anchored: bool) -> list[_Row]:
         count = self.height if (anchored and self.height) else 1
-        self.charge(count)
+        self.charge(count * _ROW_WORK)
         return [_Row() for _ in range(count)]
 
     def charge(self, cells: int) -> None:
@@ -225,11 +240,14 @@ class Model:
         out = [line for line in self.history if _informative(line)]
         pieces = list(self.tail)
         grid = self.grid
+        self.charge(len(grid))  # every row is visited, blank or not: a tall screen broken often costs
         for index, row in enumerate(grid):
             if row.shown:
                 if pieces or (row.wrapped and index + 1 < len(grid) and not grid[index + 1].shown):
                     raise Undecided("a line shown before the alternate screen continues after it")
                 continue
+            if not row.cells and not row.wrapped and not pieces:
+                continue  # a blank line
             self.charge(len(row.cells))
             pieces.append(_render(row))
             if not row.wrapped:
@@ -322,7 +340,11 @@ class Model:
                     self.poisoned = reason
                     return self.finish()
                 end = match.end()
-                self.sequence(text[stop:end], stop, end)
+                token = text[stop:end]
+                if token in _PLAIN_SGR and self.home_at < 0:
+                    self.last_char = ""  # SGR changes nothing a page shows or leaves (what sequence() does)
+                else:
+                    self.sequence(token, stop, end)
                 position = end
             else:
                 if self.lost is None:
@@ -355,7 +377,7 @@ class Model:
                 raise Undecided(f"CSI H (CUP) at offset {at}: {exc}") from None
 
     def sequence(self, token: str, start: int, end: int) -> None:
-        seq = grammar.parse(token)
+        seq = _PARSED.get(token) or _parse(token)
         last_char, self.last_char = self.last_char, ""
         try:
             if "\x9c" in token:
@@ -898,7 +920,7 @@ class Model:
             cells.extend(UNWRITTEN * (col - len(cells)))
 
     def write(self, text: str) -> None:
-        if text.isascii() and self.cx_known:
+        if self.cx_known and (text.isascii() or _narrow(text)):
             self.put_narrow(text)
         else:
             run_start = 0
@@ -1355,6 +1377,29 @@ class Model:
             self.restore_cursor()
         else:
             raise Undecided("unsupported")
+
+
+#: Work units per blank row a page break builds (a row object costs several cell operations): a tall
+#: screen cleared again and again runs out of budget, not of time.
+_ROW_WORK = 8
+
+_PARSED: dict[str, grammar.Sequence] = {}
+_PLAIN_SGR: set[str] = set()  # SGR without private marker or intermediates, as seen in texts
+_CACHE_LIMIT = 4096
+_CACHED_LENGTH = 48
+
+
+def _parse(token: str) -> grammar.Sequence:
+    """:func:`grammar.parse`, remembered for short sequences (texts repeat a few hundred of them)."""
+    seq = grammar.parse(token)
+    if len(token) <= _CACHED_LENGTH:
+        if len(_PARSED) >= _CACHE_LIMIT:
+            _PARSED.clear()
+            _PLAIN_SGR.clear()
+        _PARSED[token] = seq
+        if seq.kind is Kind.CSI and seq.final == SGR and not seq.private and not seq.intermediates:
+            _PLAIN_SGR.add(token)
+    return seq
 
 
 def _is_home(seq: grammar.Sequence) -> bool:
