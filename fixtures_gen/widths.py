@@ -148,10 +148,6 @@ def ambiguous_width(char: str) -> bool:
     return index >= 0 and code <= AMBIGUOUS_RANGES[index][1]
 
 
-#: The former name (wide characters newer than a terminal's tables are a subset of the ambiguous).
-unsettled_width = ambiguous_width
-
-
 class _SettledWidths(dict):  # type: ignore[type-arg]
     def __missing__(self, char: str) -> int:
         width = self[char] = -1 if ambiguous_width(char) else wcwidth(char)

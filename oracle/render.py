@@ -27,6 +27,7 @@ MAX_CURSOR_STEP = 10000  # a cursor move counts at most this much towards the es
 
 _SEGMENT = re.compile(r"[\n\r]")  # what returns the carriage (VT and FF do not)
 _LONE_SURROGATE = re.compile("[\udc80-\udcff]")
+_SURROGATE_OR_ESC = re.compile("[\udc80-\udcff\x1b]")
 # CSI forms that move the cursor right (or repeat a character) and so widen a line.
 _WIDENING = frozenset((CUF, HPR, CHA, HPA, CUP, HVP, REP, CHT))
 
@@ -57,17 +58,27 @@ def tmux_decode(data: str) -> str:
     into its sequence, up to the sequence's length, whatever they are (the first bytes of a valid
     character after it included; its other bytes then draw nothing); the sequence draws its character
     if it decodes, nothing otherwise. A printable ASCII character or a C0 control abandons a pending
-    sequence; an escape sequence does not (``E6 97 ESC [ m A5`` draws 日 after the escape).
+    sequence; an escape sequence does not (``E6 97 ESC [ m A5`` draws 日 after the escape). Bytes
+    inside a string (OSC, DCS, APC... as far as tmux reads it) never reach the decoder: they are the
+    string's (``ESC _ x BEL C3 ESC [ m E2 91 AF`` draws ⑯).
     """
     if _LONE_SURROGATE.search(data) is None:
         return data
     out: list[str] = []
     position, length = 0, len(data)
     while position < length:
-        found = _LONE_SURROGATE.search(data, position)
+        found = _SURROGATE_OR_ESC.search(data, position)
         if found is None:
             out.append(data[position:])
             break
+        if found.group() == "\x1b":
+            escape = _TOKEN.match(data, found.start())
+            end = found.end() if escape is None or escape.lastgroup == "other" else escape.end()
+            if escape is not None and escape.lastgroup == "string":
+                end = _tmux_string_end(data, found.start(), end)
+            out.append(data[position:end])
+            position = end
+            continue
         out.append(data[position : found.start()])
         position = found.end()
         lead = ord(found.group()) - 0xDC00

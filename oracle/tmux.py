@@ -1,16 +1,19 @@
 """Ask a real terminal: feed bytes to a private tmux server and read back what it shows.
 
-Used by ``tests/test_oracle_tmux.py`` to check the oracle against tmux. Each server is private
-(its own socket in a temporary directory, its own configuration, never the user's) and is always
-killed on exit. Several streams can share one server: each gets a window of its own, sized before
-the bytes arrive, fed by ``cat`` through the pane's pty (so LF gets ``onlcr``, like LNM).
+Used by ``tests/test_oracle_tmux.py`` to check the oracle against tmux, and by the red team's judge
+(``tests/tmux_judge.py``). Each server is private (its own socket in a temporary directory, its own
+configuration, never the user's) and is always killed on exit, SIGTERM included. Several streams can
+share one server: each gets a window of its own, sized before the bytes arrive, fed by ``cat``
+through the pane's pty (so LF gets ``onlcr``, like LNM).
 """
 
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -20,6 +23,7 @@ from pathlib import Path
 HISTORY_LIMIT = 5_000_000
 MAX_COLUMNS = 10000
 SETTLE_SECONDS = 0.2  # after cat exits, for tmux to drain the pty before we capture
+BATCH = 40  # windows open at once
 
 # tmux's defaults, ``scroll-on-clear`` included (on since 3.3: a cleared screen goes into the
 # history), which the oracle's tmux flavour models; no status line. Window sizes are set with
@@ -63,15 +67,20 @@ class TmuxServer:
         self._run("-f", str(config), "new-session", "-d", "-s", "oracle", "-x", "80", "-y", "24")
 
     def _run(self, *args: str) -> str:
-        result = subprocess.run(
-            ["tmux", "-S", str(self.socket), *args], capture_output=True, text=True, timeout=120
-        )
+        result = subprocess.run(["tmux", "-S", str(self.socket), *args], capture_output=True, timeout=300)
         if result.returncode != 0:
-            raise RuntimeError(f"tmux {' '.join(args)} failed: {result.stderr.strip()}")
-        return result.stdout
+            raise RuntimeError(f"tmux {' '.join(args)} failed: {result.stderr.decode(errors='replace').strip()}")
+        return result.stdout.decode("utf-8", "replace")
 
-    def show_many(self, streams: Sequence[tuple[bytes, int, int]]) -> list[Capture]:
-        """Feed each ``(data, columns, lines)`` to a window of its own; capture them all."""
+    def show_many(self, streams: Sequence[tuple[bytes, int, int]], *, join_wrapped: bool = False) -> list[Capture]:
+        """Feed each ``(data, columns, lines)`` to a window of its own; capture them all.
+        ``join_wrapped``: rows tmux wrapped are joined into one line (``capture-pane -J``)."""
+        captures: list[Capture] = []
+        for at in range(0, len(streams), BATCH):
+            captures.extend(self._show_batch(streams[at : at + BATCH], join_wrapped))
+        return captures
+
+    def _show_batch(self, streams: Sequence[tuple[bytes, int, int]], join_wrapped: bool) -> list[Capture]:
         started = []
         for data, columns, lines in streams:
             self._windows += 1
@@ -89,21 +98,23 @@ class TmuxServer:
                 "resize-window", "-t", target, "-x", str(min(columns, MAX_COLUMNS)), "-y", str(lines), ";",
                 "wait-for", "-S", f"go-{name}",
             )  # fmt: skip
-            started.append((name, columns, lines))
+            started.append((name, path, columns, lines))
         captures = []
-        for name, columns, lines in started:
+        for name, path, columns, lines in started:
             self._run("wait-for", name)
-            captures.append(Capture(self._stable_capture(name), columns, lines))
+            captures.append(Capture(self._stable_capture(name, join_wrapped), columns, lines))
             self._run("kill-window", "-t", f"oracle:{name}")
+            path.unlink()
         return captures
 
     def show(self, data: bytes, columns: int, lines: int) -> Capture:
         return self.show_many([(data, columns, lines)])[0]
 
-    def _stable_capture(self, name: str) -> list[str]:
+    def _stable_capture(self, name: str, join_wrapped: bool) -> list[str]:
         previous = None
+        join = ("-J",) if join_wrapped else ()
         for _ in range(20):
-            out = self._run("capture-pane", "-p", "-S", "-", "-E", "-", "-t", f"oracle:{name}")
+            out = self._run("capture-pane", "-p", *join, "-S", "-", "-E", "-", "-t", f"oracle:{name}")
             if out == previous:
                 break
             previous = out
@@ -117,13 +128,24 @@ class TmuxServer:
         return lines
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 @contextmanager
 def server() -> Iterator[TmuxServer]:
-    """A private tmux server in a temporary directory, killed on exit whatever happens."""
+    """A private tmux server in a temporary directory, killed on exit whatever happens (a SIGTERM to
+    the main thread included)."""
     with tempfile.TemporaryDirectory(prefix="oracle-tmux-") as directory:
         socket = Path(directory) / "socket"
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.getsignal(signal.SIGTERM) if main else None
+        if main:
+            signal.signal(signal.SIGTERM, _terminate)
         try:
             yield TmuxServer(Path(directory))
         finally:
+            if main:
+                signal.signal(signal.SIGTERM, previous)
             if socket.exists():
                 subprocess.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True, timeout=30)

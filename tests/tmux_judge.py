@@ -1,9 +1,9 @@
 """A live tmux 3.3a as the judge of textclean's adoptions (red team, issue 11).
 
 For a raw stream and a terminal size the judge cleans the text (``min_tokens=0``) and, if the gate
-adopts, feeds the raw bytes to a private tmux server with tmux's DEFAULT window options
-(``scroll-on-clear`` on, unlike ``oracle/tmux.py``), captures history + screen with wrapped rows
-joined (``capture-pane -p -J -S - -E -``) and checks that every non-blank line tmux shows
+adopts, feeds the raw bytes to a private tmux server (``oracle/tmux.py``: tmux's default window
+options, ``scroll-on-clear`` on), captures history + screen with wrapped rows joined
+(``capture-pane -p -J -S - -E -``) and checks that every non-blank line tmux shows
 (right-trimmed) is in what tmux shows for the candidate, in order. What tmux shows just before each
 clear of the raw stream (ED 2/3, RIS, alternate screen in or out) is checked the same way, since every
 line shown before a clear must survive (SESSIONS_CONTRACT.md). When the candidate is plain ASCII (no
@@ -18,129 +18,28 @@ from __future__ import annotations
 
 import inspect
 import re
-import shutil
-import signal
-import subprocess
-import tempfile
-import threading
-import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from wcwidth import wcswidth
 
 import textclean
+from oracle import tmux
 
-HISTORY_LIMIT = 5_000_000
-SETTLE_SECONDS = 0.15
-
-# tmux's defaults except what a judge cannot have: no status line, a big history, no renames.
-# scroll-on-clear stays ON (the default): ED 2 pushes the screen into the history, as users see.
-_CONFIG = f"""\
-set -g history-limit {HISTORY_LIMIT}
-set -g status off
-set -g escape-time 0
-set -gw automatic-rename off
-set -gw allow-rename off
-"""
-
-# The breaks after which a terminal no longer shows what it showed just before (the contract's page
-# breaks that can hide lines: ED 2 / ED 3 push or erase, RIS resets, the alternate screen switches).
 # A string the project's policy ends at BEL where tmux 3.3a reads on to ST (DCS, SOS, PM).
 _BEL_ENDED_STRING = re.compile(rb"(?:\x1b[PX^_]|\xc2[\x90\x98\x9e\x9f])[^\x1b\x07\x18\x1a]*\x07")
+# The breaks after which a terminal no longer shows what it showed just before (the contract's page
+# breaks that can hide lines: ED 2 / ED 3 push or erase, RIS resets, the alternate screen switches).
 _HIDING = re.compile(rb"\x1b\[[0-9;]*[23]J|\x1bc|\x1b\[\?[0-9;]*(?:1049|47|1047)[0-9;]*[hl]")
 
-
-def available() -> bool:
-    return shutil.which("tmux") is not None
-
-
-class JudgeServer:
-    """A private tmux server (own socket, own config, never the user's), killed by :func:`server`."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self.socket = directory / "socket"
-        config = directory / "tmux.conf"
-        config.write_text(_CONFIG)
-        self._windows = 0
-        self._run("-f", str(config), "new-session", "-d", "-s", "judge", "-x", "80", "-y", "24")
-
-    def _run(self, *args: str) -> str:
-        result = subprocess.run(
-            ["tmux", "-S", str(self.socket), *args], capture_output=True, timeout=300,
-        )
-        if result.returncode != 0:
-            raise RuntimeError(f"tmux {' '.join(args)} failed: {result.stderr.decode(errors='replace').strip()}")
-        return result.stdout.decode("utf-8", "replace")
-
-    def show_many(self, streams: Sequence[tuple[bytes, int, int]], batch: int = 40) -> list[list[str]]:
-        """Feed each ``(data, columns, rows)`` to a window of its own; its lines (right-trimmed, joined)."""
-        out: list[list[str]] = []
-        for at in range(0, len(streams), batch):
-            out.extend(self._show_batch(streams[at : at + batch]))
-        return out
-
-    def _show_batch(self, streams: Sequence[tuple[bytes, int, int]]) -> list[list[str]]:
-        started = []
-        for data, columns, rows in streams:
-            self._windows += 1
-            name = f"w{self._windows}"
-            path = self.directory / f"{name}.raw"
-            path.write_bytes(data)
-            command = (
-                f"tmux -S {self.socket} wait-for go-{name}; stty -echo; cat {path}; "
-                f"sleep {SETTLE_SECONDS}; tmux -S {self.socket} wait-for -S {name}; exec sleep 100000"
-            )
-            target = f"judge:{name}"
-            self._run(
-                "new-window", "-d", "-t", "judge:", "-n", name, command, ";",
-                "resize-window", "-t", target, "-x", str(columns), "-y", str(rows), ";",
-                "wait-for", "-S", f"go-{name}",
-            )  # fmt: skip
-            started.append((name, path))
-        captures = []
-        for name, path in started:
-            self._run("wait-for", name)
-            captures.append(self._stable_capture(name))
-            self._run("kill-window", "-t", f"judge:{name}")
-            path.unlink()
-        return captures
-
-    def _stable_capture(self, name: str) -> list[str]:
-        previous = None
-        for _ in range(20):
-            out = self._run("capture-pane", "-p", "-J", "-S", "-", "-E", "-", "-t", f"judge:{name}")
-            if out == previous:
-                break
-            previous = out
-            time.sleep(0.05)
-        lines = out.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        return [line.rstrip(" ") for line in lines]
+available = tmux.available
+server = tmux.server
+JudgeServer = tmux.TmuxServer
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
-
-
-@contextmanager
-def server() -> Iterator[JudgeServer]:
-    with tempfile.TemporaryDirectory(prefix="redteam-tmux-") as directory:
-        socket = Path(directory) / "socket"
-        previous = signal.getsignal(signal.SIGTERM)
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, _terminate)  # so a killed run still kills its server
-        try:
-            yield JudgeServer(Path(directory))
-        finally:
-            if threading.current_thread() is threading.main_thread():
-                signal.signal(signal.SIGTERM, previous)
-            if socket.exists():
-                subprocess.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True, timeout=30)
+def _show(srv: JudgeServer, jobs: Sequence[tuple[bytes, int, int]]) -> list[list[str]]:
+    """What tmux shows for each job, wrapped rows joined (``capture-pane -J``)."""
+    return [capture.lines for capture in srv.show_many(jobs, join_wrapped=True)]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -318,7 +217,7 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
             points = prefix_points(case.raw)
             jobs.extend((case.raw[:p], columns, rows) for p in points)
             plan.append((case, columns, rows, start, len(points), points))
-    captures = srv.show_many(jobs)
+    captures = _show(srv, jobs)
     for case, columns, rows, start, count, points in plan:
         raw_lines, cand_lines = captures[start], captures[start + 1]
         plain = _plain(case.candidate or b"")

@@ -7,7 +7,7 @@ reach one model and not the other. Each model still decides for itself what to d
 
 from __future__ import annotations
 
-from .widths import AMBIGUOUS_RANGES, ambiguous_width, settled_width, unsettled_width
+from .widths import AMBIGUOUS_RANGES, ambiguous_width, settled_width
 
 __all__ = [
     "AMBIGUOUS_RANGES",
@@ -18,7 +18,6 @@ __all__ = [
     "WORK_PER_INPUT_CHAR",
     "ambiguous_width",
     "settled_width",
-    "unsettled_width",
 ]
 
 #: The fewest rows a terminal is assumed to have: a cursor move up reaches back at most this far.
