@@ -13,7 +13,7 @@ from typing import NoReturn
 
 from . import grammar, session
 from .grammar import Kind
-from .model import MIN_COLUMNS, SCREEN_LINES
+from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR, c1_control_offset
 from .redraw import LineModel, Unresolved
@@ -30,6 +30,13 @@ _CR_BEFORE_TEXT = re.compile(r"\r[^\r\n\x1b]")
 # between two tokens is text to write.
 _AUTOWRAP_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?0*7(?:;[0-9;]*)?l")
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
+# A line whose CR leaves a redraw whatever the substitution removes (it only removes from ESC or BEL).
+_CR_REDRAWS = re.compile(r"\r[^\r\n\x1b\x07]")
+# The string path for a line redrawn by CR alone (LineModel.overlay): split at CRs, EL 0 / 2 (the group)
+# and inert sequences (no group: None). Text runs must then be narrow characters: one cell each.
+_OVERLAY_SPLIT = re.compile(rf"(\r|\x1b\[[02]?{EL})|{grammar.INERT_SEQUENCE.pattern}")
+_NARROW_TEXT = re.compile(r"[\x20-\x7e\xa0-\u02ff]*")  # one cell each (redraw.LineModel._write)
+_NOT_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _SWALLOWING_STRING = session.SWALLOWING_STRING
 
 
@@ -158,9 +165,11 @@ def from_segments(text: str, segments: list[session.Segment], refusal: Refused |
     return Candidate(session.assemble(text, segments), removed, tuple(segments))
 
 
-def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = None) -> Candidate:
+def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = None, *,
+                     overlay: bool = True) -> Candidate:
     """Feed the text to the row model line by line; a line written once, left to right, onto a fresh
-    row takes the one-regex path, any other line is fed token by token."""
+    row takes the one-regex path, a fresh row redrawn by CR alone the string path (``overlay``), any
+    other line is fed token by token."""
     model = LineModel(len(text), screen_lines=rows or SCREEN_LINES, columns=columns)
     tally = [0, 0]  # escape sequences removed, and their characters
     offset = 0
@@ -170,7 +179,8 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
         for piece, more in _split_lines(text):
             body = piece.rstrip("\r")
             ending = piece[len(body) :] + ("\n" if more else "")
-            if model.at_fresh_row():
+            fresh = model.at_fresh_row()
+            if fresh and "\b" not in body and ("\r" not in body or _CR_REDRAWS.search(body) is None):
                 stripped, count = _append_only(columns).subn("", body)
                 if not _has_residual_control(stripped):
                     tally[0] += count
@@ -185,7 +195,8 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
                         f"redraw after {grammar.describe(grammar.parse(swallowing.group()))} at offset "
                         f"{swallowed_from}, a string tmux does not end there (it swallows what follows)",
                     )
-                _feed_tokens(model, body, offset, tally)
+                if not (overlay and fresh and _overlay(model, body, tally)):
+                    _feed_tokens(model, body, offset, tally)
             if more:
                 model.line_feed(ending)
             elif ending:
@@ -205,6 +216,26 @@ def _split_lines(text: str) -> Iterator[tuple[str, bool]]:
         start = end + 1
         end = text.find("\n", start)
     yield text[start:], False
+
+
+def _overlay(model: LineModel, body: str, tally: list[int]) -> bool:
+    """A fresh row redrawn by CR alone, on strings (:meth:`LineModel.overlay`); False: feed it token by token."""
+    parts: list[str | None] = _OVERLAY_SPLIT.split(body)
+    runs = parts[::2]
+    if not _narrow("".join(runs)) or not model.overlay(parts):  # type: ignore[arg-type]
+        return False
+    controls = parts[1::2]
+    crs = controls.count("\r")
+    tally[0] += len(controls) - crs
+    tally[1] += len(body) - sum(map(len, runs)) - crs  # type: ignore[arg-type]
+    return True
+
+
+def _narrow(text: str) -> bool:
+    """Every character takes one cell on every terminal (so a run's length is its width)."""
+    if _NARROW_TEXT.fullmatch(text) is not None:
+        return True
+    return _NOT_TEXT.search(text) is None and all(settled_width(ch) == 1 for ch in set(text) if ch >= "\u0300")
 
 
 def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> None:

@@ -65,12 +65,18 @@ class Row:
 class LineModel:
     """Rows and a cursor; one method per control the cleaner resolves."""
 
+    #: Whether rows the cursor can no longer reach are frozen into strings. The screen model keeps its
+    #: rows: it moves and pins them by identity, and its pages are read row by row (session.py).
+    freezes = True
+
     def __init__(self, input_length: int = 0, *, screen_lines: int = SCREEN_LINES, columns: int | None = None) -> None:
         self.screen_lines = screen_lines  # a known height, or the fewest rows assumed
         self.columns = columns  # a known width: this model does not wrap, so reaching it is refused
-        # _freeze keeps a row the cursor can no longer reach as the string it renders to (memory). Not
-        # called yet: session.py reads the rows of a finished model (render, cells) after the merge.
+        # A row the cursor can no longer reach is kept as the string it renders to (``_freeze``: memory);
+        # rows[:live] are frozen, and the last of them wider than MIN_COLUMNS cells is ``wide_frozen``.
         self.rows: list[Any] = [Row()]  # Row, or str once frozen
+        self.live = 0
+        self.wide_frozen = -1
         self.frozen = {"cr": [0, 0], "bs": [0, 0], "multiline": [0, 0]}  # kind: [rows, dropped chars]
         self.row = 0
         self.col = 0
@@ -112,6 +118,9 @@ class LineModel:
             # tmux keeps a joiner pending across CR, EL and even LF and joins the next character to
             # whatever cell is then before the cursor.
             raise Unresolved("zero-width joiner followed by a control, not by the character it joins")
+        if all(ch < "\u0300" or settled_width(ch) == 1 for ch in set(text)):
+            self._put_narrow(row, text)  # one cell each (box drawing, block elements): one run
+            return
         run_start = 0
         for i, ch in enumerate(text):
             width = 1 if ch < "\u0300" else settled_width(ch)
@@ -171,6 +180,74 @@ class LineModel:
                 if c is TAB_TAIL or c == "\t":
                     raise Unresolved("overwrite of a tab")
 
+    def overlay(self, parts: list[str | None]) -> bool:
+        """A fresh row redrawn by CR alone, resolved on strings: ``parts`` alternates text runs of
+        narrow characters with what stood between them (``"\\r"``, EL 0 / 2 as ``CSI K`` / ``CSI 0 K`` /
+        ``CSI 2 K``, None for an inert sequence), as ``re.split`` with one group gives them.
+
+        The same cells, cursor, tallies and work charged as writing the runs and acting on the
+        controls one by one; False (nothing changed) wherever that would need a cell of its own: a
+        gap of unwritten cells, a row an unknown width may wrap, a run reaching a known margin.
+        """
+        columns = self.columns
+        limit = MIN_COLUMNS if columns is None else None  # _require_layout's bound on an unknown width
+        shown = ""  # the row's cells up to its last written one (unwritten cells only after it)
+        extent = col = written = charged = 0  # extent: len(cells), unwritten cells at the end included
+        redrawn = False
+        text = True
+        for part in parts:
+            if text:
+                text = False
+                if not part:
+                    continue
+                n = len(part)
+                end = col + n
+                if col != extent:
+                    if col > len(shown):
+                        return False  # after EL 2 away from column 0: padding, a gap inside the row
+                    charged += n
+                    shown = shown[:col] + part + shown[end:]
+                    if end > extent:
+                        extent = end
+                else:
+                    shown += part
+                    extent = end
+                if columns is not None and end >= columns:
+                    return False  # the model refuses to reach the margin (autowrap)
+                col = end
+                written += n
+                continue
+            text = True
+            if part is None:
+                continue
+            if part == "\r":
+                if limit is not None and extent > limit:
+                    return False
+                redrawn = True
+                col = 0
+                continue
+            if limit is not None and (extent > limit or col >= limit):
+                return False
+            if col == 0 or part[-2] == "2":  # the whole row
+                if extent:
+                    redrawn = True
+                    shown, extent = "", 0
+            elif col < extent:
+                redrawn = True
+                charged += extent - col
+                shown = shown[:col]
+        self._charge(charged)
+        row = self.rows[self.row]
+        cells = list(shown)
+        if extent > len(shown):
+            cells.extend([UNWRITTEN] * (extent - len(shown)))
+        row.cells = cells
+        row.written += written
+        if redrawn:
+            row.mark("cr")
+        self.col = col
+        return True
+
     def tab(self) -> None:
         row = self.rows[self.row]
         cells, col = row.cells, self.col
@@ -203,8 +280,9 @@ class LineModel:
         if self._unknown_width():
             low, high = min(first, last), max(first, last)
             self._charge(high - low + 1)
-            for index in range(max(low, 0), min(high, len(self.rows) - 1) + 1):
-                if len(self.rows[index].cells) > MIN_COLUMNS:
+            wide = max(low, 0) <= self.wide_frozen <= high  # frozen rows are a prefix
+            for index in range(max(low, self.live), min(high, len(self.rows) - 1) + 1):
+                if wide or len(self.rows[index].cells) > MIN_COLUMNS:
                     raise Unresolved(f"a vertical move across a row past column {MIN_COLUMNS} of a screen of "
                                      "unknown width")
 
@@ -294,6 +372,8 @@ class LineModel:
         if self.row == len(self.rows) - 1:
             row.ending = ending
             self.rows.append(Row())
+            if self.freezes and len(self.rows) > self.screen_lines:
+                self._freeze(len(self.rows) - 1 - self.screen_lines)  # cursor_vertical's reach ends above it
         else:
             self.rows[self.row + 1].kind = "multiline"  # back down through rows already written
         self.row += 1
@@ -341,14 +421,16 @@ class LineModel:
 
     # --- result -----------------------------------------------------------------------------------
     def _freeze(self, index: int) -> None:
+        """Row ``index`` (the first not yet frozen) as the string it renders to, with its tallies."""
         row = self.rows[index]
-        if row.__class__ is str:
-            return
         if row.kind:
             tally = self.frozen[row.kind]
             tally[0] += 1
             tally[1] += row.dropped()
+        if len(row.cells) > MIN_COLUMNS:
+            self.wide_frozen = index
         self.rows[index] = row.render() + row.ending
+        self.live = index + 1
 
     def redraws(self) -> dict[str, list[int]]:
         """Per redraw kind, the rows it acted on and the characters written there that no longer show."""

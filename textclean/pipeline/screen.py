@@ -45,6 +45,8 @@ class ScreenModel(LineModel):
     position refuses until one comes).
     """
 
+    freezes = False
+
     def __init__(
         self,
         input_length: int,

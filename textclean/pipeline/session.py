@@ -9,6 +9,7 @@ kept verbatim, provided :func:`pages.persists` finds nothing in it that outlives
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -335,6 +336,15 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int])
         offset = piece_end + 1
 
 
+# Sessions repeat a few sequences thousands of times (SGR, CUP, EL): each is parsed and classified once.
+_parse = functools.lru_cache(maxsize=4096)(grammar.parse)
+
+
+@functools.lru_cache(maxsize=4096)
+def _inert(token: str) -> bool:
+    return grammar.INERT_SEQUENCE.fullmatch(token) is not None
+
+
 def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int]) -> None:
     pos = 0
     for m in _TOKEN.finditer(body):
@@ -351,12 +361,12 @@ def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int]) -> 
                 raise Unresolved(f"ESC that starts no complete sequence at offset {offset + token_start}")
             tally[0] += 1
             tally[1] += len(token)
-            seq = grammar.parse(token)
-            if model.width is not None and seq.kind is Kind.CSI and seq.private == "?" and seq.final == "l" \
-                    and "7" in seq.params.split(";"):
-                raise Unresolved("DECAWM off on a screen of known width")
-            if grammar.INERT_SEQUENCE.fullmatch(token) is None:
-                _apply(model, seq, offset + token_start)
+            if token[-1] == "l" and model.width is not None and token.startswith("\x1b[?"):
+                seq = _parse(token)
+                if seq.kind is Kind.CSI and seq.private == "?" and seq.final == "l" and "7" in seq.params.split(";"):
+                    raise Unresolved("DECAWM off on a screen of known width")
+            if not _inert(token):
+                _apply(model, _parse(token), offset + token_start)
         elif first == "\r":
             model.carriage_return()
         elif first == "\b":

@@ -1,0 +1,113 @@
+"""The string path for lines redrawn by CR alone (``LineModel.overlay``) gives exactly what feeding
+the same lines token by token to the row model gives: the text, the tallies, or the same refusal. On
+every real capture (at no width, the width it was captured at and a narrow one) and on generated
+CR / EL / SGR streams, with and without a known width."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import (
+    CSI,
+    inert_sequences,
+    line_endings,
+    plain_text_runs,
+    redraw_frames,
+    sgr,
+    terminal_streams,
+    text_runs,
+)
+
+from textclean.pipeline import cleaner
+from textclean.pipeline.redraw import LineModel
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CAPTURES = sorted(FIXTURES.glob("*.raw")) + sorted((FIXTURES / "sessions").glob("*.raw"))
+PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _outcome(text: str, columns: int | None, *, overlay: bool) -> tuple[object, ...]:
+    try:
+        result = cleaner._resolve_redraws(text, columns, None, overlay=overlay)
+    except cleaner.Refused as refusal:
+        return ("refused", type(refusal).__name__, refusal.reason, refusal.detail)
+    return ("cleaned", result.text, result.removed)
+
+
+def _read(path: Path) -> str:
+    with open(path, "rb") as f:
+        return f.read().decode("utf-8", "surrogateescape")
+
+
+@pytest.fixture
+def overlaid(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many lines the string path took (so that agreement is not vacuous)."""
+    taken: list[int] = []
+    original = LineModel.overlay
+
+    def counting(model: LineModel, parts: list[str | None]) -> bool:
+        done = original(model, parts)
+        taken.append(done)
+        return done
+
+    monkeypatch.setattr(LineModel, "overlay", counting)
+    return taken
+
+
+@pytest.mark.parametrize("path", CAPTURES, ids=lambda p: p.stem)
+def test_real_captures_agree(path: Path, overlaid: list[int]) -> None:
+    text = _read(path)
+    captured = json.loads(path.with_suffix(".json").read_text()).get("columns")
+    for columns in dict.fromkeys((None, captured, 40)):
+        assert _outcome(text, columns, overlay=True) == _outcome(text, columns, overlay=False), columns
+
+
+def test_real_progress_lines_take_the_string_path(overlaid: list[int]) -> None:
+    """curl, wget, git clone, pip, tqdm, apt, rich and ninja redraw by CR (and EL) alone (at the width
+    they were captured at: a row past column 80 of an unknown width is the cell model's refusal)."""
+    for name in ("curl_meter", "wget_bar", "git_clone_progress", "pip_download", "tqdm_single", "apt_download",
+                 "rich_status", "ninja_build", "cr_progress"):
+        overlaid.clear()
+        path = FIXTURES / f"{name}.raw"
+        columns = json.loads(path.with_suffix(".json").read_text())["columns"]
+        assert _outcome(_read(path), columns, overlay=True)[0] == "cleaned", name
+        assert any(overlaid), name
+
+
+_EL = st.sampled_from([CSI + "K", CSI + "0K", CSI + "1K", CSI + "2K", CSI + "00K", CSI + "X", CSI + "3X"])
+_PIECES = [
+    plain_text_runs(0, 30),
+    plain_text_runs(40, 90),  # rows past column 80: an unknown width refuses a CR there
+    text_runs(1, 8),  # tabs, wide, combining and joined characters: the cell model's
+    st.text("─━│█▏▎é日\t\x7f\x08\x00\x1b", max_size=4),
+    inert_sequences(),
+    sgr(),
+    redraw_frames(),
+    _EL,
+    st.sampled_from(["\r", "\r", "\r\r", "\x07", "\x1b", CSI + "2", CSI + "A", CSI + "5G", CSI + "C"]),
+]
+_LINES = st.tuples(st.lists(st.one_of(*_PIECES), max_size=10), line_endings()).map(lambda p: "".join(p[0]) + p[1])
+_STREAMS = st.lists(_LINES, min_size=1, max_size=6).map("".join)
+
+
+@PROPERTY
+@given(_STREAMS, st.sampled_from([None, None, 12, 30, 80, 200]))
+def test_generated_cr_streams_agree(text: str, columns: int | None) -> None:
+    assert _outcome(text, columns, overlay=True) == _outcome(text, columns, overlay=False)
+
+
+@PROPERTY
+@given(terminal_streams(), st.sampled_from([None, 20, 80]))
+def test_generated_terminal_streams_agree(text: str, columns: int | None) -> None:
+    assert _outcome(text, columns, overlay=True) == _outcome(text, columns, overlay=False)
+
+
+def test_generated_streams_take_the_string_path(overlaid: list[int]) -> None:
+    """The properties above are not vacuous: their kind of line takes the string path."""
+    frames = "a" * 30 + "\r" + CSI + "32mbb" + CSI + "0m\r" + CSI + "2Kccc" + CSI + "K\rdd\n"
+    assert _outcome(frames, None, overlay=True) == _outcome(frames, None, overlay=False)
+    assert overlaid == [True]
