@@ -304,11 +304,15 @@ def count_many(count: TokenCounter, texts: Sequence[str], *, workers: int | None
         return list(pool.map(count, texts))
 
 
-# tiktoken's split patterns never carry a piece across a line feed followed by a non-space (no
-# pattern can start with LF, and those that end at LF stop before a letter, digit or punctuation),
-# so counting a long text in chunks cut there gives the exact count with bounded memory.
+# A cut: a line feed followed by a non-space other than '/'. No piece of tiktoken's split patterns
+# (cl100k_base, o200k_base) crosses it: none starts with LF, and those that end at LF stop before a
+# non-space, except o200k_base's ` ?[^\s\p{L}\p{N}]+[\r\n/]*`, which takes "}\n/" as one piece
+# (so "\n/" is no cut). Python's \s holds every character tiktoken's \s does (and \x1c-\x1f too),
+# so a Python non-space is a non-space to tiktoken. Counts are exactly additive across cuts: long
+# texts are counted in chunks cut there (bounded memory), and :func:`count_pair` counts only where
+# two texts differ.
 _CHUNK = 1 << 20
-_SAFE_CUT = re.compile(r"\n(?=\S)")
+_SAFE_CUT = re.compile(r"\n(?=[^\s/])")
 
 
 def _chunks(text: str) -> Iterable[str]:
@@ -348,3 +352,135 @@ def encoding_of(tokenizer: Tokenizer) -> str | None:
 
 def count_tokens(text: str, tokenizer: Tokenizer = None) -> int:
     return token_counter(tokenizer)(text)
+
+
+# --- counting two texts that differ in places ------------------------------------------------------
+
+# What may change a line when cleaned: a control other than HT, LF and a CR that ends a line, DEL,
+# a C1 control. A line with none of them is plain: the cleaner usually copies it as it is.
+_NOISE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\r*\n)")
+#: Where :func:`count_pair` pays: matching stops when less than this share of the first
+#: :data:`_PROBE_CHARS` characters of the input is shared with the candidate (coloured log text,
+#: where every line changes), and the candidate is counted whole.
+_MIN_SHARED = 0.2
+_PROBE_CHARS = 1 << 16
+_BATCH = 1 << 18  # characters joined into one count call
+
+
+def additive(count: TokenCounter) -> bool:
+    """Whether ``count`` is exactly additive across cuts (a :class:`Counter` of an offline encoding)."""
+    return isinstance(count, Counter) and count.encoding in OFFLINE_ENCODINGS
+
+
+def is_cut(text: str, offset: int) -> bool:
+    """Whether ``offset`` splits ``text`` where counts are additive (its two ends included)."""
+    if offset <= 0 or offset >= len(text):
+        return True
+    after = text[offset]
+    return text[offset - 1] == "\n" and not after.isspace() and after != "/"
+
+
+def shared_blocks(raw: str, candidate: str) -> list[tuple[int, int, int]]:
+    """Blocks of plain lines ``raw`` and ``candidate`` share: ``(raw offset, candidate offset,
+    length)``, in order, each starting and ending at a cut of both texts (so that counts add up).
+
+    Any such list gives exact counts (:func:`count_pair`); a better one only saves counting. The
+    blocks are the runs of plain lines between raw's noisy ones, found in the candidate in order."""
+    blocks: list[tuple[int, int, int]] = []
+    # Noisy regions of raw, as [start, end) of whole lines; the plain text between them is a block.
+    pos, plain_start, j, raw_end = 0, 0, 0, 0
+    shared = 0
+    n = len(raw)
+    while plain_start < n:
+        m = _NOISE.search(raw, pos)
+        if m is None:
+            line_start = line_end = n
+        else:
+            line_start = raw.rfind("\n", plain_start, m.start()) + 1
+            line_start = max(line_start, plain_start)
+            line_end = raw.find("\n", m.end())
+            line_end = n if line_end < 0 else line_end + 1
+        found = _find_block(raw, candidate, plain_start, line_start, j, raw_end)
+        if found is not None:
+            blocks.append(found)
+            raw_end, j = found[0] + found[2], found[1] + found[2]
+            shared += found[2]
+        if line_end >= n:
+            break
+        pos = plain_start = line_end
+        if plain_start > _PROBE_CHARS and shared < _MIN_SHARED * plain_start:
+            break
+    return blocks
+
+
+def _find_block(
+    raw: str, candidate: str, start: int, end: int, j: int, raw_end: int,
+) -> tuple[int, int, int] | None:
+    """The raw text ``[start, end)`` narrowed to cuts, if the candidate holds it at a cut from ``j``
+    (where the candidate's text after the last shared block, which ended at ``raw_end``, begins)."""
+    while start < end and not is_cut(raw, start):
+        start = raw.find("\n", start, end) + 1 or end
+    while end > start and not is_cut(raw, end):
+        end = raw.rfind("\n", start, end - 1) + 1
+        end = max(end, start)
+    if end <= start:
+        return None
+    block = raw[start:end]
+    # The candidate is the raw text less what was removed, so the block lies about as far from the
+    # last shared block as in the raw text (twice that, and some slack, for what a cursor move may
+    # add): the searches stay linear in all.
+    at = candidate.find(block, j, j + 2 * (start - raw_end) + len(block) + 256)
+    if at < 0 or not is_cut(candidate, at) or not is_cut(candidate, at + len(block)):
+        return None
+    return start, at, len(block)
+
+
+def count_spans(count: TokenCounter, text: str, spans: Iterable[tuple[int, int]]) -> int:
+    """The tokens of ``text``'s ``[start, end)`` spans, in order, each starting and ending at a cut:
+    joined a batch at a time (fewer calls; bounded memory), which adds up exactly."""
+    total = 0
+    batch: list[str] = []
+    size = 0
+    for start, end in spans:
+        if end > start:
+            batch.append(text[start:end])
+            size += end - start
+            if size >= _BATCH:
+                total += count("".join(batch))
+                batch, size = [], 0
+    if batch:
+        total += count("".join(batch))
+    return total
+
+
+def _between(blocks: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
+    """The spans of ``[0, length)`` not in ``blocks`` (in order, disjoint)."""
+    out, pos = [], 0
+    for start, end in blocks:
+        out.append((pos, start))
+        pos = end
+    out.append((pos, length))
+    return out
+
+
+class PairCount:
+    """The tokens of ``raw`` and, on demand, of ``candidate``, counting the blocks they share once."""
+
+    def __init__(self, count: TokenCounter, raw: str, candidate: str) -> None:
+        self._count = count
+        self.candidate = candidate
+        self.blocks = shared_blocks(raw, candidate)
+        raw_blocks = [(r, r + length) for r, _, length in self.blocks]
+        self.shared = count_spans(count, raw, raw_blocks)
+        self.before = self.shared + count_spans(count, raw, _between(raw_blocks, len(raw)))
+
+    def after(self) -> int:
+        spans = _between([(c, c + length) for _, c, length in self.blocks], len(self.candidate))
+        return self.shared + count_spans(self._count, self.candidate, spans)
+
+
+def count_pair(count: TokenCounter, raw: str, candidate: str) -> tuple[int, int]:
+    """``(count(raw), count(candidate))`` exactly, for an :func:`additive` counter, counting the
+    blocks the two texts share once."""
+    pair = PairCount(count, raw, candidate)
+    return pair.before, pair.after()
