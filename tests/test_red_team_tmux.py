@@ -124,6 +124,13 @@ NEW_FINDINGS = [
                  marks=pytest.mark.skip(reason="finding F13, fix pending")),
     pytest.param(b"line1\r\nline2\x1b[" + b"0" * 63 + b"1A\rXXXXX\r\n", 80, 24, id="F13-CUU-64-parameter-bytes",
                  marks=pytest.mark.skip(reason="finding F13, fix pending")),
+    # FINDING F14: DECSTBM set on a cleaned page acts on the next, kept, page; the candidate drops it.
+    pytest.param(b"\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1b[H\x1b[2JA\r\nB\r\nC\r\nD\r\nE\x1b[5;1HX\x1b[L\r\n", 80, 24,
+                 id="F14-region-from-a-cleaned-page-on-a-kept-page",
+                 marks=pytest.mark.skip(reason="finding F14, fix pending")),
+    pytest.param(b"\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1b[H\x1b[2JA\r\nB\r\nC\r\nD\r\nE\x1b[5;1HX\x1b[L\r\n", None, None,
+                 id="F14-region-from-a-cleaned-page-on-a-kept-page-unknown",
+                 marks=pytest.mark.skip(reason="finding F14, fix pending")),
 ]
 
 
