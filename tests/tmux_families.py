@@ -542,3 +542,33 @@ def reach(rng: random.Random, columns: int, rows: int) -> bytes:
 
 
 FAMILIES["reach"] = reach
+
+
+def carried_state(rng: random.Random, columns: int, rows: int) -> bytes:
+    """A first page (cleared and homed) that sets state outliving its break (a scroll region, origin
+    mode, a saved cursor, tab stops, scrolled content) and writes a line; then pages that do what the
+    models may leave undecided (IL/DL/ICH/DCH, rows pushed off, cursor moves past the region): where a
+    cleaned page's state acts on a kept page, a candidate without it renders that page otherwise."""
+    top = rng.randint(1, max(1, rows - 2))
+    bottom = rng.randint(top + 1, rows)
+    state = rng.choice([csi(f"{top};{bottom}r"), csi(f"{top};{bottom}r") + b"\x1b[?6h", b"\x1b[?6h",
+                        csi(f"{top};{bottom}r") + b"\x1b[?6h\x1b[?6l", b"\x1b[5;3H\x1b7\x1b[H",
+                        b"\x1b[5;3H\x1b[s\x1b[H",
+                        b"\x1b[1;5H\x1bH\x1b[H", b"\x1b[3g", csi(f"{top};{bottom}r") + csi("r"), csi(f"{top}r")])
+    out = [b"\x1b[H\x1b[2J", state, b"p0 " + word(rng) + b"\r\n"]
+    for _ in range(rng.randint(1, 3)):
+        out.append(rng.choice([b"\x1b[H\x1b[2J", b"\x1b[2J\x1b[H", b"\x1b[H\x1b[J", b"\x1b[3J\x1b[H\x1b[2J",
+                               b"\x1b[?1049h\x1b[H\x1b[2J", b"\x1b[?1049l\x1b[H\x1b[2J", b"\x1bc"]))
+        for i in range(rng.randint(1, rows + 3)):
+            out.append(b"%c%d " % (rng.choice(b"ABCDEFGH"), i) + word(rng))
+            if rng.random() < 0.2:
+                out.append(rng.choice([csi(f"{rng.randint(1, rows + 1)};1H"), csi("L"), csi("M"), csi("2@"),
+                                       csi("P"), b"\x1bM", csi(f"{rng.randint(1, 3)}A"), b"\t", b"\x1b[S",
+                                       b"\x1b[T", b"\x1b8", b"\x1b[u", b"\x1b[H"]))
+            out.append(rng.choice([b"\r\n", b"\r\n", b"\n"]))
+        if rng.random() < 0.5:
+            out.append(csi(f"{rng.randint(1, rows)};1H") + b"X" + rng.choice([csi("L"), csi("M"), b""]) + b"\r\n")
+    return b"".join(out)
+
+
+FAMILIES["carried_state"] = carried_state
