@@ -111,3 +111,43 @@ def test_generated_streams_take_the_string_path(overlaid: list[int]) -> None:
     frames = "a" * 30 + "\r" + CSI + "32mbb" + CSI + "0m\r" + CSI + "2Kccc" + CSI + "K\rdd\n"
     assert _outcome(frames, None, overlay=True) == _outcome(frames, None, overlay=False)
     assert overlaid == [True]
+
+
+def _nested_bars(bars: int, updates: int) -> str:
+    """tqdm-style nested bars: each update goes up ``bars`` rows and redraws them; a row past column
+    80 among them (the header) is what a move across it must refuse, frozen or not."""
+    out = ["header " + "=" * 90 + "\n"] + [f"bar {i}: 0%\n" for i in range(bars)]
+    for step in range(updates):
+        out.append(f"{CSI}{bars}A" + "".join(f"\rbar {i}: {step}%{CSI}K\n" for i in range(bars)))
+        out.append(f"log line {step}\n")
+    return "".join(out)
+
+
+@pytest.mark.parametrize("text", [
+    *(_read(path) for path in CAPTURES),
+    _nested_bars(3, 40),
+    _nested_bars(30, 3),  # moves that reach past the rows the cursor can reach: refused either way
+    "row\n" * 5 + "x" * 100 + "\n" + "row\n" * 25 + f"{CSI}27A\rA\n",  # across a wide frozen row
+    "row\n" * 30 + f"{CSI}7A\rB{CSI}s\n\n{CSI}u{CSI}A\rC\n",
+], ids=lambda t: t[:20])
+def test_frozen_rows_change_nothing(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows the cursor can no longer reach, kept as strings: the same text, tallies and refusals."""
+    for columns in (None, 40):
+        frozen = _outcome(text, columns, overlay=True)
+        with monkeypatch.context() as patch:
+            patch.setattr(LineModel, "freezes", False)
+            assert _outcome(text, columns, overlay=True) == frozen
+
+
+def test_long_texts_freeze_their_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    models: list[LineModel] = []
+    original = LineModel.__init__
+
+    def keep(model: LineModel, *args: object, **kwargs: object) -> None:
+        original(model, *args, **kwargs)  # type: ignore[arg-type]
+        models.append(model)
+
+    monkeypatch.setattr(LineModel, "__init__", keep)
+    assert _outcome(_nested_bars(3, 40), None, overlay=True)[0] == "cleaned"
+    (model,) = models
+    assert model.live > 0 and all(row.__class__ is str for row in model.rows[: model.live])
