@@ -133,6 +133,14 @@ NEW_FINDINGS = [
                  marks=pytest.mark.skip(reason="finding F14, fix pending")),
     pytest.param(b"\x1b[2J\x1b[5ro\x1b[?1049l\x1b[H\x1b[Jy\x1b[T1", 80, 24, id="F14-region-on-a-page-the-gate-keeps",
                  marks=pytest.mark.skip(reason="finding F14, fix pending")),
+    # FINDING F16: a cursor saved on a cleaned page (save stripped) is restored on a kept page reset by RIS.
+    pytest.param(b"p0\r\n\x1b7\x1b[H\x1b[2JA\r\nB\r\nC\x1b8XXXX\x1bc", 80, 24, id="F16-DECRC-of-a-cleaned-page-save",
+                 marks=pytest.mark.skip(reason="finding F16, fix pending")),
+    pytest.param(b"p0\r\n\x1b7\x1b[H\x1b[2JA\r\nB\r\nC\x1b8XXXX\x1bc", None, None,
+                 id="F16-DECRC-of-a-cleaned-page-save-unknown",
+                 marks=pytest.mark.skip(reason="finding F16, fix pending")),
+    pytest.param(b"p0\r\n\x1b[s\x1b[H\x1b[JA\r\nB\r\nC\x1b[uXXXX\x1bcnext\r\n", 80, 24,
+                 id="F16-RCP-of-a-cleaned-page-save", marks=pytest.mark.skip(reason="finding F16, fix pending")),
 ]
 
 
