@@ -466,8 +466,11 @@ class Model:
             except Undecided as exc:
                 self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}")
                 lost = self.lost
-        elif self.modes or self.page.leaves:
-            self.poisoned = self.poisoned or f"an undecided page may leave {self.page.leaves or sorted(self.modes)}"
+                self.emit()
+        else:
+            self.emit()  # what the undecided page scrolled off is its own (kept verbatim), not the next page's
+            if self.modes or self.page.leaves:
+                self.poisoned = self.poisoned or f"an undecided page may leave {self.page.leaves or sorted(self.modes)}"
         self.page.modes = frozenset(self.modes)
         self.begin_break(start, end, resets=kind == "RIS")
         self.lost = None
