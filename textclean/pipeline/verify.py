@@ -996,6 +996,9 @@ _ERASED_TO_END = "\x00"  # stands for EL 0 in a stripped line (a NUL of the text
 _ERASED_ROW = "\x01"  # stands for EL 2: the same as EL 0 where it comes first in its segment
 _MARKS = _ERASED_TO_END + _ERASED_ROW
 _CR_RUN = re.compile(CR + "+")
+# CSI finals that, without a private marker or intermediates, the action table never leaves inert
+# (cursor moves, erases but EL, edits, scrolling, tab stops, margins, cursor save/restore)
+_NEVER_OVERLAID = re.compile(re.escape(grammar.CSI) + "[0-9;]*[A-HJLMPSTXZ@`abdefgrsu]")
 
 
 def _redrawn_lines(text: str, margin: int | None) -> list[str] | None:
@@ -1010,6 +1013,8 @@ def _redrawn_lines(text: str, margin: int | None) -> list[str] | None:
     model charges such rows a few cells per character, far under its budget per input character, so
     the budget is charged nothing here. Equal to the token walk wherever it answers
     (tests/test_verify_fast_path.py)."""
+    if _NEVER_OVERLAID.search(text) is not None:
+        return None  # doomed: answered before building a list of every part (time and peak memory)
     parts = _APPENDED_SEQUENCE.split(text)
     if _OTHER_CONTROL.search("".join(parts[::2])) is not None:
         return None
