@@ -203,6 +203,41 @@ PATHOLOGICAL: dict[str, Callable[[int], str]] = {
     "CHA on a long line": lambda n: _repeat_to("\x1b[40Gy", n, prefix="x" * 100),
     "short redrawn lines": lambda n: _repeat_to("ab\rcd\n", n),
     "tab runs": lambda n: _repeat_to("a\t", n, suffix="\rX\n"),
+    # Were tests/test_gate.py's timed test: coloured frames redrawn by CR on one line.
+    "coloured frames redrawn by CR": lambda n: _repeat_to("\x1b[31mx\x1b[0m\r", n, suffix="\n"),
+}
+
+_CSI = "\x1b["
+#: Were tests/test_verify.py's timed tests: inputs cheap to write that could be expensive to model.
+#: The first group is handled in runs or refused early; the second is one Python-level token every
+#: few characters, which must stay linear but cannot be as cheap as plain text.
+VERIFIER_CHEAP: dict[str, Callable[[int], str]] = {
+    "unterminated CSI parameters": lambda size: "x" + _CSI + ";" * size,
+    "CR run": lambda size: "progress" + "\r" * size + "done\n",
+    "BS run": lambda size: "progress" + "\b" * size + "X\n",
+    "CUU run": lambda size: "row\n" * 30 + (_CSI + "A") * (size // 3),
+    "C1 string introducers": lambda size: "\x9d" * size,
+    "OSC with C1 payload": lambda size: "\x1b]" + "a\x9d" * (size // 2),
+    "huge cursor jumps": lambda size: ("x" + _CSI + "999999G" + _CSI + "1K") * (size // 14),
+}
+VERIFIER_DENSE: dict[str, Callable[[int], str]] = {
+    "CUU/CUD pairs": lambda size: "row\n" * 30 + (_CSI + "A" + _CSI + "B") * (size // 6),
+    "CR frames on one long line": lambda size: "x" * 1000 + "\rshort frame" * (size // 12),
+    "overstrike": lambda size: "N\bN" * (size // 3),
+    "SGR soup": lambda size: (_CSI + "1m" + "a") * (size // 5),
+    "erase at a far column": lambda size: "x" * 100000 + ("\ry" + _CSI + "99999G" + _CSI + "1K") * (size // 14),
+    "tabs": lambda size: "a\t" * (size // 2),
+    "far moves on a long row": lambda size: "x" * 100000 + "\r" + (_CSI + "85G") * (size // 5) + "y",
+}
+
+#: Were tests/test_grammar.py's timed test: hostile units for the grammar's one substitution.
+GRAMMAR_UNITS: dict[str, str] = {
+    "endless parameters": "\x1b[" + ";" * 1000,
+    "OSC starts": "\x1b]a",
+    "truncated CSI": "\x1b[1",
+    "ESC run": "\x1b",
+    "unterminated APC": "\x1b_" + "x" * 100,
+    "endless intermediates": "\x1b[" + " " * 500,
 }
 
 #: The one-line pathological input, measured once at full size (it is over the default ``max_chars``).
@@ -413,6 +448,54 @@ class Bench:
                                  worst_growth[0], 1.5))
         self.ratios.append(Ratio(f"pathological, largest growth of clean+verify alone ({worst_own_growth[1]})",
                                  worst_own_growth[0], 1.5))
+
+    def grammar_growth(self) -> None:
+        """``grammar.ESCAPE_SEQUENCE.sub`` on hostile units: the growth t(2S) / 2 t(S) (goal <= 1.5)
+        and the cost against plain text of the same size (info)."""
+        size = 64 * KB if self.quick else 2 * MB
+        plain = _repeat_to("plain log line with words\n", size)
+        t_plain = self.time(lambda: grammar.ESCAPE_SEQUENCE.sub("", plain))
+        worst_growth, worst_ratio = (0.0, ""), (0.0, "")
+        self.out(f"grammar: ESCAPE_SEQUENCE.sub on {_size(size)} of hostile units, and on twice that")
+        for name, unit in GRAMMAR_UNITS.items():
+            hostile = (unit * (size // len(unit) + 1))[:size]
+            double = hostile + hostile
+            once = self.time(lambda text=hostile: grammar.ESCAPE_SEQUENCE.sub("", text))
+            twice = self.time(lambda text=double: grammar.ESCAPE_SEQUENCE.sub("", text))
+            self.out(f"  {name:<24} {_ms(once)} ({once / t_plain:.2f}x plain text), growth {twice / (2 * once):.2f}")
+            worst_growth = max(worst_growth, (twice / (2 * once), name))
+            worst_ratio = max(worst_ratio, (once / t_plain, name))
+        self.ratios.append(Ratio(f"grammar, largest ratio to plain text ({worst_ratio[1]})", worst_ratio[0], None))
+        self.ratios.append(Ratio(f"grammar, largest growth t(2S)/2t(S) ({worst_growth[1]})", worst_growth[0], 1.5))
+
+    def verifier_growth(self) -> None:
+        """``verify.terminal_lines`` alone on :data:`VERIFIER_CHEAP` (1 MB) and :data:`VERIFIER_DENSE`
+        (256 KB), and on twice that: the growth t(2S) / 2 t(S) (goal <= 1.5), and the cheap group
+        against plain text of the same size (info)."""
+        scale = 16 if self.quick else 1
+        plain = _repeat_to("an ordinary line of tool output, nothing to redraw here at all\n", 2 * MB // scale)
+
+        def lines(text: str) -> None:
+            try:
+                verify.terminal_lines(text)
+            except verify.Unresolvable:
+                pass
+
+        t_plain = self.time(lambda: lines(plain))
+        worst_growth, worst_ratio = (0.0, ""), (0.0, "")
+        self.out("verifier: terminal_lines on pathological input, and on twice that")
+        for group, size in ((VERIFIER_CHEAP, MB // scale), (VERIFIER_DENSE, MB // 4 // scale)):
+            for name, make in group.items():
+                small, large = make(size), make(2 * size)
+                once = self.time(lambda text=small: lines(text))
+                twice = self.time(lambda text=large: lines(text))
+                self.out(f"  {name:<30} {_ms(once)} at {_size(len(small))}, growth {twice / (2 * once):.2f}")
+                worst_growth = max(worst_growth, (twice / (2 * once), name))
+                if group is VERIFIER_CHEAP:
+                    worst_ratio = max(worst_ratio, (twice / t_plain, name))
+        self.ratios.append(Ratio(f"verifier, cheap group, largest ratio to plain text ({worst_ratio[1]})",
+                                 worst_ratio[0], None))
+        self.ratios.append(Ratio(f"verifier, largest growth t(2S)/2t(S) ({worst_growth[1]})", worst_growth[0], 1.5))
 
     def pathological_once(self, megabytes: int, families: list[str] | None) -> None:
         """Each family (default: all) timed by one gate call at ``megabytes``, against one call on
@@ -759,7 +842,8 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.2f} ms"
 
 
-SECTIONS = ("issue13", "counting", "inert", "clean", "pathological", "pathological-once", "oracle", "memory")
+SECTIONS = ("issue13", "counting", "inert", "clean", "grammar", "verifier", "pathological", "pathological-once",
+            "oracle", "memory")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -796,6 +880,10 @@ def main(argv: list[str] | None = None) -> int:
     if "clean" in sections:
         bench.clean_verify_and_gate(fixtures)
         bench.sessions(fixtures, args.fixtures)
+    if "grammar" in sections:
+        bench.grammar_growth()
+    if "verifier" in sections:
+        bench.verifier_growth()
     if "pathological" in sections:
         bench.pathological(args.pathological_mb, args.cap, args.family)
     if "pathological-once" in sections and args.only:  # opt-in: minutes at 16 MB

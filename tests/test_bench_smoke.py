@@ -20,6 +20,8 @@ RATIO_LINES = (
     "pathological, largest ratio to coloured text",
     "pathological, largest growth t(4S)/4t(S)",
     "pathological, largest growth of clean+verify alone",
+    "grammar, largest growth t(2S)/2t(S)",  # were tests/test_grammar.py's timed test
+    "verifier, largest growth t(2S)/2t(S)",  # were tests/test_verify.py's timed tests
     "oracle throughput",
     "peak memory / input size, one 50 MB line",
     # issue 13's table and issue 17's counting rows

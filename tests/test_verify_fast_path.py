@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from oracle import corpora
 from textclean.pipeline import verify
 
-from .agent_logs import captures
+from .agent_logs import FIXTURES, captures
 from .strategies import private_modes, screen_controls, strings, terminal_streams, two_byte_escapes
 
 
@@ -52,3 +54,85 @@ _EXTRA = st.one_of(
 @example("a\tb\x1b[31m\tc\r\r\n  \n\x1b[0m")
 def test_fast_path_agrees_on_generated_streams(text: str) -> None:
     _agrees(text)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rows redrawn by CR alone (verify._redrawn_lines): overlaid as strings, never a different verdict
+
+
+def _verdict(text: str, columns: int | None = None, rows: int | None = None, *, fast: bool) -> object:
+    saved = verify.REDRAWN_FAST_PATH
+    verify.REDRAWN_FAST_PATH = fast
+    try:
+        return verify.terminal_lines(text, columns=columns, rows=rows)
+    except verify.Unresolvable as exc:
+        return f"unresolvable: {exc}"
+    finally:
+        verify.REDRAWN_FAST_PATH = saved
+
+
+def _redrawn_agrees(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
+    """Whether the overlay answered, asserting it answered as the token walk does."""
+    fast = verify._redrawn_lines(text, margin)
+    if fast is not None:
+        assert fast == _model_at(text, margin == verify.MIN_COLUMNS), repr(text[:200])
+    return fast is not None
+
+
+def _model_at(text: str, unknown_width: bool) -> list[str] | str:
+    try:
+        return verify._model_lines(text, unknown_width)
+    except verify.Unresolvable as exc:
+        return f"unresolvable: {exc}"
+
+
+def _recorded() -> list[tuple[str, int | None, int | None]]:
+    """Every session and pages fixture, with the size it was recorded at and at an unknown size."""
+    out: list[tuple[str, int | None, int | None]] = []
+    for directory in (FIXTURES / "sessions", FIXTURES / "pages"):
+        for path in sorted(directory.glob("*.raw")):
+            text = path.read_bytes().decode("utf-8", "surrogateescape")
+            meta = json.loads(path.with_suffix(".json").read_text())
+            out += [(text, None, None), (text, meta.get("columns"), meta.get("rows", meta.get("lines")))]
+    return out
+
+
+def test_redrawn_rows_agree_on_every_capture() -> None:
+    texts = [text for _, text in captures()]
+    answered = [name for name, text in captures() if _redrawn_agrees(text)]
+    # apt, cargo, curl, git clone, ninja, the pytest/cargo captures with CR line ends, ...
+    assert len(answered) >= 10, answered
+    for text, columns, rows in [(t, None, None) for t in texts] + _recorded():
+        assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
+    for text, _, _ in _recorded():
+        _redrawn_agrees(text)
+    root = corpora.locate()
+    if root is not None:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
+                _redrawn_agrees(path.read_bytes().decode("utf-8", "surrogateescape"))
+
+
+_SEGMENT = st.text(st.sampled_from("ab ━é你\t\u200b\udcff"), max_size=6) | st.text("xyz ", min_size=70, max_size=90)
+_REDRAW_PIECE = st.one_of(
+    _SEGMENT,
+    st.sampled_from(["\r", "\r", "\r\n", "\n", "\x1b[K", "\x1b[0K", "\x1b[2K", "\x1b[1K", "\x1b[31m", "\x1b[m",
+                     "\x1b]0;t\x07", "\x1b[X", "\x1b[3G", "\x1b[A", "\x1b[2J", "\b", "\x1b"]),
+)
+_SIZES = st.sampled_from([(None, None), (80, 24), (20, 5), (100, 30), (72, None), (None, 10)])
+
+
+@given(st.lists(_REDRAW_PIECE, max_size=24).map("".join), _SIZES)
+@example("abc\rxy\n", (None, None))
+@example("a" * 85 + "\rb\n", (None, None))  # a CR on a row past column 80 at an unknown width
+@example("a" * 85 + "\r\nb", (None, None))  # ... but a CR right before LF acts on nothing
+@example("a" * 85 + "\r", (None, None))  # ... and a CR at the very end does
+@example("abc\x1b[2Kd\rx\x1b[K\n", (None, None))
+@example("ab" * 20 + "\rxyz", (40, 24))  # a segment reaching the known margin
+@example("\x1b[2K\r" + "x" * 79 + "\x1b[K\r", (None, None))
+def test_redrawn_rows_agree_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
+    columns, rows = size
+    assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
+    fast = verify._redrawn_lines(text, columns or verify.MIN_COLUMNS)
+    if fast is not None:
+        assert fast == _model_at(text, columns is None)

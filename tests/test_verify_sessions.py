@@ -41,8 +41,8 @@ class SessionTmux(tmux.TmuxServer):
         self.history = history  # False: the visible screen only
         self._run("set", "-gw", "scroll-on-clear", "on")  # tmux 3.3a's default
 
-    def _stable_capture(self, name: str, join_wrapped: bool = True) -> list[str]:
-        previous = None  # always joined (-J): the verifier reads a wrapped line as one
+    def _stable_capture(self, name: str, join_wrapped: bool = True) -> list[str]:  # always joined (-J)
+        previous = None
         for _ in range(20):
             span = ("-S", "-", "-E", "-") if self.history else ()
             out = self._run("capture-pane", "-p", "-J", *span, "-t", f"oracle:{name}")
@@ -308,19 +308,6 @@ def test_hand_made_candidates_are_rejected(candidate: str, why: str) -> None:
     assert difference is not None and why in difference, difference
 
 
-def test_what_an_undecided_page_scrolled_off_is_not_expected_of_the_next_page() -> None:
-    # The first page scrolls 'line 0'.. off an unknown screen, then an EL past column 80 leaves it
-    # undecided: kept verbatim, it shows those lines itself. The page after its break owes none of
-    # them (found joining the benchmark's adopted captures: every such join was refused).
-    undecided = CSI + "H" + CSI + "2J" + "".join(f"line {i}\r\n" for i in range(30)) + "x" * 100 + CSI + "K\r\n"
-    following = CSI + "3J" + CSI + "H" + CSI + "2J" + "next page\r\n"
-    raw = undecided + following + "".join(f"more {CSI}1m{i}{CSI}m\r\n" for i in range(10))
-    candidate = undecided + following + "".join(f"more {i}\r\n" for i in range(10))
-    assert first_difference(raw, candidate) is None
-    # and the kept page's lines are still owed by the candidate: not kept, they are missed
-    assert first_difference(raw, following + "".join(f"more {i}\r\n" for i in range(10))) is not None
-
-
 def test_a_kept_page_that_leaves_a_scroll_region_refuses_the_cleaned_pages_after_it() -> None:
     region = CLEAR + "top\r\n" + CSI + "2;5r" + "in region\r\n" + CSI + "?5h"
     raw = PAGE0 + region + PAGE2
@@ -457,3 +444,45 @@ def test_red_team_near_misses_resolve_as_tmux_shows() -> None:
     assert len(resolved) == len(RED_TEAM_NEAR_MISSES), [t for t, c, r in RED_TEAM_NEAR_MISSES if ours(t, c, r) is None]
     shown = tmux_show([(text, c or 80, r or 24) for text, c, r, _ in resolved])
     assert [lines for *_, lines in resolved] == shown
+
+
+# --- scrolling at each edge of a region (verify_screen.Model.shift_rows, one helper for SU/SD/IL/DL/LF)
+
+_FILLED = CSI + "H" + CSI + "2J" + "\r\n".join(f"row {n} of the screen" for n in range(1, 9))
+_EDGES = {
+    # region rows 3-6 of an 8-row screen: the top row of the region
+    "DL at the region's top": _FILLED + CSI + "3;6r" + CSI + "3;1H" + CSI + "2M" + "new" + CSI + "r\n",
+    "IL at the region's top": _FILLED + CSI + "3;6r" + CSI + "3;1H" + CSI + "2L" + "new" + CSI + "r\n",
+    "RI at the region's top": _FILLED + CSI + "3;6r" + CSI + "3;1H" + ESC + "M" + "new" + CSI + "r\n",
+    "SU in a region": _FILLED + CSI + "3;6r" + CSI + "2S" + CSI + "r" + CSI + "8;1H\n",
+    "SD in a region": _FILLED + CSI + "3;6r" + CSI + "9T" + CSI + "r" + CSI + "8;1H\n",
+    # ... its bottom row
+    "LF at the region's bottom": _FILLED + CSI + "3;6r" + CSI + "6;1H" + "\nnew\nnewer" + CSI + "r\n",
+    "IL at the region's bottom": _FILLED + CSI + "3;6r" + CSI + "6;1H" + CSI + "3L" + "new" + CSI + "r\n",
+    "DL at the region's bottom": _FILLED + CSI + "3;6r" + CSI + "6;1H" + CSI + "M" + "new" + CSI + "r\n",
+    # the full screen (no region)
+    "LF at the screen's bottom": _FILLED + "\nnine\nten\n",
+    "SU on the full screen": _FILLED + CSI + "3S" + "\rnew\n",
+    "SD on the full screen": _FILLED + CSI + "2T" + CSI + "8;1H\n",
+    "DL at the screen's top": _FILLED + CSI + "1;1H" + CSI + "2M" + CSI + "8;1H\n",
+    "IL at the screen's top": _FILLED + CSI + "1;1H" + CSI + "2L" + "new" + CSI + "8;1H\n",
+}
+
+
+@pytest.mark.tmux
+@needs_tmux
+def test_scrolls_at_each_region_edge_agree_with_tmux() -> None:
+    resolved = {name: ours(text, 30, 8) for name, text in _EDGES.items()}
+    assert all(lines is not None for lines in resolved.values()), [n for n, v in resolved.items() if v is None]
+    shown = tmux_show([(text, 30, 8) for text in _EDGES.values()])
+    for (name, lines), judge in zip(resolved.items(), shown, strict=True):
+        assert lines == judge, name
+
+
+def test_a_tall_screen_cleared_again_and_again_runs_out_of_budget() -> None:
+    """Each page break rebuilds a 200-row screen: charged to the work budget, so hostile input is
+    refused after a bounded amount of work instead of costing 200 rows per 8 input characters."""
+    hostile = (CSI + "H" + CSI + "2Jx") * 2000
+    with pytest.raises(verify_screen.Undecided, match="needs more work"):
+        verify_screen.pages(hostile, 500, 200, strict=True)
+    assert len(verify_screen.pages(hostile[: 8 * 200], 500, 200, strict=True)) == 201  # a few are fine

@@ -447,3 +447,128 @@ FAMILIES: dict[str, Callable[[random.Random, int, int], bytes]] = {
 }
 
 SIZES = [(80, 24), (120, 40), (40, 10), (200, 50)]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rows redrawn by CR alone (the cleaner's and the verifier's string fast paths, session 13).
+
+# Characters one cell wide by our tables but where terminals may not agree (Latin-1 incl. SHY and NBSP,
+# Latin Extended, IPA, spacing modifiers, box drawing, block elements), plus plain ASCII and spaces.
+_ONE_CELLISH = [(0x20, 0x7E), (0x20, 0x20), (0xA0, 0xFF), (0xAD, 0xAD), (0x100, 0x2FF), (0x2500, 0x259F),
+                (0x2B0, 0x2FF), (0x370, 0x3FF), (0x2010, 0x2027), (0x20A0, 0x20C0)]
+_SEGMENT_ODDITY = [b"\t", b"\x00", b"\x7f", b"\b", b"\x80", b"\xff", b"\xc3", b"\xcc\x81", "\u200b".encode(),
+                   "\ufe0f".encode(), "\u4e2d".encode(), b"\x1b[1K", b"\x1b[X", b"\x1b[A", b"\x0b", b"\x0c",
+                   b"\x1b[41m", b"\x1b[48;5;21m", b"\x1b]0;t\x07", b"\x1b[?25l", b"\x1b(0", b"\x0e", b"\x0f"]
+
+
+def _cellish(rng: random.Random, n: int, exotic: float) -> bytes:
+    out = []
+    for _ in range(n):
+        if rng.random() < exotic:
+            lo, hi = rng.choice(_ONE_CELLISH)
+            out.append(chr(rng.randint(lo, hi)).encode())
+        else:
+            out.append(bytes([rng.choice(b"abcdefghijklmnopqrstuvwxyz0123456789=>[]%. ")]))
+    return b"".join(out)
+
+
+def cr_overlay(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Progress-like rows redrawn by CR alone, EL 0/2 and SGR (background colours too), with segments
+    aimed at the margin (the known width, and 80 for an unknown one), trailing spaces over text, CR CR
+    LF, CR at the end of the text; now and then an oddity (tab, NUL, DEL, BS, invalid UTF-8, wide,
+    combining, EL 1, cursor up, charset shifts) inside a segment; sometimes a clear or the alternate
+    screen between rows."""
+    out = []
+    exotic = rng.choice([0.0, 0.05, 0.3])
+    margins = [columns, 80]
+    for _ in range(rng.randint(1, 5)):
+        if rng.random() < 0.15:
+            out.append(rng.choice([b"\x1b[H\x1b[2J", b"\x1b[?1049h", b"\x1b[?1049l", b"\x1b[3J", b"log line\r\n"]))
+        for _ in range(rng.randint(1, 6)):
+            r = rng.random()
+            if r < 0.12:
+                n = rng.choice(margins) + rng.randint(-2, 2)
+            elif r < 0.15:
+                n = 2 * rng.choice(margins) + rng.randint(-1, 1)
+            else:
+                n = rng.randint(0, 30)
+            seg = _cellish(rng, max(0, n), exotic)
+            if rng.random() < 0.2:
+                seg = seg.rstrip() + b" " * rng.randint(1, 10)
+            if rng.random() < 0.12:
+                at = rng.randint(0, len(seg))
+                seg = seg[:at] + rng.choice(_SEGMENT_ODDITY) + seg[at:]
+            if rng.random() < 0.3:
+                sgr = rng.choice([b"\x1b[1m", b"\x1b[32m", b"\x1b[0m", b"\x1b[44m", b"\x1b[7m", b"\x1b[m"])
+                at = rng.randint(0, len(seg))
+                seg = seg[:at] + sgr + seg[at:]
+            out.append(seg)
+            out.append(rng.choice([b"\r", b"\r", b"\r", b"\r\r", b"\x1b[K", b"\r\x1b[K", b"\r\x1b[2K",
+                                   b"\x1b[2K\r", b"\x1b[0K", b"\x1b[44m\x1b[K", b"\r\x1b[44m\x1b[2K\x1b[m", b""]))
+        out.append(rng.choice([b"\r\n", b"\n", b"\r\r\n", b"\r", b"", b"\r\n\r\n", b"\r\n", b"\n", b"\x1b[A\r"]))
+    if rng.random() < 0.5:
+        out.append(b"\r\n")
+    return b"".join(out)
+
+
+FAMILIES["cr_overlay"] = cr_overlay
+
+
+def reach(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Lines (some wider than the screen, so they wrap), then the cursor sent up to about the screen's
+    height (rows - 1, rows, rows + 1, and past wrapped rows) to overwrite or erase there: aimed at
+    where the models freeze rows the cursor can no longer reach (session 13's row freezing)."""
+    out = [b"\x1b[H\x1b[2J" if rng.random() < 0.4 else b""]
+    heights = [rows - 2, rows - 1, rows, rows + 1, 23, 24, 25, 2 * rows]
+    for _ in range(rng.randint(1, 3)):
+        for i in range(rng.randint(1, max(2, rows + 4))):
+            r = rng.random()
+            if r < 0.15:
+                line = word(rng, rng.choice([columns - 1, columns, columns + 1, 2 * columns + 3, 81]))
+            elif r < 0.25:
+                line = b""
+            else:
+                line = b"L%d " % i + word(rng)
+            out.append(line + rng.choice([b"\r\n", b"\r\n", b"\n", b"\r\r\n"]))
+        k = rng.choice(heights) + rng.randint(-1, 1)
+        out.append(rng.choice([csi(f"{max(k, 0)}A"), csi(f"{max(k, 0)}F"), b"\x1bM" * max(k, 0),
+                               csi(f"{max(k, 0)}A") + b"\r", b"\x1b[s" + b"\n" * 3 + b"\x1b[u"]))
+        out.append(rng.choice([b"Z", b"\x1b[K", b"\x1b[2K", b"\x1b[1K", b"XY\x1b[K", b"\x1b[M", b"\x1b[L",
+                               b"\x1b[" + str(rng.randint(1, columns + 2)).encode() + b"G!", b"\x1b[P"]))
+        out.append(rng.choice([csi(f"{max(k, 0)}B"), csi(f"{max(k, 0)}E"), b"\n" * rng.randint(0, 3),
+                               csi(f"{rows};1H"), b""]))
+        out.append(rng.choice([b"\r\n", b"tail\r\n", b""]))
+    return b"".join(out)
+
+
+FAMILIES["reach"] = reach
+
+
+def carried_state(rng: random.Random, columns: int, rows: int) -> bytes:
+    """A first page (cleared and homed) that sets state outliving its break (a scroll region, origin
+    mode, a saved cursor, tab stops, scrolled content) and writes a line; then pages that do what the
+    models may leave undecided (IL/DL/ICH/DCH, rows pushed off, cursor moves past the region): where a
+    cleaned page's state acts on a kept page, a candidate without it renders that page otherwise."""
+    top = rng.randint(1, max(1, rows - 2))
+    bottom = rng.randint(top + 1, rows)
+    state = rng.choice([csi(f"{top};{bottom}r"), csi(f"{top};{bottom}r") + b"\x1b[?6h", b"\x1b[?6h",
+                        csi(f"{top};{bottom}r") + b"\x1b[?6h\x1b[?6l", b"\x1b[5;3H\x1b7\x1b[H",
+                        b"\x1b[5;3H\x1b[s\x1b[H",
+                        b"\x1b[1;5H\x1bH\x1b[H", b"\x1b[3g", csi(f"{top};{bottom}r") + csi("r"), csi(f"{top}r")])
+    out = [b"\x1b[H\x1b[2J", state, b"p0 " + word(rng) + b"\r\n"]
+    for _ in range(rng.randint(1, 3)):
+        out.append(rng.choice([b"\x1b[H\x1b[2J", b"\x1b[2J\x1b[H", b"\x1b[H\x1b[J", b"\x1b[3J\x1b[H\x1b[2J",
+                               b"\x1b[?1049h\x1b[H\x1b[2J", b"\x1b[?1049l\x1b[H\x1b[2J", b"\x1bc"]))
+        for i in range(rng.randint(1, rows + 3)):
+            out.append(b"%c%d " % (rng.choice(b"ABCDEFGH"), i) + word(rng))
+            if rng.random() < 0.2:
+                out.append(rng.choice([csi(f"{rng.randint(1, rows + 1)};1H"), csi("L"), csi("M"), csi("2@"),
+                                       csi("P"), b"\x1bM", csi(f"{rng.randint(1, 3)}A"), b"\t", b"\x1b[S",
+                                       b"\x1b[T", b"\x1b8", b"\x1b[u", b"\x1b[H"]))
+            out.append(rng.choice([b"\r\n", b"\r\n", b"\n"]))
+        if rng.random() < 0.5:
+            out.append(csi(f"{rng.randint(1, rows)};1H") + b"X" + rng.choice([csi("L"), csi("M"), b""]) + b"\r\n")
+    return b"".join(out)
+
+
+FAMILIES["carried_state"] = carried_state

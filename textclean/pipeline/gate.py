@@ -20,7 +20,7 @@ from .result import (
     TOO_LARGE,
     Result,
 )
-from .tokens import Tokenizer, encoding_of, max_token_bytes, releases_gil, token_counter
+from .tokens import PairCount, Tokenizer, additive, encoding_of, max_token_bytes, releases_gil, token_counter
 
 DEFAULT_MIN_TOKENS = 50
 #: Inputs longer than this many characters are refused unread (``too_large``).
@@ -158,6 +158,8 @@ class TextClean:
         # Cheap bounds on a count (a token is 1..N UTF-8 bytes) let a clean message skip counting.
         self._encoding_name = encoding_of(tokenizer)
         self._max_token_bytes: int | None = None
+        # Counts add up across cuts: the input and the candidate share their unchanged lines' count.
+        self._additive = additive(self._count)
 
     @overload
     def clean(self, text: str, *, tokens_before: int | None = None, columns: int | None = None,
@@ -200,8 +202,15 @@ class TextClean:
         except cleaner.Refused as refusal:
             # Not counted either: refused noise (hostile input above all) costs no tokenization.
             return self._refuse(text, refusal.reason, refusal.detail, tokens_before, pending=undecided)
+        pair = None
         if tokens_before is None:
-            tokens_before = self._count(text)
+            # A caller's tokens_before may come from another count: only our own count of the input
+            # is the base the candidate's count is derived from.
+            if self._additive:
+                pair = PairCount(self._count, text, proposal.text)
+                tokens_before = pair.before
+            else:
+                tokens_before = self._count(text)
             if tokens_before < self.min_tokens:
                 return self._refuse(text, BELOW_MIN_TOKENS, None, tokens_before)
         difference = _check(text, proposal.text, columns, rows)
@@ -210,7 +219,10 @@ class TextClean:
             proposal, difference = _keep_rejected_pages(text, proposal, difference, columns, rows)
         if difference is not None:
             return self._refuse(text, CONTENT_WOULD_CHANGE, difference, tokens_before)
-        tokens_after = self._count(proposal.text)
+        if pair is not None and pair.candidate is proposal.text:
+            tokens_after = pair.after()
+        else:
+            tokens_after = self._count(proposal.text)
         if tokens_after >= tokens_before:
             return self._refuse(text, NOT_SMALLER, f"{tokens_after} >= {tokens_before} tokens", tokens_before)
         kept = next((seg for seg in proposal.segments or () if seg.text is None), None)

@@ -304,11 +304,15 @@ def count_many(count: TokenCounter, texts: Sequence[str], *, workers: int | None
         return list(pool.map(count, texts))
 
 
-# tiktoken's split patterns never carry a piece across a line feed followed by a non-space (no
-# pattern can start with LF, and those that end at LF stop before a letter, digit or punctuation),
-# so counting a long text in chunks cut there gives the exact count with bounded memory.
+# A cut: a line feed followed by a non-space other than '/'. No piece of tiktoken's split patterns
+# (cl100k_base, o200k_base) crosses it: none starts with LF, and those that end at LF stop before a
+# non-space, except o200k_base's ` ?[^\s\p{L}\p{N}]+[\r\n/]*`, which takes "}\n/" as one piece
+# (so "\n/" is no cut). Python's \s holds every character tiktoken's \s does (and \x1c-\x1f too),
+# so a Python non-space is a non-space to tiktoken. Counts are exactly additive across cuts: long
+# texts are counted in chunks cut there (bounded memory), and :func:`count_pair` counts only where
+# two texts differ.
 _CHUNK = 1 << 20
-_SAFE_CUT = re.compile(r"\n(?=\S)")
+_SAFE_CUT = re.compile(r"\n(?=[^\s/])")
 
 
 def _chunks(text: str) -> Iterable[str]:
@@ -348,3 +352,136 @@ def encoding_of(tokenizer: Tokenizer) -> str | None:
 
 def count_tokens(text: str, tokenizer: Tokenizer = None) -> int:
     return token_counter(tokenizer)(text)
+
+
+# --- counting two texts that differ in places ------------------------------------------------------
+
+# What may change a line when cleaned: a control other than HT, LF and a CR before LF, DEL, a C1
+# control. A line with none of them is plain: the cleaner usually copies it as it is.
+_NOISE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
+#: Where :func:`shared_blocks` pays: runs shorter than this are counted with what changed (a call
+#: costs more than counting them), and matching stops once less than :data:`_MIN_SHARED` of the
+#: input read so far, past :data:`_PROBE_CHARS`, is shared (coloured logs, where every line changes).
+_MIN_BLOCK = 64
+_MAX_NOISE_PER_LINE = 1.0  # more ESC and lone CRs than lines: matching is not even tried
+_MIN_SHARED = 0.2
+_PROBE_CHARS = 1 << 16
+_BATCH = 1 << 18  # characters joined into one count call
+
+
+def additive(count: TokenCounter) -> bool:
+    """Whether ``count`` is exactly additive across cuts (a :class:`Counter` of an offline encoding)."""
+    return isinstance(count, Counter) and count.encoding in OFFLINE_ENCODINGS
+
+
+def is_cut(text: str, offset: int) -> bool:
+    """Whether ``offset`` splits ``text`` where counts are additive (its two ends included)."""
+    if offset <= 0 or offset >= len(text):
+        return True
+    after = text[offset]
+    return text[offset - 1] == "\n" and not after.isspace() and after != "/"
+
+
+def shared_blocks(raw: str, candidate: str) -> list[tuple[int, int, int]]:
+    """Blocks of plain lines ``raw`` and ``candidate`` share: ``(raw offset, candidate offset,
+    length)``, in order, each starting and ending at a cut of both texts (so that counts add up).
+
+    Any such list gives exact counts (:func:`count_pair`); a better one only saves counting. The
+    blocks are raw's runs of plain lines, found in the candidate in order."""
+    blocks: list[tuple[int, int, int]] = []
+    if raw.count("\x1b") + raw.count("\r") - raw.count("\r\n") > _MAX_NOISE_PER_LINE * raw.count("\n"):
+        return blocks  # about every line changes (four memchr-speed scans tell)
+    j = raw_end = shared = 0
+    start, n = 0, len(raw)
+    budget = 4 * n + 4096  # characters the candidate's searches may scan, in all: linear time
+    while start < n:
+        m = _NOISE.search(raw, start)
+        if m is None:
+            end = line_end = n
+        else:  # the plain run ends where the noisy line begins, and resumes after it
+            end = max(raw.rfind("\n", start, m.start()) + 1, start)
+            line_end = raw.find("\n", m.end()) + 1 or n
+        if end - start >= _MIN_BLOCK:
+            # The candidate is the raw text less what was removed: the block lies about as far from
+            # the last shared block as in the raw text (twice that, and slack, for what a cursor
+            # move may add).
+            window = 2 * (start - raw_end) + (end - start) + 256
+            budget -= window
+            if budget < 0:
+                break
+            found = _find_block(raw, candidate, start, end, j, j + window)
+            if found is not None:
+                blocks.append(found)
+                raw_end, j = found[0] + found[2], found[1] + found[2]
+                shared += found[2]
+        start = line_end
+        if start > _PROBE_CHARS and shared < _MIN_SHARED * start:
+            break
+    return blocks
+
+
+def _find_block(raw: str, candidate: str, start: int, end: int, j: int, limit: int) -> tuple[int, int, int] | None:
+    """The raw text ``[start, end)`` narrowed to cuts, if the candidate holds it at a cut in ``[j, limit)``."""
+    while start < end and not is_cut(raw, start):
+        start = raw.find("\n", start, end) + 1 or end
+    while end > start and not is_cut(raw, end):
+        end = raw.rfind("\n", start, end - 1) + 1
+        end = max(end, start)
+    if end <= start:
+        return None
+    block = raw[start:end]
+    at = candidate.find(block, j, limit)
+    if at < 0 or not is_cut(candidate, at) or not is_cut(candidate, at + len(block)):
+        return None
+    return start, at, len(block)
+
+
+def count_spans(count: TokenCounter, text: str, spans: Iterable[tuple[int, int]]) -> int:
+    """The tokens of ``text``'s ``[start, end)`` spans, in order, each starting and ending at a cut:
+    joined a batch at a time (fewer calls; bounded memory), which adds up exactly."""
+    total = 0
+    batch: list[str] = []
+    size = 0
+    for start, end in spans:
+        if end > start:
+            batch.append(text[start:end])
+            size += end - start
+            if size >= _BATCH:
+                total += count("".join(batch))
+                batch, size = [], 0
+    if batch:
+        total += count("".join(batch))
+    return total
+
+
+def _between(blocks: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
+    """The spans of ``[0, length)`` not in ``blocks`` (in order, disjoint)."""
+    out, pos = [], 0
+    for start, end in blocks:
+        out.append((pos, start))
+        pos = end
+    out.append((pos, length))
+    return out
+
+
+class PairCount:
+    """The tokens of ``raw`` and, on demand, of ``candidate``, counting the blocks they share once."""
+
+    def __init__(self, count: TokenCounter, raw: str, candidate: str) -> None:
+        self._count = count
+        self.candidate = candidate
+        self.blocks = shared_blocks(raw, candidate)
+        raw_blocks = [(r, r + length) for r, _, length in self.blocks]
+        self.shared = count_spans(count, raw, raw_blocks)
+        self.before = self.shared + count_spans(count, raw, _between(raw_blocks, len(raw)))
+
+    def after(self) -> int:
+        spans = _between([(c, c + length) for _, c, length in self.blocks], len(self.candidate))
+        return self.shared + count_spans(self._count, self.candidate, spans)
+
+
+def count_pair(count: TokenCounter, raw: str, candidate: str) -> tuple[int, int]:
+    """``(count(raw), count(candidate))`` exactly, for an :func:`additive` counter, counting the
+    blocks the two texts share once."""
+    pair = PairCount(count, raw, candidate)
+    return pair.before, pair.after()

@@ -43,6 +43,7 @@ from .names import (
     CUP,
     CUU,
     DA,
+    DECAWM,
     DECKPAM,
     DECKPNM,
     DECRC,
@@ -255,7 +256,7 @@ def _csi_meaning(seq: Sequence) -> _Action:
             modes = seq.numbers(default=-1)
             harmful = [mode for mode in modes if mode not in HARMLESS_PRIVATE_MODES]
             if not harmful:
-                return _INERT
+                return _Action("autowrap_off") if final == RM and DECAWM in modes else _INERT
             name = PRIVATE_MODE_NAMES.get(harmful[0], "DEC private mode")
             verb = "DECSET" if final == SM else "DECRST"
             return _refuse(f"{_csi_text(seq)} ({verb} {harmful[0]}, {name})")
@@ -400,6 +401,7 @@ class _Screen:
             "save_cursor": self.save_cursor,
             "restore_cursor": self.restore_cursor,
             "clear_before_output": self.clear_before_output,
+            "autowrap_off": self.autowrap_off,
             STRING_SWALLOWS_ON: self.string_swallows_on,
         }
         self.swallowed_at = -1  # where a string tmux swallows on after began (see string_swallows_on)
@@ -793,6 +795,12 @@ class _Screen:
         if not untouched:
             raise self.refuse("clears or homes the screen after the output began")
 
+    def autowrap_off(self, _count: int = 0) -> None:
+        """DECRST 7: past the right margin a row then overwrites its last cell, so at an unknown width
+        a row past column 80 shows differently on an 80-column terminal; the screen model decides."""
+        if self.unknown_width:
+            raise self.refuse("autowrap off at an unknown width")
+
     def control_run(self, run: str) -> None:
         """Apply a run of C0/C1 characters (a homogeneous run of CR, BS or BEL at once)."""
         if run == CR:
@@ -910,6 +918,8 @@ def _line_model(text: str, unknown_width: bool = False) -> list[str]:
     unresolvable.
     """
     lines = _append_only_lines(text)  # appending only: no column depends on the width
+    if lines is None and REDRAWN_FAST_PATH:
+        lines = _redrawn_lines(text, MIN_COLUMNS if unknown_width else None)
     return _model_lines(text, unknown_width) if lines is None else lines
 
 
@@ -976,6 +986,110 @@ def _append_only_lines(text: str) -> list[str] | None:
     if _OTHER_CONTROL.search(text) is not None:
         return None
     return [line for line in (line.rstrip(CR) for line in text.split(LF)) if line.strip(" \t")]
+
+
+# ---------------------------------------------------------------------------------------------------
+# The fast path for rows redrawn by CR alone (progress lines): overlaid as strings
+
+REDRAWN_FAST_PATH = True  # tests switch it off to compare with the token walk
+_ERASED_TO_END = "\x00"  # stands for EL 0 in a stripped line (a NUL of the text itself is refused first)
+_ERASED_ROW = "\x01"  # stands for EL 2: the same as EL 0 where it comes first in its segment
+_MARKS = _ERASED_TO_END + _ERASED_ROW
+_CR_RUN = re.compile(CR + "+")
+# CSI finals that, without a private marker or intermediates, the action table never leaves inert
+# (cursor moves, erases but EL, edits, scrolling, tab stops, margins, cursor save/restore)
+_NEVER_OVERLAID = re.compile(re.escape(grammar.CSI) + "[0-9;]*[A-HJLMPSTXZ@`abdefgrsu]")
+
+
+def _redrawn_lines(text: str, margin: int | None) -> list[str] | None:
+    """:func:`terminal_lines` when every row is written from column 0 by CR-separated segments, else None.
+
+    Sequences must be inert by this module's action table, or EL 0 / EL 2 (EL 2 only where nothing of
+    its segment is written yet); a row a CR redraws may hold only characters one cell wide by the
+    width table (no HT, no zero-width, ambiguous or wide character), so a segment's width is its
+    length. Then a later segment overwrites the cells of earlier ones and a longer earlier segment's
+    tail survives; an EL resets the row to its own segment. ``margin``: no segment that a later CR or
+    EL acts on may reach it (the unknown width's narrowest terminal; or the known width). The row
+    model charges such rows a few cells per character, far under its budget per input character, so
+    the budget is charged nothing here. Equal to the token walk wherever it answers
+    (tests/test_verify_fast_path.py)."""
+    if _NEVER_OVERLAID.search(text) is not None:
+        return None  # doomed: answered before building a list of every part (time and peak memory)
+    parts = _APPENDED_SEQUENCE.split(text)
+    if _OTHER_CONTROL.search("".join(parts[::2])) is not None:
+        return None
+    replace: dict[str, str] = {}
+    for sequence in set(parts[1::2]):
+        action = _action_for(sequence)
+        if action.op == INERT:
+            replace[sequence] = ""
+        elif action.op == "erase_in_line" and action.count in (0, 2):
+            replace[sequence] = _ERASED_ROW if action.count else _ERASED_TO_END
+        else:
+            return None
+        found = _SEQUENCE_AT(sequence, 0)
+        if found is None or found.end() != len(sequence):  # the grammar says where sequences end
+            return None
+    parts[1::2] = map(replace.__getitem__, parts[1::2])
+    lines: list[str] = []
+    split = "".join(parts).split(LF)
+    last = len(split) - 1
+    for number, line in enumerate(split):
+        if CR in line or _ERASED_ROW in line or _ERASED_TO_END in line:
+            row = _overlay(line, margin, number < last)
+            if row is None:
+                return None
+            line = row
+        if line.strip(" \t"):
+            lines.append(line)
+    return lines
+
+
+def _overlay(line: str, margin: int | None, ends_before_lf: bool) -> str | None:
+    """The row CR-separated segments (with EL marks) leave, or None where a width is not settled."""
+    marked = _ERASED_ROW in line or _ERASED_TO_END in line
+    written = line.replace(CR, "")
+    if marked:
+        written = written.replace(_ERASED_TO_END, "").replace(_ERASED_ROW, "")
+    if not _all_narrow(written):  # HT, and every zero-width, ambiguous or wide character, is not
+        return None
+    segments = _CR_RUN.split(line)  # a run of CRs acts as one
+    # the row is acted on at every CR run but one CR right before LF, and at every EL
+    acted = len(segments) - 1 - (ends_before_lf and line.endswith(CR) and not line.endswith(CR + CR))
+    if not marked:
+        if margin is not None and acted > 0 and max(map(len, segments[:acted])) >= margin:
+            return None
+        longest = max(map(len, segments))
+        row = ""
+        for segment in reversed(segments):  # the last segment's cells, then earlier segments' tails
+            if len(segment) > len(row):
+                row += segment[len(row):]
+                if len(row) == longest:
+                    break
+        return row
+    texts: list[str] = []
+    resets: list[bool] = []
+    widest = 0  # the row's width so far, at most
+    for index, segment in enumerate(segments):
+        reset = False
+        if _ERASED_ROW in segment or _ERASED_TO_END in segment:
+            if _ERASED_ROW in segment.lstrip(_MARKS):
+                return None  # EL 2 after text of its segment: the erased cells before the cursor stay blank
+            reset = True
+            segment = segment.replace(_ERASED_TO_END, "").replace(_ERASED_ROW, "")
+        width = max(widest, len(segment))
+        if margin is not None and width >= margin and (reset or index < acted):
+            return None  # a CR or EL would act on a row reaching the margin
+        widest = len(segment) if reset else width
+        texts.append(segment)
+        resets.append(reset)
+    row = ""
+    for segment, reset in zip(reversed(texts), reversed(resets), strict=True):
+        if len(segment) > len(row):
+            row += segment[len(row):]
+        if reset:
+            break
+    return row
 
 
 def _line_model_fits(text: str, columns: int | None, rows: int | None) -> bool:

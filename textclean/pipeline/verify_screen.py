@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +93,7 @@ TAB_TAIL = "\x02"
 _TAILS = (WIDE_TAIL, TAB_TAIL)
 _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 
+_UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateescape
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 
 _ALT_MODES = (47, 1047, 1049)
@@ -136,6 +138,21 @@ def _width(char: str) -> int:
     return width if width in (0, 1, 2) else -1
 
 
+_NARROW = {chr(code) for code in range(0x20, 0x7F)}  # grows with every character found one cell wide
+
+
+def _narrow(text: str) -> bool:
+    """Every character of ``text`` takes one cell (what :meth:`Model.write` checks one by one)."""
+    chars = set(text)
+    if chars <= _NARROW:
+        return True
+    for char in chars - _NARROW:
+        if _width(char) != 1:
+            return False
+        _NARROW.add(char)
+    return True
+
+
 def _render(row: _Row) -> str:
     return "".join(row.cells).rstrip(UNWRITTEN).translate(_RENDER)
 
@@ -166,6 +183,7 @@ class Model:
         self.home_at = -1  # a CUP home not applied yet: it may join the ED after it into a break
         self.alt: dict[str, Any] | None = None  # the main screen while the alternate one is shown
         self.scrolls = 0
+        self.undecodable: str | None = None  # found at the first page break: "" for none
         self.reset_state()
         # The output starts on some row of a screen we know nothing of: its top is unknown.
         self.float_page()
@@ -203,7 +221,7 @@ class Model:
 
     def blank_grid(self, anchored: bool) -> list[_Row]:
         count = self.height if (anchored and self.height) else 1
-        self.charge(count)
+        self.charge(count * _ROW_WORK)
         return [_Row() for _ in range(count)]
 
     def charge(self, cells: int) -> None:
@@ -222,11 +240,14 @@ class Model:
         out = [line for line in self.history if _informative(line)]
         pieces = list(self.tail)
         grid = self.grid
+        self.charge(len(grid))  # every row is visited, blank or not: a tall screen broken often costs
         for index, row in enumerate(grid):
             if row.shown:
                 if pieces or (row.wrapped and index + 1 < len(grid) and not grid[index + 1].shown):
                     raise Undecided("a line shown before the alternate screen continues after it")
                 continue
+            if not row.cells and not row.wrapped and not pieces:
+                continue  # a blank line
             self.charge(len(row.cells))
             pieces.append(_render(row))
             if not row.wrapped:
@@ -319,7 +340,11 @@ class Model:
                     self.poisoned = reason
                     return self.finish()
                 end = match.end()
-                self.sequence(text[stop:end], stop, end)
+                token = text[stop:end]
+                if token in _PLAIN_SGR and self.home_at < 0:
+                    self.last_char = ""  # SGR changes nothing a page shows or leaves (what sequence() does)
+                else:
+                    self.sequence(token, stop, end)
                 position = end
             else:
                 if self.lost is None:
@@ -352,7 +377,7 @@ class Model:
                 raise Undecided(f"CSI H (CUP) at offset {at}: {exc}") from None
 
     def sequence(self, token: str, start: int, end: int) -> None:
-        seq = grammar.parse(token)
+        seq = _PARSED.get(token) or _parse(token)
         last_char, self.last_char = self.last_char, ""
         try:
             if "\x9c" in token:
@@ -449,6 +474,13 @@ class Model:
         self.page.modes = frozenset(self.modes)
         self.begin_break(start, end, resets=kind == "RIS")
         self.lost = None
+        if self.undecodable is None:
+            found = _UNDECODABLE.search(self.text)
+            self.undecodable = "" if found is None else f"an undecodable byte at offset {found.start()}"
+        if self.undecodable:
+            # a cleaned page loses its break: bytes on either side of it would join into other characters
+            self.lose(f"a page break in a text with {self.undecodable}")
+            return
         if self.poisoned is not None:
             if kind != "RIS":
                 self.lose(self.poisoned)
@@ -693,29 +725,29 @@ class Model:
 
     def scroll_up(self, top: int, bottom: int, count: int) -> None:
         grid = self.grid
-        span = bottom - top + 1
-        count = min(count, span)
         if self.bottom is not None or bottom < len(grid) - 1:
             self.no_wrapped_rows(top, bottom)
             if any(row.shown for row in grid):
                 # tmux's history would then hold the region's lines before rows of an earlier page
                 raise Undecided("a scroll region scrolls beside rows shown before the alternate screen")
-        for _ in range(count):
-            row = grid.pop(top)
-            self.leave_top(row)
-            grid.insert(bottom, _Row())
-            self.scrolls += 1
-            self.charge(span // 8 + 1)
+        self.scrolls += self.shift_rows(top, bottom, count, self.leave_top)
 
     def scroll_down(self, top: int, bottom: int, count: int, certain: bool = True) -> None:
-        grid = self.grid
-        span = bottom - top + 1
-        count = min(count, span)
         self.no_wrapped_rows(top, bottom)
+        self.shift_rows(bottom, top, count, lambda row: self.discard(row, certain))
+
+    def shift_rows(self, take: int, put: int, count: int, drop: Callable[[_Row], None]) -> int:
+        """Scroll the rows between ``take`` and ``put`` (SU, SD, IL, DL, LF at a region's bottom): up to
+        their number of times, ``drop`` the row at ``take`` (it leaves the screen, or is discarded) and
+        put a blank row at ``put``. Returns how many rows moved."""
+        grid = self.grid
+        span = abs(put - take) + 1
+        count = min(count, span)
         for _ in range(count):
-            self.discard(grid.pop(bottom), certain)
-            grid.insert(top, _Row())
+            drop(grid.pop(take))
+            grid.insert(put, _Row())
             self.charge(span // 8 + 1)
+        return count
 
     def no_wrapped_rows(self, top: int, bottom: int) -> None:
         """Rows moved apart from their neighbours: tmux unwraps some of them, so none may be wrapped."""
@@ -848,6 +880,9 @@ class Model:
     def mark_wide(self, col: int) -> None:
         if self.columns is None and col >= MIN_COLUMNS:
             self.wide_page = True
+            if col > MIN_COLUMNS and not self.autowrap:
+                # an 80-column terminal overwrites its last cell with what passes it
+                raise Undecided(f"reaches past column {MIN_COLUMNS} with autowrap off at an unknown width")
 
     def tab(self) -> None:
         col = self.need_column()
@@ -888,7 +923,7 @@ class Model:
             cells.extend(UNWRITTEN * (col - len(cells)))
 
     def write(self, text: str) -> None:
-        if text.isascii() and self.cx_known:
+        if self.cx_known and (text.isascii() or _narrow(text)):
             self.put_narrow(text)
         else:
             run_start = 0
@@ -1134,11 +1169,7 @@ class Model:
             raise Undecided("IL/DL inside a wrapped line")
         if delete:
             self.no_wrapped_rows(self.cy, bottom)
-            span = bottom - self.cy + 1
-            for _ in range(min(count, span)):
-                self.discard(self.grid.pop(self.cy))
-                self.grid.insert(bottom, _Row())
-                self.charge(span // 8 + 1)
+            self.shift_rows(self.cy, bottom, count, self.discard)
             if not certain:
                 while len(self.grid) > 1 and not self.grid[-1].cells and len(self.grid) - 1 > self.cy:
                     self.grid.pop()
@@ -1349,6 +1380,29 @@ class Model:
             self.restore_cursor()
         else:
             raise Undecided("unsupported")
+
+
+#: Work units per blank row a page break builds (a row object costs several cell operations): a tall
+#: screen cleared again and again runs out of budget, not of time.
+_ROW_WORK = 8
+
+_PARSED: dict[str, grammar.Sequence] = {}
+_PLAIN_SGR: set[str] = set()  # SGR without private marker or intermediates, as seen in texts
+_CACHE_LIMIT = 4096
+_CACHED_LENGTH = 48
+
+
+def _parse(token: str) -> grammar.Sequence:
+    """:func:`grammar.parse`, remembered for short sequences (texts repeat a few hundred of them)."""
+    seq = grammar.parse(token)
+    if len(token) <= _CACHED_LENGTH:
+        if len(_PARSED) >= _CACHE_LIMIT:
+            _PARSED.clear()
+            _PLAIN_SGR.clear()
+        _PARSED[token] = seq
+        if seq.kind is Kind.CSI and seq.final == SGR and not seq.private and not seq.intermediates:
+            _PLAIN_SGR.add(token)
+    return seq
 
 
 def _is_home(seq: grammar.Sequence) -> bool:
