@@ -115,32 +115,24 @@ WGET_47H = (
 FINDINGS.append(pytest.param(WGET_47H, 40, 10, id="wget-bar-on-?47h-alternate-screen"))
 
 
-# Session 13 red team (FINDINGS.md): open findings, skipped until fixed so main stays green.
+# Session 13 red team (FINDINGS.md): the verifier refuses each (tests/test_verify_sessions.py).
 NEW_FINDINGS = [
     # FINDING F13: tmux 3.3a discards a CSI whose parameter bytes reach 64 (param_buf[64]); both models act.
-    pytest.param(b"keep\r\x1b[" + b"0" * 64 + b"K\r\n", 80, 24, id="F13-EL-64-parameter-bytes",
-                 marks=pytest.mark.skip(reason="finding F13, fix pending")),
-    pytest.param(b"keep\r\x1b[" + b"0" * 64 + b"K\r\n", None, None, id="F13-EL-64-parameter-bytes-unknown",
-                 marks=pytest.mark.skip(reason="finding F13, fix pending")),
-    pytest.param(b"line1\r\nline2\x1b[" + b"0" * 63 + b"1A\rXXXXX\r\n", 80, 24, id="F13-CUU-64-parameter-bytes",
-                 marks=pytest.mark.skip(reason="finding F13, fix pending")),
+    pytest.param(b"keep\r\x1b[" + b"0" * 64 + b"K\r\n", 80, 24, id="F13-EL-64-parameter-bytes"),
+    pytest.param(b"keep\r\x1b[" + b"0" * 64 + b"K\r\n", None, None, id="F13-EL-64-parameter-bytes-unknown"),
+    pytest.param(b"line1\r\nline2\x1b[" + b"0" * 63 + b"1A\rXXXXX\r\n", 80, 24, id="F13-CUU-64-parameter-bytes"),
     # FINDING F14: DECSTBM set on a cleaned page acts on the next, kept, page; the candidate drops it.
     pytest.param(b"\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1b[H\x1b[2JA\r\nB\r\nC\r\nD\r\nE\x1b[5;1HX\x1b[L\r\n", 80, 24,
-                 id="F14-region-from-a-cleaned-page-on-a-kept-page",
-                 marks=pytest.mark.skip(reason="finding F14, fix pending")),
+                 id="F14-region-from-a-cleaned-page-on-a-kept-page"),
     pytest.param(b"\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1b[H\x1b[2JA\r\nB\r\nC\r\nD\r\nE\x1b[5;1HX\x1b[L\r\n", None, None,
-                 id="F14-region-from-a-cleaned-page-on-a-kept-page-unknown",
-                 marks=pytest.mark.skip(reason="finding F14, fix pending")),
-    pytest.param(b"\x1b[2J\x1b[5ro\x1b[?1049l\x1b[H\x1b[Jy\x1b[T1", 80, 24, id="F14-region-on-a-page-the-gate-keeps",
-                 marks=pytest.mark.skip(reason="finding F14, fix pending")),
+                 id="F14-region-from-a-cleaned-page-on-a-kept-page-unknown"),
+    pytest.param(b"\x1b[2J\x1b[5ro\x1b[?1049l\x1b[H\x1b[Jy\x1b[T1", 80, 24, id="F14-region-on-a-page-the-gate-keeps"),
     # FINDING F16: a cursor saved on a cleaned page (save stripped) is restored on a kept page reset by RIS.
-    pytest.param(b"p0\r\n\x1b7\x1b[H\x1b[2JA\r\nB\r\nC\x1b8XXXX\x1bc", 80, 24, id="F16-DECRC-of-a-cleaned-page-save",
-                 marks=pytest.mark.skip(reason="finding F16, fix pending")),
+    pytest.param(b"p0\r\n\x1b7\x1b[H\x1b[2JA\r\nB\r\nC\x1b8XXXX\x1bc", 80, 24, id="F16-DECRC-of-a-cleaned-page-save"),
     pytest.param(b"p0\r\n\x1b7\x1b[H\x1b[2JA\r\nB\r\nC\x1b8XXXX\x1bc", None, None,
-                 id="F16-DECRC-of-a-cleaned-page-save-unknown",
-                 marks=pytest.mark.skip(reason="finding F16, fix pending")),
+                 id="F16-DECRC-of-a-cleaned-page-save-unknown"),
     pytest.param(b"p0\r\n\x1b[s\x1b[H\x1b[JA\r\nB\r\nC\x1b[uXXXX\x1bcnext\r\n", 80, 24,
-                 id="F16-RCP-of-a-cleaned-page-save", marks=pytest.mark.skip(reason="finding F16, fix pending")),
+                 id="F16-RCP-of-a-cleaned-page-save"),
 ]
 
 
@@ -151,7 +143,6 @@ def test_new_finding(judge_server, raw: bytes, columns: int | None, rows: int | 
 
 
 # FINDING F15: the verifier's screen model indexes past its grid (origin mode in a region, size unknown).
-@pytest.mark.skip(reason="finding F15, fix pending")
 def test_origin_mode_region_does_not_raise() -> None:
     text = "\x1b[2J\x1b[3;5r\x1b[?6h\x1b[H\x1b[J0"
     result = tmux_judge.textclean.clean(text, min_tokens=0)

@@ -44,6 +44,7 @@ def first_difference(
     expected: list[str] = []
     taint: str | None = None  # what a kept page left that would change how a cleaned page renders
     previous_kept = False
+    kept_pages: set[int] = set()  # pages kept verbatim: the state their bytes set, the candidate sets too
     single = len(pages) == 1
 
     def close_run(last: int) -> str | None:
@@ -73,7 +74,14 @@ def first_difference(
                 kept = after == length
             if kept and page.reason is None and run is not None and not body:
                 kept = False  # an empty page inside a cleaned run: nothing to keep
+        if kept and not page.resets:
+            for state, origin in page.inherits.items():
+                if origin not in kept_pages:
+                    # the candidate's cleaned pages hold no escape sequences: this page would render without it
+                    return (f"page {index + 1} at offset {page.start}: kept verbatim, but it inherits {state} "
+                            f"from page {origin + 1} (cleaned)")
         if kept:
+            kept_pages.add(index)
             if run is not None:
                 difference = close_run(index - 1)
                 if difference is not None:
