@@ -55,7 +55,11 @@ def first_difference(
         text = candidate[start:end]
         difference = _line_difference(expected, _plain_lines(text))
         if difference is not None:
-            return difference if single else f"{_pages_label(first, last)} (cleaned): {difference}"
+            if single:
+                return difference
+            # the run's first page with bytes, by its raw offset: the gate keeps it instead of bisecting
+            named = next((page for page in pages[first:last + 1] if page.end > page.start), pages[first])
+            return f"{_pages_label(first, last)} (cleaned) at offset {named.start}: {difference}"
         if end < length and text and not text.endswith(LF):
             return f"{_pages_label(first, last)} (cleaned): no line ending before the kept page after it"
         return None
@@ -78,8 +82,9 @@ def first_difference(
             for state, origin in page.inherits.items():
                 if origin not in kept_pages:
                     # the candidate's cleaned pages hold no escape sequences: this page would render without it
-                    return (f"page {index + 1} at offset {page.start}: kept verbatim, but it inherits {state} "
-                            f"from page {origin + 1} (cleaned)")
+                    # named by the cleaned page's offset: the gate keeps that one too
+                    return (f"page {index + 1}: kept verbatim, but it inherits {state} from page {origin + 1} "
+                            f"at offset {pages[origin].start} (cleaned)")
         if kept:
             kept_pages.add(index)
             if run is not None:
