@@ -872,15 +872,22 @@ def _feed_gap(screen: _Screen, gap: str, offset: int) -> None:
         screen.token = gap
         screen.write(gap)
         return
-    for index, part in enumerate(_CONTROL_RUN.split(gap)):
-        if part:
-            screen.offset = offset
-            screen.token = part
-            if index & 1:
-                screen.control_run(part)
-            else:
-                screen.write(part)
-            offset += len(part)
+    position = 0
+    # lazily, run by run: a refusal early in a long gap stops there (a split would list every run first)
+    for found in _CONTROL_RUN.finditer(gap):
+        start, end = found.span()
+        if start > position:
+            screen.offset = offset + position
+            screen.token = gap[position:start]
+            screen.write(screen.token)
+        screen.offset = offset + start
+        screen.token = found.group()
+        screen.control_run(screen.token)
+        position = end
+    if position < len(gap):
+        screen.offset = offset + position
+        screen.token = gap[position:]
+        screen.write(screen.token)
 
 
 def _feed_line(screen: _Screen, line: str, offset: int) -> None:
