@@ -116,7 +116,7 @@ WGET_47H = (
 FINDINGS.append(pytest.param(WGET_47H, 40, 10, id="wget-bar-on-?47h-alternate-screen"))
 
 
-# Session 13 red team (FINDINGS.md). F13, F14 and F16: the cleaner refuses them (c13), so the gate does.
+# Session 13 red team (FINDINGS.md): the cleaner (c13) and the verifier (test_verify_sessions.py) each refuse them.
 NEW_FINDINGS = [
     # FINDING F13: tmux 3.3a discards a CSI whose parameter bytes reach 64 (param_buf[64]); both models act.
     pytest.param(b"keep\r\x1b[" + b"0" * 64 + b"K\r\n", 80, 24, id="F13-EL-64-parameter-bytes"),
@@ -144,7 +144,6 @@ def test_new_finding(judge_server, raw: bytes, columns: int | None, rows: int | 
 
 
 # FINDING F15: the verifier's screen model indexes past its grid (origin mode in a region, size unknown).
-@pytest.mark.skip(reason="finding F15, fix pending")
 def test_origin_mode_region_does_not_raise() -> None:
     text = "\x1b[2J\x1b[3;5r\x1b[?6h\x1b[H\x1b[J0"
     result = tmux_judge.textclean.clean(text, min_tokens=0)

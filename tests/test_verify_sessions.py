@@ -486,3 +486,58 @@ def test_a_tall_screen_cleared_again_and_again_runs_out_of_budget() -> None:
     with pytest.raises(verify_screen.Undecided, match="needs more work"):
         verify_screen.pages(hostile, 500, 200, strict=True)
     assert len(verify_screen.pages(hostile[: 8 * 200], 500, 200, strict=True)) == 201  # a few are fine
+
+
+# --- the red team's session-13 findings: each candidate it recorded loses a line tmux shows ---------
+
+Size = tuple[int | None, int | None]
+
+RED_TEAM_LOSSY = [
+    # F13: tmux 3.3a discards a CSI with 64+ parameter bytes (param_buf[64]); xterm acts
+    pytest.param("keep\r\x1b[" + "0" * 64 + "K\r\n", "\r\n", [(80, 24), (None, None)], id="F13-EL"),
+    pytest.param("important\x1b[" + "0" * 63 + "2K\r\n", "\r\n", [(80, 24), (None, None)], id="F13-EL-2"),
+    pytest.param("line1\r\nline2\x1b[" + "0" * 63 + "1A\rXXXXX\r\n", "XXXXX\r\nline2", [(80, 24), (None, None)],
+                 id="F13-CUU"),
+    # F14: a scroll region set on a cleaned page, inherited by a kept page
+    pytest.param("\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1b[H\x1b[2JA\r\nB\r\nC\r\nD\r\nE\x1b[5;1HX\x1b[L\r\n",
+                 "p0\r\n\x1b[H\x1b[2JA\r\nB\r\nC\r\nD\r\nE\x1b[5;1HX\x1b[L\r\n", [(80, 24), (40, 10), (None, None)],
+                 id="F14-region"),
+    pytest.param("\x1b[2J\x1b[5ro\x1b[?1049l\x1b[H\x1b[Jy\x1b[T1", "o\n\x1b[?1049l\x1b[H\x1b[Jy\x1b[T1",
+                 [(80, 24), (200, 50)], id="F14-region-gate-kept-page"),
+    # F16: a cursor saved on a cleaned page, restored on a kept page
+    pytest.param("p0\r\n\x1b7\x1b[H\x1b[2JA\r\nB\r\nC\x1b8XXXX\x1bc", "p0\r\n\x1b[H\x1b[2JA\r\nB\r\nC\x1b8XXXX\x1bc",
+                 [(80, 24), (None, None)], id="F16-DECSC"),
+    pytest.param("p0\r\n\x1b[s\x1b[H\x1b[JA\r\nB\r\nC\x1b[uXXXX\x1bcnext\r\n",
+                 "p0\r\n\x1b[H\x1b[JA\r\nB\r\nC\x1b[uXXXX\x1bcnext\r\n", [(80, 24)], id="F16-SCOSC"),
+]
+
+
+@pytest.mark.parametrize(("raw", "candidate", "sizes"), RED_TEAM_LOSSY)
+def test_red_team_lossy_candidates_are_refused(raw: str, candidate: str, sizes: list[Size]) -> None:
+    for columns, rows in sizes:
+        assert first_difference(raw, candidate, columns=columns, rows=rows) is not None, (columns, rows)
+
+
+def test_63_parameter_bytes_still_act() -> None:
+    raw = "keep\r\x1b[" + "0" * 62 + "2K\r\n"  # tmux acts on 63 bytes: EL 2 erases the row
+    assert first_difference(raw, "\r\n", columns=80, rows=24) is None
+
+
+def test_kept_pages_inherit_state_only_from_kept_pages() -> None:
+    # the region is set on a page kept verbatim: the candidate sets it too, so a later kept page is fine
+    raw = "p0\r\n\x1b[H\x1b[2J\x1b[2;4rA\r\nB\x1b[H\x1b[2JC\r\nD\x1b[5;1HX\x1b[L\r\n"
+    pages = verify_screen.pages(raw, 80, 24)
+    assert [page.inherits for page in pages] == [{}, {}, {"a scroll region": 1}]
+    assert first_difference(raw, "p0\r\n" + raw[4:], columns=80, rows=24) is None
+
+
+@pytest.mark.parametrize("size", [(80, 24), (None, None)])
+def test_home_and_erase_in_an_origin_mode_region_is_decided_without_raising(size: Size) -> None:
+    # F15: under DECOM, CUP homes to the region's top and ED 0 keeps the rows above it (no homed clear)
+    raw = "\x1b[2J\x1b[3;5r\x1b[?6h\x1b[H\x1b[J0"
+    for text in (raw, raw + "\r\n"):
+        assert [line for page in verify_screen.pages(text, *size) for line in page.lines] == ["0"]
+    above = "\x1b[H\x1b[2Ja\r\nb\r\n\x1b[3;5r\x1b[?6h\x1b[H\x1b[Jc\r\n"
+    assert [line for page in verify_screen.pages(above, *size) for line in page.lines] == ["a", "b", "c"]
+    assert first_difference(above, "c\r\n", columns=size[0], rows=size[1]) is not None
+    assert first_difference(above, "a\r\nb\r\nc\r\n", columns=size[0], rows=size[1]) is None

@@ -219,11 +219,21 @@ _VERTICAL = {"cursor_up": "move_rows", "cursor_down": "move_rows",
 
 def _csi_action(seq: Sequence) -> _Action:
     action = _csi_meaning(seq)
+    if action.op != INERT and len(seq.params) >= TMUX_PARAMETER_BYTES:
+        # tmux 3.3a keeps parameter bytes in param_buf[64] and discards a sequence that fills it; xterm acts.
+        text = _csi_text(seq)
+        shown = text if len(text) <= 40 else text[:39] + "…"
+        detail = f"{shown}: {TMUX_PARAMETER_BYTES} or more parameter bytes"
+        return _Action(REFUSE, detail=detail, disagree=True)
     if action.op not in (INERT, REFUSE) and _PARAMETER_ABOVE_RANGE.search(seq.params):
         # tmux ignores the whole sequence, xterm clamps the parameter: no column is agreed on.
         detail = f"{_csi_text(seq)}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}"
         return _Action(REFUSE, detail=detail, disagree=True)
     return action
+
+
+#: tmux 3.3a discards a CSI whose parameter bytes (after a private marker) reach this many; xterm acts.
+TMUX_PARAMETER_BYTES = 64
 
 
 # A parameter of more than ten digits after its leading zeros, or of ten above the limit.
@@ -862,15 +872,22 @@ def _feed_gap(screen: _Screen, gap: str, offset: int) -> None:
         screen.token = gap
         screen.write(gap)
         return
-    for index, part in enumerate(_CONTROL_RUN.split(gap)):
-        if part:
-            screen.offset = offset
-            screen.token = part
-            if index & 1:
-                screen.control_run(part)
-            else:
-                screen.write(part)
-            offset += len(part)
+    position = 0
+    # lazily, run by run: a refusal early in a long gap stops there (a split would list every run first)
+    for found in _CONTROL_RUN.finditer(gap):
+        start, end = found.span()
+        if start > position:
+            screen.offset = offset + position
+            screen.token = gap[position:start]
+            screen.write(screen.token)
+        screen.offset = offset + start
+        screen.token = found.group()
+        screen.control_run(screen.token)
+        position = end
+    if position < len(gap):
+        screen.offset = offset + position
+        screen.token = gap[position:]
+        screen.write(screen.token)
 
 
 def _feed_line(screen: _Screen, line: str, offset: int) -> None:

@@ -44,6 +44,7 @@ def first_difference(
     expected: list[str] = []
     taint: str | None = None  # what a kept page left that would change how a cleaned page renders
     previous_kept = False
+    kept_pages: set[int] = set()  # pages kept verbatim: the state their bytes set, the candidate sets too
     single = len(pages) == 1
 
     def close_run(last: int) -> str | None:
@@ -54,7 +55,11 @@ def first_difference(
         text = candidate[start:end]
         difference = _line_difference(expected, _plain_lines(text))
         if difference is not None:
-            return difference if single else f"{_pages_label(first, last)} (cleaned): {difference}"
+            if single:
+                return difference
+            # the run's first page with bytes, by its raw offset: the gate keeps it instead of bisecting
+            named = next((page for page in pages[first:last + 1] if page.end > page.start), pages[first])
+            return f"{_pages_label(first, last)} (cleaned) at offset {named.start}: {difference}"
         if end < length and text and not text.endswith(LF):
             return f"{_pages_label(first, last)} (cleaned): no line ending before the kept page after it"
         return None
@@ -73,7 +78,15 @@ def first_difference(
                 kept = after == length
             if kept and page.reason is None and run is not None and not body:
                 kept = False  # an empty page inside a cleaned run: nothing to keep
+        if kept and not page.resets:
+            for state, origin in page.inherits.items():
+                if origin not in kept_pages:
+                    # the candidate's cleaned pages hold no escape sequences: this page would render without it
+                    # named by the cleaned page's offset: the gate keeps that one too
+                    return (f"page {index + 1}: kept verbatim, but it inherits {state} from page {origin + 1} "
+                            f"at offset {pages[origin].start} (cleaned)")
         if kept:
+            kept_pages.add(index)
             if run is not None:
                 difference = close_run(index - 1)
                 if difference is not None:

@@ -85,7 +85,7 @@ from .names import (
     VPA,
     XTWINOPS,
 )
-from .verify import _PARAMETER_ABOVE_RANGE, _swallows_on
+from .verify import _PARAMETER_ABOVE_RANGE, INERT, TMUX_PARAMETER_BYTES, _csi_action, _swallows_on
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -115,6 +115,9 @@ class Page:
     leaves: str | None = None  # state the page's bytes leave for later pages (a saved cursor, tabs)
     modes: frozenset[str] | None = None  # persistent modes in effect at its end, if it set any
     resets: bool = False  # its break run holds RIS: nothing an earlier page left survives it
+    # state earlier pages leave to it (a region, origin mode, the alternate screen, a saved cursor it
+    # restores): each with the index of the page whose bytes set it. A cleaned page gives none of it.
+    inherits: dict[str, int] = field(default_factory=dict)
     alternate: bool = False  # shown on the alternate screen
 
 
@@ -209,6 +212,9 @@ class Model:
         self.history: list[str] = []  # the page's scrolled-off lines, joined where they wrapped
         self.tail: list[str] = []  # pieces of a scrolled-off line that continues (it wrapped)
         self.modes.clear()
+        self.set_on: dict[str, int] = {}  # each mode in ``modes``: the page that set it
+        self.saved_on: int | None = None  # the page of the last cursor save (DECSC, SCOSC, ?1049h)
+        self.alt_on: int | None = None  # the page whose break entered the alternate screen
         self.swallowed: str | None = None  # a string tmux swallows past came before: only appending
         self.saved_1048: tuple[Any, ...] | None = None  # where xterm's DECSET 1048 saved the cursor (tmux ignores it)
         self.disputed = False  # after DECRST 1048 on the saved row: the column differs (xterm, tmux) until LF
@@ -265,7 +271,10 @@ class Model:
         """A page-break sequence at ``raw[start:end]``: a new page, unless the run of breaks goes on."""
         if self.printed or not self.breaks_seen:
             self.page.end = start
-            self.pages.append(Page(start, end))
+            inherits = dict(self.set_on)
+            if self.alt_on is not None:
+                inherits["the alternate screen"] = self.alt_on
+            self.pages.append(Page(start, end, inherits=inherits))
         else:
             self.page.break_end = end
         if resets:
@@ -382,6 +391,12 @@ class Model:
         try:
             if "\x9c" in token:
                 raise Undecided("a C1 ST ends the string outside its payload")
+            if (seq.kind is Kind.CSI and len(seq.params) >= TMUX_PARAMETER_BYTES
+                    and _csi_action(seq).op != INERT):
+                # tmux discards it, xterm acts: what it leaves is not agreed on, here or on later pages
+                reason = f"{TMUX_PARAMETER_BYTES} or more parameter bytes (tmux discards the sequence, xterm acts)"
+                self.poisoned = self.poisoned or f"a sequence {reason}"
+                raise Undecided(reason)
             if _swallows_on(seq):
                 self.swallow(seq, end)
             elif self.swallowed is not None and seq.kind is Kind.CSI and seq.final != SGR:
@@ -441,7 +456,8 @@ class Model:
             mode = int(seq.params or 0)
             if mode in (2, 3):
                 return f"ED {mode}"
-            if self.home_at >= 0 or (self.lost is None and self.at_home()):
+            homed_in_region = self.origin and self.top  # CUP home goes to the region's top: rows above stay
+            if (self.home_at >= 0 and not homed_in_region) or (self.lost is None and self.at_home()):
                 return "ED 0"
             return None
         if seq.private == "?" and seq.final in (SM, RM):
@@ -473,6 +489,11 @@ class Model:
                 self.poisoned = self.poisoned or f"an undecided page may leave {self.page.leaves or sorted(self.modes)}"
         self.page.modes = frozenset(self.modes)
         self.begin_break(start, end, resets=kind == "RIS")
+        if kind.startswith("alt "):
+            entering = kind.endswith(" on")
+            self.alt_on = len(self.pages) - 1 if entering else None
+            if entering and kind.split()[1] == "1049":
+                self.saved_on = len(self.pages) - 1  # ?1049h saves the cursor
         self.lost = None
         if self.undecodable is None:
             found = _UNDECODABLE.search(self.text)
@@ -512,7 +533,7 @@ class Model:
         if homed:
             self.grid = self.blank_grid(True)
             self.anchored = True
-            self.cy = self.top if self.origin else 0
+            self.cy = 0  # home (origin mode with a region below the top is no homed break)
             self.cx, self.cx_known, self.pending = 0, True, False
             return
         if lost is not None:
@@ -588,8 +609,12 @@ class Model:
                         self.set_mode("origin mode", final == SM)
                     elif mode == 7:
                         self.set_mode("autowrap off", final == RM)
-                    elif mode == SAVE_CURSOR_1048 and final == SM:
-                        leaves = "a saved cursor"
+                    elif mode == SAVE_CURSOR_1048:
+                        if final == SM:
+                            leaves = "a saved cursor"
+                            self.saved_on = len(self.pages) - 1
+                        else:
+                            self.restores()
             elif final in (SM, RM) and not seq.private:
                 if 4 in seq.numbers(default=-1):
                     self.set_mode("insert mode", final == SM)
@@ -599,9 +624,15 @@ class Model:
                 leaves = "changed tab stops or margins"
             elif final == SCOSC and not seq.private:
                 leaves = "a saved cursor"
+                self.saved_on = len(self.pages) - 1
+            elif final == SCORC and not seq.private and not seq.params:
+                self.restores()
         elif seq.kind is Kind.ESC2:
             if seq.final == DECSC:
                 leaves = "a saved cursor"
+                self.saved_on = len(self.pages) - 1
+            elif seq.final == DECRC:
+                self.restores()
             elif seq.final == HTS:
                 leaves = "changed tab stops"
             elif seq.final in (SS2, SS3, LS2, LS3, LS3R, LS2R, LS1R):
@@ -617,11 +648,19 @@ class Model:
         if leaves is not None and self.page.leaves is None:
             self.page.leaves = leaves
 
+    def restores(self) -> None:
+        """A cursor restore: a save an earlier page made is state this page inherits."""
+        here = len(self.pages) - 1
+        if self.saved_on is not None and self.saved_on < here:
+            self.page.inherits.setdefault("a saved cursor", self.saved_on)
+
     def set_mode(self, name: str, on: bool) -> None:
         if on:
             self.modes.add(name)
+            self.set_on[name] = len(self.pages) - 1
         else:
             self.modes.discard(name)
+            self.set_on.pop(name, None)
         self.page.modes = frozenset(self.modes)
 
     # -- controls ------------------------------------------------------------------------------------
@@ -1303,6 +1342,8 @@ class Model:
             raise Undecided("unsupported")
         if final == SGR:
             return
+        if len(params) >= TMUX_PARAMETER_BYTES:
+            raise Undecided(f"{TMUX_PARAMETER_BYTES} or more parameter bytes (tmux discards the sequence)")
         if _PARAMETER_ABOVE_RANGE.search(params):
             raise Undecided(f"a parameter above {grammar.PARAMETER_RANGE_LIMIT} (tmux ignores the sequence)")
         if private:
