@@ -233,7 +233,7 @@ def _csi_action(seq: Sequence) -> _Action:
 
 
 #: tmux 3.3a discards a CSI whose parameter bytes (after a private marker) reach this many; xterm acts.
-TMUX_PARAMETER_BYTES = 64
+TMUX_PARAMETER_BYTES = grammar.PARAMETER_BYTES_LIMIT
 
 
 # A parameter of more than ten digits after its leading zeros, or of ten above the limit.
