@@ -334,17 +334,26 @@ class OracleScreen(pyte.Screen):
             row = self._row()
             x = cursor.x
             end = x + len(chunk)
-            self._split_wide(row, x, end, write=True)
+            self._split_wide(row, x, end, write=True, collected=self._collected(chunk[0]))
             row.update(zip(range(x, end), map(_CELLS.__getitem__, chunk), strict=True))
             cursor.x = end if autowrap or end < columns else columns - 1
 
-    def _split_wide(self, row: Row, start: int, end: int, *, write: bool = False, wide: bool = False) -> None:
+    def _collected(self, char: str) -> bool:
+        """Whether tmux 3.3a writes ``char`` through its collect buffer: printable ASCII with
+        autowrap on, insert mode off and no character set (else it goes cell by cell)."""
+        return ("\x20" <= char < "\x7f" and mo.DECAWM in self.mode and mo.IRM not in self.mode
+                and not self.charset and self.g0_charset is pyte.charsets.LAT1_MAP)
+
+    def _split_wide(
+        self, row: Row, start: int, end: int, *, write: bool = False, wide: bool = False, collected: bool = False,
+    ) -> None:
         """Blank the other half of wide characters cut by overwriting or erasing ``start..end-1``."""
         first = row.get(start)
         if first is not None and first.data == PLACEHOLDER and start > 0:
-            # tmux 3.3 keeps the left half when erasing, and when writing over a character that
-            # starts in column 0 (its loop stops short of column 0).
-            if self.xterm or wide or (write and start > 1):
+            # tmux 3.3 keeps the left half when erasing, and when its collect buffer writes over a
+            # character that starts in column 0 (that loop stops short of column 0); a character
+            # written cell by cell (not ASCII, autowrap off, insert mode, a charset) blanks it.
+            if self.xterm or wide or (write and (start > 1 or not collected)):
                 row[start - 1] = BLANK
             self.ambiguous.add(WIDE_SPLIT)
         after = row.get(end)
@@ -374,7 +383,7 @@ class OracleScreen(pyte.Screen):
                 self.insert_characters(width)
             row = self._row()
             x = cursor.x
-            self._split_wide(row, x, x + width, write=True, wide=width == 2)
+            self._split_wide(row, x, x + width, write=True, wide=width == 2, collected=self._collected(char))
             row[x] = _CELLS[char]
             if width == 2:
                 row[x + 1] = STUB

@@ -315,12 +315,18 @@ WIDE_CASES = [
     "a日本\x1b[3Gx\n",
     "ab文 L\x08\x08\x08f\n",
     "ab日本\x1b[4G\x1b[X\n",
+    # Only tmux's collect buffer (printable ASCII, autowrap on, no insert mode) keeps it; written cell
+    # by cell (autowrap off, a non-ASCII character) the wide character is blanked (hypothesis found it).
+    "\x1b[?7l文So\x08\x08\x08XY\n",
+    "文So\x08\x08\x08éY\n",
+    "\x1b[?7l\x1b[?7h文\x08X\n",
+    "\x1b[?7l👨\u200d👧So\x08\x08\x0860\n",
 ]
 
 
 def test_wide_character_right_half_is_tmux_flavour() -> None:
-    """tmux keeps a wide character when a narrow one overwrites its right half in column 1 or the
-    right half is erased; xterm blanks it."""
+    """tmux keeps a wide character when its collect buffer writes a narrow ASCII character over its
+    right half in column 1, or the right half is erased; xterm blanks it."""
     results = compare([case.encode() for case in WIDE_CASES])
     assert [theirs for _, theirs, _ in results] == [mine for _, _, mine in results]
     assert results[0][1] == ["日a本"]
