@@ -406,12 +406,15 @@ PENDING_FINDINGS = [
                  id="F17-origin-mode-clear-home-CUP-row-2"),
     pytest.param(b"\x1b[2J\x1b[3;11r\x1b[?6h\x1b[H\x1b[2J\n0\nt\n\n\n\n\n\n\n\n\n", 80, 24, marks=_F17,
                  id="F17-carried_state-minimised-region-scroll-order"),
+    pytest.param(b"\x1b[H\x1b[2J\x1b[2r\x1b[?6h\x1b[H\x1b[2JA\x1b[?6l\x1b[AZ", 80, 24, marks=_F17,
+                 id="F17-DECOM-reset-then-CUU"),
     # FINDING F18: ED 3 (erase saved lines) clears no visible row, but after a kept page it starts a
     # "cleared" page: a home on it writes over the kept page's first row in tmux, on a new row in the
     # candidate.
     pytest.param(b"MM\x1bJ\x1b[3J\x1b[?6l5", None, None, marks=_F18, id="F18-ED3-is-not-a-clear-after-a-kept-page"),
     pytest.param(b"line one\r\nline two\x1bJ\x1b[3J\x1b[?6lX", 80, 24, marks=_F18, id="F18-ED3-then-DECOM-reset-homes"),
     pytest.param(b"MM\x1bJ\x1b[3J\x1b[H5", 80, 24, marks=_F18, id="F18-ED3-then-CUP-home"),
+    pytest.param(b"one\r\ntwo\x1bJ\x1b[3J\x1b[H\x1b[KX", 80, 24, marks=_F18, id="F18-ED3-then-home-EL"),
 ]
 
 
