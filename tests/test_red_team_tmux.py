@@ -392,9 +392,9 @@ def test_hostile_sessions_never_raise() -> None:
             assert result.applied or result.text is text, (name, columns, result.reason)
 
 
-# Session 13 red team, second pass (FINDINGS.md F17, F18): fix pending, skipped so main stays green.
-_F17 = pytest.mark.skip(reason="finding F17, fix pending")  # FINDING F17
-_F18 = pytest.mark.skip(reason="finding F18, fix pending")  # FINDING F18
+# Session 13 red team, second pass (FINDINGS.md F17, F18): the cleaner refuses them (session.py, pages.py).
+_F17 = ()  # FINDING F17: fixed (the cleaner refuses)
+_F18 = ()  # FINDING F18: fixed (the cleaner refuses)
 PENDING_FINDINGS = [
     # FINDING F17: a clear + home under origin mode starts the next page at the region's top (row 2
     # here), both models start it at row 1: a later absolute CUP (DECOM reset) "overwrites" A.
@@ -422,3 +422,10 @@ PENDING_FINDINGS = [
 def test_pending_finding(judge_server, raw: bytes, columns: int | None, rows: int | None) -> None:
     case = _judged(judge_server, raw, columns, rows)
     assert not case.problems, case.problems
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows"), PENDING_FINDINGS)
+def test_pending_finding_cleaner_refuses(raw: bytes, columns: int | None, rows: int | None) -> None:
+    """F17 / F18 on the cleaner's side alone: no candidate (whatever the verifier would say of one)."""
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(raw.decode("utf-8", "surrogateescape"), columns=columns, rows=rows)

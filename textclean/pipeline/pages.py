@@ -1,8 +1,9 @@
 """Page breaks (SESSIONS_CONTRACT.md): where a text's screen starts over, and what a kept page carries.
 
-A break is ED 2 or ED 3, CUP / HVP to 1;1 followed by ED 0 or ED 2, RIS, or a switch to or from the
-alternate screen (DECSET / DECRST 1049, 47, 1047). A run of breaks with only inert sequences (SGR,
-harmless modes, OSC, ...) between them is one break. :func:`split` cuts a text into pages, each
+A break is ED 2 or ED 3 (which clears no row: a run of ED 3 alone is not "cleared"), CUP / HVP to
+1;1 followed by ED 0 or ED 2, RIS, or a switch to or from the alternate screen (DECSET / DECRST
+1049, 47, 1047). A run of breaks with only inert sequences (SGR, harmless modes, OSC, ...) between
+them is one break. :func:`split` cuts a text into pages, each
 starting at its break run (the first page at 0), and says what the run did.
 """
 
@@ -28,7 +29,7 @@ class Page:
     start: int  # where the page's break run starts (0 for the first page)
     body: int  # where the break run ends and the page's own text starts
     end: int  # where the next page's break run starts (or the end of the text)
-    cleared: bool  # the run blanked the screen the page is written on
+    cleared: bool  # the run blanked the screen the page is written on (ED 3 alone does not)
     homed: bool  # the run left the cursor at 1;1 (CUP home or RIS)
     reset: bool  # the run holds RIS: modes, margins and the saved cursor are back to their defaults
     screen: str  # "alt" or "main" after the run ("" when the run switched no screen)
@@ -77,8 +78,10 @@ def _describe(parts: list[str]) -> tuple[bool, bool, bool, str, str]:
             cleared = part.endswith("h")  # the alternate screen starts blank (tmux clears it)
             homed = False  # a switch leaves the cursor where it is (1049 restores it on leaving)
         else:
-            cleared = True
             homed = homed or part[-1] in "Hf" or part[-2] not in "23" or len(part) > 4
+            # ED 3 erases the scrollback only (tmux 3.3a screen_write_clearhistory): no visible row
+            # changes, so a run of ED 3 (or home + ED 3) alone does not blank the screen
+            cleared = cleared or not part.endswith("3J")
     return cleared, homed, reset, screen, switch
 
 

@@ -182,8 +182,18 @@ class _Walker:
     def begin(self, page: pages.Page) -> tuple[ScreenModel, bool]:
         """The model ``page`` is written on; True when it continues a main screen with frozen rows."""
         previous = self.previous
-        if page.start == 0 and page.body == 0:
+        if page.start == 0 and (page.body == 0 or not (page.cleared or page.homed or page.switch)):
+            # a text's first page; a leading ED 3 alone changes no visible row
             return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False), False
+        if not (page.cleared or page.reset or page.switch):
+            # ED 3 (with or without a home) blanks no row: the page writes over the one before it,
+            # which the candidate holds as other text (cleaned) or as bytes of unknown effect (kept)
+            raise Unresolved(f"ED 3 at offset {page.start} erases the scrollback only, not the screen")
+        margins, origin = self.modes
+        if origin and margins is not None and not page.reset:
+            # under DECOM tmux homes to the region's top, and a clear leaves the cursor within the
+            # region: where the page's rows land is not the screen's top that a fresh page assumes
+            raise Unresolved(f"page break at offset {page.start} in origin mode (DECOM) with a scroll region")
         inherited = None if previous is None else previous.screen_cursor()
         cursor = (0, 0) if page.homed else inherited
         if page.reset and self.on_alt:
