@@ -509,6 +509,22 @@ RED_TEAM_LOSSY = [
                  [(80, 24), (None, None)], id="F16-DECSC"),
     pytest.param("p0\r\n\x1b[s\x1b[H\x1b[JA\r\nB\r\nC\x1b[uXXXX\x1bcnext\r\n",
                  "p0\r\n\x1b[H\x1b[JA\r\nB\r\nC\x1b[uXXXX\x1bcnext\r\n", [(80, 24)], id="F16-SCOSC"),
+    # F17: a clear + home under DECOM with a region below the top: tmux starts the page at the region's top
+    pytest.param("\x1b[H\x1b[2J\x1b[2r\x1b[?6h\x1b[H\x1b[2JA\x1b[?6l\x1b[HZ", "Z", [(80, 24)], id="F17-home-clear"),
+    pytest.param("\x1b[H\x1b[2J\x1b[3;5r\x1b[?6hp0\r\n\x1b[H\x1b[2JA\r\n\x1b[?6l\x1b[r\x1b[HZ\r\n", "p0\r\nZ\r\n",
+                 [(80, 24), (200, 60), (None, None)], id="F17-region-3-5"),
+    pytest.param("\x1b[H\x1b[2J\x1b[2r\x1b[?6hp0\r\n\x1b[H\x1b[2JA\r\nB\x1b[?6l\x1b[2;1HZ", "p0\r\nA\r\nZ",
+                 [(80, 24)], id="F17-CUP-row-2"),
+    pytest.param("\x1b[2J\x1b[3;11r\x1b[?6h\x1b[H\x1b[2J\n0\nt" + "\n" * 9, "t\n\n0\n", [(80, 24)],
+                 id="F17-carried_state-order"),
+    pytest.param("\x1b[H\x1b[2J\x1b[2r\x1b[?6h\x1b[H\x1b[2JA\x1b[?6l\x1b[AZ", "Z", [(80, 24)], id="F17-CUU"),
+    # F18: ED 3 erases the history only: after an undecided (kept) page the screen stays unknown
+    pytest.param("MM\x1bJ\x1b[3J\x1b[?6l5", "MM\x1bJ\x1b[3J\n5", [(80, 24), (None, None)], id="F18-DECOM-reset"),
+    pytest.param("line one\r\nline two\x1bJ\x1b[3J\x1b[?6lX", "line one\r\nline two\x1bJ\x1b[3J\r\nX",
+                 [(80, 24)], id="F18-two-rows"),
+    pytest.param("MM\x1bJ\x1b[3J\x1b[H5", "MM\x1bJ\x1b[3J\n5", [(80, 24), (None, None)], id="F18-CUP-home"),
+    pytest.param("one\r\ntwo\x1bJ\x1b[3J\x1b[H\x1b[KX", "one\r\ntwo\x1bJ\x1b[3J\r\nX",
+                 [(80, 24), (200, 50), (None, None)], id="F18-home-EL"),
 ]
 
 

@@ -527,9 +527,15 @@ class Model:
             _, mode, state = kind.split()
             self.alt_switch(int(mode), state == "on", lost)
             return
-        if kind == "ED 3" and lost is None:
+        if kind == "ED 3":
+            if lost is not None:
+                # F18: the screen the undecided page left is still there, unknown: so is the next page
+                raise Undecided("ED 3 erases only the history: the screen an undecided page left stays unknown")
             self.mark_shown()  # ED 3 alone erases the history, not the screen: the rows stay, shown
             return
+        if self.origin and self.top:
+            # F17: tmux homes to the region's top under DECOM; the page would start below row 1
+            raise Undecided("a clear in origin mode with a region below the top (the page starts at the region's top)")
         if homed:
             self.grid = self.blank_grid(True)
             self.anchored = True
