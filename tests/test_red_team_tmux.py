@@ -116,7 +116,8 @@ WGET_47H = (
 FINDINGS.append(pytest.param(WGET_47H, 40, 10, id="wget-bar-on-?47h-alternate-screen"))
 
 
-# Session 13 red team (FINDINGS.md): the cleaner (c13) and the verifier (test_verify_sessions.py) each refuse them.
+# Session 13 red team (docs/red-team-findings.md): the cleaner and the verifier
+# (test_verify_sessions.py) each refuse them.
 NEW_FINDINGS = [
     # FINDING F13: tmux 3.3a discards a CSI whose parameter bytes reach 64 (param_buf[64]); both models act.
     pytest.param(b"keep\r\x1b[" + b"0" * 64 + b"K\r\n", 80, 24, id="F13-EL-64-parameter-bytes"),
@@ -212,7 +213,7 @@ def test_the_judge_flags_a_dropped_line(judge_server) -> None:
     assert any("one" in p for p in lines_before_a_clear.problems), lines_before_a_clear.problems
 
 
-# Session 13 findings on the cleaner's side (/work/wt/redteam/FINDINGS.md): the cleaner refuses them
+# Session 13 findings on the cleaner's side (docs/red-team-findings.md): the cleaner refuses them
 # itself, so the gate refuses whatever the verifier says. Each comes with the candidate the cleaner gave
 # before: the judge must flag it (the finding is real in tmux 3.3a), and must find nothing wrong now.
 _F14_RAW = b"\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1b[H\x1b[2JA\r\nB\r\nC\r\nD\r\nE\x1b[5;1HX\x1b[L\r\n"
@@ -392,7 +393,7 @@ def test_hostile_sessions_never_raise() -> None:
             assert result.applied or result.text is text, (name, columns, result.reason)
 
 
-# Session 13 red team, second pass (FINDINGS.md F17, F18): the cleaner refuses them (session.py, pages.py)
+# Session 13 red team, second pass (docs/red-team-findings.md F17, F18): the cleaner refuses them (session.py, pages.py)
 # and, independently, the verifier does (verify_screen.py); either refusal keeps the gate from adopting.
 PENDING_FINDINGS = [
     # FINDING F17: a clear + home under origin mode starts the next page at the region's top (row 2
