@@ -178,6 +178,11 @@ HELD_UP = [
     # line end swallowed with a BEL-ended string (tmux joins lines there):
     # b"\x1b[H\x1b[2Ja\r\nb\x1b[5r\x1b[Mz\r\n" and b"h\x1bP\x073\r\n" (see REFUSED_BY_THE_VERIFIER).
     pytest.param(b"h\x1bP\x07\x1b[m3\r\n", 120, 40, id="DCS-BEL-string-ended-by-the-next-ESC"),
+    # Third pass, F17/F18 neighbours (docs/red-team-findings.md): a real clear next to ED 3, and RIS after
+    # DECOM with a region, still start a fresh page the gate adopts, and tmux agrees.
+    pytest.param(b"one\r\ntwo\x1bJ\x1b[2J\x1b[3J\x1b[HA\r\nB\x1b[HZ", 80, 24, id="kept-page-ED2-then-ED3-home"),
+    pytest.param(b"one\r\ntwo\x1b[3J\x1b[H\x1b[JA\r\nB\x1b[HZ", 80, 24, id="ED3-then-home-ED0"),
+    pytest.param(b"one\r\ntwo\x1b[2r\x1b[?6h\x1bc\x1b[HA\r\nB\x1b[HZ", 80, 24, id="DECOM-region-then-RIS"),
 ]
 
 
