@@ -70,7 +70,7 @@ def shown_lines(
 
 
 def ideal_lines(data: bytes | str, *, columns: int | None = None, rows: int | None = None) -> list[str]:
-    """A session's ideal: its informative lines, page by page (SESSIONS_CONTRACT.md), at its size.
+    """A session's ideal: its informative lines, page by page (docs/design.md, 'Pages'), at its size.
 
     Every line a cleared page showed (tmux's scroll-on-clear), every line that scrolled off, the
     alternate screen's content as it was left, and the final screen, in the order they were first

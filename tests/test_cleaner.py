@@ -212,7 +212,7 @@ def test_clear_before_the_output_begins_removes_nothing(clear):
 
 @pytest.mark.parametrize("code", ["\x1b[2J", "\x1b[H\x1b[2J", "\x1b[?1049h", "\x1bc"])
 def test_a_clear_after_output_began_is_a_page_break(code):
-    """SESSIONS_CONTRACT.md: what was shown before the clear stays, the next page follows."""
+    """docs/design.md, 'Pages': what was shown before the clear stays, the next page follows."""
     proposal = candidate(f"first\n{code}second\n")
     assert proposal.text == "first\nsecond\n"
     assert (proposal.pages_cleaned, proposal.pages_kept) == (2, 0)

@@ -49,7 +49,7 @@ RULES = {
     f"row's cells and past column {MIN_COLUMNS} is unresolvable.",
     "zwj": "A zero-width joiner at the end of a text run (before a control) is unresolvable.",
     "clear-then-print": "ED or CUP/HVP home before any output is dropped.",
-    "pages": "SESSIONS_CONTRACT.md: a clear, RIS or a switch of screens is a page break (what was shown before "
+    "pages": "docs/design.md, 'Pages': a clear, RIS or a switch of screens is a page break (what was shown before "
     "it stays); IND / NEL, ICH / DCH and the alternate screen resolve where certain.",
     "unwritten": "A never-written cell is a space inside a line and nothing at its end; a written space stays.",
     "tab": "HT is content, kept literally; in a cell model it owns the cells up to the next multiple of 8.",
@@ -65,7 +65,7 @@ RULES = {
 TERMINAL_KEEPS_TRAILING_SPACES = "the oracle right-trims lines; the models keep written spaces"
 KEEPS_WHAT_TMUX_DROPS = "tmux 3.3a draws nothing for it; the models keep it (strictly more, never less)"
 SWALLOWED_BY_TMUX = "tmux swallows to the next ESC past a BEL-ended APC; the policy keeps the text (no redraw after)"
-KEEPS_WHAT_A_CLEAR_HID = "a clear or a screen switch hides the page before; the models keep it (SESSIONS_CONTRACT.md)"
+KEEPS_WHAT_A_CLEAR_HID = "a clear or a screen switch hides the page before; the models keep it (docs/design.md)"
 
 
 @dataclass(frozen=True)
@@ -265,7 +265,7 @@ def test_cleaner_follows_the_contract(case: Case) -> None:
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
 def test_verifier_follows_the_contract(case: Case) -> None:
     if case.rule == "pages" and not _verifier_knows_pages():
-        pytest.skip("the verifier on this branch predates the session semantics (SESSIONS_CONTRACT.md)")
+        pytest.skip("the verifier on this branch predates the session semantics (docs/design.md, 'Pages')")
     assert _verifier_shows(case.raw) == case.shows
 
 
@@ -287,7 +287,7 @@ def test_both_models_take_the_same_private_modes_as_harmless() -> None:
     """DECSET / DECRST of every mode xterm numbers (and beyond): resolved by both models or by neither."""
     from textclean.pipeline.names import HARMLESS_PRIVATE_MODES
 
-    # Resolved as pages (SESSIONS_CONTRACT.md): the cursor saved and restored; the alternate screen a
+    # Resolved as pages (docs/design.md, 'Pages'): the cursor saved and restored; the alternate screen a
     # page of its own, the main screen continuing after it.
     # 1048: tmux 3.3a ignores it, xterm saves the cursor: refused (red team F8).
     pages = {1048: REFUSED, 1049: ["a", " b"]}
@@ -345,7 +345,7 @@ def test_tmux_shows_text_around_every_harmless_private_mode(tmux_shows: list[lis
     assert tmux_shows[-1] == [f"m{mode} ab" for mode in sorted(HARMLESS_PRIVATE_MODES)]
 
 
-# --- The session rules, verifier side (SESSIONS_CONTRACT.md), at the terminal's size where given -------
+# --- The session rules, verifier side (docs/design.md, 'Pages'), at the terminal's size where given -------
 # (raw, columns, rows, the informative lines or REFUSED). tmux 3.3a judges each resolved one at its
 # size with its default scroll-on-clear and wrapped rows joined (``tests/test_verify_sessions.py``).
 SESSION_CASES = [

@@ -40,7 +40,7 @@ def test_gate_adopts_only_what_the_oracle_agrees_with(path: Path) -> None:
     check = oracle.check_lossless(raw, out)
     assert check.ok, check.describe()
     if result.pages_cleaned + result.pages_kept <= 1:
-        # one page: the same lines; with clears the candidate also keeps what they hid (SESSIONS_CONTRACT.md)
+        # one page: the same lines; with clears the candidate also keeps what they hid (docs/design.md, 'Pages')
         assert oracle.agrees(raw, out)
 
 

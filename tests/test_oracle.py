@@ -151,7 +151,7 @@ def test_shown_lines_cover_cleared_pages(raw: bytes, hidden: str) -> None:
     ],
 )
 def test_lines_a_page_takes_back_are_not_required(raw: bytes) -> None:
-    """Within a page its final state counts (SESSIONS_CONTRACT): a deleted, pushed-off or partly
+    """Within a page its final state counts (docs/design.md, 'Pages'): a deleted, pushed-off or partly
     erased row never reaches tmux's history, so a candidate may drop it."""
     for flavour in ("xterm", "tmux"):
         rendering = oracle.render(raw, flavour=flavour)

@@ -1,4 +1,4 @@
-"""Whole terminal sessions, cleaner side (SESSIONS_CONTRACT.md): recorded sessions cleaned page by
+"""Whole terminal sessions, cleaner side (docs/design.md, 'Pages'): recorded sessions cleaned page by
 page at their real size, judged by the oracle (tmux flavour, the session's size): every line the
 terminal showed survives, and the saving is within 2 % of the oracle's ideal (its shown lines)."""
 

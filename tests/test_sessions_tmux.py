@@ -1,7 +1,7 @@
 """Generated sessions (clears, absolute positions, scroll regions, the alternate screen, long lines
 at a known width) cleaned at several sizes and judged by a live tmux 3.3a: for each page, what tmux
 shows just before the next break (history + screen) is in what it shows for the candidate, in order:
-every line shown before a clear stays (SESSIONS_CONTRACT.md)."""
+every line shown before a clear stays (docs/design.md, 'Pages')."""
 
 from __future__ import annotations
 

@@ -160,7 +160,7 @@ def test_out_of_scope_controls_are_unresolvable(raw: str, expected: str) -> None
     assert expected in refused(raw)
 
 
-# Whole sessions (SESSIONS_CONTRACT.md): these resolved nothing before issue 11; a page break keeps
+# Whole sessions (docs/design.md, 'Pages'): these resolved nothing before issue 11; a page break keeps
 # every line shown before it, and edits at the end of a row change nothing (tmux agrees).
 @pytest.mark.parametrize(("raw", "expected"), [
     ("0123456789" + CSI + "2J", ["0123456789"]),

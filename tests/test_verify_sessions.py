@@ -1,6 +1,6 @@
 """The verifier on whole sessions: its screen model against a live tmux, and candidates page by page.
 
-tmux 3.3a is the judge (SESSIONS_CONTRACT.md): generated sessions (clears, CUP, regions, IL/DL,
+tmux 3.3a is the judge (docs/design.md, 'Pages'): generated sessions (clears, CUP, regions, IL/DL,
 wrapping, the alternate screen) and the peer suites' recordings are fed to a private tmux server at
 their sizes, with tmux's default ``scroll-on-clear`` (a cleared screen goes to the history) and
 ``capture-pane -J`` (wrapped rows joined, as the verifier reads a wrapped line). Every session the

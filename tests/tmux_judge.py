@@ -6,7 +6,7 @@ options, ``scroll-on-clear`` on), captures history + screen with wrapped rows jo
 (``capture-pane -p -J -S - -E -``) and checks that every non-blank line tmux shows
 (right-trimmed) is in what tmux shows for the candidate, in order. What tmux shows just before each
 clear of the raw stream (ED 2/3, RIS, alternate screen in or out) is checked the same way, since every
-line shown before a clear must survive (SESSIONS_CONTRACT.md). When the candidate is plain ASCII (no
+line shown before a clear must survive (docs/design.md, 'Pages'). When the candidate is plain ASCII (no
 escape, no tab) the check is also made on its bytes: every line tmux shows is a line of the candidate,
 byte-identical. It also checks the gate's promises: a refusal returns the very same object, cleaning
 an adopted text again changes nothing, bytes in give bytes out (where ``clean`` takes bytes).

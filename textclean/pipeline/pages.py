@@ -1,4 +1,4 @@
-"""Page breaks (SESSIONS_CONTRACT.md): where a text's screen starts over, and what a kept page carries.
+"""Page breaks (docs/design.md, 'Pages'): where a text's screen starts over, and what a kept page carries.
 
 A break is ED 2 or ED 3 (which clears no row: a run of ED 3 alone is not "cleared"), CUP / HVP to
 1;1 followed by ED 0 or ED 2, RIS, or a switch to or from the alternate screen (DECSET / DECRST

@@ -77,7 +77,7 @@ class Result(Generic[AnyStr]):
         pages_kept: int = 0,
     ) -> None:
         self.text: AnyStr = text
-        # A text resolved page by page (SESSIONS_CONTRACT.md): pages cleaned, and kept as raw bytes.
+        # A text resolved page by page (docs/design.md, 'Pages'): pages cleaned, and kept as raw bytes.
         self.pages_cleaned = pages_cleaned
         self.pages_kept = pages_kept
         self.applied = applied

@@ -7,7 +7,7 @@ LF at their margins, origin mode (DECOM), and autowrap when the terminal's width
 ``self.rows`` holds the page's rows in the order the cleaned text lists them: rows that scrolled off
 (LF / IND / SU at the top of the screen or of a scroll region) come first, in the order they left,
 then the screen; ``self.top`` is the index of the screen's first row. A row that scrolls off is kept
-even where a region not at the top makes a terminal discard it (SESSIONS_CONTRACT.md: the safe side).
+even where a region not at the top makes a terminal discard it (docs/design.md, 'Pages': the safe side).
 A written row that DL deletes, IL / SD / RI push off the bottom or a partial ED erases is refused: the
 oracle counts it as shown, the contract's final state drops it, and where they differ we refuse.
 A row on screen when ED acts must also keep that state to the page's end (:meth:`check_pins`). A row

@@ -4,7 +4,7 @@
 leaves as it was (the cursor's screen position where known, margins, origin mode, the main screen
 under an alternate one). A page the model cannot resolve, or that the gate names in ``keep``, is
 kept verbatim, provided :func:`pages.persists` finds nothing in it that outlives the next break;
-:func:`assemble` joins the segments in the contract's shape (SESSIONS_CONTRACT.md).
+:func:`assemble` joins the segments in the contract's shape (docs/design.md, 'Pages').
 """
 
 from __future__ import annotations

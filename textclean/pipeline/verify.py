@@ -1124,7 +1124,7 @@ def _line_model_fits(text: str, columns: int | None, rows: int | None) -> bool:
 
 
 def terminal_lines(text: str, *, columns: int | None = None, rows: int | None = None) -> list[str]:
-    """Informative lines a terminal shows for ``text``, page after page (SESSIONS_CONTRACT.md).
+    """Informative lines a terminal shows for ``text``, page after page (docs/design.md, 'Pages').
 
     Resolved, blank ones (empty or only spaces/tabs) dropped. Written spaces are kept (no right-trim of
     written spaces); never-written/erased cells are dropped at line end and render as ' ' inside a line.

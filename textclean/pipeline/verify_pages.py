@@ -1,4 +1,4 @@
-"""Matching a candidate against the raw text's pages (docs/SESSIONS_CONTRACT.md, "The candidate's shape").
+"""Matching a candidate against the raw text's pages (docs/design.md, 'Pages', "The candidate's shape").
 
 The candidate is, page after page, a *kept* page (``raw[start:end]`` verbatim) or a *cleaned* one
 (plain text). Cleaned text holds no ESC and every page but the first starts with its break (an ESC

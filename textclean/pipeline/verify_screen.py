@@ -1,4 +1,4 @@
-"""The verifier's screen model: whole sessions, page by page (docs/SESSIONS_CONTRACT.md).
+"""The verifier's screen model: whole sessions, page by page (docs/design.md, 'Pages').
 
 Used by :mod:`textclean.pipeline.verify` when its line model cannot resolve a text (a clear, an
 absolute position, a scroll region) or when the terminal's size is known. Written from ECMA-48,
