@@ -20,9 +20,9 @@ from textclean.pipeline.names import CHA, CHT, CUF, CUP, DECRC, HPA, HPR, HVP, R
 from .errors import OracleError
 from .screen import TMUX, XTERM, OracleScreen
 from .stream import _TOKEN, OracleStream, _tmux_string_end
+from .tmux import MAX_COLUMNS
 
 DEFAULT_LINES = SCREEN_LINES
-MAX_COLUMNS = 10000  # tmux's largest window
 MAX_CURSOR_STEP = 10000  # a cursor move counts at most this much towards the estimated width (tmux's maximum)
 
 _SEGMENT = re.compile(r"[\n\r]")  # what returns the carriage (VT and FF do not)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HISTORY_LIMIT = 5_000_000
-MAX_COLUMNS = 10000
+MAX_COLUMNS = 10000  # tmux's largest window
 SETTLE_SECONDS = 0.2  # after cat exits, for tmux to drain the pty before we capture
 BATCH = 40  # windows open at once
 

@@ -400,7 +400,7 @@ def test_hostile_sessions_never_raise() -> None:
 
 # Session 13 red team, second pass (docs/red-team-findings.md F17, F18): the cleaner refuses them (session.py, pages.py)
 # and, independently, the verifier does (verify_screen.py); either refusal keeps the gate from adopting.
-PENDING_FINDINGS = [
+SECOND_PASS_FINDINGS = [
     # FINDING F17: a clear + home under origin mode starts the next page at the region's top (row 2
     # here), both models start it at row 1: a later absolute CUP (DECOM reset) "overwrites" A.
     pytest.param(b"\x1b[H\x1b[2J\x1b[2r\x1b[?6h\x1b[H\x1b[2JA\x1b[?6l\x1b[HZ", 80, 24,
@@ -423,14 +423,14 @@ PENDING_FINDINGS = [
 ]
 
 
-@pytest.mark.parametrize(("raw", "columns", "rows"), PENDING_FINDINGS)
-def test_pending_finding(judge_server, raw: bytes, columns: int | None, rows: int | None) -> None:
+@pytest.mark.parametrize(("raw", "columns", "rows"), SECOND_PASS_FINDINGS)
+def test_second_pass_finding(judge_server, raw: bytes, columns: int | None, rows: int | None) -> None:
     case = _judged(judge_server, raw, columns, rows)
     assert not case.problems, case.problems
 
 
-@pytest.mark.parametrize(("raw", "columns", "rows"), PENDING_FINDINGS)
-def test_pending_finding_cleaner_refuses(raw: bytes, columns: int | None, rows: int | None) -> None:
+@pytest.mark.parametrize(("raw", "columns", "rows"), SECOND_PASS_FINDINGS)
+def test_second_pass_finding_cleaner_refuses(raw: bytes, columns: int | None, rows: int | None) -> None:
     """F17 / F18 on the cleaner's side alone: no candidate (whatever the verifier would say of one)."""
     with pytest.raises(cleaner.Refused):
         cleaner.candidate(raw.decode("utf-8", "surrogateescape"), columns=columns, rows=rows)

@@ -298,8 +298,8 @@ class ScreenModel(LineModel):
             raise Unresolved("insert characters of more than half the rest of the row (tmux 3.3a leaves old cells)")
         if self.col >= len(cells):
             return
-        limit = self.width if self.width is not None else None
-        if limit is None and len(cells) + n > 80:
+        limit = self.width
+        if limit is None and len(cells) + n > MIN_COLUMNS:
             raise Unresolved("insert characters that may push cells past an unknown right margin")
         self._charge(n)
         row.mark("cr")

@@ -219,21 +219,17 @@ _VERTICAL = {"cursor_up": "move_rows", "cursor_down": "move_rows",
 
 def _csi_action(seq: Sequence) -> _Action:
     action = _csi_meaning(seq)
-    if action.op != INERT and len(seq.params) >= TMUX_PARAMETER_BYTES:
+    if action.op != INERT and len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT:
         # tmux 3.3a keeps parameter bytes in param_buf[64] and discards a sequence that fills it; xterm acts.
         text = _csi_text(seq)
         shown = text if len(text) <= 40 else text[:39] + "…"
-        detail = f"{shown}: {TMUX_PARAMETER_BYTES} or more parameter bytes"
+        detail = f"{shown}: {grammar.PARAMETER_BYTES_LIMIT} or more parameter bytes"
         return _Action(REFUSE, detail=detail, disagree=True)
     if action.op not in (INERT, REFUSE) and _PARAMETER_ABOVE_RANGE.search(seq.params):
         # tmux ignores the whole sequence, xterm clamps the parameter: no column is agreed on.
         detail = f"{_csi_text(seq)}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}"
         return _Action(REFUSE, detail=detail, disagree=True)
     return action
-
-
-#: tmux 3.3a discards a CSI whose parameter bytes (after a private marker) reach this many; xterm acts.
-TMUX_PARAMETER_BYTES = grammar.PARAMETER_BYTES_LIMIT
 
 
 # A parameter of more than ten digits after its leading zeros, or of ten above the limit.

@@ -85,7 +85,7 @@ from .names import (
     VPA,
     XTWINOPS,
 )
-from .verify import _PARAMETER_ABOVE_RANGE, INERT, TMUX_PARAMETER_BYTES, _csi_action, _swallows_on
+from .verify import _PARAMETER_ABOVE_RANGE, INERT, _csi_action, _swallows_on
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -391,10 +391,11 @@ class Model:
         try:
             if "\x9c" in token:
                 raise Undecided("a C1 ST ends the string outside its payload")
-            if (seq.kind is Kind.CSI and len(seq.params) >= TMUX_PARAMETER_BYTES
+            if (seq.kind is Kind.CSI and len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT
                     and _csi_action(seq).op != INERT):
                 # tmux discards it, xterm acts: what it leaves is not agreed on, here or on later pages
-                reason = f"{TMUX_PARAMETER_BYTES} or more parameter bytes (tmux discards the sequence, xterm acts)"
+                reason = (f"{grammar.PARAMETER_BYTES_LIMIT} or more parameter bytes "
+                          "(tmux discards the sequence, xterm acts)")
                 self.poisoned = self.poisoned or f"a sequence {reason}"
                 raise Undecided(reason)
             if _swallows_on(seq):
@@ -1348,8 +1349,8 @@ class Model:
             raise Undecided("unsupported")
         if final == SGR:
             return
-        if len(params) >= TMUX_PARAMETER_BYTES:
-            raise Undecided(f"{TMUX_PARAMETER_BYTES} or more parameter bytes (tmux discards the sequence)")
+        if len(params) >= grammar.PARAMETER_BYTES_LIMIT:
+            raise Undecided(f"{grammar.PARAMETER_BYTES_LIMIT} or more parameter bytes (tmux discards the sequence)")
         if _PARAMETER_ABOVE_RANGE.search(params):
             raise Undecided(f"a parameter above {grammar.PARAMETER_RANGE_LIMIT} (tmux ignores the sequence)")
         if private:
