@@ -172,6 +172,22 @@ def test_backends_agree_across_chunks_and_long_whitespace_runs(name: str) -> Non
     assert Counter(name, "bpe-openai")(spaces) == Counter(name, "tiktoken")(spaces)
 
 
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_undecodable_bytes_counted_in_pieces_as_one_encode(name: str) -> None:
+    """The real captures with an undecodable byte in every 50th line (lone surrogates), joined past
+    the sizes where a long text is counted in chunks and surrogates are replaced a piece at a time:
+    every backend gives the count of one ``encode_ordinary`` of the whole."""
+    lines = "".join(text if text.endswith("\n") else text + "\n" for _, text in captures()).split("\n")
+    lines[::50] = [line + "\udcff\udcc3" for line in lines[::50]]
+    joined = "\n".join(lines)
+    while len(joined) <= 2 * tokens._CHUNK + 3 * tokens._SURROGATE_PIECE:
+        joined += joined
+    whole = len(tiktoken_encoding(name).encode_ordinary(joined))
+    assert Counter(name, "tiktoken")(joined) == whole
+    if HAVE_BPE:
+        assert Counter(name, "bpe-openai")(joined) == whole
+
+
 @given(st.integers(0, 200_000), st.integers(60_000, 140_000), st.sampled_from([" ", "\t", "\n", "\u3000"]))
 def test_long_whitespace_prefilter_never_misses_a_run(offset: int, length: int, space: str) -> None:
     text = "x" * offset + space * length + "y"
