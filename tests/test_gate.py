@@ -261,31 +261,3 @@ def test_rejected_pages_kept_one_at_a_time_then_refused_whole(monkeypatch):
     assert len(retries) == 1 and retries[0][0] is not None  # the whole was rejected once
     assert retries[0][1] == (None, result.detail)
     assert not result.applied and result.reason == CONTENT_WOULD_CHANGE and result.text is joined
-
-
-def test_counting_beside_the_verifier_decides_as_counting_before_it(monkeypatch):
-    """With tiktoken (which releases the GIL) the gate counts in a thread while the verifier runs:
-    on every real capture, with and without ``tokens_before``, and at a ``min_tokens`` that refuses
-    some of them, the outcome is the serial gate's, field by field."""
-    from benchmarks.bench import DEFAULT_FIXTURES, load_fixtures, load_real_captures
-    from textclean.pipeline import gate as gate_module
-    from textclean.pipeline.tokens import Counter
-
-    captures = [text for _, text in load_real_captures(load_fixtures(DEFAULT_FIXTURES))]
-    counter = Counter("cl100k_base", "tiktoken")
-
-    def outcomes(overlap_chars: int) -> list[tuple]:
-        monkeypatch.setattr(gate_module, "OVERLAP_CHARS", overlap_chars)
-        out = []
-        for min_tokens in (50, 1500):
-            gate = TextClean(tokenizer=counter, min_tokens=min_tokens)
-            for text in captures:
-                for given in (None, counter(text)):
-                    r = gate.clean(text, tokens_before=given)
-                    out.append((r.applied, r.reason, r.detail, r.text, r.tokens_before, r.tokens_after))
-        return out
-
-    serial = outcomes(1 << 60)
-    assert outcomes(0) == serial
-    reasons = {row[1] for row in serial}
-    assert None in reasons and BELOW_MIN_TOKENS in reasons and len(reasons) >= 3

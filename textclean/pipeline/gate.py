@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 import inspect
 import os
 import re
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import overload
 
 from . import cleaner, session, verify
@@ -21,16 +20,7 @@ from .result import (
     TOO_LARGE,
     Result,
 )
-from .tokens import (
-    PairCount,
-    Tokenizer,
-    additive,
-    count_pair,
-    encoding_of,
-    max_token_bytes,
-    releases_gil,
-    token_counter,
-)
+from .tokens import PairCount, Tokenizer, additive, encoding_of, max_token_bytes, releases_gil, token_counter
 
 DEFAULT_MIN_TOKENS = 50
 #: Inputs longer than this many characters are refused unread (``too_large``).
@@ -51,9 +41,6 @@ def _joined_bytes(candidate: str) -> str | None:
     return None
 
 
-#: From this many characters, a counter that releases the GIL (tiktoken) counts in a thread while the
-#: verifier runs (below it, handing the count over costs about what the overlap saves).
-OVERLAP_CHARS = 2048
 #: How many pages the gate keeps on the verifier's word before it refuses the whole message.
 MAX_REJECTED_PAGES = 8
 #: The verifier's work finding rejected pages, in multiples of the text's length (bisection checks
@@ -178,7 +165,6 @@ class TextClean:
         self._max_token_bytes: int | None = None
         # Counts add up across cuts: the input and the candidate share their unchanged lines' count.
         self._additive = additive(self._count)
-        self._overlap = releases_gil(self._count) and (os.cpu_count() or 1) > 1
 
     @overload
     def clean(self, text: str, *, tokens_before: int | None = None, columns: int | None = None,
@@ -223,13 +209,7 @@ class TextClean:
             # Not counted either: refused noise (hostile input above all) costs no tokenization.
             return self._refuse(text, refusal.reason, refusal.detail, tokens_before, pending=undecided)
         pair = None
-        counts: Future[tuple[int | None, int]] | None = None
-        counted: str | None = None  # the candidate those counts are of
-        if self._overlap and len(text) >= OVERLAP_CHARS:
-            # The counter releases the GIL: count in a thread while the verifier checks the candidate.
-            counted = proposal.text
-            counts = _counting_pool().submit(self._counts, text, counted, tokens_before is None)
-        elif tokens_before is None:
+        if tokens_before is None:
             # A caller's tokens_before may come from another count: only our own count of the input
             # is the base the candidate's count is derived from.
             if self._additive:
@@ -240,27 +220,16 @@ class TextClean:
             if tokens_before < self.min_tokens:
                 return self._refuse(text, BELOW_MIN_TOKENS, None, tokens_before)
         difference = _check(text, proposal.text, columns, rows)
-        counted_after = None
-        if counts is not None:
-            counted_before, counted_after = counts.result()
-            if tokens_before is None:
-                assert counted_before is not None
-                tokens_before = counted_before
-                if tokens_before < self.min_tokens:  # checked before the verifier's verdict, as above
-                    return self._refuse(text, BELOW_MIN_TOKENS, None, tokens_before)
-        assert tokens_before is not None  # given, or counted above
         if (difference is not None and proposal.segments is not None and len(proposal.segments) > 1
                 and (columns is None and rows is None or _verifier_knows_sizes())):
             segments = list(proposal.segments)
-            proposal = pair = counted = None  # the rejected candidate is not kept beside the next one
+            proposal = pair = None  # the rejected candidate is not kept beside the next one
             retried, difference = _keep_rejected_pages(text, segments, difference, columns, rows)
             if retried is not None:
                 proposal = retried
         if difference is not None or proposal is None:
             return self._refuse(text, CONTENT_WOULD_CHANGE, difference, tokens_before)
-        if counted_after is not None and counted is proposal.text:
-            tokens_after = counted_after
-        elif pair is not None and pair.candidate is proposal.text:
+        if pair is not None and pair.candidate is proposal.text:
             tokens_after = pair.after()
         else:
             tokens_after = self._count(proposal.text)
@@ -290,14 +259,6 @@ class TextClean:
             return [self.clean(text) for text in texts]
         with ThreadPoolExecutor(workers) as pool:
             return list(pool.map(self.clean, texts))
-
-    def _counts(self, raw: str, candidate: str, before: bool) -> tuple[int | None, int]:
-        """Our count of ``raw`` (when ``before``) and of ``candidate``, counting what they share once."""
-        if not before:
-            return None, self._count(candidate)
-        if self._additive:
-            return count_pair(self._count, raw, candidate)
-        return self._count(raw), self._count(candidate)
 
     def _surely_below(self, text: str) -> bool | None:
         """Decide ``tokens < min_tokens`` without counting where bounds allow; None when they do not."""
@@ -338,11 +299,6 @@ def _clean_bytes(
     result = gate.clean(raw.decode("utf-8", "surrogateescape"), tokens_before=tokens_before, columns=columns,
                         rows=rows)
     return result.with_text(result.text.encode("utf-8", "surrogateescape") if result.applied else raw)
-
-
-@functools.cache
-def _counting_pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix="textclean-count")
 
 
 _DEFAULT: dict[tuple[int, int | None], TextClean] = {}
