@@ -497,6 +497,8 @@ class PairCount:
         self._count = count
         self.candidate = candidate
         self.blocks = shared_blocks(raw, candidate)
+        if sum(length for _, _, length in self.blocks) < _MIN_SHARED * len(raw):
+            self.blocks = []  # a few short blocks: counting around them costs more than they save
         raw_blocks = [(r, r + length) for r, _, length in self.blocks]
         self.shared = count_spans(count, raw, raw_blocks)
         self.before = self.shared + count_spans(count, raw, _between(raw_blocks, len(raw)))
