@@ -158,11 +158,11 @@ def test_backends_agree_on_generated_text(name: str, text: str) -> None:
 @needs_bpe
 @pytest.mark.parametrize("name", ENCODINGS)
 def test_backends_agree_across_chunks_and_long_whitespace_runs(name: str) -> None:
-    """Texts over 2 MB are counted in 1 MB chunks; a run of a million spaces panics tiktoken and is
+    """Long texts are counted in chunks cut at cuts; a run of a million spaces panics tiktoken and is
     counted in pieces: both give the same count on every backend (the fast one defers such runs)."""
     line = "2026-11-30 INFO \x1b[32mok\x1b[0m worker-3 naïve 😀 \t done\r\n"
     big = line * (2_300_000 // len(line))
-    # whitespace runs and non-space starts just around where the 1 MB chunks are cut
+    # whitespace runs and non-space starts just around where the chunks are cut
     big = big[: tokens._CHUNK - 3] + "\n\n   \n" + big[tokens._CHUNK : 2 * tokens._CHUNK + 5] + "\n" + " " * 900 + "x"
     assert len(big) > 2 * tokens._CHUNK
     whole = len(tiktoken_encoding(name).encode_ordinary(big))
