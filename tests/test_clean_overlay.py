@@ -30,9 +30,9 @@ CAPTURES = sorted(FIXTURES.glob("*.raw")) + sorted((FIXTURES / "sessions").glob(
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def _outcome(text: str, columns: int | None, *, overlay: bool) -> tuple[object, ...]:
+def _outcome(text: str, columns: int | None, *, fast: bool) -> tuple[object, ...]:
     try:
-        result = cleaner._resolve_redraws(text, columns, None, overlay=overlay)
+        result = cleaner._resolve_redraws(text, columns, None, fast=fast)
     except cleaner.Refused as refusal:
         return ("refused", type(refusal).__name__, refusal.reason, refusal.detail)
     return ("cleaned", result.text, result.removed)
@@ -63,7 +63,7 @@ def test_real_captures_agree(path: Path, overlaid: list[int]) -> None:
     text = _read(path)
     captured = json.loads(path.with_suffix(".json").read_text()).get("columns")
     for columns in dict.fromkeys((None, captured, 40)):
-        assert _outcome(text, columns, overlay=True) == _outcome(text, columns, overlay=False), columns
+        assert _outcome(text, columns, fast=True) == _outcome(text, columns, fast=False), columns
 
 
 def test_real_progress_lines_take_the_string_path(overlaid: list[int]) -> None:
@@ -74,7 +74,7 @@ def test_real_progress_lines_take_the_string_path(overlaid: list[int]) -> None:
         overlaid.clear()
         path = FIXTURES / f"{name}.raw"
         columns = json.loads(path.with_suffix(".json").read_text())["columns"]
-        assert _outcome(_read(path), columns, overlay=True)[0] == "cleaned", name
+        assert _outcome(_read(path), columns, fast=True)[0] == "cleaned", name
         assert any(overlaid), name
 
 
@@ -97,19 +97,19 @@ _STREAMS = st.lists(_LINES, min_size=1, max_size=6).map("".join)
 @PROPERTY
 @given(_STREAMS, st.sampled_from([None, None, 12, 30, 80, 200]))
 def test_generated_cr_streams_agree(text: str, columns: int | None) -> None:
-    assert _outcome(text, columns, overlay=True) == _outcome(text, columns, overlay=False)
+    assert _outcome(text, columns, fast=True) == _outcome(text, columns, fast=False)
 
 
 @PROPERTY
 @given(terminal_streams(), st.sampled_from([None, 20, 80]))
 def test_generated_terminal_streams_agree(text: str, columns: int | None) -> None:
-    assert _outcome(text, columns, overlay=True) == _outcome(text, columns, overlay=False)
+    assert _outcome(text, columns, fast=True) == _outcome(text, columns, fast=False)
 
 
 def test_generated_streams_take_the_string_path(overlaid: list[int]) -> None:
     """The properties above are not vacuous: their kind of line takes the string path."""
     frames = "a" * 30 + "\r" + CSI + "32mbb" + CSI + "0m\r" + CSI + "2Kccc" + CSI + "K\rdd\n"
-    assert _outcome(frames, None, overlay=True) == _outcome(frames, None, overlay=False)
+    assert _outcome(frames, None, fast=True) == _outcome(frames, None, fast=False)
     assert overlaid == [True]
 
 
@@ -117,11 +117,11 @@ def test_a_long_row_rebuilt_for_short_runs_leaves_the_string_path(overlaid: list
     """Each run written back inside the row copies the row string: past the allowance the cell model
     (linear) takes the line, with the same outcome. Real progress frames stay on the string path."""
     rebuilt = "x" * 20_000 + "\rX" * 10_000 + "\n"
-    assert _outcome(rebuilt, 1_000_000, overlay=True) == _outcome(rebuilt, 1_000_000, overlay=False)
+    assert _outcome(rebuilt, 1_000_000, fast=True) == _outcome(rebuilt, 1_000_000, fast=False)
     assert overlaid == [False]
     overlaid.clear()
     frames = "x" * 100 + "".join(f"\r{i}%" for i in range(500)) + "\n"
-    assert _outcome(frames, 200, overlay=True) == _outcome(frames, 200, overlay=False)
+    assert _outcome(frames, 200, fast=True) == _outcome(frames, 200, fast=False)
     assert overlaid == [True]
 
 
@@ -145,10 +145,10 @@ def _nested_bars(bars: int, updates: int) -> str:
 def test_frozen_rows_change_nothing(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows the cursor can no longer reach, kept as strings: the same text, tallies and refusals."""
     for columns in (None, 40):
-        frozen = _outcome(text, columns, overlay=True)
+        frozen = _outcome(text, columns, fast=True)
         with monkeypatch.context() as patch:
             patch.setattr(LineModel, "freezes", False)
-            assert _outcome(text, columns, overlay=True) == frozen
+            assert _outcome(text, columns, fast=True) == frozen
 
 
 def test_long_texts_freeze_their_rows(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -160,6 +160,6 @@ def test_long_texts_freeze_their_rows(monkeypatch: pytest.MonkeyPatch) -> None:
         models.append(model)
 
     monkeypatch.setattr(LineModel, "__init__", keep)
-    assert _outcome(_nested_bars(3, 40), None, overlay=True)[0] == "cleaned"
+    assert _outcome(_nested_bars(3, 40), None, fast=True)[0] == "cleaned"
     (model,) = models
     assert model.live > 0 and all(row.__class__ is str for row in model.rows[: model.live])

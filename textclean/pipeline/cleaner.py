@@ -6,17 +6,19 @@ proposal is adopted (that is the gate's job, after the independent verifier has 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import NoReturn
+from operator import methodcaller
+from typing import NamedTuple, NoReturn
 
 from . import grammar, session
 from .grammar import Kind
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR, c1_control_offset
-from .redraw import LineModel, Unresolved
+from .redraw import ONE_CELL_TEXT, ZWJ, LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
 # After the inert sequences are gone, anything here means some line is redrawn or out of scope:
@@ -35,8 +37,13 @@ _CR_REDRAWS = re.compile(r"\r[^\r\n\x1b\x07]")
 # The string path for a line redrawn by CR alone (LineModel.overlay): split at CRs, EL 0 / 2 (the group)
 # and inert sequences (no group: None). Text runs must then be narrow characters: one cell each.
 _OVERLAY_SPLIT = re.compile(rf"(\r|\x1b\[[02]?{EL})|{grammar.INERT_SEQUENCE.pattern}")
-_NARROW_TEXT = re.compile(r"[\x20-\x7e\xa0-\u02ff]*")  # one cell each (redraw.LineModel._write)
 _NOT_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# The token path's steps (_feed_runs): a run of text and inert sequences between two other tokens
+# (group 1), a run of backspaces (group 2), or one other token. Text excludes C1 (a C1 text goes
+# token by token): then every character of a line is in exactly one match.
+_RUN = re.compile(
+    rf"((?:[^\x00-\x1f\x7f-\x9f]+|{grammar.INERT_SEQUENCE.pattern})+)|(\x08+)|{_TOKEN.pattern}"
+)
 _SWALLOWING_STRING = session.SWALLOWING_STRING
 
 
@@ -166,11 +173,13 @@ def from_segments(text: str, segments: list[session.Segment], refusal: Refused |
 
 
 def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = None, *,
-                     overlay: bool = True) -> Candidate:
+                     fast: bool = True) -> Candidate:
     """Feed the text to the row model line by line; a line written once, left to right, onto a fresh
-    row takes the one-regex path, a fresh row redrawn by CR alone the string path (``overlay``), any
-    other line is fed token by token."""
+    row takes the one-regex path, a fresh row redrawn by CR alone the string path, any other line is
+    fed a run at a time (:func:`_feed_runs`). ``fast=False``: those two paths off, every other line
+    fed one token at a time (the reference the fast paths are tested against)."""
     model = LineModel(len(text), screen_lines=rows or SCREEN_LINES, columns=columns)
+    runs = fast and c1_control_offset(text) is None
     tally = [0, 0]  # escape sequences removed, and their characters
     offset = 0
     swallowing = _SWALLOWING_STRING.search(text)
@@ -195,8 +204,8 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
                         f"redraw after {grammar.describe(grammar.parse(swallowing.group()))} at offset "
                         f"{swallowed_from}, a string tmux does not end there (it swallows what follows)",
                     )
-                if not (overlay and fresh and _overlay(model, body, tally)):
-                    _feed_tokens(model, body, offset, tally)
+                if not (fast and fresh and _overlay(model, body, tally)):
+                    (_feed_runs if runs else _feed_tokens)(model, body, offset, tally)
             if more:
                 model.line_feed(ending)
             elif ending:
@@ -233,7 +242,7 @@ def _overlay(model: LineModel, body: str, tally: list[int]) -> bool:
 
 def _narrow(text: str) -> bool:
     """Every character takes one cell on every terminal (so a run's length is its width)."""
-    if _NARROW_TEXT.fullmatch(text) is not None:
+    if ONE_CELL_TEXT.fullmatch(text) is not None:
         return True
     return _NOT_TEXT.search(text) is None and all(settled_width(ch) == 1 for ch in set(text) if ch >= "\u0300")
 
@@ -246,74 +255,132 @@ def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> 
         if start > pos:
             model.write(body[pos:start])
         pos = m.end()
-        token = m.group()
-        first = token[0]
-        if first == "\x1b":
-            if len(token) == 1:
-                raise Refused(MALFORMED_ESCAPE, f"ESC that starts no complete sequence at offset {offset + start}")
-            tally[0] += 1
-            tally[1] += len(token)
-            if grammar.INERT_SEQUENCE.fullmatch(token) is None:
-                _apply(model, grammar.parse(token), offset + start)
-        elif first == "\r":
-            model.carriage_return()
-        elif first == "\b":
-            model.backspace()
-        elif first == "\t":
-            model.tab()
-        elif first == "\x07":
-            tally[0] += 1
-            tally[1] += 1
-        else:
-            raise Refused(UNSUPPORTED_CONTROL, f"control U+{ord(first):04X} at offset {offset + start}")
+        _feed_token(model, m.group(), offset + start, tally)
     if pos < len(body):
         model.write(body[pos:])
 
 
-# The controls the row model resolves, by name; what each does is the cleaner's own decision.
-_CSI_ACTIONS: dict[str, Callable[[LineModel, grammar.Sequence], None]] = {
-    EL: lambda model, seq: model.erase_in_line(seq.numbers()[0]),
-    ECH: lambda model, seq: model.erase_characters(seq.first(1)),
-    CHA: lambda model, seq: model.cursor_to_column(seq.first(1) - 1),
-    HPA: lambda model, seq: model.cursor_to_column(seq.first(1) - 1),
-    CUF: lambda model, seq: model.cursor_forward(seq.first(1)),
-    CUB: lambda model, seq: model.cursor_back(seq.first(1)),
-    CUU: lambda model, seq: model.cursor_vertical(-seq.first(1), to_column_zero=False),
-    CUD: lambda model, seq: model.cursor_vertical(seq.first(1), to_column_zero=False),
-    CNL: lambda model, seq: model.cursor_vertical(seq.first(1), to_column_zero=True),
-    CPL: lambda model, seq: model.cursor_vertical(-seq.first(1), to_column_zero=True),
-    SCOSC: lambda model, seq: model.save_cursor(),
-    SCORC: lambda model, seq: model.restore_cursor(),
+def _feed_runs(model: LineModel, body: str, offset: int, tally: list[int]) -> None:
+    """:func:`_feed_tokens` a run at a time (``body`` holds no C1 control): text and the inert
+    sequences between it written as one string where the row is appended to (the same cells as
+    writing each piece), and a run of backspaces as one move."""
+    for m in _RUN.finditer(body):
+        run = m.group(1)
+        if run is not None:
+            if not _write_run(model, run, tally):
+                _feed_tokens(model, run, offset + m.start(), tally)
+        elif m.group(2) is not None:
+            model.backspaces(m.end() - m.start())
+        else:
+            _feed_token(model, m.group(), offset + m.start(), tally)
+
+
+def _write_run(model: LineModel, run: str, tally: list[int]) -> bool:
+    """Text and inert sequences, written as one string; False (nothing done) where that could differ
+    from writing the pieces one by one: cells overwritten or padded (work charged and halves of wide
+    characters checked per piece), or a zero-width joiner (one at a piece's end is refused)."""
+    if "\x1b" not in run and "\x07" not in run:
+        model.write(run)  # one piece
+        return True
+    text, count = grammar.INERT_SEQUENCE.subn("", run)
+    if text and (ZWJ in text or not model.appending()):
+        return False
+    tally[0] += count
+    tally[1] += len(run) - len(text)
+    if text:
+        model.write(text)
+    return True
+
+
+def _feed_token(model: LineModel, token: str, at: int, tally: list[int]) -> None:
+    """One complete sequence or control character at offset ``at`` of the text."""
+    first = token[0]
+    if first == "\x1b":
+        if len(token) == 1:
+            raise Refused(MALFORMED_ESCAPE, f"ESC that starts no complete sequence at offset {at}")
+        tally[0] += 1
+        tally[1] += len(token)
+        if not _inert(token):
+            _apply(model, token, at)
+    elif first == "\r":
+        model.carriage_return()
+    elif first == "\b":
+        model.backspace()
+    elif first == "\t":
+        model.tab()
+    elif first == "\x07":
+        tally[0] += 1
+        tally[1] += 1
+    else:
+        raise Refused(UNSUPPORTED_CONTROL, f"control U+{ord(first):04X} at offset {at}")
+
+
+_inert = session.inert_cached
+
+
+# The controls the row model resolves, by name; what each does is the cleaner's own decision: from the
+# parsed sequence, the call to make on the model.
+_Act = Callable[[LineModel], None]
+_CSI_ACTIONS: dict[str, Callable[[grammar.Sequence], _Act]] = {
+    EL: lambda seq: methodcaller("erase_in_line", seq.numbers()[0]),
+    ECH: lambda seq: methodcaller("erase_characters", seq.first(1)),
+    CHA: lambda seq: methodcaller("cursor_to_column", seq.first(1) - 1),
+    HPA: lambda seq: methodcaller("cursor_to_column", seq.first(1) - 1),
+    CUF: lambda seq: methodcaller("cursor_forward", seq.first(1)),
+    CUB: lambda seq: methodcaller("cursor_back", seq.first(1)),
+    CUU: lambda seq: methodcaller("cursor_vertical", -seq.first(1), to_column_zero=False),
+    CUD: lambda seq: methodcaller("cursor_vertical", seq.first(1), to_column_zero=False),
+    CNL: lambda seq: methodcaller("cursor_vertical", seq.first(1), to_column_zero=True),
+    CPL: lambda seq: methodcaller("cursor_vertical", -seq.first(1), to_column_zero=True),
+    SCOSC: lambda seq: methodcaller("save_cursor"),
+    SCORC: lambda seq: methodcaller("restore_cursor"),
 }
 _PARAMETERLESS = (SCOSC, SCORC)  # with parameters: DECSLRM, or not a restore
-_ESC_ACTIONS: dict[str, Callable[[LineModel], None]] = {
-    DECSC: LineModel.save_cursor,
-    DECRC: LineModel.restore_cursor,
-    RI: lambda model: model.cursor_vertical(-1, to_column_zero=False),
+_ESC_ACTIONS: dict[str, _Act] = {
+    DECSC: methodcaller("save_cursor"),
+    DECRC: methodcaller("restore_cursor"),
+    RI: methodcaller("cursor_vertical", -1, to_column_zero=False),
 }
 
 
-def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
-    """Act on one sequence that is not inert, or refuse it.
+class _Plan(NamedTuple):
+    """What a sequence that is not inert does, decided once per distinct sequence."""
 
-    HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them.
-    """
+    seq: grammar.Sequence
+    disputed: str | None  # why terminals disagree on it, or None
+    clears: bool  # ED, or CUP / HVP home
+    act: _Act | None  # None: refused
+
+
+def _plan(token: str) -> _Plan:
+    """HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them."""
+    seq = grammar.parse(token)
     disputed = session.disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
-    if disputed is not None:
-        raise TerminalsDisagree(UNSUPPORTED_CONTROL, f"{grammar.describe(seq)} at offset {offset}: {disputed}")
-    if _clears_or_homes(seq) and model.untouched():
-        return  # "clear, then print": before the output begins there is nothing on screen to lose
+    act: _Act | None = None
     # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
     if seq.kind is Kind.CSI and not seq.private and not seq.intermediates and (not seq.params or seq.params.isdigit()):
         action = _CSI_ACTIONS.get(seq.final)
-        if action is None or (seq.params and seq.final in _PARAMETERLESS):
-            _refuse(seq, offset)
-        action(model, seq)
+        if action is not None and not (seq.params and seq.final in _PARAMETERLESS):
+            act = action(seq)
     elif seq.kind is Kind.ESC2 and seq.final in _ESC_ACTIONS:
-        _ESC_ACTIONS[seq.final](model)
-    else:
-        _refuse(seq, offset)
+        act = _ESC_ACTIONS[seq.final]
+    return _Plan(seq, disputed, _clears_or_homes(seq), act)
 
+
+_PLAN_CACHED_LENGTH = 32  # longer sequences are rare and are not kept alive by the cache
+_cached_plan = functools.lru_cache(maxsize=1024)(_plan)
+
+
+def _apply(model: LineModel, token: str, offset: int) -> None:
+    """Act on one sequence that is not inert, or refuse it."""
+    seq, disputed, clears, act = _cached_plan(token) if len(token) <= _PLAN_CACHED_LENGTH else _plan(token)
+    if disputed is not None:
+        raise TerminalsDisagree(UNSUPPORTED_CONTROL, f"{grammar.describe(seq)} at offset {offset}: {disputed}")
+    if clears and model.untouched():
+        return  # "clear, then print": before the output begins there is nothing on screen to lose
+    if act is None:
+        _refuse(seq, offset)
+    act(model)
 
 
 def _clears_or_homes(seq: grammar.Sequence) -> bool:

@@ -9,6 +9,7 @@ half of a wide character) raises :class:`Unresolved` so that the gate refuses.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
@@ -31,6 +32,34 @@ UNWRITTEN = _Marker(" ")
 #: this many characters plus so many per character written before leaving the row to the cell model.
 OVERLAY_COPY_ALLOWANCE = 1 << 16
 OVERLAY_COPIES_PER_CHAR = 8
+
+
+def _one_cell_ranges(*blocks: tuple[int, int]) -> str:
+    """A character class of the code points in ``blocks`` that every terminal draws in one cell."""
+    out = []
+    for first, last in blocks:
+        code = first
+        while code <= last:
+            if settled_width(chr(code)) != 1:
+                code += 1
+                continue
+            start = code
+            while code + 1 <= last and settled_width(chr(code + 1)) == 1:
+                code += 1
+            out.append(f"{chr(start)}-{chr(code)}")
+            code += 1
+    return "".join(out)
+
+
+#: Text whose every character takes one cell on every terminal: printable Latin, and the symbols
+#: progress displays draw with (general punctuation, arrows, box drawing, block elements, geometric
+#: shapes, braille spinners), each checked against the width table when this module loads.
+ONE_CELL_TEXT = re.compile(
+    "[\x20-\x7e\xa0-\u02ff"
+    + _one_cell_ranges((0x2000, 0x206F), (0x2190, 0x21FF), (0x2500, 0x25FF), (0x2800, 0x28FF))
+    + "]*"
+)
+
 
 class Unresolved(Exception):
     """The model cannot tell what a terminal shows here."""
@@ -103,6 +132,10 @@ class LineModel:
         """Nothing has been written and the cursor has not moved: the output has not begun."""
         return len(self.rows) == 1 and not self.rows[0].cells and self.col == 0
 
+    def appending(self) -> bool:
+        """The cursor is right after the row's last cell: writing there overwrites and pads nothing."""
+        return self.col == len(self.rows[self.row].cells)
+
     def at_fresh_row(self) -> bool:
         """The cursor is at the start of a row no one has written yet: appending is all that can happen."""
         return self.row == len(self.rows) - 1 and not self.rows[self.row].cells and self.col == 0
@@ -116,7 +149,7 @@ class LineModel:
     def _write(self, text: str) -> None:
         row = self.rows[self.row]
         row.written += len(text)
-        if text.isascii():
+        if text.isascii() or ONE_CELL_TEXT.fullmatch(text) is not None:
             self._put_narrow(row, text)
             return
         if text[-1] == ZWJ:
@@ -312,6 +345,11 @@ class LineModel:
         self.rows[self.row].mark("bs")
         if self.col:
             self.col -= 1
+
+    def backspaces(self, n: int) -> None:
+        """``n`` backspaces: what passes the first passes the rest (the column only decreases)."""
+        self.backspace()
+        self.col = max(0, self.col - (n - 1))
 
     def cursor_forward(self, n: int) -> None:
         self._require_layout(relative=True)

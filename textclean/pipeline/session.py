@@ -392,12 +392,17 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int])
 
 
 # Sessions repeat a few sequences thousands of times (SGR, CUP, EL): each is parsed and classified once.
-_parse = functools.lru_cache(maxsize=4096)(grammar.parse)
+parse_cached = functools.lru_cache(maxsize=4096)(grammar.parse)
 
 
 @functools.lru_cache(maxsize=4096)
-def _inert(token: str) -> bool:
+def inert_cached(token: str) -> bool:
+    """Whether ``token`` (one complete sequence) is inert: :data:`grammar.INERT_SEQUENCE` in full."""
     return grammar.INERT_SEQUENCE.fullmatch(token) is not None
+
+
+_parse = parse_cached
+_inert = inert_cached
 
 
 def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int]) -> None:
