@@ -1,7 +1,9 @@
-"""The string path for lines redrawn by CR alone (``LineModel.overlay``) gives exactly what feeding
-the same lines token by token to the row model gives: the text, the tallies, or the same refusal. On
-every real capture (at no width, the width it was captured at and a narrow one) and on generated
-CR / EL / SGR streams, with and without a known width."""
+"""The cleaner's fast paths give exactly what feeding the same lines token by token to the row model
+gives: the text, the tallies, or the same refusal. The string path for lines redrawn by CR alone
+(``LineModel.overlay``), lines fed a run at a time (text and inert sequences written as one string,
+a run of backspaces as one move), and the screen model's backspace runs (``session.resolve``). On
+every real capture and peer recording (at no width, the width it was captured at and a narrow one)
+and on generated streams, with and without a known width."""
 
 from __future__ import annotations
 
@@ -22,11 +24,17 @@ from strategies import (
     text_runs,
 )
 
-from textclean.pipeline import cleaner
+from oracle import corpora
+from textclean.pipeline import cleaner, session
 from textclean.pipeline.redraw import LineModel
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CAPTURES = sorted(FIXTURES.glob("*.raw")) + sorted((FIXTURES / "sessions").glob("*.raw"))
+_CORPORA = corpora.locate()
+RECORDINGS = [] if _CORPORA is None else sorted(
+    [*_CORPORA.glob("xtermjs/*.in"), *_CORPORA.glob("alacritty/*/alacritty.recording"),
+     *_CORPORA.glob("pyte_captured/*.input")]
+)
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -36,6 +44,20 @@ def _outcome(text: str, columns: int | None, *, fast: bool) -> tuple[object, ...
     except cleaner.Refused as refusal:
         return ("refused", type(refusal).__name__, refusal.reason, refusal.detail)
     return ("cleaned", result.text, result.removed)
+
+
+def _pages(text: str, columns: int | None, rows: int | None, *, fast: bool) -> tuple[object, ...]:
+    try:
+        segments = session.resolve(text, columns=columns, rows=rows, fast=fast)
+    except session.WholeRefusal as refusal:
+        return ("refused", refusal.reason, refusal.detail, refusal.segments)
+    return ("resolved", segments)
+
+
+def _agree(text: str, columns: int | None, rows: int | None = None) -> None:
+    """Both models, fast paths on and off."""
+    assert _outcome(text, columns, fast=True) == _outcome(text, columns, fast=False), columns
+    assert _pages(text, columns, rows, fast=True) == _pages(text, columns, rows, fast=False), columns
 
 
 def _read(path: Path) -> str:
@@ -63,7 +85,14 @@ def test_real_captures_agree(path: Path, overlaid: list[int]) -> None:
     text = _read(path)
     captured = json.loads(path.with_suffix(".json").read_text()).get("columns")
     for columns in dict.fromkeys((None, captured, 40)):
-        assert _outcome(text, columns, fast=True) == _outcome(text, columns, fast=False), columns
+        _agree(text, columns)
+
+
+@pytest.mark.parametrize("path", RECORDINGS, ids=[f"{p.parent.name}/{p.name}" for p in RECORDINGS])
+def test_peer_recordings_agree(path: Path, corpora_root: Path) -> None:
+    text = _read(path)
+    for columns, rows in ((None, None), (80, 24), (40, 10)):
+        _agree(text, columns, rows)
 
 
 def test_real_progress_lines_take_the_string_path(overlaid: list[int]) -> None:
@@ -103,7 +132,25 @@ def test_generated_cr_streams_agree(text: str, columns: int | None) -> None:
 @PROPERTY
 @given(terminal_streams(), st.sampled_from([None, 20, 80]))
 def test_generated_terminal_streams_agree(text: str, columns: int | None) -> None:
-    assert _outcome(text, columns, fast=True) == _outcome(text, columns, fast=False)
+    _agree(text, columns)
+
+
+_RUNS = [
+    st.integers(1, 12).map(lambda n: "\b" * n),  # backspace runs, to column 0 and past it
+    st.integers(1, 4).map(lambda n: (CSI + "C") * n),
+    st.tuples(plain_text_runs(0, 12), sgr(), plain_text_runs(0, 12), sgr()).map("".join),  # text between SGR
+    st.sampled_from(["a\u200d", "\u200db", "日本", "e\u0301", "\t", "━━╸", "⠋", "\x9b", "\x85"]),
+    st.sampled_from([CSI + "A", CSI + "2A", CSI + "B", CSI + "K", CSI + "1K", CSI + "2K", CSI + "P", CSI + "3X",
+                     CSI + "5G", CSI + "H", CSI + "2J", "\x1b7", "\x1b8", "\r"]),
+]
+
+
+@PROPERTY
+@given(terminal_streams(_RUNS), st.sampled_from([None, None, 6, 20, 80]), st.sampled_from([None, 4, 24]))
+def test_generated_runs_agree(text: str, columns: int | None, rows: int | None) -> None:
+    """Backspace runs that reach column 0 (on an autowrapped row too), text and SGR written over
+    cells, wide, ambiguous and joined characters, C1, moves up and down between runs."""
+    _agree(text, columns, rows)
 
 
 def test_generated_streams_take_the_string_path(overlaid: list[int]) -> None:
@@ -163,3 +210,45 @@ def test_long_texts_freeze_their_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _outcome(_nested_bars(3, 40), None, fast=True)[0] == "cleaned"
     (model,) = models
     assert model.live > 0 and all(row.__class__ is str for row in model.rows[: model.live])
+
+
+def test_real_captures_take_the_run_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The agreement above is not vacuous: rich's multi-row display writes its rows (text between SGR)
+    as one string each, and man's overstrike and a shell's line editing move back by backspace runs."""
+    combined: list[bool] = []
+    runs: list[int] = []
+    write_run, backspaces = cleaner._write_run, LineModel.backspaces
+
+    def counting_write(model: LineModel, run: str, tally: list[int]) -> bool:
+        done = write_run(model, run, tally)
+        if "\x1b" in run:
+            combined.append(done)
+        return done
+
+    def counting_backspaces(model: LineModel, n: int) -> None:
+        runs.append(n)
+        backspaces(model, n)
+
+    monkeypatch.setattr(cleaner, "_write_run", counting_write)
+    monkeypatch.setattr(LineModel, "backspaces", counting_backspaces)
+    assert _outcome(_read(FIXTURES / "rich_progress.raw"), None, fast=True)[0] == "cleaned"
+    assert combined.count(True) > 40
+    shell = "$ echo helo" + "\b" * 4 + "\x1b[K" + "hello\n"
+    assert _outcome(shell, None, fast=True)[1] == "$ echo hello\n"
+    assert runs == [4]
+
+
+def test_a_session_moves_back_by_backspace_runs(corpora_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from textclean.pipeline.screen import ScreenModel
+
+    runs: list[int] = []
+    backspaces = ScreenModel.backspaces
+
+    def counting(model: ScreenModel, n: int) -> None:
+        runs.append(n)
+        backspaces(model, n)
+
+    monkeypatch.setattr(ScreenModel, "backspaces", counting)
+    text = _read(corpora_root / "alacritty" / "underline" / "alacritty.recording")
+    assert _pages(text, None, None, fast=True)[0] == "resolved"
+    assert max(runs) >= 18
