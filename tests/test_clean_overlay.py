@@ -252,3 +252,27 @@ def test_a_session_moves_back_by_backspace_runs(corpora_root: Path, monkeypatch:
     text = _read(corpora_root / "alacritty" / "underline" / "alacritty.recording")
     assert _pages(text, None, None, fast=True)[0] == "resolved"
     assert max(runs) >= 18
+
+
+@PROPERTY
+@given(st.text(st.characters(codec="utf-8") | st.sampled_from("\x00\x08\x0b\x0c\x0e\x1f\x7f\x85\t\n\r\udc80"),
+               max_size=40), st.integers(0, 5000))
+def test_residual_control_scans_agree(tail: str, padding: int) -> None:
+    """The byte scan that answers for long texts finds a control exactly where the regex does."""
+    for text in (tail + "x" * padding, "é" * padding + tail, tail):
+        assert cleaner._has_residual_control(text) == (
+            cleaner._RESIDUAL_CONTROL_CHAR.search(text) is not None or "\r" in text and
+            cleaner.REDRAWING_CR.search(text) is not None)
+
+
+@PROPERTY
+@given(terminal_streams(_RUNS), st.sampled_from([None, 80]))
+def test_skipping_the_substitution_only_where_it_is_doomed(text: str, columns: int | None) -> None:
+    """A CR before text or before EL 2: the whole-text substitution would leave a control (a redraw)."""
+    if "\r" in text and cleaner._CR_BEFORE_TEXT.search(text) is not None:
+        assert cleaner._has_residual_control(cleaner._append_only(columns).sub("", text))
+
+
+def test_real_progress_skips_the_doomed_substitution() -> None:
+    for name in ("pip_download", "rich_progress", "git_clone_progress"):
+        assert cleaner._CR_BEFORE_TEXT.search(_read(FIXTURES / f"{name}.raw")) is not None, name
