@@ -276,3 +276,23 @@ def test_skipping_the_substitution_only_where_it_is_doomed(text: str, columns: i
 def test_real_progress_skips_the_doomed_substitution() -> None:
     for name in ("pip_download", "rich_progress", "git_clone_progress"):
         assert cleaner._CR_BEFORE_TEXT.search(_read(FIXTURES / f"{name}.raw")) is not None, name
+
+
+@PROPERTY
+@given(terminal_streams(_RUNS))
+def test_dropped_counts_every_cell_but_the_markers(text: str) -> None:
+    """Row.dropped counts shown characters by joining the cells (the reference: a sum over plain cells)."""
+    from textclean.pipeline.redraw import Row
+
+    checked: list[int] = []
+    original = Row.dropped
+
+    def compare(row: Row) -> int:
+        shown = sum(len(c) for c in row.cells if c.__class__ is str)
+        assert original(row) == max(0, row.written - shown)
+        checked.append(1)
+        return original(row)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Row, "dropped", compare)
+        _outcome(text, None, fast=True)

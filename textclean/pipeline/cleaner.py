@@ -18,7 +18,7 @@ from .grammar import Kind
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR, c1_control_offset
-from .redraw import ONE_CELL_TEXT, ZWJ, LineModel, Unresolved
+from .redraw import ONE_CELL_TEXT, LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
 # After the inert sequences are gone, anything here means some line is redrawn or out of scope:
@@ -284,7 +284,9 @@ def _feed_runs(model: LineModel, body: str, offset: int, tally: list[int]) -> No
     for m in _RUN.finditer(body):
         run = m.group(1)
         if run is not None:
-            if not _write_run(model, run, tally):
+            if "\x1b" not in run and "\x07" not in run:
+                model.write(run)  # text alone: one piece
+            elif not _write_run(model, run, tally):
                 _feed_tokens(model, run, offset + m.start(), tally)
         elif m.group(2) is not None:
             model.backspaces(m.end() - m.start())
@@ -293,19 +295,14 @@ def _feed_runs(model: LineModel, body: str, offset: int, tally: list[int]) -> No
 
 
 def _write_run(model: LineModel, run: str, tally: list[int]) -> bool:
-    """Text and inert sequences, written as one string; False (nothing done) where that could differ
-    from writing the pieces one by one: cells overwritten or padded (work charged and halves of wide
-    characters checked per piece), or a zero-width joiner (one at a piece's end is refused)."""
-    if "\x1b" not in run and "\x07" not in run:
-        model.write(run)  # one piece
-        return True
-    text, count = grammar.INERT_SEQUENCE.subn("", run)
-    if text and (ZWJ in text or not model.appending()):
+    """Text and inert sequences: the text between them written as one string where that is the same as
+    writing each piece (:meth:`LineModel.write_pieces`); False: nothing done."""
+    pieces = grammar.INERT_SEQUENCE.split(run)
+    text = "".join(pieces)
+    if text and not model.write_pieces(pieces, text):
         return False
-    tally[0] += count
+    tally[0] += len(pieces) - 1
     tally[1] += len(run) - len(text)
-    if text:
-        model.write(text)
     return True
 
 

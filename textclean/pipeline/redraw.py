@@ -10,6 +10,8 @@ half of a wide character) raises :class:`Unresolved` so that the gate refuses.
 from __future__ import annotations
 
 import re
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
@@ -92,7 +94,9 @@ class Row:
 
     def dropped(self) -> int:
         """Characters written into the row that no longer show."""
-        shown = sum(len(c) for c in self.cells if c.__class__ is str)
+        cells = self.cells
+        # the characters of its cells but the markers (a wide or tab tail joins as "", an unwritten cell as " ")
+        shown = len("".join(cells)) - sum(map(is_, cells, repeat(UNWRITTEN)))
         return max(0, self.written - shown)
 
 
@@ -145,6 +149,40 @@ class LineModel:
         self._write(text)
         if self.columns is not None and self.col >= self.columns:
             raise Unresolved(f"a row reaches the right margin of {self.columns} columns (autowrap)")
+
+    def write_pieces(self, pieces: list[str], text: str) -> bool:
+        """Write ``pieces`` one after another (``text``: them joined, not empty) as one string, where
+        that is the same as writing each non-empty one: the same cells, cursor, tallies, work charged
+        and refusals. False (nothing done) elsewhere: a zero-width joiner (one ending a piece is
+        refused), cells of other widths overwritten, the cursor past the row's end, a margin reached,
+        the budget exhausted (then which refusal comes first depends on the piece)."""
+        row = self.rows[self.row]
+        cells, col, n = row.cells, self.col, len(text)
+        length = len(cells)
+        if col == length:  # every piece appends
+            if ZWJ in text:
+                return False
+            self.write(text)
+            return True
+        if col > length or row.special or row.ambiguous or ONE_CELL_TEXT.fullmatch(text) is None:
+            return False
+        if self.columns is not None and col + n >= self.columns:
+            return False
+        charged, at = 0, col  # a piece that starts inside the row overwrites (charged); the next ones append
+        for piece in pieces:
+            if at >= length:
+                break
+            charged += len(piece)
+            at += len(piece)
+        if charged > self.pad_budget:
+            return False
+        self._charge(charged)
+        row.written += n
+        if col + n > length:
+            cells.extend([UNWRITTEN] * (col + n - length))
+        cells[col : col + n] = text
+        self.col = col + n
+        return True
 
     def _write(self, text: str) -> None:
         row = self.rows[self.row]
