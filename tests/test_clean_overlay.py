@@ -39,11 +39,21 @@ PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, 
 
 
 def _outcome(text: str, columns: int | None, *, fast: bool) -> tuple[object, ...]:
+    """The text, tallies and work charged (the budget left decides later refusals), or the refusal."""
+    budgets: list[int] = []
+    render = LineModel.render
+
+    def rendering(model: LineModel) -> str:
+        budgets.append(model.pad_budget)
+        return render(model)
+
     try:
-        result = cleaner._resolve_redraws(text, columns, None, fast=fast)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(LineModel, "render", rendering)
+            result = cleaner._resolve_redraws(text, columns, None, fast=fast)
     except cleaner.Refused as refusal:
         return ("refused", type(refusal).__name__, refusal.reason, refusal.detail)
-    return ("cleaned", result.text, result.removed)
+    return ("cleaned", result.text, result.removed, budgets)
 
 
 def _pages(text: str, columns: int | None, rows: int | None, *, fast: bool) -> tuple[object, ...]:

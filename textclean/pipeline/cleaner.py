@@ -237,24 +237,42 @@ def _split_lines(text: str) -> Iterator[tuple[str, bool]]:
 def _overlay(model: LineModel, body: str, tally: list[int]) -> bool:
     """A fresh row redrawn by CR alone, on strings (:meth:`LineModel.overlay`); False: feed it a run at a time.
 
-    Inert sequences are removed first (they change no cell; no CR or EL is inside one): the runs
-    between CR and EL are then whole, the cells the same as writing their pieces one by one."""
+    Each inert sequence is replaced by a NUL first (no CR or EL is inside one), then the text split at
+    CR and EL, and at the NULs into runs with None between them (what an inert sequence separates)."""
     erases = body.count("\x1b[K") + body.count("\x1b[0K") + body.count("\x1b[2K") if "\x1b" in body else 0
     if "\x07" not in body and body.count("\x1b") == erases:
-        shown, count = body, 0
+        marked, count = body, 0
+    elif "\x00" in body:
+        return False  # a control in the text: the walk refuses it
     else:
-        shown, count = grammar.INERT_SEQUENCE.subn("", body)
-        if shown.count("\x1b") != erases:
-            return False  # another sequence (or one that removing the inert ones would make)
-    parts = _CR_OR_EL.split(shown)
+        marked, count = grammar.INERT_SEQUENCE.subn("\x00", body)
+        if marked.count("\x1b") != erases:
+            return False  # another sequence
+    parts: list[str | None] = _CR_OR_EL.split(marked)
+    if count:
+        parts = _unmark(parts)
     runs = parts[::2]
-    if not _narrow("".join(runs)) or not model.overlay(parts):
+    if not _narrow("".join(runs)) or not model.overlay(parts):  # type: ignore[arg-type]
         return False
     controls = parts[1::2]
     crs = controls.count("\r")
-    tally[0] += count + len(controls) - crs
-    tally[1] += len(body) - sum(map(len, runs)) - crs
+    tally[0] += len(controls) - crs
+    tally[1] += len(body) - sum(map(len, runs)) - crs  # type: ignore[arg-type]
     return True
+
+
+def _unmark(parts: list[str | None]) -> list[str | None]:
+    """Split text runs at their NULs (inert sequences), with None between the pieces."""
+    out: list[str | None] = []
+    for index, part in enumerate(parts):
+        if index % 2 or "\x00" not in part:  # type: ignore[operator]
+            out.append(part)
+            continue
+        for piece in part.split("\x00"):  # type: ignore[union-attr]
+            out.append(piece)
+            out.append(None)
+        out.pop()
+    return out
 
 
 def _narrow(text: str) -> bool:
