@@ -106,10 +106,11 @@ def test_peer_recordings_agree(path: Path, corpora_root: Path) -> None:
 
 
 def test_real_progress_lines_take_the_string_path(overlaid: list[int]) -> None:
-    """curl, wget, git clone, pip, tqdm, apt, rich and ninja redraw by CR (and EL) alone (at the width
-    they were captured at: a row past column 80 of an unknown width is the cell model's refusal)."""
+    """curl, wget, git clone, pip, tqdm, apt, rich and ninja redraw by CR (and EL) alone, man by
+    backspaces (at the width they were captured at: a row past column 80 of an unknown width is the
+    cell model's refusal)."""
     for name in ("curl_meter", "wget_bar", "git_clone_progress", "pip_download", "tqdm_single", "apt_download",
-                 "rich_status", "ninja_build", "cr_progress"):
+                 "rich_status", "ninja_build", "cr_progress", "man_overstrike"):
         overlaid.clear()
         path = FIXTURES / f"{name}.raw"
         columns = json.loads(path.with_suffix(".json").read_text())["columns"]
@@ -222,6 +223,11 @@ def test_long_texts_freeze_their_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     assert model.live > 0 and all(row.__class__ is str for row in model.rows[: model.live])
 
 
+def test_a_spinner_drawn_by_backspaces_takes_the_string_path(overlaid: list[int]) -> None:
+    assert _outcome(_read(FIXTURES / "pip_spinner.raw"), None, fast=True)[0] == "cleaned"
+    assert overlaid.count(True) == 2
+
+
 def test_real_captures_take_the_run_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     """The agreement above is not vacuous: rich's multi-row display writes its rows (text between SGR)
     as one string each, and man's overstrike and a shell's line editing move back by backspace runs."""
@@ -243,7 +249,7 @@ def test_real_captures_take_the_run_paths(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(LineModel, "backspaces", counting_backspaces)
     assert _outcome(_read(FIXTURES / "rich_progress.raw"), None, fast=True)[0] == "cleaned"
     assert combined.count(True) > 40
-    shell = "$ echo helo" + "\b" * 4 + "\x1b[K" + "hello\n"
+    shell = "$ \n" + CSI + "A\r$ echo helo" + "\b" * 4 + CSI + "Khello\n"  # a row written before: no string path
     assert _outcome(shell, None, fast=True)[1] == "$ echo hello\n"
     assert runs == [4]
 

@@ -38,9 +38,10 @@ _AUTOWRAP_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?0*7(?:;[0-9;]*)?l")
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
 # A line whose CR leaves a redraw whatever the substitution removes (it only removes from ESC or BEL).
 _CR_REDRAWS = re.compile(r"\r[^\r\n\x1b\x07]")
-# The string path for a line redrawn by CR alone (LineModel.overlay), once its inert sequences are gone:
-# split at CRs and EL 0 / 2. Text runs must then be one cell per character.
-_CR_OR_EL = re.compile(rf"(\r|\x1b\[[02]?{EL})")
+# The string path for a line redrawn by CR, EL and backspaces (LineModel.overlay), once its inert
+# sequences are marked: split at CRs, EL 0 / 2 and backspace runs. Text runs must then be one cell per
+# character.
+_CR_OR_EL = re.compile(rf"(\r|\x1b\[[02]?{EL}|\x08+)")
 _NOT_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # The token path's steps (_feed_runs): a run of text and inert sequences between two other tokens
 # (group 1), a run of backspaces (group 2), or one other token. Text excludes C1 (a C1 text goes
@@ -254,10 +255,9 @@ def _overlay(model: LineModel, body: str, tally: list[int]) -> bool:
     runs = parts[::2]
     if not _narrow("".join(runs)) or not model.overlay(parts):  # type: ignore[arg-type]
         return False
-    controls = parts[1::2]
-    crs = controls.count("\r")
-    tally[0] += len(controls) - crs
-    tally[1] += len(body) - sum(map(len, runs)) - crs  # type: ignore[arg-type]
+    erased = [c for c in parts[1::2] if c is not None and c[0] == "\x1b"]
+    tally[0] += count + len(erased)
+    tally[1] += len(body) - len(marked) + count + sum(map(len, erased))  # each inert sequence marked by one NUL
     return True
 
 

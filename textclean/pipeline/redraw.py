@@ -257,9 +257,10 @@ class LineModel:
                     raise Unresolved("overwrite of a tab")
 
     def overlay(self, parts: list[str | None]) -> bool:
-        """A fresh row redrawn by CR alone, resolved on strings: ``parts`` alternates text runs of
-        narrow characters with what stood between them (``"\\r"``, EL 0 / 2 as ``CSI K`` / ``CSI 0 K`` /
-        ``CSI 2 K``, None for an inert sequence), as ``re.split`` with one group gives them.
+        """A fresh row redrawn by CR, EL and backspaces, resolved on strings: ``parts`` alternates text
+        runs of narrow characters with what stood between them (``"\\r"``, EL 0 / 2 as ``CSI K`` /
+        ``CSI 0 K`` / ``CSI 2 K``, a run of backspaces, None for an inert sequence), as ``re.split``
+        with one group gives them.
 
         The same cells, cursor, tallies and work charged as writing the runs and acting on the
         controls one by one; False (nothing changed) wherever that would need a cell of its own: a
@@ -270,7 +271,7 @@ class LineModel:
         shown = ""  # the row's cells up to its last written one (unwritten cells only after it)
         extent = col = written = charged = 0  # extent: len(cells), unwritten cells at the end included
         copied = 0  # characters copied rebuilding ``shown``: past its allowance the cell model is cheaper
-        redrawn = False
+        redrawn = backspaced = False
         text = True
         for part in parts:
             if text:
@@ -308,6 +309,10 @@ class LineModel:
                 continue
             if limit is not None and (extent > limit or col >= limit):
                 return False
+            if part[0] == "\b":  # a run of backspaces: what passes the first passes the rest
+                backspaced = True
+                col = max(0, col - len(part))
+                continue
             if col == 0 or part[-2] == "2":  # the whole row
                 if extent:
                     redrawn = True
@@ -325,6 +330,8 @@ class LineModel:
         row.written += written
         if redrawn:
             row.mark("cr")
+        if backspaced:
+            row.mark("bs")
         self.col = col
         return True
 
