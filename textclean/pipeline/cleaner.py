@@ -40,8 +40,9 @@ _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
 _CR_REDRAWS = re.compile(r"\r[^\r\n\x1b\x07]")
 # The string path for a line redrawn by CR, EL and backspaces (LineModel.overlay), once its inert
 # sequences are marked: split at CRs, EL 0 / 2 and backspace runs. Text runs must then be one cell per
-# character.
-_CR_OR_EL = re.compile(rf"(\r|\x1b\[[02]?{EL}|\x08+)")
+# character. (Without a backspace in the line, the pattern without them scans ~2.5x faster.)
+_CR_OR_EL = re.compile(rf"(\r|\x1b\[[02]?{EL})")
+_CR_EL_OR_BACKSPACES = re.compile(rf"(\r|\x1b\[[02]?{EL}|\x08+)")
 _NOT_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # The token path's steps (_feed_runs): a run of text and inert sequences between two other tokens
 # (group 1), a run of backspaces (group 2), or one other token. Text excludes C1 (a C1 text goes
@@ -249,7 +250,7 @@ def _overlay(model: LineModel, body: str, tally: list[int]) -> bool:
         marked, count = grammar.INERT_SEQUENCE.subn("\x00", body)
         if marked.count("\x1b") != erases:
             return False  # another sequence
-    parts: list[str | None] = _CR_OR_EL.split(marked)
+    parts: list[str | None] = (_CR_EL_OR_BACKSPACES if "\b" in marked else _CR_OR_EL).split(marked)
     if count:
         parts = _unmark(parts)
     runs = parts[::2]
