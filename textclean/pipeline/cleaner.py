@@ -18,7 +18,7 @@ from .grammar import Kind
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR, c1_control_offset
-from .redraw import ONE_CELL_TEXT, LineModel, Unresolved
+from .redraw import INERT_MARK, ONE_CELL_TEXT, LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
 # After the inert sequences are gone, anything here means some line is redrawn or out of scope:
@@ -237,43 +237,28 @@ def _split_lines(text: str) -> Iterator[tuple[str, bool]]:
 
 
 def _overlay(model: LineModel, body: str, tally: list[int]) -> bool:
-    """A fresh row redrawn by CR alone, on strings (:meth:`LineModel.overlay`); False: feed it a run at a time.
+    """A fresh row redrawn by CR, EL and backspaces, on strings (:meth:`LineModel.overlay`); False:
+    feed it a run at a time.
 
-    Each inert sequence is replaced by a NUL first (no CR or EL is inside one), then the text split at
-    CR and EL, and at the NULs into runs with None between them (what an inert sequence separates)."""
+    Each inert sequence is replaced by :data:`INERT_MARK` first (no CR, EL or backspace is inside one),
+    then the text split at CR, EL and backspace runs."""
     erases = body.count("\x1b[K") + body.count("\x1b[0K") + body.count("\x1b[2K") if "\x1b" in body else 0
     if "\x07" not in body and body.count("\x1b") == erases:
         marked, count = body, 0
-    elif "\x00" in body:
+    elif INERT_MARK in body:
         return False  # a control in the text: the walk refuses it
     else:
-        marked, count = grammar.INERT_SEQUENCE.subn("\x00", body)
+        marked, count = grammar.INERT_SEQUENCE.subn(INERT_MARK, body)
         if marked.count("\x1b") != erases:
             return False  # another sequence
     parts: list[str | None] = (_CR_EL_OR_BACKSPACES if "\b" in marked else _CR_OR_EL).split(marked)
-    if count:
-        parts = _unmark(parts)
-    runs = parts[::2]
-    if not _narrow("".join(runs)) or not model.overlay(parts):  # type: ignore[arg-type]
+    runs = "".join(parts[::2])  # type: ignore[arg-type]
+    if not _narrow(runs.replace(INERT_MARK, "") if count else runs) or not model.overlay(parts):
         return False
     erased = [c for c in parts[1::2] if c is not None and c[0] == "\x1b"]
     tally[0] += count + len(erased)
     tally[1] += len(body) - len(marked) + count + sum(map(len, erased))  # each inert sequence marked by one NUL
     return True
-
-
-def _unmark(parts: list[str | None]) -> list[str | None]:
-    """Split text runs at their NULs (inert sequences), with None between the pieces."""
-    out: list[str | None] = []
-    for index, part in enumerate(parts):
-        if index % 2 or "\x00" not in part:  # type: ignore[operator]
-            out.append(part)
-            continue
-        for piece in part.split("\x00"):  # type: ignore[union-attr]
-            out.append(piece)
-            out.append(None)
-        out.pop()
-    return out
 
 
 def _narrow(text: str) -> bool:

@@ -33,6 +33,8 @@ UNWRITTEN = _Marker(" ")
 #: :meth:`LineModel.overlay` rebuilds its row string for a run written back inside it: it copies at most
 #: this many characters plus so many per character written before leaving the row to the cell model.
 OVERLAY_COPY_ALLOWANCE = 1 << 16
+#: What :meth:`LineModel.overlay` reads as an inert sequence inside a text run (NUL: a control, never text).
+INERT_MARK = "\x00"
 OVERLAY_COPIES_PER_CHAR = 8
 
 
@@ -260,7 +262,7 @@ class LineModel:
         """A fresh row redrawn by CR, EL and backspaces, resolved on strings: ``parts`` alternates text
         runs of narrow characters with what stood between them (``"\\r"``, EL 0 / 2 as ``CSI K`` /
         ``CSI 0 K`` / ``CSI 2 K``, a run of backspaces, None for an inert sequence), as ``re.split``
-        with one group gives them.
+        with one group gives them. A run may hold :data:`INERT_MARK` where an inert sequence stood.
 
         The same cells, cursor, tallies and work charged as writing the runs and acting on the
         controls one by one; False (nothing changed) wherever that would need a cell of its own: a
@@ -278,25 +280,33 @@ class LineModel:
                 text = False
                 if not part:
                     continue
-                n = len(part)
-                end = col + n
-                if col != extent:
-                    if col > len(shown):
-                        return False  # after EL 2 away from column 0: padding, a gap inside the row
-                    copied += len(shown)
-                    if copied > OVERLAY_COPY_ALLOWANCE + OVERLAY_COPIES_PER_CHAR * written:
-                        return False  # a long row rebuilt for short runs: quadratic here, linear in cells
-                    charged += n
-                    shown = shown[:col] + part + shown[end:]
-                    if end > extent:
-                        extent = end
+                if INERT_MARK in part:
+                    # appended, the pieces are one string; written over cells, each is charged as written
+                    pieces = [part.replace(INERT_MARK, "")] if col == extent else part.split(INERT_MARK)
                 else:
-                    shown += part
-                    extent = end
-                if columns is not None and end >= columns:
-                    return False  # the model refuses to reach the margin (autowrap)
-                col = end
-                written += n
+                    pieces = [part]
+                for piece in pieces:
+                    if not piece:
+                        continue
+                    n = len(piece)
+                    end = col + n
+                    if col != extent:
+                        if col > len(shown):
+                            return False  # after EL 2 away from column 0: padding, a gap inside the row
+                        copied += len(shown)
+                        if copied > OVERLAY_COPY_ALLOWANCE + OVERLAY_COPIES_PER_CHAR * written:
+                            return False  # a long row rebuilt for short runs: quadratic here, linear in cells
+                        charged += n
+                        shown = shown[:col] + piece + shown[end:]
+                        if end > extent:
+                            extent = end
+                    else:
+                        shown += piece
+                        extent = end
+                    if columns is not None and end >= columns:
+                        return False  # the model refuses to reach the margin (autowrap)
+                    col = end
+                    written += n
                 continue
             text = True
             if part is None:
