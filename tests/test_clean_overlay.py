@@ -312,3 +312,14 @@ def test_dropped_counts_every_cell_but_the_markers(text: str) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Row, "dropped", compare)
         _outcome(text, None, fast=True)
+
+
+@PROPERTY
+@given(terminal_streams(_RUNS), st.sampled_from(["", cleaner.INERT_MARK]))
+def test_sgr_first_substitutes_what_the_inert_pattern_does(text: str, mark: str) -> None:
+    """Where SGR alone leaves no other sequence, it removed what the inert pattern removes."""
+    from textclean.pipeline import grammar
+
+    erases = text.count("\x1b[K") + text.count("\x1b[0K") + text.count("\x1b[2K")
+    for inert, left in ((grammar.INERT_SEQUENCE, erases), (grammar.APPEND_ONLY_INERT, 0), (grammar.INERT_SEQUENCE, 0)):
+        assert cleaner._without(inert, text, mark, left) == inert.subn(mark, text)
