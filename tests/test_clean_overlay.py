@@ -150,7 +150,8 @@ _RUNS = [
     st.integers(1, 12).map(lambda n: "\b" * n),  # backspace runs, to column 0 and past it
     st.integers(1, 4).map(lambda n: (CSI + "C") * n),
     st.tuples(plain_text_runs(0, 12), sgr(), plain_text_runs(0, 12), sgr()).map("".join),  # text between SGR
-    st.sampled_from(["a\u200d", "\u200db", "日本", "e\u0301", "\t", "━━╸", "⠋", "\x9b", "\x85"]),
+    st.sampled_from(["a\u200d", "\u200db", "日本", "e\u0301", "\t", "━━╸", "⠋", "\x9b", "\x85", "\x00", "\x1b", "\x07",
+                     "\x1b]0;t", "\x1b[12;", "\x1b\\", "\x18"]),
     st.sampled_from([CSI + "A", CSI + "2A", CSI + "B", CSI + "K", CSI + "1K", CSI + "2K", CSI + "P", CSI + "3X",
                      CSI + "5G", CSI + "H", CSI + "2J", "\x1b7", "\x1b8", "\r"]),
 ]

@@ -104,14 +104,17 @@ def _append_only(columns: int | None) -> re.Pattern[str]:
 
 
 def _without(inert: re.Pattern[str], text: str, mark: str = "", sequences_left: int = 0) -> tuple[str, int]:
-    """``inert.subn(mark, text)`` (``inert`` removes SGR and more), by way of SGR alone where that
-    leaves no other sequence than ``sequences_left`` and no BEL: ~40% faster, and the same (wherever
-    ``inert`` matches an SGR it matches just that SGR, and no sequence it removes holds one)."""
-    if sequences_left or "\x1b[K" not in text:  # EL 0 beside SGR (grep, gcc): SGR alone would not do
-        stripped, count = _SGR_ONLY.subn(mark, text)
-        if stripped.count("\x1b") == sequences_left and "\x07" not in stripped:
-            return stripped, count
-    return inert.subn(mark, text)
+    """``inert.subn(mark, text)`` (``inert`` removes SGR and more), SGR first: a literal-prefix pattern
+    ~40% faster on what most of a coloured text's sequences are. The same result: SGR are marked by NUL
+    (no sequence ``inert`` removes holds an SGR or a NUL, so none is made or unmade), then the rest,
+    unless what is left is ``sequences_left`` sequences the caller knows ``inert`` leaves."""
+    if INERT_MARK in text:
+        return inert.subn(mark, text)
+    marked, count = _SGR_ONLY.subn(INERT_MARK, text)
+    if marked.count("\x1b") != sequences_left or "\x07" in marked:
+        marked, more = inert.subn(INERT_MARK, marked)
+        count += more
+    return (marked if mark == INERT_MARK or not count else marked.replace(INERT_MARK, mark)), count
 
 
 def _has_residual_control(text: str) -> bool:
