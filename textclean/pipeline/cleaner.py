@@ -163,7 +163,7 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
             return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
         del stripped  # not kept alive beside the row model
     try:
-        return _resolve_redraws(text, columns, rows)
+        return _resolve_redraws(text, columns, rows, c1_free=True)
     except Refused as refusal:
         if ("\x1b" not in text and columns is None) or isinstance(refusal, TerminalsDisagree):
             raise
@@ -198,13 +198,13 @@ def from_segments(text: str, segments: list[session.Segment], refusal: Refused |
 
 
 def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = None, *,
-                     fast: bool = True) -> Candidate:
+                     fast: bool = True, c1_free: bool = False) -> Candidate:
     """Feed the text to the row model line by line; a line written once, left to right, onto a fresh
     row takes the one-regex path, a fresh row redrawn by CR alone the string path, any other line is
     fed a run at a time (:func:`_feed_runs`). ``fast=False``: those two paths off, every other line
     fed one token at a time (the reference the fast paths are tested against)."""
     model = LineModel(len(text), screen_lines=rows or SCREEN_LINES, columns=columns)
-    runs = fast and c1_control_offset(text) is None
+    runs = fast and (c1_free or c1_control_offset(text) is None)  # C1: token by token
     tally = [0, 0]  # escape sequences removed, and their characters
     offset = 0
     swallowing = _SWALLOWING_STRING.search(text)
@@ -214,7 +214,9 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
             body = piece.rstrip("\r")
             ending = piece[len(body) :] + ("\n" if more else "")
             fresh = model.at_fresh_row()
-            if fresh and "\b" not in body and ("\r" not in body or _CR_REDRAWS.search(body) is None):
+            # EL 2 is never removed: the substitution would leave it (fast or not, the same outcome)
+            if fresh and "\b" not in body and ("\r" not in body or _CR_REDRAWS.search(body) is None) and (
+                    not fast or "\x1b[2K" not in body):
                 stripped, count = _without(_append_only(columns), body)
                 if not _has_residual_control(stripped):
                     tally[0] += count
