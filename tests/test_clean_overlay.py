@@ -324,3 +324,19 @@ def test_sgr_first_substitutes_what_the_inert_pattern_does(text: str, mark: str)
     erases = text.count("\x1b[K") + text.count("\x1b[0K") + text.count("\x1b[2K")
     for inert, left in ((grammar.INERT_SEQUENCE, erases), (grammar.APPEND_ONLY_INERT, 0), (grammar.INERT_SEQUENCE, 0)):
         assert cleaner._without(inert, text, mark, left) == inert.subn(mark, text)
+
+
+def test_plain_lines_after_a_redraw_are_substituted_as_a_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytest redraws one line by CR; the lines after it are written once: one block."""
+    taken: list[int] = []
+    lines = cleaner._Blocks.lines
+
+    def counting(blocks: cleaner._Blocks, start: int):  # type: ignore[no-untyped-def]
+        for line in lines(blocks, start):
+            taken.append(line[0])
+            yield line
+
+    monkeypatch.setattr(cleaner._Blocks, "lines", counting)
+    text = _read(FIXTURES / "pytest_failures_verbose.raw")
+    assert _outcome(text, None, fast=True) == _outcome(text, None, fast=False)
+    assert len(taken) > text.count("\n") // 2

@@ -200,17 +200,30 @@ def from_segments(text: str, segments: list[session.Segment], refusal: Refused |
 def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = None, *,
                      fast: bool = True, c1_free: bool = False) -> Candidate:
     """Feed the text to the row model line by line; a line written once, left to right, onto a fresh
-    row takes the one-regex path, a fresh row redrawn by CR alone the string path, any other line is
-    fed a run at a time (:func:`_feed_runs`). ``fast=False``: those two paths off, every other line
-    fed one token at a time (the reference the fast paths are tested against)."""
+    row takes the one-regex path (with ``fast``, a block of such lines one substitution), a fresh row
+    redrawn by CR, EL and backspaces the string path, any other line is fed a run at a time
+    (:func:`_feed_runs`). ``fast=False``: every line the one-regex path does not take is fed one token
+    at a time (the reference the fast paths are tested against)."""
     model = LineModel(len(text), screen_lines=rows or SCREEN_LINES, columns=columns)
     runs = fast and (c1_free or c1_control_offset(text) is None)  # C1: token by token
     tally = [0, 0]  # escape sequences removed, and their characters
     offset = 0
     swallowing = _SWALLOWING_STRING.search(text)
     swallowed_from = len(text) if swallowing is None else swallowing.start()
+    blocks = _Blocks(text, _append_only(columns)) if fast else None
     try:
-        for piece, more in _split_lines(text):
+        while True:
+            if blocks is not None and offset >= blocks.next_try and model.at_fresh_row():
+                for line_start, shown, ending, sequences, removed in blocks.lines(offset):
+                    offset = line_start  # for a refusal's detail
+                    model.write(shown)
+                    model.line_feed(ending)
+                    tally[0] += sequences
+                    tally[1] += removed
+                offset = blocks.stopped
+            end = text.find("\n", offset)
+            more = end >= 0
+            piece = text[offset:end] if more else text[offset:]
             body = piece.rstrip("\r")
             ending = piece[len(body) :] + ("\n" if more else "")
             fresh = model.at_fresh_row()
@@ -233,14 +246,66 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
                     )
                 if not (fast and fresh and _overlay(model, body, tally)):
                     (_feed_runs if runs else _feed_tokens)(model, body, offset, tally)
-            if more:
-                model.line_feed(ending)
-            elif ending:
-                model.end_of_text(ending)
-            offset += len(piece) + 1
+            if not more:
+                if ending:
+                    model.end_of_text(ending)
+                break
+            model.line_feed(ending)
+            offset = end + 1
     except Unresolved as exc:
         raise Refused(UNSUPPORTED_CONTROL, f"{exc} (in the line at offset {offset})") from None
     return Candidate(model.render(), _account(model, *tally))
+
+
+class _Blocks:
+    """Runs of whole lines each written once onto a fresh row (the one-regex path, line by line),
+    substituted in one pass: up to the next line that holds a backspace, a CR before text or EL 2,
+    and within that, up to the first line whose stripped text still holds a control. Each character
+    is substituted here at most once (``next_try``: no block is tried again before it)."""
+
+    def __init__(self, text: str, inert: re.Pattern[str]) -> None:
+        self.text, self.inert = text, inert
+        self.next_try = 0
+        self.stopped = 0
+        # the next backspace, EL 2 and CR before text at or after where each was last looked for
+        self.found = [-1, -1, -1]
+
+    def _trouble(self, start: int) -> int:
+        """Where the next line that is no block's begins its trouble (each search moves forward only)."""
+        text, found = self.text, self.found
+        for index, needle in enumerate(("\b", "\x1b[2K")):
+            if found[index] < start:
+                at = text.find(needle, start)
+                found[index] = len(text) if at < 0 else at
+        if found[2] < start:
+            cr = _CR_REDRAWS.search(text, start) if "\r" in text else None
+            found[2] = len(text) if cr is None else cr.start()
+        return min(found)
+
+    def lines(self, start: int) -> Iterator[tuple[int, str, str, int, int]]:
+        """From ``start`` (a line's start, at a fresh row): each line's offset, stripped text, line
+        ending, sequences and characters removed; then ``stopped`` is where the next line starts."""
+        text = self.text
+        self.stopped = start
+        last = text.rfind("\n", start, self._trouble(start))
+        self.next_try = max(last + 1, start + 1)
+        if last < start or INERT_MARK in text[start:last]:
+            return
+        raw = text[start:last].split("\n")
+        marked, _ = _without(self.inert, text[start:last], INERT_MARK)
+        at = start
+        for line, shown in zip(raw, marked.split("\n"), strict=True):
+            sequences = shown.count(INERT_MARK)
+            if sequences:
+                shown = shown.replace(INERT_MARK, "")
+            body = len(line.rstrip("\r"))
+            if body < len(line):
+                shown = shown[: len(shown) - (len(line) - body)]  # the CRs that end the line, not its text
+            if _has_residual_control(shown):
+                break
+            yield at, shown, line[body:] + "\n", sequences, body - len(shown)
+            at += len(line) + 1
+            self.stopped = at
 
 
 def _split_lines(text: str) -> Iterator[tuple[str, bool]]:
