@@ -108,7 +108,7 @@ def _without(inert: re.Pattern[str], text: str, mark: str = "", sequences_left: 
     ~40% faster on what most of a coloured text's sequences are. The same result: SGR are marked by NUL
     (no sequence ``inert`` removes holds an SGR or a NUL, so none is made or unmade), then the rest,
     unless what is left is ``sequences_left`` sequences the caller knows ``inert`` leaves."""
-    if INERT_MARK in text:
+    if INERT_MARK in text or (not sequences_left and "\x1b[K" in text):  # EL 0 beside SGR (grep, gcc): one pass
         return inert.subn(mark, text)
     marked, count = _SGR_ONLY.subn(INERT_MARK, text)
     if marked.count("\x1b") != sequences_left or "\x07" in marked:
@@ -213,7 +213,7 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
     blocks = _Blocks(text, _append_only(columns)) if fast else None
     try:
         while True:
-            if blocks is not None and offset >= blocks.next_try and model.at_fresh_row():
+            if blocks is not None and model.at_fresh_row():
                 for line_start, shown, ending, sequences, removed in blocks.lines(offset):
                     offset = line_start  # for a refusal's detail
                     model.write(shown)
@@ -259,9 +259,10 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
 
 class _Blocks:
     """Runs of whole lines each written once onto a fresh row (the one-regex path, line by line),
-    substituted in one pass: up to the next line that holds a backspace, a CR before text or EL 2,
-    and within that, up to the first line whose stripped text still holds a control. Each character
-    is substituted here at most once (``next_try``: no block is tried again before it)."""
+    substituted in one pass: up to the next line that holds a backspace, a CR before text or EL 2.
+    A line whose stripped text still holds a control ends what :meth:`lines` gives; the lines after
+    it are given from the same pass when asked (at a fresh row). Each character is substituted here
+    at most once (``next_try``: where a block may begin that no pass has covered)."""
 
     def __init__(self, text: str, inert: re.Pattern[str]) -> None:
         self.text, self.inert = text, inert
@@ -269,6 +270,9 @@ class _Blocks:
         self.stopped = 0
         # the next backspace, EL 2 and CR before text at or after where each was last looked for
         self.found = [-1, -1, -1]
+        self.starts: dict[int, int] = {}  # a line's offset: its index in the pass below
+        self.lines_raw: list[str] = []
+        self.lines_marked: list[str] = []
 
     def _trouble(self, start: int) -> int:
         """Where the next line that is no block's begins its trouble (each search moves forward only)."""
@@ -282,19 +286,36 @@ class _Blocks:
             found[2] = len(text) if cr is None else cr.start()
         return min(found)
 
+    def _pass(self, start: int) -> None:
+        text = self.text
+        last = text.rfind("\n", start, self._trouble(start))
+        self.next_try = max(last + 1, start + 1)
+        self.starts = {}
+        if last < start or INERT_MARK in text[start:last]:
+            return
+        self.lines_raw = text[start:last].split("\n")
+        self.lines_marked = _without(self.inert, text[start:last], INERT_MARK)[0].split("\n")
+        at = start
+        for index, line in enumerate(self.lines_raw):
+            self.starts[at] = index
+            at += len(line) + 1
+
     def lines(self, start: int) -> Iterator[tuple[int, str, str, int, int]]:
         """From ``start`` (a line's start, at a fresh row): each line's offset, stripped text, line
         ending, sequences and characters removed; then ``stopped`` is where the next line starts."""
-        text = self.text
         self.stopped = start
-        last = text.rfind("\n", start, self._trouble(start))
-        self.next_try = max(last + 1, start + 1)
-        if last < start or INERT_MARK in text[start:last]:
-            return
-        raw = text[start:last].split("\n")
-        marked, _ = _without(self.inert, text[start:last], INERT_MARK)
+        first = self.starts.get(start)
+        if first is None:
+            if start < self.next_try:
+                return
+            self._pass(start)
+            first = self.starts.get(start)
+            if first is None:
+                return
         at = start
-        for line, shown in zip(raw, marked.split("\n"), strict=True):
+        raw, marked = self.lines_raw, self.lines_marked
+        for index in range(first, len(raw)):
+            line, shown = raw[index], marked[index]
             sequences = shown.count(INERT_MARK)
             if sequences:
                 shown = shown.replace(INERT_MARK, "")
@@ -302,7 +323,7 @@ class _Blocks:
             if body < len(line):
                 shown = shown[: len(shown) - (len(line) - body)]  # the CRs that end the line, not its text
             if _has_residual_control(shown):
-                break
+                return
             yield at, shown, line[body:] + "\n", sequences, body - len(shown)
             at += len(line) + 1
             self.stopped = at
