@@ -340,3 +340,14 @@ def test_plain_lines_after_a_redraw_are_substituted_as_a_block(monkeypatch: pyte
     text = _read(FIXTURES / "pytest_failures_verbose.raw")
     assert _outcome(text, None, fast=True) == _outcome(text, None, fast=False)
     assert len(taken) > text.count("\n") // 2
+
+
+@PROPERTY
+@given(terminal_streams(_RUNS, max_lines=4), st.integers(0, 60), st.sampled_from(["", "x" * 90, "é日\t"]),
+       st.integers(1, 30), terminal_streams(_RUNS, max_lines=4), st.sampled_from([None, 40, 120]))
+def test_long_blocks_agree(before: str, count: int, wide: str, up: int, after: str, columns: int | None) -> None:
+    """Blocks longer than the rows the cursor can reach (rows built frozen, rows written before them
+    frozen on the way), then moves back up into them."""
+    lines = "".join(f"row {i} {wide if i % 7 == 3 else ''}{CSI}1m.{CSI}0m\n" for i in range(count))
+    text = before + ("\n" if before and not before.endswith("\n") else "") + lines + after + f"{CSI}{up}A\rX\n"
+    _agree(text, columns)

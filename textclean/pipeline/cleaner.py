@@ -214,12 +214,20 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
     try:
         while True:
             if blocks is not None and model.at_fresh_row():
+                batch: list[tuple[str, str]] = []  # lines of one-cell characters short of any margin
                 for line_start, shown, ending, sequences, removed in blocks.lines(offset):
+                    tally[0] += sequences
+                    tally[1] += removed
+                    if (shown.isascii() or ONE_CELL_TEXT.fullmatch(shown)) and len(shown) < (columns or len(shown) + 1):
+                        batch.append((shown, ending))
+                        continue
+                    model.append_lines(batch)
+                    batch = []
                     offset = line_start  # for a refusal's detail
                     model.write(shown)
                     model.line_feed(ending)
-                    tally[0] += sequences
-                    tally[1] += removed
+                if batch:
+                    model.append_lines(batch)
                 offset = blocks.stopped
             end = text.find("\n", offset)
             more = end >= 0

@@ -469,6 +469,42 @@ class LineModel:
         row.cells[start:end] = [UNWRITTEN] * (end - start)
 
     # --- moves between rows -----------------------------------------------------------------------
+    def append_lines(self, lines: list[tuple[str, str]]) -> None:
+        """Each ``(text, ending)``: ``write(text)`` then ``line_feed(ending)``, from a fresh last row, for
+        texts of one-cell characters that reach no known margin. The same rows, tallies and frozen rows;
+        a new row frozen before the end is built as its string, without cells."""
+        if not lines:
+            return
+        self.write(lines[0][0])  # onto the row as it is (a redraw may have marked it, or written and erased)
+        self.line_feed(lines[0][1])
+        lines = lines[1:]
+        rows, screen = self.rows, self.screen_lines
+        first = len(rows) - 1  # the row line feed added, which the next text goes to
+        count = len(lines)
+        if not self.freezes:
+            frozen_to = first
+        else:
+            frozen_to = max(first, first + count + 1 - screen)  # block rows below this index end frozen
+            for index in range(max(self.live, first + 1 - screen), min(first, first + count + 1 - screen)):
+                self._freeze(index)  # rows written before, frozen as each line feed would
+        del rows[first]
+        for index, (text, ending) in enumerate(lines, first):
+            if index < frozen_to:
+                if len(text) > MIN_COLUMNS:
+                    self.wide_frozen = index
+                rows.append(text + ending)
+                continue
+            row = Row()
+            row.cells = list(text)
+            row.written = len(text)
+            row.ending = ending
+            rows.append(row)
+        rows.append(Row())
+        if frozen_to > first:
+            self.live = frozen_to
+        self.row = len(rows) - 1
+        self.col = 0
+
     def line_feed(self, ending: str) -> None:
         row = self.rows[self.row]
         if self.row == len(self.rows) - 1:
