@@ -397,6 +397,16 @@ def _feed_runs(model: LineModel, body: str, offset: int, tally: list[int]) -> No
     """:func:`_feed_tokens` a run at a time (``body`` holds no C1 control): text and the inert
     sequences between it written as one string where the row is appended to (the same cells as
     writing each piece), and a run of backspaces as one move."""
+    if "\x1b" in body:  # text between SGR alone (a row of a multi-row display) is one run: no scan for tokens
+        pieces = _SGR_ONLY.split(body)
+        text = "".join(pieces)
+        if _NOT_TEXT.search(text) is None:
+            if text and not model.write_pieces(pieces, text):
+                _feed_tokens(model, body, offset, tally)
+                return
+            tally[0] += len(pieces) - 1
+            tally[1] += len(body) - len(text)
+            return
     for m in _RUN.finditer(body):
         run = m.group(1)
         if run is not None:
