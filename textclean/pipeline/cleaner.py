@@ -44,6 +44,7 @@ _CR_REDRAWS = re.compile(r"\r[^\r\n\x1b\x07]")
 # sequences are marked: split at CRs, EL 0 / 2 and backspace runs. Text runs must then be one cell per
 # character. (Without a backspace in the line, the pattern without them scans ~2.5x faster.)
 _CR_OR_EL = re.compile(rf"(\r|\x1b\[[02]?{EL})")
+_MOVES = re.compile(rf"\x1b\[[0-9]*[{CUU}{CUD}{CUF}{CUB}{CNL}{CPL}{CHA}{CUP}{ED}]")  # never inert
 _CR_EL_OR_BACKSPACES = re.compile(rf"(\r|\x1b\[[02]?{EL}|\x08+)")
 _NOT_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # The token path's steps (_feed_runs): a run of text and inert sequences between two other tokens
@@ -354,6 +355,8 @@ def _overlay(model: LineModel, body: str, tally: list[int]) -> bool:
 
     Each inert sequence is replaced by :data:`INERT_MARK` first (no CR, EL or backspace is inside one),
     then the text split at CR, EL and backspace runs."""
+    if "\x1b" in body and _MOVES.search(body) is not None:
+        return False  # a cursor move or erase in display stays after any substitution: no string path
     erases = body.count("\x1b[K") + body.count("\x1b[0K") + body.count("\x1b[2K") if "\x1b" in body else 0
     if "\x07" not in body and body.count("\x1b") == erases:
         marked, count = body, 0
@@ -443,7 +446,10 @@ def _feed_token(model: LineModel, token: str, at: int, tally: list[int]) -> None
             raise Refused(MALFORMED_ESCAPE, f"ESC that starts no complete sequence at offset {at}")
         tally[0] += 1
         tally[1] += len(token)
-        if not _inert(token):
+        act = _ACTS.get(token)
+        if act is not None:
+            act(model)
+        elif not _inert(token):
             _apply(model, token, at)
     elif first == "\r":
         model.carriage_return()
@@ -511,7 +517,9 @@ def _plan(token: str) -> _Plan:
 
 
 _PLAN_CACHED_LENGTH = 32  # longer sequences are rare and are not kept alive by the cache
-_cached_plan = functools.lru_cache(maxsize=1024)(_plan)
+_PLAN_CACHE_SIZE = 1024
+_cached_plan = functools.lru_cache(maxsize=_PLAN_CACHE_SIZE)(_plan)
+_ACTS: dict[str, _Act] = {}  # a sequence that only acts (planned before): its act
 
 
 def _apply(model: LineModel, token: str, offset: int) -> None:
@@ -523,6 +531,8 @@ def _apply(model: LineModel, token: str, offset: int) -> None:
         return  # "clear, then print": before the output begins there is nothing on screen to lose
     if act is None:
         _refuse(seq, offset)
+    if not clears and len(_ACTS) < _PLAN_CACHE_SIZE and len(token) <= _PLAN_CACHED_LENGTH:
+        _ACTS[token] = act  # no dispute, no exception for an untouched screen: the act alone, next time
     act(model)
 
 
