@@ -65,8 +65,12 @@ def _pages(text: str, columns: int | None, rows: int | None, *, fast: bool) -> t
 
 
 def _agree(text: str, columns: int | None, rows: int | None = None) -> None:
-    """Both models, fast paths on and off."""
-    assert _outcome(text, columns, fast=True) == _outcome(text, columns, fast=False), columns
+    """Both models, fast paths on and off (blocks of plain lines taken in short texts too)."""
+    slow = _outcome(text, columns, fast=False)
+    assert _outcome(text, columns, fast=True) == slow, columns
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cleaner, "_BLOCK_LINES", 0)
+        assert _outcome(text, columns, fast=True) == slow, columns
     assert _pages(text, columns, rows, fast=True) == _pages(text, columns, rows, fast=False), columns
 
 

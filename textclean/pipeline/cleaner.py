@@ -211,7 +211,8 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
     offset = 0
     swallowing = _SWALLOWING_STRING.search(text)
     swallowed_from = len(text) if swallowing is None else swallowing.start()
-    blocks = _Blocks(text, _append_only(columns)) if fast else None
+    # blocks pay where there are lines to batch (a short text is cheaper line by line)
+    blocks = _Blocks(text, _append_only(columns)) if fast and text.count("\n") >= _BLOCK_LINES else None
     try:
         while True:
             if blocks is not None and model.at_fresh_row():
@@ -264,6 +265,9 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
     except Unresolved as exc:
         raise Refused(UNSUPPORTED_CONTROL, f"{exc} (in the line at offset {offset})") from None
     return Candidate(model.render(), _account(model, *tally))
+
+
+_BLOCK_LINES = 16
 
 
 class _Blocks:
