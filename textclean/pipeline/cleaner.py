@@ -153,7 +153,8 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
         # DECAWM off matters where the width is known: past the margin a terminal overwrites the last
         # column. The screen model refuses it (the inert table drops it where no width is assumed).
         raise Refused(UNSUPPORTED_CONTROL, f"DECAWM off (autowrap) on a screen of {columns} columns")
-    if "\x1b" in text and _SWALLOWING_STRING.search(text) is not None:
+    swallowing = _SWALLOWING_STRING.search(text) if "\x1b" in text else None
+    if swallowing is not None:
         swallowed = session.joined_by_swallowing(text)
         if swallowed is not None:
             raise TerminalsDisagree(UNSUPPORTED_CONTROL, swallowed)
@@ -164,7 +165,7 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
             return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
         del stripped  # not kept alive beside the row model
     try:
-        return _resolve_redraws(text, columns, rows, c1_free=True)
+        return _resolve_redraws(text, columns, rows, checked=True, swallowing=swallowing)
     except Refused as refusal:
         if ("\x1b" not in text and columns is None) or isinstance(refusal, TerminalsDisagree):
             raise
@@ -199,17 +200,18 @@ def from_segments(text: str, segments: list[session.Segment], refusal: Refused |
 
 
 def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = None, *,
-                     fast: bool = True, c1_free: bool = False) -> Candidate:
+                     fast: bool = True, checked: bool = False, swallowing: re.Match[str] | None = None) -> Candidate:
     """Feed the text to the row model line by line; a line written once, left to right, onto a fresh
     row takes the one-regex path (with ``fast``, a block of such lines one substitution), a fresh row
     redrawn by CR, EL and backspaces the string path, any other line is fed a run at a time
     (:func:`_feed_runs`). ``fast=False``: every line the one-regex path does not take is fed one token
     at a time (the reference the fast paths are tested against)."""
     model = LineModel(len(text), screen_lines=rows or SCREEN_LINES, columns=columns)
-    runs = fast and (c1_free or c1_control_offset(text) is None)  # C1: token by token
+    runs = fast and (checked or c1_control_offset(text) is None)  # C1: token by token
     tally = [0, 0]  # escape sequences removed, and their characters
     offset = 0
-    swallowing = _SWALLOWING_STRING.search(text)
+    if not checked:  # candidate() has looked for C1 and for a swallowing string (``swallowing``)
+        swallowing = _SWALLOWING_STRING.search(text)
     swallowed_from = len(text) if swallowing is None else swallowing.start()
     # blocks pay where there are lines to batch (a short text is cheaper line by line)
     blocks = _Blocks(text, _append_only(columns)) if fast and text.count("\n") >= _BLOCK_LINES else None
