@@ -111,6 +111,11 @@ def _without(inert: re.Pattern[str], text: str, mark: str = "", sequences_left: 
     unless what is left is ``sequences_left`` sequences the caller knows ``inert`` leaves."""
     if INERT_MARK in text or (not sequences_left and "\x1b[K" in text):  # EL 0 beside SGR (grep, gcc): one pass
         return inert.subn(mark, text)
+    if not mark and not sequences_left:  # removed outright: with no ESC or BEL left, none was joined
+        stripped, count = _SGR_ONLY.subn("", text)
+        if "\x1b" not in stripped and "\x07" not in stripped:
+            return stripped, count
+        return inert.subn(mark, text)
     marked, count = _SGR_ONLY.subn(INERT_MARK, text)
     if marked.count("\x1b") != sequences_left or "\x07" in marked:
         marked, more = inert.subn(INERT_MARK, marked)
