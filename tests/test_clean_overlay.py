@@ -355,3 +355,46 @@ def test_long_blocks_agree(before: str, count: int, wide: str, up: int, after: s
     lines = "".join(f"row {i} {wide if i % 7 == 3 else ''}{CSI}1m.{CSI}0m\n" for i in range(count))
     text = before + ("\n" if before and not before.endswith("\n") else "") + lines + after + f"{CSI}{up}A\rX\n"
     _agree(text, columns)
+
+
+def _candidate(text: str, columns: int | None, rows: int | None) -> tuple[object, ...]:
+    try:
+        result = cleaner.candidate(text, columns=columns, rows=rows)
+    except cleaner.Refused as refusal:
+        return ("refused", type(refusal).__name__, refusal.reason, refusal.detail)
+    return ("cleaned", result.text, result.removed, result.segments)
+
+
+def _straight_to_pages_agrees(text: str, columns: int | None, rows: int | None) -> bool:
+    """A text the page models take without the row model's pass: the row model would have refused it
+    (never as terminals disagreeing), and the candidate is the same as after that pass."""
+    if "\x1b" not in text or not cleaner.pages.has_break(text) or not cleaner._row_model_refuses(text):
+        return False
+    if cleaner._SWALLOWING_STRING.search(text) is None:
+        with pytest.raises(cleaner.Refused) as refused:
+            cleaner._resolve_redraws(text, columns, rows)
+        assert not isinstance(refused.value, cleaner.TerminalsDisagree)
+    routed = _candidate(text, columns, rows)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cleaner, "_row_model_refuses", lambda _text: False)
+        assert routed == _candidate(text, columns, rows)
+    return True
+
+
+def test_page_breaks_go_straight_to_the_page_models_where_the_row_model_refuses(corpora_root: Path) -> None:
+    taken = 0
+    for path in [*CAPTURES, *sorted((FIXTURES / "pages").glob("*.raw")), *RECORDINGS]:
+        text = _read(path)
+        for columns, rows in ((None, None), (80, 24), (40, 10)):
+            taken += _straight_to_pages_agrees(text, columns, rows)
+    assert taken > 20
+
+
+_BREAKS = st.sampled_from([CSI + "2J", CSI + "H" + CSI + "2J", CSI + "3J", CSI + "J", CSI + "H", CSI + "1;1H",
+                           CSI + "?1049h", CSI + "?1049l", "\x1bc", CSI + "12345678901A", CSI + "0;01f"])
+
+
+@PROPERTY
+@given(terminal_streams([*_RUNS, _BREAKS]), st.sampled_from([(None, None), (80, 24), (20, 6)]))
+def test_generated_page_breaks_agree(text: str, size: tuple[int | None, int | None]) -> None:
+    _straight_to_pages_agrees(text, *size)

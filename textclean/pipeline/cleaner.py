@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from operator import methodcaller
 from typing import NamedTuple, NoReturn
 
-from . import grammar, session
+from . import grammar, pages, session
 from .grammar import Kind
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC, SGR
@@ -54,6 +54,9 @@ _RUN = re.compile(
     rf"((?:[^\x00-\x1f\x7f-\x9f]+|{grammar.INERT_SEQUENCE.pattern})+)|(\x08+)|{_TOKEN.pattern}"
 )
 _SWALLOWING_STRING = session.SWALLOWING_STRING
+# ED in any mode, CUP / HVP home (what _clears_or_homes names), and a CSI long enough for a disputed parameter
+_CLEAR_OR_HOME = re.compile(rf"\x1b\[[0-3]?{ED}|\x1b\[(?:0*1?(?:;0*1?)?)?[{CUP}{HVP}]")
+_LONG_PARAMETERS = re.compile(r"\x1b\[[\x30-\x3f]{10}")
 
 
 class Refused(Exception):
@@ -169,6 +172,11 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
         if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
             return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
         del stripped  # not kept alive beside the row model
+    if swallowing is None and pages.has_break(text) and _row_model_refuses(text):
+        try:
+            return _resolve_pages(text, columns, rows, None)
+        except _RowRefusalNeeded:
+            pass  # no page cleaned: the row model's own refusal is the answer, as below
     try:
         return _resolve_redraws(text, columns, rows, checked=True, swallowing=swallowing)
     except Refused as refusal:
@@ -177,15 +185,35 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
         return _resolve_pages(text, columns, rows, refusal)
 
 
-def _resolve_pages(text: str, columns: int | None, rows: int | None, refusal: Refused) -> Candidate:
+class _RowRefusalNeeded(Exception):
+    """The page models cleaned no page: the row model's refusal stands (it was not run)."""
+
+
+def _row_model_refuses(text: str) -> bool:
+    """Whether the row model refuses ``text`` (a text with ESC and no swallowing string), and never as
+    :class:`TerminalsDisagree`: ED or CUP / HVP home after the first LF (the screen is no longer
+    untouched, and it resolves neither), with no CSI before it long enough to have a disputed
+    parameter. Then the page models take the text without the row model's pass."""
+    first_line_end = text.find("\n")
+    if first_line_end < 0:
+        return False
+    clear = _CLEAR_OR_HOME.search(text, first_line_end)
+    return clear is not None and _LONG_PARAMETERS.search(text, 0, clear.start()) is None
+
+
+def _resolve_pages(text: str, columns: int | None, rows: int | None, refusal: Refused | None) -> Candidate:
     """The screen model, page by page (:mod:`session`); the row model's refusal stands when no page
-    gets cleaned."""
+    gets cleaned (None: not known yet, :class:`_RowRefusalNeeded` is raised instead)."""
     try:
         segments = session.resolve(text, columns=columns, rows=rows)
     except session.WholeRefusal as whole:
         if len(whole.segments) == 1 or all(s.text is None for s in whole.segments):
+            if refusal is None:
+                raise _RowRefusalNeeded from None
             raise refusal from None
         raise Refused(whole.reason, whole.detail) from None
+    if refusal is None and not any(s.text is not None and s.text for s in segments):
+        raise _RowRefusalNeeded
     return from_segments(text, segments, refusal)
 
 
