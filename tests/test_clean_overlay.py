@@ -555,3 +555,40 @@ def test_page_scans_equal_their_reference(text: str) -> None:
     assert pages.persists(text) == old
     for start in range(len(text) + 1):
         assert pages._only_inert(text, start, len(text)) == (grammar.INERT_SEQUENCE.sub("", text[start:]) == "")
+
+
+@pytest.mark.parametrize("text", [
+    "a\nb\n" + CSI + "H" + CSI + "2J" + "one\ntwo\n" + CSI + "H" + "ONE\n\nx" + CSI + "K\n",  # into written rows
+    CSI + "2J" + CSI + "5;1H" + CSI + "2J" + CSI + "H" + "\n".join(f"r{i}" for i in range(9)) + "\n",  # rows below
+    CSI + "2J" + CSI + "H" + "x" * 20 + "y\nz\n" + CSI + "A" + CSI + "2K\rw\n",  # a wrapped row (width 20)
+    CSI + "2J" + CSI + "H" + "top\n" + CSI + "J" + "kept\n" + CSI + "H" + CSI + "2K" + "top\n",  # a pinned row
+    CSI + "2J" + CSI + "H" + "abc" + CSI + "3b\n" + CSI + "3b" + "\n" + ESC + ")b" + CSI + "2b\n",  # REP across lines
+    CSI + "2J" + CSI + "H" + "x" * 79 + CSI + "K\n" + "y" * 80 + CSI + "K\n",  # EL at the 80th column
+    CSI + "2J" + CSI + "H" + CSI + "2;4r" + "a\nb\nc\nd\ne\n" + CSI + "r" + "f\ng\n",  # a scroll region
+], ids=range(7))
+def test_plain_lines_where_the_screen_decides(text: str) -> None:
+    for size in ((None, None), (20, 4), (80, 3), (None, 2)):
+        assert _walked(text, *size, fast=True) == _walked(text, *size, fast=False), size
+
+
+def test_kept_pages_are_joined_in_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """assemble joins a kept page's bytes in slices (each as narrow as its characters): the same
+    candidate as one slice per page, on real sessions with kept pages, with a wide character in one."""
+    checked = 0
+    for path in [*_SESSIONS, *CAPTURES]:
+        text = _read(path)
+        for variant in (text, "🙂" + text):
+            try:
+                segments = session.resolve(variant, columns=None, rows=None)
+            except session.WholeRefusal:
+                continue
+            if all(s.text is not None for s in segments):
+                continue
+            whole = session.assemble(variant, segments)
+            with monkeypatch.context() as patch:
+                patch.setattr(session, "_KEPT_SLICE", 7)
+                assert session.assemble(variant, segments) == whole
+                patch.setattr(session, "_KEPT_SLICE", 1 << 30)
+                assert session.assemble(variant, segments) == whole
+            checked += 1
+    assert checked >= 2

@@ -356,6 +356,9 @@ def _render(model: ScreenModel, start_row: int, ending: str) -> str:
     return "".join(out)
 
 
+_KEPT_SLICE = 1 << 12
+
+
 def assemble(text: str, segments: list[Segment]) -> str:
     """The candidate: cleaned pages as plain text, kept pages as their raw bytes. A cleaned page
     followed by another segment ends with a line end; one after a kept page starts with its break."""
@@ -367,7 +370,9 @@ def assemble(text: str, segments: list[Segment]) -> str:
         if segment.text is None:
             if out and not previous_kept and not out[-1].endswith("\n"):
                 out.append(ending)
-            out.append(text[page.start : page.end])
+            # in slices of a bounded length: each is as narrow as its own characters allow (one emoji
+            # makes a whole slice four bytes a character), and the join holds them all at once
+            out.extend(text[at : min(at + _KEPT_SLICE, page.end)] for at in range(page.start, page.end, _KEPT_SLICE))
             previous_kept = True
             continue
         if previous_kept and page.body > page.start:
