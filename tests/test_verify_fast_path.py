@@ -61,14 +61,14 @@ def test_fast_path_agrees_on_generated_streams(text: str) -> None:
 
 
 def _verdict(text: str, columns: int | None = None, rows: int | None = None, *, fast: bool) -> object:
-    saved = verify.REDRAWN_FAST_PATH
-    verify.REDRAWN_FAST_PATH = fast
+    saved = verify.REDRAWN_FAST_PATH, verify.ROWS_FAST_PATH
+    verify.REDRAWN_FAST_PATH = verify.ROWS_FAST_PATH = fast
     try:
         return verify.terminal_lines(text, columns=columns, rows=rows)
     except verify.Unresolvable as exc:
         return f"unresolvable: {exc}"
     finally:
-        verify.REDRAWN_FAST_PATH = saved
+        verify.REDRAWN_FAST_PATH, verify.ROWS_FAST_PATH = saved
 
 
 def _redrawn_agrees(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
@@ -136,3 +136,67 @@ def test_redrawn_rows_agree_on_generated_streams(text: str, size: tuple[int | No
     fast = verify._redrawn_lines(text, columns or verify.MIN_COLUMNS)
     if fast is not None:
         assert fast == _model_at(text, columns is None)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rows redrawn in place (verify._rows_lines): the token walk's steps on strings, never a different verdict
+
+
+def _rows_agree(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
+    """Whether the rows path answered, asserting it answered as the token walk does."""
+    fast = verify._rows_lines(text, margin)
+    if fast is not None:
+        assert fast == _model_at(text, margin is not None), repr(text[:200])
+    return fast is not None
+
+
+def test_rows_path_agrees_on_every_capture() -> None:
+    named = list(captures())
+    answered = {name for name, text in named if _rows_agree(text)}
+    # the multi-row displays, spinners and overstrike the other fast paths leave to the token walk
+    assert {"rich_progress", "rich_status", "npm_spinner", "pip_spinner", "man_overstrike"} <= answered, answered
+    for _, text in named:
+        _rows_agree(text, None)
+    for text, columns, rows in _recorded():
+        _rows_agree(text)
+        _rows_agree(text, None)
+        assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
+    root = corpora.locate()
+    if root is not None:
+        count = 0
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
+                text = path.read_bytes().decode("utf-8", "surrogateescape")
+                count += _rows_agree(text)
+                _rows_agree(text, None)
+                assert _verdict(text, fast=True) == _verdict(text, fast=False)
+        assert count >= 10
+
+
+_ROW_TEXT = (st.text(st.sampled_from("ab -━⠙é你\t\u200b\udcff"), min_size=1, max_size=6)
+             | st.text("xyz ", min_size=70, max_size=90))
+_ROW_PIECE = st.one_of(
+    _ROW_TEXT,
+    st.sampled_from(["\r", "\r", "\n", "\r\n", "\b", "\b\b", "\b\b\b\b", "\r\b", "\b\r", "\x1b[K", "\x1b[0K",
+                     "\x1b[2K", "\x1b[1K", "\x1b[00K", "\x1b[A", "\x1b[1A", "\x1b[2A", "\x1b[0A", "\x1b[B", "\x1b[3B",
+                     "\x1b[E", "\x1b[F", "\x1b[2F", "\x1b[G", "\x1b[1G", "\x1b[5G", "\x1b[81G", "\x1b[31m", "\x1b[m",
+                     "\x1b[?25l", "\x1b]0;t\x07", "\x1b[C", "\x1b[H", "\x1b[2J", "\x1b[X", "\x1b7", "\x1b8", "\x1b",
+                     "\x07", "\t"]),
+)
+
+
+@given(st.lists(_ROW_PIECE, max_size=30).map("".join), _SIZES)
+@example("a\r\x1b[2K\x1b[1A\x1b[2Kb\r\nc\r\n", (None, None))
+@example("ab\r\nx\x1b[1Ay\n", (None, None))  # a write past the end of the row above: padding
+@example("N\bNA\bAM\bME\bE\r\n", (None, None))  # overstrike: writes in the middle of a row
+@example("abc\bd\x1b[K\n", (None, None))  # EL 0 on a row held as cells
+@example("x" * 85 + "\b\b\n", (None, None))  # BS on a row past column 80 at an unknown width
+@example("x" * 85 + "\b\r\n", (None, None))  # a CR in a mixed run right before LF still acts
+@example("ab\x1b[2Kc\n", (None, None))  # EL 2 in append mode: the next write pads
+@example("\r\n" * 30 + "\x1b[25A" + "x\n", (None, None))  # more than 23 rows up
+def test_rows_path_agrees_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
+    columns, rows = size
+    assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
+    for margin in (columns or verify.MIN_COLUMNS, None):
+        if columns is None or margin is None:
+            _rows_agree(text, margin)

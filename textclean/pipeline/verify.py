@@ -24,6 +24,7 @@ proportional to the input length, so no input can make the model quadratic or bl
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from . import grammar
@@ -933,6 +934,8 @@ def _line_model(text: str, unknown_width: bool = False) -> list[str]:
     lines = _append_only_lines(text)  # appending only: no column depends on the width
     if lines is None and REDRAWN_FAST_PATH:
         lines = _redrawn_lines(text, MIN_COLUMNS if unknown_width else None)
+    if lines is None and ROWS_FAST_PATH:
+        lines = _rows_lines(text, MIN_COLUMNS if unknown_width else None)
     return _model_lines(text, unknown_width) if lines is None else lines
 
 
@@ -1103,6 +1106,212 @@ def _overlay(line: str, margin: int | None, ends_before_lf: bool) -> str | None:
         if reset:
             break
     return row
+
+
+# ---------------------------------------------------------------------------------------------------
+# The fast path for rows redrawn in place (multi-row progress displays, spinners, overstrike): the
+# token walk's own steps on rows of one-cell characters held as strings
+
+ROWS_FAST_PATH = True  # tests switch it off to compare with the token walk
+# Cursor moves and edits this path does not take (CUF, CUB, CUP, ED, ECH, DCH, scrolling, margins, ...)
+_NEVER_ROWS = re.compile(re.escape(grammar.CSI) + "[0-9;]*[CDHJLMPSTXZ@`abdefgrsu]")
+_ROW_OPERATIONS = frozenset({"erase_in_line", "move_rows", "move_rows_home", "cursor_to_column"})
+_INERT_MARK = "\x1a"  # where an inert sequence was: it splits a write in two, as in the token walk
+_OPERATION_MARKS = "".join(map(chr, (*range(0x00, 0x08), 0x0B, 0x0C, *range(0x0E, 0x1A), *range(0x1C, 0x20))))
+_NOT_PRINTABLE_ASCII = re.compile("[^ -~\r\n\b]+")
+_ROW_TOKEN = re.compile(f"[\r\b]+|[{re.escape(_OPERATION_MARKS)}]|[^\r\b{re.escape(_OPERATION_MARKS)}]+")
+
+
+def _rows_lines(text: str, margin: int | None) -> list[str] | None:
+    """:func:`terminal_lines` where every character written is one cell wide (no HT, no other
+    control but CR, LF and BS) and every sequence is inert or EL 0 / EL 2, CUU, CUD, CNL, CPL or CHA
+    below the narrowest margin; else None. Each sequence is replaced by a mark (one character, a
+    control the written text cannot hold), so a row appended to is taken a line at a time, and the
+    rest is :func:`_walk_rows`. Equal to the token walk wherever it answers
+    (tests/test_verify_fast_path.py)."""
+    if _NEVER_ROWS.search(text) is not None:
+        return None
+    parts = _APPENDED_SEQUENCE.split(text)
+    # every character but CR, LF and BS one cell wide (so no control a mark stands for), by runs of the
+    # others: a set of every character would cost a hash per character
+    others = set(_NOT_PRINTABLE_ASCII.findall("".join(parts[::2])))
+    if others and not _all_narrow("".join(others)):
+        return None
+    marks: dict[str, str] = {}
+    actions: dict[str, tuple[str, int]] = {}
+    for sequence in set(parts[1::2]):
+        action = _action_for(sequence)
+        if action.op == INERT:
+            marks[sequence] = _INERT_MARK
+        elif action.op in _ROW_OPERATIONS and len(actions) < len(_OPERATION_MARKS):
+            if action.op == "erase_in_line" and action.count == 1:
+                return None  # EL 1 leaves unwritten cells before the cursor
+            if action.op == "cursor_to_column" and action.count - 1 >= MIN_COLUMNS:
+                return None  # past the narrowest margin the token walk measures the row
+            mark = marks[sequence] = _OPERATION_MARKS[len(actions)]
+            actions[mark] = (action.op, action.count)
+        else:
+            return None
+        found = _SEQUENCE_AT(sequence, 0)
+        if found is None or found.end() != len(sequence):  # the grammar says where sequences end
+            return None
+    parts[1::2] = map(marks.__getitem__, parts[1::2])
+    lines = "".join(parts).split(LF)
+    del parts
+    # the work the token walk would charge, over-counted: a quarter of its budget, so it never runs out
+    return _walk_rows(lines, actions, margin, (WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * len(text)) // 4)
+
+
+def _walk_rows(
+    lines: list[str], actions: dict[str, tuple[str, int]], margin: int | None, budget: int
+) -> list[str] | None:
+    """:class:`_Screen`'s steps for marked lines of one-cell characters, on strings, or None.
+
+    The same state as the token walk: ``rows``, the cursor's row ``r``, ``pieces`` (append mode),
+    ``col`` (updated exactly where the token walk updates it), and ``listed``, the rows it holds as
+    cell lists (written in the middle), where a write at the row's end stays out of append mode. Each
+    step is the token walk's operation of the same name; wherever that would pad, measure a width,
+    reach the narrowest margin (``margin``; its check_layout), leave the rows or run out of work, this
+    gives None instead. Inlined for speed: one step per token costs no call."""
+    rows = [""]
+    listed: set[int] = set()
+    r = 0
+    pieces: list[str] | None = []
+    col = 0
+    work = 0
+    last_line = len(lines) - 1
+    for number, line in enumerate(lines):
+        if number:  # line_feed
+            if pieces is not None:
+                joined = rows[r] = "".join(pieces)
+                work += len(joined)
+                pieces = None
+            r += 1
+            if r == len(rows):
+                rows.append("")
+                pieces = []
+            else:
+                col = 0
+            if work > budget:
+                return None
+        if not line:
+            continue
+        if pieces is not None:
+            plain = line.replace(_INERT_MARK, "") if _INERT_MARK in line else line
+            if plain.isprintable():  # no CR, BS or mark: appended whole
+                pieces.append(plain)
+                continue
+        tokens = _ROW_TOKEN.findall(line)
+        last = len(tokens) - 1
+        for index, token in enumerate(tokens):
+            first = token[0]
+            if first == CR or first == BS:  # control_run: a homogeneous run at once, else char by char
+                if token.count(first) == len(token):
+                    before = index == last and number < last_line  # the next character is LF
+                    steps: Iterable[tuple[str, int, bool]] = ((first, len(token), before),)
+                else:
+                    steps = [(char, 1, False) for char in token]
+                for char, count, before_lf in steps:
+                    if pieces is not None:  # end_append (cursor_column for BS)
+                        joined = rows[r] = "".join(pieces)
+                        work += len(joined)
+                        pieces = None
+                        if char == BS:
+                            col = len(joined)
+                    if char == CR:  # carriage_return
+                        if margin is not None and not before_lf and len(rows[r]) >= margin:
+                            return None
+                        col = 0
+                    else:  # cursor_back
+                        if margin is not None and (col >= margin or len(rows[r]) >= margin):
+                            return None
+                        col = col - count if col > count else 0
+                continue
+            action = actions.get(first)
+            if action is not None:
+                op, count = action
+                if op == "erase_in_line":
+                    if pieces is not None:
+                        if count == 0:
+                            continue  # idle when appending
+                        joined = rows[r] = "".join(pieces)  # cursor_column
+                        work += len(joined)
+                        pieces = None
+                        col = len(joined)
+                        if margin is not None and col >= margin:
+                            return None
+                        rows[r] = ""
+                        listed.discard(r)
+                        continue
+                    row = rows[r]
+                    if not row:
+                        continue
+                    if margin is not None and (col >= margin or len(row) >= margin):
+                        return None
+                    if count == 2 or col == 0:
+                        rows[r] = ""
+                        listed.discard(r)
+                    else:
+                        work += len(row)
+                        rows[r] = row[:col]
+                    continue
+                if pieces is not None:  # end_append (cursor_column for a vertical move)
+                    joined = rows[r] = "".join(pieces)
+                    work += len(joined)
+                    pieces = None
+                    if op != "cursor_to_column":
+                        col = len(joined)
+                if op == "cursor_to_column":  # checked with the column the cursor had before append mode
+                    if margin is not None and (col >= margin or len(rows[r]) >= margin):
+                        return None
+                    col = count - 1
+                    continue
+                target = r + count  # move_rows, move_rows_home
+                lowest = len(rows) - 1
+                if target < 0 or target > lowest or target < lowest - (SCREEN_LINES - 1):
+                    return None  # the token walk refuses
+                if margin is not None:
+                    if col >= margin:
+                        return None
+                    for between in range(min(r, target), max(r, target) + 1):
+                        if len(rows[between]) >= margin:
+                            return None
+                r = target
+                if op == "move_rows_home":
+                    col = 0
+                continue
+            # text, with the marks of inert sequences: the writes between them, as the token walk makes them
+            if pieces is not None:
+                pieces.append(token.replace(_INERT_MARK, "") if _INERT_MARK in token else token)
+                continue
+            chunks = token.split(_INERT_MARK) if _INERT_MARK in token else (token,)
+            for at, chunk in enumerate(chunks):
+                if pieces is not None:
+                    pieces.append("".join(chunks[at:]))
+                    break
+                if not chunk:
+                    continue
+                row = rows[r]  # write
+                if col == 0 and len(chunk) >= len(row):  # covers the row
+                    work += len(row)
+                    pieces = [chunk]
+                    listed.discard(r)
+                elif col > len(row):
+                    return None  # the token walk pads with unwritten cells
+                elif col == len(row) and r not in listed:
+                    work += len(row) + len(chunk)
+                    pieces = [row, chunk]
+                else:
+                    listed.add(r)  # the token walk's cells
+                    end = col + len(chunk)
+                    work += len(row) + len(chunk)
+                    if work > budget:
+                        return None
+                    rows[r] = row[:col] + chunk + row[end:]
+                    col = end
+    if pieces is not None:
+        rows[r] = "".join(pieces)
+    return [row for row in rows if row.strip(" \t")]
 
 
 def _line_model_fits(text: str, columns: int | None, rows: int | None) -> bool:
