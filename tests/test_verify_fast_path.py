@@ -8,7 +8,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from oracle import corpora
-from textclean.pipeline import verify
+from textclean.pipeline import verify, verify_screen
 
 from .agent_logs import FIXTURES, captures
 from .strategies import private_modes, screen_controls, strings, terminal_streams, two_byte_escapes
@@ -193,10 +193,64 @@ _ROW_PIECE = st.one_of(
 @example("x" * 85 + "\b\b\n", (None, None))  # BS on a row past column 80 at an unknown width
 @example("x" * 85 + "\b\r\n", (None, None))  # a CR in a mixed run right before LF still acts
 @example("ab\x1b[2Kc\n", (None, None))  # EL 2 in append mode: the next write pads
+@example("x" * 85 + "\x1b[2K\r\n", (None, None))  # EL 2 on a row past column 80 at an unknown width
 @example("\r\n" * 30 + "\x1b[25A" + "x\n", (None, None))  # more than 23 rows up
+@example("ab\bc\x1b[m" + "x" * 80 + "\x1b[K\n", (None, None))  # a write at the end of cells: not appending
 def test_rows_path_agrees_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
     columns, rows = size
     assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
     for margin in (columns or verify.MIN_COLUMNS, None):
         if columns is None or margin is None:
             _rows_agree(text, margin)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The screen model's runs of BS taken at once (verify_screen.BACKSPACE_RUNS): the same pages, reasons
+# included, as one BS at a time
+
+
+def _pages(text: str, columns: int | None, rows: int | None, *, runs: bool) -> object:
+    saved = verify_screen.BACKSPACE_RUNS
+    verify_screen.BACKSPACE_RUNS = runs
+    try:
+        model = verify_screen.Model(text, columns, rows)
+        pages = model.run()
+        return model.work_left, [(page.start, page.break_end, page.end, page.lines, page.reason, page.leaves,
+                                  page.modes, page.inherits) for page in pages]
+    finally:
+        verify_screen.BACKSPACE_RUNS = saved
+
+
+def _screen_agrees(text: str, columns: int | None = None, rows: int | None = None) -> None:
+    assert _pages(text, columns, rows, runs=True) == _pages(text, columns, rows, runs=False), repr(text[:200])
+
+
+def test_backspace_runs_agree_on_every_capture() -> None:
+    for _, text in captures():
+        _screen_agrees(text)
+    for text, columns, rows in _recorded():
+        _screen_agrees(text, columns, rows)
+    root = corpora.locate()
+    if root is not None:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
+                text = path.read_bytes().decode("utf-8", "surrogateescape")
+                _screen_agrees(text)
+                _screen_agrees(text, 80, 24)
+
+
+_SCREEN_PIECE = st.one_of(
+    _ROW_TEXT,
+    st.sampled_from(["\b", "\b\b", "\b" * 5, "\b" * 30, "\r", "\n", "\r\n", "\t", "\x1b[K", "\x1b[2K", "\x1b[A",
+                     "\x1b[C", "\x1b[3C", "\x1b[P", "\x1b[2J", "\x1b[H", "\x1b[5;3H", "\x1b[?1049h", "\x1b[?1049l",
+                     "\x1b[?7l", "\x1b_x\x07", "\x1b[6n", "\x1b[31m", "\x1b[1048h", "\x1b", "\x07"]),
+)
+
+
+@given(st.lists(_SCREEN_PIECE, max_size=30).map("".join), _SIZES)
+@example("abcdefg\b\b\bx\n", (5, 24))  # a BS run reaching the first column of a row a wrapped line continues on
+@example("abcdefghij\b\b\b\b\b\b\b\b\b\b\b\bx\n", (None, None))
+@example("x" * 90 + "\b\b\b", (None, None))  # on a row past column 80 at an unknown width
+def test_backspace_runs_agree_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
+    columns, rows = size
+    _screen_agrees(text, columns, rows)
