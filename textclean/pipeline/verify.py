@@ -125,19 +125,33 @@ def _is_plain(text: str) -> bool:
 
 
 _NARROW = {chr(code) for code in range(0x20, 0x7F)}  # grows with every character found one cell wide
+_NARROW_PATTERN_LIMIT = 1024  # characters in the pattern below, at most (compiling it costs per character)
+
+
+def _other_than(chars: set[str]) -> re.Pattern[str]:
+    return re.compile("[^" + "".join(sorted(map(re.escape, chars))) + "]")
+
+
+_NOT_NARROW = _other_than(_NARROW)  # a character not yet known to be one cell wide (a search runs in C)
 
 
 def _all_narrow(text: str) -> bool:
     """True when every character of ``text`` takes exactly one cell (HT and the sentinels do not)."""
+    global _NOT_NARROW
     if _is_plain(text):
         return True
-    chars = set(text)
+    found = _NOT_NARROW.search(text)
+    if found is None:
+        return True
+    chars = set(text[found.start():])  # a hash per character only from the first one not yet known
     if chars <= _NARROW:
         return True
     for char in chars - _NARROW:
         if _WIDTH[char] != 1:
             return False
         _NARROW.add(char)
+    if len(_NARROW) <= _NARROW_PATTERN_LIMIT:
+        _NOT_NARROW = _other_than(_NARROW)
     return True
 
 
