@@ -254,3 +254,51 @@ _SCREEN_PIECE = st.one_of(
 def test_backspace_runs_agree_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
     columns, rows = size
     _screen_agrees(text, columns, rows)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Comparing a candidate by whole strings (verify._same_lines): the same answer as line by line
+
+
+def _same(expected: list[str], candidate: str, *, joined: bool) -> bool:
+    saved = verify.SAME_LINES_JOINED
+    verify.SAME_LINES_JOINED = joined
+    try:
+        return verify._same_lines(expected, candidate)
+    finally:
+        verify.SAME_LINES_JOINED = saved
+
+
+def test_same_lines_agree_on_every_capture() -> None:
+    from textclean.pipeline import cleaner
+
+    for _, text in captures():
+        try:
+            expected = verify.terminal_lines(text)
+        except verify.Unresolvable:
+            continue
+        candidate = cleaner.candidate(text).text
+        for other in (candidate, candidate + "\n", "\n" + candidate, candidate.replace("\n", "\n\n"), text,
+                      candidate[: len(candidate) // 2], candidate.replace("\n", "\n \n")):
+            assert _same(expected, other, joined=True) == _same(expected, other, joined=False)
+        assert _same(expected, "\n".join(expected), joined=True)
+
+
+_LINE = st.text(st.sampled_from("ab \t\r"), max_size=4)
+
+
+@given(st.lists(_LINE | st.sampled_from(["a\nb", "", " "]), max_size=6), st.lists(_LINE, max_size=10).map("\n".join))
+@example(["a"], "a\n\n")
+@example(["a"], "\na")
+@example(["a", "b"], "a\n \nb")
+@example(["a", " b"], "a\n b")
+@example(["a"], "a\r")
+@example(["a\r"], "a\r")
+@example(["a\nb"], "a\nb")
+@example([""], "")
+@example([" ", "a"], " \na")
+@example(["a", " "], "a\n ")
+def test_same_lines_agree_on_generated_lines(expected: list[str], candidate: str) -> None:
+    assert _same(expected, candidate, joined=True) == _same(expected, candidate, joined=False)
+    joined = "\n".join(expected)
+    assert _same(expected, joined, joined=True) == _same(expected, joined, joined=False)
