@@ -1145,12 +1145,13 @@ def _rows_lines(text: str, margin: int | None) -> list[str] | None:
     (tests/test_verify_fast_path.py)."""
     if _NEVER_ROWS.search(text) is not None:
         return None
-    parts = _APPENDED_SEQUENCE.split(text)
-    # every character but CR, LF and BS one cell wide (so no control a mark stands for), by runs of the
-    # others: a set of every character would cost a hash per character
-    others = set(_NOT_PRINTABLE_ASCII.findall("".join(parts[::2])))
-    if others and not _all_narrow("".join(others)):
+    # every character but CR, LF, BS and ESC one cell wide (so no control a mark stands for), found by
+    # runs of the others before anything is split (a set of every character would cost a hash each); an
+    # ESC left over once the sequences are taken out is not narrow either (checked after the split)
+    others = set(_NOT_PRINTABLE_ASCII.findall(text))
+    if others and not _all_narrow("".join(others).replace(ESC, "")):
         return None
+    parts = _APPENDED_SEQUENCE.split(text)
     marks: dict[str, str] = {}
     actions: dict[str, tuple[str, int]] = {}
     for sequence in set(parts[1::2]):
@@ -1170,8 +1171,12 @@ def _rows_lines(text: str, margin: int | None) -> list[str] | None:
         if found is None or found.end() != len(sequence):  # the grammar says where sequences end
             return None
     parts[1::2] = map(marks.__getitem__, parts[1::2])
-    lines = "".join(parts).split(LF)
+    marked = "".join(parts)
     del parts
+    if ESC in marked:
+        return None  # an escape sequence of another form, or a malformed one: the token walk's
+    lines = marked.split(LF)
+    del marked
     # the work the token walk would charge, over-counted: a quarter of its budget, so it never runs out
     return _walk_rows(lines, actions, margin, (WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * len(text)) // 4)
 
