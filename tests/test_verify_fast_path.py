@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -307,3 +308,63 @@ def test_same_lines_agree_on_generated_lines(expected: list[str], candidate: str
     assert _same(expected, candidate, joined=True) == _same(expected, candidate, joined=False)
     joined = "\n".join(expected)
     assert _same(expected, joined, joined=True) == _same(expected, joined, joined=False)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Texts the line model is sure to refuse go straight to the screen model (verify.ROUTE_PAGES): the
+# same answers, refusals and their messages included, as trying the line model first
+
+
+def _answers(text: str, columns: int | None, rows: int | None, *, routed: bool) -> tuple[object, ...]:
+    saved = verify.ROUTE_PAGES
+    verify.ROUTE_PAGES = routed
+    try:
+        verdict = _verdict(text, columns, rows, fast=True)
+        candidate = "\n".join(verdict) if isinstance(verdict, list) else ""
+        differences = tuple(verify.first_difference(text, other, columns=columns, rows=rows)
+                            for other in (candidate, text, candidate + "x\n"))
+        return verdict, differences
+    finally:
+        verify.ROUTE_PAGES = saved
+
+
+def _routed_agrees(text: str, columns: int | None = None, rows: int | None = None) -> bool:
+    if verify._line_model_refuses(text):
+        refusal = _model_at(text, columns is None)
+        assert isinstance(refusal, str) and refusal.startswith("unresolvable"), repr(text[:200])
+        with pytest.raises(verify.Unresolvable) as caught:
+            verify._model_lines(text, columns is None)
+        assert not isinstance(caught.value, verify.TerminalsDisagree)
+    assert _answers(text, columns, rows, routed=True) == _answers(text, columns, rows, routed=False), repr(text[:200])
+    return verify._line_model_refuses(text)
+
+
+def test_routing_agrees_on_every_capture() -> None:
+    routed = [name for name, text in captures() if _routed_agrees(text)]
+    assert "clear_then_ls" not in routed  # its clear comes before any output: the line model answers
+    count = sum(_routed_agrees(text, columns, rows) for text, columns, rows in _recorded())
+    root = corpora.locate()
+    if root is not None:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
+                count += _routed_agrees(path.read_bytes().decode("utf-8", "surrogateescape"))
+    assert count >= 10
+
+
+_ROUTE_PIECE = st.one_of(
+    _ROW_TEXT,
+    st.sampled_from(["\r", "\n", "\r\n", "\b", "\x1b[2J", "\x1b[H", "\x1b[J", "\x1b[3J", "\x1b[1;1H", "\x1b[5;3H",
+                     "\x1b[?1049h", "\x1b[?1049l", "\x1bc", "\x1b[1P", "\x1b[K", "\x1b[31m", "\x1b]0;t\x07",
+                     "\x1bP1$r\x07", "\x1b_x\x07", "\x1b[" + "1;" * 40 + "H", "\x1b[99999999999C", "\x1b", "\x9b2J"]),
+)
+
+
+@given(st.lists(_ROUTE_PIECE, max_size=20).map("".join), _SIZES)
+@example("a\n\x1b[2Jb\n", (None, None))
+@example("a\r\x1b[K\x1b[2Jb\n", (None, None))  # output erased before the clear: the line model answers
+@example("a\n\x1b[1Pb\x1b_x\x07\nc", (None, None))  # a string tmux swallows past (after the refusal)
+@example("\x1b[2Ja\n\x1b[2Jb", (20, 5))
+@example("\x1b_x\x07\nc\x1b[1P", (None, None))  # ... and before the refused sequence: the walk's refusal is final
+def test_routing_agrees_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
+    columns, rows = size
+    _routed_agrees(text, columns, rows)
