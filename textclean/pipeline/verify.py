@@ -937,7 +937,7 @@ def _feed_line(screen: _Screen, line: str, offset: int) -> None:
         _feed_gap(screen, line[position:], offset + position)
 
 
-def _line_model(text: str, unknown_width: bool = False) -> list[str]:
+def _line_model(text: str, unknown_width: bool = False, route: bool = False) -> list[str]:
     """Informative lines of a single page by the line model (today's fast path).
 
     Resolved, blank ones (empty or only spaces/tabs) dropped. Written spaces are kept (no right-trim of
@@ -950,6 +950,8 @@ def _line_model(text: str, unknown_width: bool = False) -> list[str]:
         lines = _redrawn_lines(text, MIN_COLUMNS if unknown_width else None)
     if lines is None and ROWS_FAST_PATH:
         lines = _rows_lines(text, MIN_COLUMNS if unknown_width else None)
+    if lines is None and route and ROUTE_PAGES and _line_model_refuses(text):
+        raise _SentOn(text, unknown_width)  # ``route``: the caller takes any refusal to the screen model
     return _model_lines(text, unknown_width) if lines is None else lines
 
 
@@ -1383,22 +1385,24 @@ def _line_model_refuses(text: str) -> bool:
     return refused or (first_clear >= 0 and LF in text[:first_clear])
 
 
-class _LaterRefusal:
-    """The line model's refusal of a text :func:`_line_model_refuses` sent on, found when needed."""
+class _SentOn(Unresolvable):
+    """The line model's refusal of a text :func:`_line_model_refuses` sends on to the screen model,
+    found (by the walk) only where a message needs it."""
 
     def __init__(self, text: str, unknown_width: bool) -> None:
+        super().__init__()
         self.text = text
         self.unknown_width = unknown_width
 
-    def exception(self) -> Unresolvable:
+    def found(self) -> Unresolvable:
         try:
-            _line_model(self.text, self.unknown_width)
+            _model_lines(self.text, self.unknown_width)
         except Unresolvable as exc:
             return exc
         return Unresolvable("the line model was expected to refuse this text")  # not reached (tested)
 
     def __str__(self) -> str:
-        return str(self.exception())
+        return str(self.found())
 
 
 def terminal_lines(text: str, *, columns: int | None = None, rows: int | None = None) -> list[str]:
@@ -1409,24 +1413,21 @@ def terminal_lines(text: str, *, columns: int | None = None, rows: int | None = 
     Tabs kept literally. ``columns`` / ``rows``: the terminal's size when known (else at least 80 x 24,
     no wrapping assumed). Raises :class:`Unresolvable` for anything the models cannot decide.
     """
-    first_refusal: Unresolvable | _LaterRefusal | None = None
+    first_refusal: Unresolvable | None = None
     if _line_model_fits(text, columns, rows):
-        if ROUTE_PAGES and _line_model_refuses(text):
-            first_refusal = _LaterRefusal(text, columns is None)
-        else:
-            try:
-                return _line_model(text, columns is None)
-            except TerminalsDisagree:
-                raise
-            except Unresolvable as exc:
-                first_refusal = exc
+        try:
+            return _line_model(text, columns is None, route=True)
+        except TerminalsDisagree:
+            raise
+        except Unresolvable as exc:
+            first_refusal = exc
     from . import verify_screen
 
     try:
         pages = verify_screen.pages(text, columns, rows, strict=True)
     except verify_screen.Undecided as exc:
         if first_refusal is not None and getattr(exc, "page", 0) == 0:
-            raise first_refusal.exception() if isinstance(first_refusal, _LaterRefusal) else first_refusal from None
+            raise first_refusal.found() if isinstance(first_refusal, _SentOn) else first_refusal from None
         raise Unresolvable(str(exc)) from None
     return [line for page in pages for line in page.lines]
 
@@ -1512,12 +1513,10 @@ def first_difference(
     see :func:`verify_pages.first_difference` for the pages. An unresolvable one-page ``raw`` gives
     ``"unresolvable: "`` and the reason.
     """
-    first_refusal: Unresolvable | _LaterRefusal | None = None
-    if _line_model_fits(raw, columns, rows) and ROUTE_PAGES and _line_model_refuses(raw):
-        first_refusal = _LaterRefusal(raw, columns is None)
-    elif _line_model_fits(raw, columns, rows):
+    first_refusal: Unresolvable | None = None
+    if _line_model_fits(raw, columns, rows):
         try:
-            expected = _line_model(raw, columns is None)
+            expected = _line_model(raw, columns is None, route=True)
         except TerminalsDisagree as exc:
             return f"unresolvable: {exc}"
         except Unresolvable as exc:

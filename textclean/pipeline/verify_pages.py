@@ -31,7 +31,7 @@ def _pages_label(first: int, last: int) -> str:
 
 
 def first_difference(
-    raw: str, candidate: str, columns: int | None, rows: int | None, refusal: object | None = None
+    raw: str, candidate: str, columns: int | None, rows: int | None, refusal: Exception | None = None
 ) -> str | None:
     from .verify import _line_difference  # the line-by-line message, one place
 
