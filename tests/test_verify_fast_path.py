@@ -156,6 +156,7 @@ def test_rows_path_agrees_on_every_capture() -> None:
     answered = {name for name, text in named if _rows_agree(text)}
     # the multi-row displays, spinners and overstrike the other fast paths leave to the token walk
     assert {"rich_progress", "rich_status", "npm_spinner", "pip_spinner", "man_overstrike"} <= answered, answered
+    assert sum(_rows_agree(text) for _, text in named) >= 15
     for _, text in named:
         _rows_agree(text, None)
     for text, columns, rows in _recorded():
@@ -178,7 +179,8 @@ _ROW_TEXT = (st.text(st.sampled_from("ab -━⠙é你\t\u200b\udcff"), min_size=
              | st.text("xyz ", min_size=70, max_size=90))
 _ROW_PIECE = st.one_of(
     _ROW_TEXT,
-    st.sampled_from(["\r", "\r", "\n", "\r\n", "\b", "\b\b", "\b\b\b\b", "\r\b", "\b\r", "\x1b[K", "\x1b[0K",
+    st.sampled_from(["\r", "\r", "\n", "\r\n", "\b", "\b\b", "\b\b\b\b", "\r\b", "\b\r", "\x07\r", "\x1b[K", "\x1b[0K",
+                     "\x1b[D", "\x1b[3D", "\x1b[C", "\x1b[4C", "\x1b[79C", "\x07\x07",
                      "\x1b[2K", "\x1b[1K", "\x1b[00K", "\x1b[A", "\x1b[1A", "\x1b[2A", "\x1b[0A", "\x1b[B", "\x1b[3B",
                      "\x1b[E", "\x1b[F", "\x1b[2F", "\x1b[G", "\x1b[1G", "\x1b[5G", "\x1b[81G", "\x1b[31m", "\x1b[m",
                      "\x1b[?25l", "\x1b]0;t\x07", "\x1b[C", "\x1b[H", "\x1b[2J", "\x1b[X", "\x1b7", "\x1b8", "\x1b",
@@ -195,6 +197,13 @@ _ROW_PIECE = st.one_of(
 @example("x" * 85 + "\b\r\n", (None, None))  # a CR in a mixed run right before LF still acts
 @example("ab\x1b[2Kc\n", (None, None))  # EL 2 in append mode: the next write pads
 @example("x" * 85 + "\x1b[2K\r\n", (None, None))  # EL 2 on a row past column 80 at an unknown width
+@example("ab\x1b[5Cc\n", (None, None))  # CUF past the row's end: the next write pads
+@example("abcdef\x1b[3Dx\x1b[Cy\n", (None, None))  # CUB and CUF inside the row
+@example("ab\x07\rc\x07\n", (None, None))  # BEL in a control run: char by char
+@example("x" * 80 + "\r \r\x1b[2Ky\n", (None, None))  # a row of 80 columns: a CR acts on it
+@example("x" * 81 + "\ry\n", (None, None))  # ... one of 81 wraps on an 80-column terminal
+@example("x" * 80 + "\n" + "y" * 80 + "\x1b[Az\n", (None, None))  # a row move from column 81
+@example("x" * 79 + "\x1b[K\x1b[Cy\x1b[K\b\n", (None, None))  # the cursor at column 80
 @example("\r\n" * 30 + "\x1b[25A" + "x\n", (None, None))  # more than 23 rows up
 @example("ab\bc\x1b[m" + "x" * 80 + "\x1b[K\n", (None, None))  # a write at the end of cells: not appending
 def test_rows_path_agrees_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:

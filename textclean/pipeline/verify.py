@@ -1129,19 +1129,24 @@ def _overlay(line: str, margin: int | None, ends_before_lf: bool) -> str | None:
 # token walk's own steps on rows of one-cell characters held as strings
 
 ROWS_FAST_PATH = True  # tests switch it off to compare with the token walk
-# Cursor moves and edits this path does not take (CUF, CUB, CUP, ED, ECH, DCH, scrolling, margins, ...)
-_NEVER_ROWS = re.compile(re.escape(grammar.CSI) + "[0-9;]*[CDHJLMPSTXZ@`abdefgrsu]")
-_ROW_OPERATIONS = frozenset({"erase_in_line", "move_rows", "move_rows_home", "cursor_to_column"})
+# Cursor moves and edits this path does not take (CUP, ED, ECH, DCH, scrolling, margins, ...)
+_NEVER_ROWS = re.compile(re.escape(grammar.CSI) + "[0-9;]*[HJLMPSTXZ@`abdefgrsu]")
+_ROW_OPERATIONS = frozenset({"erase_in_line", "move_rows", "move_rows_home", "cursor_to_column", "cursor_back",
+                             "cursor_forward"})
 _INERT_MARK = "\x1a"  # where an inert sequence was: it splits a write in two, as in the token walk
-_OPERATION_MARKS = "".join(map(chr, (*range(0x00, 0x08), 0x0B, 0x0C, *range(0x0E, 0x1A), *range(0x1C, 0x20))))
-_NOT_PRINTABLE_ASCII = re.compile("[^ -~\r\n\b]+")
-_ROW_TOKEN = re.compile(f"[\r\b]+|[{re.escape(_OPERATION_MARKS)}]|[^\r\b{re.escape(_OPERATION_MARKS)}]+")
+_OPERATION_MARKS = "".join(map(chr, (*range(0x00, 0x07), 0x0B, 0x0C, *range(0x0E, 0x1A), *range(0x1C, 0x20))))
+_NOT_PRINTABLE_ASCII = re.compile("[^ -~\r\n\b\a]+")
+# the append path's sequences, and nF escapes (character set designations, shells write them with SGR)
+_ROW_SEQUENCE = re.compile(
+    _APPENDED_SEQUENCE.pattern[:-1] + f"|{ESC}[{grammar.INTERMEDIATE_BYTES}]+[{grammar.NF_FINAL_BYTES}])"
+)
+_ROW_TOKEN = re.compile(f"[\r\b\a]+|[{re.escape(_OPERATION_MARKS)}]|[^\r\b\a{re.escape(_OPERATION_MARKS)}]+")
 
 
 def _rows_lines(text: str, margin: int | None) -> list[str] | None:
     """:func:`terminal_lines` where every character written is one cell wide (no HT, no other
-    control but CR, LF and BS) and every sequence is inert or EL 0 / EL 2, CUU, CUD, CNL, CPL or CHA
-    below the narrowest margin; else None. Each sequence is replaced by a mark (one character, a
+    control but CR, LF, BS and BEL) and every sequence is inert or EL 0 / EL 2, CUU, CUD, CNL, CPL,
+    CUB, or CUF / CHA below the narrowest margin; else None. Each sequence is replaced by a mark (one character, a
     control the written text cannot hold), so a row appended to is taken a line at a time, and the
     rest is :func:`_walk_rows`. Equal to the token walk wherever it answers
     (tests/test_verify_fast_path.py)."""
@@ -1153,7 +1158,7 @@ def _rows_lines(text: str, margin: int | None) -> list[str] | None:
     others = set(_NOT_PRINTABLE_ASCII.findall(text))
     if others and not _all_narrow("".join(others).replace(ESC, "")):
         return None
-    parts = _APPENDED_SEQUENCE.split(text)
+    parts = _ROW_SEQUENCE.split(text)
     marks: dict[str, str] = {}
     actions: dict[str, tuple[str, int]] = {}
     for sequence in set(parts[1::2]):
@@ -1192,8 +1197,8 @@ def _walk_rows(
     ``col`` (updated exactly where the token walk updates it), and ``listed``, the rows it holds as
     cell lists (written in the middle), where a write at the row's end stays out of append mode. Each
     step is the token walk's operation of the same name; wherever that would pad, measure a width,
-    reach the narrowest margin (``margin``; its check_layout), leave the rows or run out of work, this
-    gives None instead. Inlined for speed: one step per token costs no call."""
+    reach the narrowest margin (``margin``: check_layout's row past it, or cursor at it), leave the
+    rows or run out of work, this gives None instead. Inlined for speed: one step per token costs no call."""
     rows = [""]
     listed: set[int] = set()
     r = 0
@@ -1226,13 +1231,15 @@ def _walk_rows(
         last = len(tokens) - 1
         for index, token in enumerate(tokens):
             first = token[0]
-            if first == CR or first == BS:  # control_run: a homogeneous run at once, else char by char
+            if first == CR or first == BS or first == BEL:  # control_run: homogeneous at once, else by char
                 if token.count(first) == len(token):
                     before = index == last and number < last_line  # the next character is LF
                     steps: Iterable[tuple[str, int, bool]] = ((first, len(token), before),)
                 else:
                     steps = [(char, 1, False) for char in token]
                 for char, count, before_lf in steps:
+                    if char == BEL:
+                        continue
                     if pieces is not None:  # end_append (cursor_column for BS)
                         joined = rows[r] = "".join(pieces)
                         work += len(joined)
@@ -1240,11 +1247,11 @@ def _walk_rows(
                         if char == BS:
                             col = len(joined)
                     if char == CR:  # carriage_return
-                        if margin is not None and not before_lf and len(rows[r]) >= margin:
+                        if margin is not None and not before_lf and len(rows[r]) > margin:
                             return None
                         col = 0
                     else:  # cursor_back
-                        if margin is not None and (col >= margin or len(rows[r]) >= margin):
+                        if margin is not None and (col >= margin or len(rows[r]) > margin):
                             return None
                         col = col - count if col > count else 0
                 continue
@@ -1267,7 +1274,7 @@ def _walk_rows(
                     row = rows[r]
                     if not row:
                         continue
-                    if margin is not None and (col >= margin or len(row) >= margin):
+                    if margin is not None and (col >= margin or len(row) > margin):
                         return None
                     if count == 2 or col == 0:
                         rows[r] = ""
@@ -1282,8 +1289,18 @@ def _walk_rows(
                     pieces = None
                     if op != "cursor_to_column":
                         col = len(joined)
+                if op == "cursor_back":
+                    if margin is not None and (col >= margin or len(rows[r]) > margin):
+                        return None
+                    col = col - count if col > count else 0
+                    continue
+                if op == "cursor_forward":  # past the narrowest margin the token walk measures the row
+                    col += count
+                    if col >= MIN_COLUMNS:
+                        return None
+                    continue
                 if op == "cursor_to_column":  # checked with the column the cursor had before append mode
-                    if margin is not None and (col >= margin or len(rows[r]) >= margin):
+                    if margin is not None and (col >= margin or len(rows[r]) > margin):
                         return None
                     col = count - 1
                     continue
@@ -1295,7 +1312,7 @@ def _walk_rows(
                     if col >= margin:
                         return None
                     for between in range(min(r, target), max(r, target) + 1):
-                        if len(rows[between]) >= margin:
+                        if len(rows[between]) > margin:
                             return None
                 r = target
                 if op == "move_rows_home":
