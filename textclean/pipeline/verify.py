@@ -950,7 +950,7 @@ def _line_model(text: str, unknown_width: bool = False, route: bool = False) -> 
         lines = _redrawn_lines(text, MIN_COLUMNS if unknown_width else None)
     if lines is None and ROWS_FAST_PATH:
         lines = _rows_lines(text, MIN_COLUMNS if unknown_width else None)
-    if lines is None and route and ROUTE_PAGES and _line_model_refuses(text):
+    if lines is None and route and ROUTE_PAGES and len(text) <= _ROUTE_LIMIT and _line_model_refuses(text):
         raise _SentOn(text, unknown_width)  # ``route``: the caller takes any refusal to the screen model
     return _model_lines(text, unknown_width) if lines is None else lines
 
@@ -1371,6 +1371,9 @@ def _line_model_fits(text: str, columns: int | None, rows: int | None) -> bool:
 # straight to the screen model; its refusal, which names the first such place, only if asked for
 
 ROUTE_PAGES = True  # tests switch it off to compare with trying the line model first
+# The check splits the whole text, the walk it saves stops at its first refusal: past this size the
+# split's list would cost more memory than the walk it spares (a refusal early in megabytes)
+_ROUTE_LIMIT = 64 * 1024
 _HOME_OR_CLEAR = "clear_before_output"
 
 
@@ -1463,6 +1466,8 @@ def _candidate_lines(candidate: str) -> list[str]:
     return [line for line in lines if line.strip(" \t")]
 
 
+SAME_LINES_JOINED = True  # tests switch it off to compare with the line by line reading
+_JOINED_LIMIT = 1 << 20  # characters: larger candidates are read line by line (no copies of them)
 _WHITESPACE_LINE = re.compile(LF + "[ \t]+(?=" + LF + "|\\Z)")  # a line of spaces and tabs, after the first
 
 
@@ -1475,9 +1480,10 @@ def _same_lines(expected: list[str], candidate: str) -> bool:
     ends; lists of LF-free lines are equal exactly when joined with LF they are
     (tests/test_verify_fast_path.py compares with the line by line reading)."""
     text = candidate
-    if SAME_LINES_JOINED and CR in text and text.count(CR) == text.count(CR + LF):
+    joining = SAME_LINES_JOINED and len(candidate) <= _JOINED_LIMIT  # copies of the candidate: memory
+    if joining and CR in text and text.count(CR) == text.count(CR + LF):
         text = text.replace(CR + LF, LF)
-    if (SAME_LINES_JOINED and CR not in text and not text.startswith((" ", "\t"))
+    if (joining and CR not in text and not text.startswith((" ", "\t"))
             and _WHITESPACE_LINE.search(text) is None):
         joined = LF.join(expected)
         # an empty expected line leaves an empty join, or LF at an end or twice: never equal then
@@ -1498,9 +1504,6 @@ def _same_lines(expected: list[str], candidate: str) -> bool:
         if end < 0:
             return next(want, None) is None
         start = end + 1
-
-
-SAME_LINES_JOINED = True  # tests switch it off to compare with the line by line reading
 
 
 def _line_difference(expected: list[str], got: list[str]) -> str | None:
