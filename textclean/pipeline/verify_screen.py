@@ -97,6 +97,8 @@ _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateesca
 _BACKSPACES = re.compile("\b+")
 BACKSPACE_RUNS = True  # tests switch it off to compare with one BS at a time
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
+# `clear` writes ED 3 right before a home and ED 2 (ncurses' E3 then clear): the ED 2 clears the screen
+_CLEAR_NEXT = re.compile(re.escape(grammar.CSI) + r"(?:(?:1?(?:;1?)?)?H" + re.escape(grammar.CSI) + r")?2J")
 
 _ALT_MODES = (47, 1047, 1049)
 
@@ -537,12 +539,12 @@ class Model:
             # modes were followed through the undecided page: none left means the defaults
             self.bottom, self.top, self.origin, self.autowrap = None, 0, False, True
         try:
-            self.apply_break(kind, lost, homed)
+            self.apply_break(kind, lost, homed, end)
         except Undecided as exc:
             self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}")
         self.page.alternate = self.alt is not None
 
-    def apply_break(self, kind: str, lost: str | None, homed: bool) -> None:
+    def apply_break(self, kind: str, lost: str | None, homed: bool, end: int) -> None:
         if kind == "RIS":
             if self.alt is not None:
                 raise Undecided("RIS on the alternate screen")
@@ -553,6 +555,10 @@ class Model:
             self.alt_switch(int(mode), state == "on", lost)
             return
         if kind == "ED 3":
+            if lost is not None and _CLEAR_NEXT.match(self.text, end):
+                self.float_page()  # nothing is written before the clear that follows: it decides the page
+                self.cx_known = False
+                return
             if lost is not None:
                 # F18: the screen the undecided page left is still there, unknown: so is the next page
                 raise Undecided("ED 3 erases only the history: the screen an undecided page left stays unknown")
