@@ -1136,9 +1136,11 @@ _ROW_OPERATIONS = frozenset({"erase_in_line", "move_rows", "move_rows_home", "cu
 _INERT_MARK = "\x1a"  # where an inert sequence was: it splits a write in two, as in the token walk
 _OPERATION_MARKS = "".join(map(chr, (*range(0x00, 0x07), 0x0B, 0x0C, *range(0x0E, 0x1A), *range(0x1C, 0x20))))
 _NOT_PRINTABLE_ASCII = re.compile("[^ -~\r\n\b\a]+")
-# the append path's sequences, and nF escapes (character set designations, shells write them with SGR)
+# the append path's sequences, nF escapes (character set designations, shells write them with SGR) and
+# two-byte escapes (keypad modes, RI; never the introducer of a string)
 _ROW_SEQUENCE = re.compile(
-    _APPENDED_SEQUENCE.pattern[:-1] + f"|{ESC}[{grammar.INTERMEDIATE_BYTES}]+[{grammar.NF_FINAL_BYTES}])"
+    _APPENDED_SEQUENCE.pattern[:-1] + f"|{ESC}[{grammar.INTERMEDIATE_BYTES}]+[{grammar.NF_FINAL_BYTES}]"
+    f"|{ESC}[{grammar.TWO_BYTE_FINAL_BYTES}])"
 )
 _ROW_TOKEN = re.compile(f"[\r\b\a]+|[{re.escape(_OPERATION_MARKS)}]|[^\r\b\a{re.escape(_OPERATION_MARKS)}]+")
 
