@@ -1376,6 +1376,12 @@ ROUTE_PAGES = True  # tests switch it off to compare with trying the line model 
 # The check splits the whole text, the walk it saves stops at its first refusal: past this size the
 # split's list would cost more memory than the walk it spares (a refusal early in megabytes)
 _ROUTE_LIMIT = 64 * 1024
+# a CSI whose final is none of SGR, EL, ECH and the cursor moves the action table resolves: a text
+# without one is not routed (a missed routing only costs the walk, which is the reference anyway)
+_MAY_BE_REFUSED = re.compile(
+    re.escape(grammar.CSI) + f"[{grammar.PARAMETER_BYTES}]*[{grammar.INTERMEDIATE_BYTES}]*[^{grammar.PARAMETER_BYTES}"
+    f"{grammar.INTERMEDIATE_BYTES}mKXGACDBEF`]"
+)
 _HOME_OR_CLEAR = "clear_before_output"
 
 
@@ -1385,8 +1391,8 @@ def _line_model_refuses(text: str) -> bool:
     the verifier's pattern does, none has an action that terminals disagree on, and one is refused
     outright, or clears or homes the screen after a line feed (the walk's rows never shrink, so the
     output has begun there). The walk stops at its first refusal; whichever it meets first is plain."""
-    if ESC not in text:
-        return False
+    if _MAY_BE_REFUSED.search(text) is None:
+        return False  # SGR, EL and cursor moves (at worst one refused is missed: the walk then finds it)
     parts = _APPENDED_SEQUENCE.split(text)
     if any(ESC in part for part in parts[::2]):
         return False
