@@ -1376,10 +1376,12 @@ ROUTE_PAGES = True  # tests switch it off to compare with trying the line model 
 # The check splits the whole text, the walk it saves stops at its first refusal: past this size the
 # split's list would cost more memory than the walk it spares (a refusal early in megabytes)
 _ROUTE_LIMIT = 64 * 1024
-# a CSI whose final is none of SGR, EL, ECH and the cursor moves the action table resolves: a text
+# a CSI whose final is none of SGR, EL, ECH and the cursor moves the action table resolves (nor the
+# cursor hidden or shown, which progress displays write around every frame): a text
 # without one is not routed (a missed routing only costs the walk, which is the reference anyway)
 _MAY_BE_REFUSED = re.compile(
-    re.escape(grammar.CSI) + f"[{grammar.PARAMETER_BYTES}]*[{grammar.INTERMEDIATE_BYTES}]*[^{grammar.PARAMETER_BYTES}"
+    re.escape(grammar.CSI) + r"(?!\?25[hl])"
+    + f"[{grammar.PARAMETER_BYTES}]*[{grammar.INTERMEDIATE_BYTES}]*[^{grammar.PARAMETER_BYTES}"
     f"{grammar.INTERMEDIATE_BYTES}mKXGACDBEF`]"
 )
 _HOME_OR_CLEAR = "clear_before_output"
