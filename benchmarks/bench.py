@@ -891,6 +891,8 @@ def main(argv: list[str] | None = None) -> int:
     if "oracle" in sections:
         bench.oracle_throughput(fixtures)
     if "memory" in sections:
+        if "issue13" not in sections:  # issue 13's memory row on its own: --only memory
+            issue13.memory()
         if args.quick or args.no_big:
             out("peak memory: skipped (--quick / --no-big)")
             bench.ratios.append(Ratio(PEAK_MEMORY_LABEL, 0.0, None, skipped=True))

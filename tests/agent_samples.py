@@ -11,9 +11,27 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from textclean.measure.sources import ReadStats, ToolOutput, read_file
 from textclean.pipeline.grammar import BEL, CSI, OSC
 
 PROMPT = "$ "
+
+
+@pytest.fixture(scope="module", name="texts")
+def texts_fixture() -> list[str]:
+    """``texts``: the committed captures' texts, in order, the tool outputs transcripts are built from
+    (a test module imports ``texts_fixture`` to use it)."""
+    from agent_logs import captures
+
+    return [text for _, text in captures()]
+
+
+def read_outputs(path: Path) -> tuple[list[ToolOutput], ReadStats]:
+    """Every tool output :func:`read_file` finds in ``path``, and what reading it counted."""
+    stats = ReadStats()
+    return list(read_file(str(path), stats)), stats
 
 
 def _dump(path: Path, value: object) -> None:

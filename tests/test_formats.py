@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from agent_logs import captures, write_cast_v1, write_traj
+from agent_logs import write_cast_v1, write_traj
 from agent_samples import (
+    read_outputs,
+    texts_fixture,  # noqa: F401  (the texts fixture)
     write_codex,
     write_mini_swe_agent,
     write_openhands,
@@ -16,16 +17,6 @@ from agent_samples import (
 
 from textclean.measure import sources
 from textclean.measure.sources import ReadStats, detect_format, read_file
-
-
-@pytest.fixture(scope="module")
-def texts() -> list[str]:
-    return [text for _, text in captures()]
-
-
-def _read(path: Path) -> tuple[list[sources.ToolOutput], ReadStats]:
-    stats = ReadStats()
-    return list(read_file(str(path), stats)), stats
 
 
 @pytest.mark.parametrize(
@@ -44,7 +35,7 @@ def test_each_format_is_told_by_content_and_read_exactly(tmp_path, texts, name, 
     path = tmp_path / name
     expected = writer(path, texts[:5])
     assert detect_format(str(path)) == fmt
-    outputs, stats = _read(path)
+    outputs, stats = read_outputs(path)
     assert [o.text for o in outputs] == expected
     assert len(expected) >= 1 and stats.skipped_files == 0
 
@@ -53,7 +44,7 @@ def test_codex_is_not_read_as_claude_code(tmp_path, texts) -> None:
     """The issue's case: a rollout read as Claude Code found 0 outputs; each is found once."""
     path = tmp_path / "session.jsonl"
     expected = write_codex(path, texts)
-    outputs, _ = _read(path)
+    outputs, _ = read_outputs(path)
     assert len(outputs) == len(texts) == len(expected)  # event_msg copies not counted twice
     assert list(read_file(str(path), ReadStats(), sources.CLAUDE_CODE)) == []
 
@@ -71,7 +62,7 @@ def test_openhands_events_one_per_line_and_a_run_record(tmp_path, texts) -> None
     )
     for path, times in ((lines, 1), (output_jsonl, 2)):
         assert detect_format(str(path)) == sources.OPENHANDS
-        assert [o.text for o in _read(path)[0]] == expected * times
+        assert [o.text for o in read_outputs(path)[0]] == expected * times
 
 
 @pytest.mark.parametrize(
@@ -86,7 +77,7 @@ def test_json_of_no_known_shape_is_unknown_not_guessed(tmp_path, content) -> Non
     path = tmp_path / "thing.json"
     path.write_text(json.dumps(content))
     assert detect_format(str(path)) == sources.UNKNOWN
-    outputs, stats = _read(path)
+    outputs, stats = read_outputs(path)
     assert outputs == [] and stats.skipped_files == 1
 
 

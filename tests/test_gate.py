@@ -229,3 +229,35 @@ def test_gate_answers_pathological_input(family: str) -> None:
         assert len(result.text) < len(text)
     else:
         assert result.text is text and result.reason in GATE_REASONS
+
+
+def test_rejected_pages_kept_one_at_a_time_then_refused_whole(monkeypatch):
+    """Two real recordings, one after the other (alacritty's sgr, then vim_simple_edit): the verifier
+    rejects a cleaned page of the whole, the gate keeps pages raw one at a time, and when no candidate
+    passes it refuses the message, returning the very object, with the verifier's reason."""
+    import os
+
+    from textclean.pipeline import gate as gate_module
+
+    corpora = os.environ.get("TEXTCLEAN_CORPORA")
+    if not corpora or not os.path.isdir(os.path.join(corpora, "alacritty", "vim_simple_edit")):
+        pytest.skip("TEXTCLEAN_CORPORA is not set: the alacritty recordings are in the corpora")
+    texts = []
+    for name in ("sgr", "vim_simple_edit"):
+        with open(os.path.join(corpora, "alacritty", name, "alacritty.recording"), "rb") as f:
+            text = f.read().decode("utf-8", "surrogateescape")
+        texts.append(text if text.endswith("\n") else text + "\n")
+    joined = "".join(texts)
+    retries = []
+    keep_rejected_pages = gate_module._keep_rejected_pages
+
+    def recorded(raw, segments, difference, columns, rows):
+        outcome = keep_rejected_pages(raw, segments, difference, columns, rows)
+        retries.append((difference, outcome))
+        return outcome
+
+    monkeypatch.setattr(gate_module, "_keep_rejected_pages", recorded)
+    result = TextClean().clean(joined)
+    assert len(retries) == 1 and retries[0][0] is not None  # the whole was rejected once
+    assert retries[0][1] == (None, result.detail)
+    assert not result.applied and result.reason == CONTENT_WOULD_CHANGE and result.text is joined

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from agent_logs import (
     captures,
     write_anthropic_json,
@@ -15,24 +14,15 @@ from agent_logs import (
     write_openai_jsonl,
     write_traj,
 )
+from agent_samples import read_outputs, texts_fixture  # noqa: F401  (the texts fixture)
 
 from textclean.measure import sources
 from textclean.measure.sources import ReadStats, detect_format, read_file
 
 
-@pytest.fixture(scope="module")
-def texts() -> list[str]:
-    return [text for _, text in captures()]
-
-
-def _read(path: Path) -> tuple[list[sources.ToolOutput], ReadStats]:
-    stats = ReadStats()
-    return list(read_file(str(path), stats)), stats
-
-
 def _read_back(path: Path, expected: list[str], fmt: str | None, malformed: int) -> list[sources.ToolOutput]:
     """Read ``path`` and check its detected format, the texts and the count of malformed records."""
-    outputs, stats = _read(path)
+    outputs, stats = read_outputs(path)
     if fmt is not None:
         assert detect_format(str(path)) == fmt
     assert [o.text for o in outputs] == expected
@@ -83,7 +73,7 @@ def test_swe_agent_history_only(tmp_path: Path, texts: list[str]) -> None:
         history += [{"role": "assistant", "content": "make"}, {"role": "user", "content": text}]
     path = tmp_path / "old.traj"
     path.write_text(json.dumps({"history": history}))
-    outputs, _ = _read(path)
+    outputs, _ = read_outputs(path)
     assert [o.text for o in outputs] == texts[:3]
 
 

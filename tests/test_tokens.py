@@ -158,11 +158,11 @@ def test_backends_agree_on_generated_text(name: str, text: str) -> None:
 @needs_bpe
 @pytest.mark.parametrize("name", ENCODINGS)
 def test_backends_agree_across_chunks_and_long_whitespace_runs(name: str) -> None:
-    """Texts over 2 MB are counted in 1 MB chunks; a run of a million spaces panics tiktoken and is
+    """Long texts are counted in chunks cut at cuts; a run of a million spaces panics tiktoken and is
     counted in pieces: both give the same count on every backend (the fast one defers such runs)."""
     line = "2026-11-30 INFO \x1b[32mok\x1b[0m worker-3 naïve 😀 \t done\r\n"
     big = line * (2_300_000 // len(line))
-    # whitespace runs and non-space starts just around where the 1 MB chunks are cut
+    # whitespace runs and non-space starts just around where the chunks are cut
     big = big[: tokens._CHUNK - 3] + "\n\n   \n" + big[tokens._CHUNK : 2 * tokens._CHUNK + 5] + "\n" + " " * 900 + "x"
     assert len(big) > 2 * tokens._CHUNK
     whole = len(tiktoken_encoding(name).encode_ordinary(big))
@@ -170,6 +170,22 @@ def test_backends_agree_across_chunks_and_long_whitespace_runs(name: str) -> Non
     spaces = "start" + " " * 1_100_000 + "end\n" + line * 10
     assert tokens._may_hold_long_whitespace(spaces)
     assert Counter(name, "bpe-openai")(spaces) == Counter(name, "tiktoken")(spaces)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_undecodable_bytes_counted_in_pieces_as_one_encode(name: str) -> None:
+    """The real captures with an undecodable byte in every 50th line (lone surrogates), joined past
+    the sizes where a long text is counted in chunks and surrogates are replaced a piece at a time:
+    every backend gives the count of one ``encode_ordinary`` of the whole."""
+    lines = "".join(text if text.endswith("\n") else text + "\n" for _, text in captures()).split("\n")
+    lines[::50] = [line + "\udcff\udcc3" for line in lines[::50]]
+    joined = "\n".join(lines)
+    while len(joined) <= 2 * tokens._CHUNK + 3 * tokens._SURROGATE_PIECE:
+        joined += joined
+    whole = len(tiktoken_encoding(name).encode_ordinary(joined))
+    assert Counter(name, "tiktoken")(joined) == whole
+    if HAVE_BPE:
+        assert Counter(name, "bpe-openai")(joined) == whole
 
 
 @given(st.integers(0, 200_000), st.integers(60_000, 140_000), st.sampled_from([" ", "\t", "\n", "\u3000"]))

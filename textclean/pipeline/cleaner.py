@@ -6,38 +6,57 @@ proposal is adopted (that is the gate's job, after the independent verifier has 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import NoReturn
+from operator import methodcaller
+from typing import NamedTuple, NoReturn
 
-from . import grammar, session
+from . import grammar, pages, session
 from .grammar import Kind
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
-from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC
+from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC, SGR
 from .probe import REDRAWING_CR, c1_control_offset
-from .redraw import LineModel, Unresolved
+from .redraw import INERT_MARK, ONE_CELL_TEXT, LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
+# SGR with plain parameters: what most of a coloured text's sequences are (one literal-prefix pattern).
+_SGR_ONLY = re.compile(rf"\x1b\[[0-9;]*{SGR}")
 # After the inert sequences are gone, anything here means some line is redrawn or out of scope:
 # ESC, C0 controls other than HT and LF, DEL, and a CR that is neither part of a line ending nor last.
 # Two patterns, because `re` scans for a lone character class far faster than for an alternation.
 _RESIDUAL_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-# A CR followed by a character no substitution removes (sequences start with ESC; C1 is refused):
-# the whole-text substitution would leave it a redraw.
-_CR_BEFORE_TEXT = re.compile(r"\r[^\r\n\x1b]")
+# The same class as bytes to delete around it: on a long text, deleting every other byte of its UTF-8 is
+# ~20x faster than the regex scan (which is faster where a control comes early in a short text).
+_NOT_RESIDUAL_BYTES = bytes(b for b in range(256) if _RESIDUAL_CONTROL_CHAR.match(chr(b)) is None)
+_SCAN_AS_BYTES = 4096
+# A CR followed by a character no substitution removes (sequences start with ESC; C1 is refused), or
+# by EL 2 (which no substitution removes): the whole-text substitution would leave a redraw.
+_CR_BEFORE_TEXT = re.compile(rf"\r(?:[^\r\n\x1b]|\x1b\[2{EL})")
 # The slow path's tokens within one line: a complete sequence or one control character. Everything
 # between two tokens is text to write.
 _AUTOWRAP_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?0*7(?:;[0-9;]*)?l")
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
 # A line whose CR leaves a redraw whatever the substitution removes (it only removes from ESC or BEL).
 _CR_REDRAWS = re.compile(r"\r[^\r\n\x1b\x07]")
-# The string path for a line redrawn by CR alone (LineModel.overlay): split at CRs, EL 0 / 2 (the group)
-# and inert sequences (no group: None). Text runs must then be narrow characters: one cell each.
-_OVERLAY_SPLIT = re.compile(rf"(\r|\x1b\[[02]?{EL})|{grammar.INERT_SEQUENCE.pattern}")
-_NARROW_TEXT = re.compile(r"[\x20-\x7e\xa0-\u02ff]*")  # one cell each (redraw.LineModel._write)
+# The string path for a line redrawn by CR, EL and backspaces (LineModel.overlay), once its inert
+# sequences are marked: split at CRs, EL 0 / 2 and backspace runs. Text runs must then be one cell per
+# character. (Without a backspace in the line, the pattern without them scans ~2.5x faster.)
+_CR_OR_EL = re.compile(rf"(\r|\x1b\[[02]?{EL})")
+_MOVES = re.compile(rf"\x1b\[[0-9]*[{CUU}{CUD}{CUF}{CUB}{CNL}{CPL}{CHA}{CUP}{ED}]")  # never inert
+_CR_EL_OR_BACKSPACES = re.compile(rf"(\r|\x1b\[[02]?{EL}|\x08+)")
 _NOT_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# The token path's steps (_feed_runs): a run of text and inert sequences between two other tokens
+# (group 1), a run of backspaces (group 2), or one other token. Text excludes C1 (a C1 text goes
+# token by token): then every character of a line is in exactly one match.
+_RUN = re.compile(
+    rf"((?:[^\x00-\x1f\x7f-\x9f]+|{grammar.INERT_SEQUENCE.pattern})+)|(\x08+)|{_TOKEN.pattern}"
+)
 _SWALLOWING_STRING = session.SWALLOWING_STRING
+# ED in any mode, CUP / HVP home (what _clears_or_homes names), and a CSI long enough for a disputed parameter
+_CLEAR_OR_HOME = re.compile(rf"\x1b\[[0-3]?{ED}|\x1b\[(?:0*1?(?:;0*1?)?)?[{CUP}{HVP}]")
+_LONG_PARAMETERS = re.compile(r"\x1b\[[\x30-\x3f]{10}")
 
 
 class Refused(Exception):
@@ -88,9 +107,31 @@ def _append_only(columns: int | None) -> re.Pattern[str]:
     return grammar.APPEND_ONLY_INERT if columns is None else grammar.INERT_SEQUENCE
 
 
+def _without(inert: re.Pattern[str], text: str, mark: str = "", sequences_left: int = 0) -> tuple[str, int]:
+    """``inert.subn(mark, text)`` (``inert`` removes SGR and more), SGR first: a literal-prefix pattern
+    ~40% faster on what most of a coloured text's sequences are. The same result: SGR are marked by NUL
+    (no sequence ``inert`` removes holds an SGR or a NUL, so none is made or unmade), then the rest,
+    unless what is left is ``sequences_left`` sequences the caller knows ``inert`` leaves."""
+    if INERT_MARK in text or (not sequences_left and "\x1b[K" in text):  # EL 0 beside SGR (grep, gcc): one pass
+        return inert.subn(mark, text)
+    if not mark and not sequences_left:  # removed outright: with no ESC or BEL left, none was joined
+        stripped, count = _SGR_ONLY.subn("", text)
+        if "\x1b" not in stripped and "\x07" not in stripped:
+            return stripped, count
+        return inert.subn(mark, text)
+    marked, count = _SGR_ONLY.subn(INERT_MARK, text)
+    if marked.count("\x1b") != sequences_left or "\x07" in marked:
+        marked, more = inert.subn(INERT_MARK, marked)
+        count += more
+    return (marked if mark == INERT_MARK or not count else marked.replace(INERT_MARK, mark)), count
+
+
 def _has_residual_control(text: str) -> bool:
-    if _RESIDUAL_CONTROL_CHAR.search(text) is not None:
-        return True
+    if len(text) < _SCAN_AS_BYTES:
+        if _RESIDUAL_CONTROL_CHAR.search(text) is not None:
+            return True
+    elif text.encode("utf-8", "surrogatepass").translate(None, _NOT_RESIDUAL_BYTES):
+        return True  # a byte of _RESIDUAL_CONTROL_CHAR (every other byte deleted; UTF-8 has none inside a character)
     return "\r" in text and REDRAWING_CR.search(text) is not None
 
 
@@ -120,33 +161,59 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None)
         # DECAWM off matters where the width is known: past the margin a terminal overwrites the last
         # column. The screen model refuses it (the inert table drops it where no width is assumed).
         raise Refused(UNSUPPORTED_CONTROL, f"DECAWM off (autowrap) on a screen of {columns} columns")
-    if "\x1b" in text and _SWALLOWING_STRING.search(text) is not None:
+    swallowing = _SWALLOWING_STRING.search(text) if "\x1b" in text else None
+    if swallowing is not None:
         swallowed = session.joined_by_swallowing(text)
         if swallowed is not None:
             raise TerminalsDisagree(UNSUPPORTED_CONTROL, swallowed)
     # With a backspace or a CR before text, the whole-text substitution would leave that control: skip it.
     if "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None):
-        stripped, count = _append_only(columns).subn("", text)
+        stripped, count = _without(_append_only(columns), text)
         if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
             return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
         del stripped  # not kept alive beside the row model
+    if swallowing is None and pages.has_break(text) and _row_model_refuses(text):
+        try:
+            return _resolve_pages(text, columns, rows, None)
+        except _RowRefusalNeeded:
+            pass  # no page cleaned: the row model's own refusal is the answer, as below
     try:
-        return _resolve_redraws(text, columns, rows)
+        return _resolve_redraws(text, columns, rows, checked=True, swallowing=swallowing)
     except Refused as refusal:
         if ("\x1b" not in text and columns is None) or isinstance(refusal, TerminalsDisagree):
             raise
         return _resolve_pages(text, columns, rows, refusal)
 
 
-def _resolve_pages(text: str, columns: int | None, rows: int | None, refusal: Refused) -> Candidate:
+class _RowRefusalNeeded(Exception):
+    """The page models cleaned no page: the row model's refusal stands (it was not run)."""
+
+
+def _row_model_refuses(text: str) -> bool:
+    """Whether the row model refuses ``text`` (a text with ESC and no swallowing string), and never as
+    :class:`TerminalsDisagree`: ED or CUP / HVP home after the first LF (the screen is no longer
+    untouched, and it resolves neither), with no CSI before it long enough to have a disputed
+    parameter. Then the page models take the text without the row model's pass."""
+    first_line_end = text.find("\n")
+    if first_line_end < 0:
+        return False
+    clear = _CLEAR_OR_HOME.search(text, first_line_end)
+    return clear is not None and _LONG_PARAMETERS.search(text, 0, clear.start()) is None
+
+
+def _resolve_pages(text: str, columns: int | None, rows: int | None, refusal: Refused | None) -> Candidate:
     """The screen model, page by page (:mod:`session`); the row model's refusal stands when no page
-    gets cleaned."""
+    gets cleaned (None: not known yet, :class:`_RowRefusalNeeded` is raised instead)."""
     try:
         segments = session.resolve(text, columns=columns, rows=rows)
     except session.WholeRefusal as whole:
         if len(whole.segments) == 1 or all(s.text is None for s in whole.segments):
+            if refusal is None:
+                raise _RowRefusalNeeded from None
             raise refusal from None
         raise Refused(whole.reason, whole.detail) from None
+    if refusal is None and not any(s.text is not None and s.text for s in segments):
+        raise _RowRefusalNeeded
     return from_segments(text, segments, refusal)
 
 
@@ -166,22 +233,49 @@ def from_segments(text: str, segments: list[session.Segment], refusal: Refused |
 
 
 def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = None, *,
-                     overlay: bool = True) -> Candidate:
+                     fast: bool = True, checked: bool = False, swallowing: re.Match[str] | None = None) -> Candidate:
     """Feed the text to the row model line by line; a line written once, left to right, onto a fresh
-    row takes the one-regex path, a fresh row redrawn by CR alone the string path (``overlay``), any
-    other line is fed token by token."""
+    row takes the one-regex path (with ``fast``, a block of such lines one substitution), a fresh row
+    redrawn by CR, EL and backspaces the string path, any other line is fed a run at a time
+    (:func:`_feed_runs`). ``fast=False``: every line the one-regex path does not take is fed one token
+    at a time (the reference the fast paths are tested against)."""
     model = LineModel(len(text), screen_lines=rows or SCREEN_LINES, columns=columns)
+    runs = fast and (checked or c1_control_offset(text) is None)  # C1: token by token
     tally = [0, 0]  # escape sequences removed, and their characters
     offset = 0
-    swallowing = _SWALLOWING_STRING.search(text)
+    if not checked:  # candidate() has looked for C1 and for a swallowing string (``swallowing``)
+        swallowing = _SWALLOWING_STRING.search(text)
     swallowed_from = len(text) if swallowing is None else swallowing.start()
+    # blocks pay where there are lines to batch (a short text is cheaper line by line)
+    blocks = _Blocks(text, _append_only(columns)) if fast and text.count("\n") >= _BLOCK_LINES else None
     try:
-        for piece, more in _split_lines(text):
+        while True:
+            if blocks is not None and model.at_fresh_row():
+                batch: list[tuple[str, str]] = []  # lines of one-cell characters short of any margin
+                for line_start, shown, ending, sequences, removed in blocks.lines(offset):
+                    tally[0] += sequences
+                    tally[1] += removed
+                    if (shown.isascii() or ONE_CELL_TEXT.fullmatch(shown)) and len(shown) < (columns or len(shown) + 1):
+                        batch.append((shown, ending))
+                        continue
+                    model.append_lines(batch)
+                    batch = []
+                    offset = line_start  # for a refusal's detail
+                    model.write(shown)
+                    model.line_feed(ending)
+                if batch:
+                    model.append_lines(batch)
+                offset = blocks.stopped
+            end = text.find("\n", offset)
+            more = end >= 0
+            piece = text[offset:end] if more else text[offset:]
             body = piece.rstrip("\r")
             ending = piece[len(body) :] + ("\n" if more else "")
             fresh = model.at_fresh_row()
-            if fresh and "\b" not in body and ("\r" not in body or _CR_REDRAWS.search(body) is None):
-                stripped, count = _append_only(columns).subn("", body)
+            # EL 2 is never removed: the substitution would leave it (fast or not, the same outcome)
+            if fresh and "\b" not in body and ("\r" not in body or _CR_REDRAWS.search(body) is None) and (
+                    not fast or "\x1b[2K" not in body):
+                stripped, count = _without(_append_only(columns), body)
                 if not _has_residual_control(stripped):
                     tally[0] += count
                     tally[1] += len(body) - len(stripped)
@@ -195,16 +289,92 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
                         f"redraw after {grammar.describe(grammar.parse(swallowing.group()))} at offset "
                         f"{swallowed_from}, a string tmux does not end there (it swallows what follows)",
                     )
-                if not (overlay and fresh and _overlay(model, body, tally)):
-                    _feed_tokens(model, body, offset, tally)
-            if more:
-                model.line_feed(ending)
-            elif ending:
-                model.end_of_text(ending)
-            offset += len(piece) + 1
+                if not (fast and fresh and _overlay(model, body, tally)):
+                    (_feed_runs if runs else _feed_tokens)(model, body, offset, tally)
+            if not more:
+                if ending:
+                    model.end_of_text(ending)
+                break
+            model.line_feed(ending)
+            offset = end + 1
     except Unresolved as exc:
         raise Refused(UNSUPPORTED_CONTROL, f"{exc} (in the line at offset {offset})") from None
     return Candidate(model.render(), _account(model, *tally))
+
+
+_BLOCK_LINES = 16
+
+
+class _Blocks:
+    """Runs of whole lines each written once onto a fresh row (the one-regex path, line by line),
+    substituted in one pass: up to the next line that holds a backspace, a CR before text or EL 2.
+    A line whose stripped text still holds a control ends what :meth:`lines` gives; the lines after
+    it are given from the same pass when asked (at a fresh row). Each character is substituted here
+    at most once (``next_try``: where a block may begin that no pass has covered)."""
+
+    def __init__(self, text: str, inert: re.Pattern[str]) -> None:
+        self.text, self.inert = text, inert
+        self.next_try = 0
+        self.stopped = 0
+        # the next backspace, EL 2 and CR before text at or after where each was last looked for
+        self.found = [-1, -1, -1]
+        self.starts: dict[int, int] = {}  # a line's offset: its index in the pass below
+        self.lines_raw: list[str] = []
+        self.lines_marked: list[str] = []
+
+    def _trouble(self, start: int) -> int:
+        """Where the next line that is no block's begins its trouble (each search moves forward only)."""
+        text, found = self.text, self.found
+        for index, needle in enumerate(("\b", "\x1b[2K")):
+            if found[index] < start:
+                at = text.find(needle, start)
+                found[index] = len(text) if at < 0 else at
+        if found[2] < start:
+            cr = _CR_REDRAWS.search(text, start) if "\r" in text else None
+            found[2] = len(text) if cr is None else cr.start()
+        return min(found)
+
+    def _pass(self, start: int) -> None:
+        text = self.text
+        last = text.rfind("\n", start, self._trouble(start))
+        self.next_try = max(last + 1, start + 1)
+        self.starts = {}
+        if last < start or INERT_MARK in text[start:last]:
+            return
+        self.lines_raw = text[start:last].split("\n")
+        self.lines_marked = _without(self.inert, text[start:last], INERT_MARK)[0].split("\n")
+        at = start
+        for index, line in enumerate(self.lines_raw):
+            self.starts[at] = index
+            at += len(line) + 1
+
+    def lines(self, start: int) -> Iterator[tuple[int, str, str, int, int]]:
+        """From ``start`` (a line's start, at a fresh row): each line's offset, stripped text, line
+        ending, sequences and characters removed; then ``stopped`` is where the next line starts."""
+        self.stopped = start
+        first = self.starts.get(start)
+        if first is None:
+            if start < self.next_try:
+                return
+            self._pass(start)
+            first = self.starts.get(start)
+            if first is None:
+                return
+        at = start
+        raw, marked = self.lines_raw, self.lines_marked
+        for index in range(first, len(raw)):
+            line, shown = raw[index], marked[index]
+            sequences = shown.count(INERT_MARK)
+            if sequences:
+                shown = shown.replace(INERT_MARK, "")
+            body = len(line.rstrip("\r"))
+            if body < len(line):
+                shown = shown[: len(shown) - (len(line) - body)]  # the CRs that end the line, not its text
+            if _has_residual_control(shown):
+                return
+            yield at, shown, line[body:] + "\n", sequences, body - len(shown)
+            at += len(line) + 1
+            self.stopped = at
 
 
 def _split_lines(text: str) -> Iterator[tuple[str, bool]]:
@@ -219,21 +389,35 @@ def _split_lines(text: str) -> Iterator[tuple[str, bool]]:
 
 
 def _overlay(model: LineModel, body: str, tally: list[int]) -> bool:
-    """A fresh row redrawn by CR alone, on strings (:meth:`LineModel.overlay`); False: feed it token by token."""
-    parts: list[str | None] = _OVERLAY_SPLIT.split(body)
-    runs = parts[::2]
-    if not _narrow("".join(runs)) or not model.overlay(parts):  # type: ignore[arg-type]
+    """A fresh row redrawn by CR, EL and backspaces, on strings (:meth:`LineModel.overlay`); False:
+    feed it a run at a time.
+
+    Each inert sequence is replaced by :data:`INERT_MARK` first (no CR, EL or backspace is inside one),
+    then the text split at CR, EL and backspace runs."""
+    if "\x1b" in body and _MOVES.search(body) is not None:
+        return False  # a cursor move or erase in display stays after any substitution: no string path
+    erases = body.count("\x1b[K") + body.count("\x1b[0K") + body.count("\x1b[2K") if "\x1b" in body else 0
+    if "\x07" not in body and body.count("\x1b") == erases:
+        marked, count = body, 0
+    elif INERT_MARK in body:
+        return False  # a control in the text: the walk refuses it
+    else:
+        marked, count = _without(grammar.INERT_SEQUENCE, body, INERT_MARK, erases)
+        if marked.count("\x1b") != erases:
+            return False  # another sequence
+    parts: list[str | None] = (_CR_EL_OR_BACKSPACES if "\b" in marked else _CR_OR_EL).split(marked)
+    runs = "".join(parts[::2])  # type: ignore[arg-type]
+    if not _narrow(runs.replace(INERT_MARK, "") if count else runs) or not model.overlay(parts):
         return False
-    controls = parts[1::2]
-    crs = controls.count("\r")
-    tally[0] += len(controls) - crs
-    tally[1] += len(body) - sum(map(len, runs)) - crs  # type: ignore[arg-type]
+    erased = [c for c in parts[1::2] if c is not None and c[0] == "\x1b"]
+    tally[0] += count + len(erased)
+    tally[1] += len(body) - len(marked) + count + sum(map(len, erased))  # each inert sequence marked by one NUL
     return True
 
 
 def _narrow(text: str) -> bool:
     """Every character takes one cell on every terminal (so a run's length is its width)."""
-    if _NARROW_TEXT.fullmatch(text) is not None:
+    if ONE_CELL_TEXT.fullmatch(text) is not None:
         return True
     return _NOT_TEXT.search(text) is None and all(settled_width(ch) == 1 for ch in set(text) if ch >= "\u0300")
 
@@ -246,74 +430,149 @@ def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> 
         if start > pos:
             model.write(body[pos:start])
         pos = m.end()
-        token = m.group()
-        first = token[0]
-        if first == "\x1b":
-            if len(token) == 1:
-                raise Refused(MALFORMED_ESCAPE, f"ESC that starts no complete sequence at offset {offset + start}")
-            tally[0] += 1
-            tally[1] += len(token)
-            if grammar.INERT_SEQUENCE.fullmatch(token) is None:
-                _apply(model, grammar.parse(token), offset + start)
-        elif first == "\r":
-            model.carriage_return()
-        elif first == "\b":
-            model.backspace()
-        elif first == "\t":
-            model.tab()
-        elif first == "\x07":
-            tally[0] += 1
-            tally[1] += 1
-        else:
-            raise Refused(UNSUPPORTED_CONTROL, f"control U+{ord(first):04X} at offset {offset + start}")
+        _feed_token(model, m.group(), offset + start, tally)
     if pos < len(body):
         model.write(body[pos:])
 
 
-# The controls the row model resolves, by name; what each does is the cleaner's own decision.
-_CSI_ACTIONS: dict[str, Callable[[LineModel, grammar.Sequence], None]] = {
-    EL: lambda model, seq: model.erase_in_line(seq.numbers()[0]),
-    ECH: lambda model, seq: model.erase_characters(seq.first(1)),
-    CHA: lambda model, seq: model.cursor_to_column(seq.first(1) - 1),
-    HPA: lambda model, seq: model.cursor_to_column(seq.first(1) - 1),
-    CUF: lambda model, seq: model.cursor_forward(seq.first(1)),
-    CUB: lambda model, seq: model.cursor_back(seq.first(1)),
-    CUU: lambda model, seq: model.cursor_vertical(-seq.first(1), to_column_zero=False),
-    CUD: lambda model, seq: model.cursor_vertical(seq.first(1), to_column_zero=False),
-    CNL: lambda model, seq: model.cursor_vertical(seq.first(1), to_column_zero=True),
-    CPL: lambda model, seq: model.cursor_vertical(-seq.first(1), to_column_zero=True),
-    SCOSC: lambda model, seq: model.save_cursor(),
-    SCORC: lambda model, seq: model.restore_cursor(),
+def _feed_runs(model: LineModel, body: str, offset: int, tally: list[int]) -> None:
+    """:func:`_feed_tokens` a run at a time (``body`` holds no C1 control): text and the inert
+    sequences between it written as one string where the row is appended to (the same cells as
+    writing each piece), and a run of backspaces as one move."""
+    if "\x1b" in body:  # text between SGR alone (a row of a multi-row display) is one run: no scan for tokens
+        pieces = _SGR_ONLY.split(body)
+        text = "".join(pieces)
+        if _NOT_TEXT.search(text) is None:
+            if text and not model.write_pieces(pieces, text):
+                _feed_tokens(model, body, offset, tally)
+                return
+            tally[0] += len(pieces) - 1
+            tally[1] += len(body) - len(text)
+            return
+    for m in _RUN.finditer(body):
+        run = m.group(1)
+        if run is not None:
+            if "\x1b" not in run and "\x07" not in run:
+                model.write(run)  # text alone: one piece
+            elif not _write_run(model, run, tally):
+                _feed_tokens(model, run, offset + m.start(), tally)
+        elif m.group(2) is not None:
+            model.backspaces(m.end() - m.start())
+        else:
+            _feed_token(model, m.group(), offset + m.start(), tally)
+
+
+def _write_run(model: LineModel, run: str, tally: list[int]) -> bool:
+    """Text and inert sequences: the text between them written as one string where that is the same as
+    writing each piece (:meth:`LineModel.write_pieces`); False: nothing done."""
+    pieces = _SGR_ONLY.split(run)
+    text = "".join(pieces)
+    if "\x1b" in text or "\x07" in text:  # not SGR alone (see _without)
+        pieces = grammar.INERT_SEQUENCE.split(run)
+        text = "".join(pieces)
+    if text and not model.write_pieces(pieces, text):
+        return False
+    tally[0] += len(pieces) - 1
+    tally[1] += len(run) - len(text)
+    return True
+
+
+def _feed_token(model: LineModel, token: str, at: int, tally: list[int]) -> None:
+    """One complete sequence or control character at offset ``at`` of the text."""
+    first = token[0]
+    if first == "\x1b":
+        if len(token) == 1:
+            raise Refused(MALFORMED_ESCAPE, f"ESC that starts no complete sequence at offset {at}")
+        tally[0] += 1
+        tally[1] += len(token)
+        act = _ACTS.get(token)
+        if act is not None:
+            act(model)
+        elif not _inert(token):
+            _apply(model, token, at)
+    elif first == "\r":
+        model.carriage_return()
+    elif first == "\b":
+        model.backspace()
+    elif first == "\t":
+        model.tab()
+    elif first == "\x07":
+        tally[0] += 1
+        tally[1] += 1
+    else:
+        raise Refused(UNSUPPORTED_CONTROL, f"control U+{ord(first):04X} at offset {at}")
+
+
+_inert = session.inert_cached
+
+
+# The controls the row model resolves, by name; what each does is the cleaner's own decision: from the
+# parsed sequence, the call to make on the model.
+_Act = Callable[[LineModel], None]
+_CSI_ACTIONS: dict[str, Callable[[grammar.Sequence], _Act]] = {
+    EL: lambda seq: methodcaller("erase_in_line", seq.numbers()[0]),
+    ECH: lambda seq: methodcaller("erase_characters", seq.first(1)),
+    CHA: lambda seq: methodcaller("cursor_to_column", seq.first(1) - 1),
+    HPA: lambda seq: methodcaller("cursor_to_column", seq.first(1) - 1),
+    CUF: lambda seq: methodcaller("cursor_forward", seq.first(1)),
+    CUB: lambda seq: methodcaller("cursor_back", seq.first(1)),
+    CUU: lambda seq: methodcaller("cursor_vertical", -seq.first(1), to_column_zero=False),
+    CUD: lambda seq: methodcaller("cursor_vertical", seq.first(1), to_column_zero=False),
+    CNL: lambda seq: methodcaller("cursor_vertical", seq.first(1), to_column_zero=True),
+    CPL: lambda seq: methodcaller("cursor_vertical", -seq.first(1), to_column_zero=True),
+    SCOSC: lambda seq: methodcaller("save_cursor"),
+    SCORC: lambda seq: methodcaller("restore_cursor"),
 }
 _PARAMETERLESS = (SCOSC, SCORC)  # with parameters: DECSLRM, or not a restore
-_ESC_ACTIONS: dict[str, Callable[[LineModel], None]] = {
-    DECSC: LineModel.save_cursor,
-    DECRC: LineModel.restore_cursor,
-    RI: lambda model: model.cursor_vertical(-1, to_column_zero=False),
+_ESC_ACTIONS: dict[str, _Act] = {
+    DECSC: methodcaller("save_cursor"),
+    DECRC: methodcaller("restore_cursor"),
+    RI: methodcaller("cursor_vertical", -1, to_column_zero=False),
 }
 
 
-def _apply(model: LineModel, seq: grammar.Sequence, offset: int) -> None:
-    """Act on one sequence that is not inert, or refuse it.
+class _Plan(NamedTuple):
+    """What a sequence that is not inert does, decided once per distinct sequence."""
 
-    HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them.
-    """
+    seq: grammar.Sequence
+    disputed: str | None  # why terminals disagree on it, or None
+    clears: bool  # ED, or CUP / HVP home
+    act: _Act | None  # None: refused
+
+
+def _plan(token: str) -> _Plan:
+    """HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them."""
+    seq = grammar.parse(token)
     disputed = session.disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
-    if disputed is not None:
-        raise TerminalsDisagree(UNSUPPORTED_CONTROL, f"{grammar.describe(seq)} at offset {offset}: {disputed}")
-    if _clears_or_homes(seq) and model.untouched():
-        return  # "clear, then print": before the output begins there is nothing on screen to lose
+    act: _Act | None = None
     # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
     if seq.kind is Kind.CSI and not seq.private and not seq.intermediates and (not seq.params or seq.params.isdigit()):
         action = _CSI_ACTIONS.get(seq.final)
-        if action is None or (seq.params and seq.final in _PARAMETERLESS):
-            _refuse(seq, offset)
-        action(model, seq)
+        if action is not None and not (seq.params and seq.final in _PARAMETERLESS):
+            act = action(seq)
     elif seq.kind is Kind.ESC2 and seq.final in _ESC_ACTIONS:
-        _ESC_ACTIONS[seq.final](model)
-    else:
-        _refuse(seq, offset)
+        act = _ESC_ACTIONS[seq.final]
+    return _Plan(seq, disputed, _clears_or_homes(seq), act)
 
+
+_PLAN_CACHED_LENGTH = 32  # longer sequences are rare and are not kept alive by the cache
+_PLAN_CACHE_SIZE = 1024
+_cached_plan = functools.lru_cache(maxsize=_PLAN_CACHE_SIZE)(_plan)
+_ACTS: dict[str, _Act] = {}  # a sequence that only acts (planned before): its act
+
+
+def _apply(model: LineModel, token: str, offset: int) -> None:
+    """Act on one sequence that is not inert, or refuse it."""
+    seq, disputed, clears, act = _cached_plan(token) if len(token) <= _PLAN_CACHED_LENGTH else _plan(token)
+    if disputed is not None:
+        raise TerminalsDisagree(UNSUPPORTED_CONTROL, f"{grammar.describe(seq)} at offset {offset}: {disputed}")
+    if clears and model.untouched():
+        return  # "clear, then print": before the output begins there is nothing on screen to lose
+    if act is None:
+        _refuse(seq, offset)
+    if not clears and len(_ACTS) < _PLAN_CACHE_SIZE and len(token) <= _PLAN_CACHED_LENGTH:
+        _ACTS[token] = act  # no dispute, no exception for an untouched screen: the act alone, next time
+    act(model)
 
 
 def _clears_or_homes(seq: grammar.Sequence) -> bool:

@@ -76,32 +76,37 @@ def _check(raw: str, candidate: str, columns: int | None, rows: int | None) -> s
 
 
 def _keep_rejected_pages(
-    raw: str, proposal: cleaner.Candidate, difference: str | None, columns: int | None, rows: int | None,
-) -> tuple[cleaner.Candidate, str | None]:
+    raw: str, segments: list[session.Segment], difference: str | None, columns: int | None, rows: int | None,
+) -> tuple[cleaner.Candidate | None, str | None]:
     """Keep, one at a time, the first cleaned page whose prefix the verifier rejects, until the whole
-    candidate passes (the verifier alone decides adoption) or nothing is left to keep."""
-    segments = list(proposal.segments or ())
+    candidate passes (the verifier alone decides adoption) or nothing is left to keep (None).
+
+    ``segments``: the rejected candidate's pages, taken over: emptied before the next resolution, so
+    that no two candidates, nor two lists of pages, are alive at once."""
     keep: set[int] = set()
     budget = [VERIFY_WORK_PER_CHAR * len(raw)]
+    proposal = None
     for _ in range(MAX_REJECTED_PAGES):
         bad = _named_page(difference, segments)
         if bad is None:
             bad = _first_rejected(raw, segments, columns, rows, budget)
         if bad is None or segments[bad].text is None or bad in keep:
-            return proposal, difference
+            return None, difference
         keep.add(bad)
         budget[0] -= len(raw)  # resolving again
         if budget[0] < 0:
-            return proposal, difference
+            return None, difference
+        proposal = None
+        segments.clear()
         try:
             segments = session.resolve(raw, columns=columns, rows=rows, keep=keep)
             proposal = cleaner.from_segments(raw, segments)
         except (session.WholeRefusal, cleaner.Refused):
-            return proposal, difference
+            return None, difference
         difference = _check(raw, proposal.text, columns, rows)
         if difference is None:
             return proposal, None
-    return proposal, difference
+    return None, difference
 
 
 def _named_page(difference: str | None, segments: list[session.Segment]) -> int | None:
@@ -197,6 +202,7 @@ class TextClean:
         if not noisy:
             # no_terminal_noise, unless a count shows below_min_tokens: decided when someone asks.
             return self._refuse(text, NO_TERMINAL_NOISE, None, tokens_before, pending=undecided)
+        proposal: cleaner.Candidate | None
         try:
             proposal = cleaner.candidate(text, columns=columns, rows=rows)
         except cleaner.Refused as refusal:
@@ -216,8 +222,12 @@ class TextClean:
         difference = _check(text, proposal.text, columns, rows)
         if (difference is not None and proposal.segments is not None and len(proposal.segments) > 1
                 and (columns is None and rows is None or _verifier_knows_sizes())):
-            proposal, difference = _keep_rejected_pages(text, proposal, difference, columns, rows)
-        if difference is not None:
+            segments = list(proposal.segments)
+            proposal = pair = None  # the rejected candidate is not kept beside the next one
+            retried, difference = _keep_rejected_pages(text, segments, difference, columns, rows)
+            if retried is not None:
+                proposal = retried
+        if difference is not None or proposal is None:
             return self._refuse(text, CONTENT_WOULD_CHANGE, difference, tokens_before)
         if pair is not None and pair.candidate is proposal.text:
             tokens_after = pair.after()

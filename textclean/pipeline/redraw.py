@@ -9,6 +9,9 @@ half of a wide character) raises :class:`Unresolved` so that the gate refuses.
 
 from __future__ import annotations
 
+import re
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
@@ -30,7 +33,37 @@ UNWRITTEN = _Marker(" ")
 #: :meth:`LineModel.overlay` rebuilds its row string for a run written back inside it: it copies at most
 #: this many characters plus so many per character written before leaving the row to the cell model.
 OVERLAY_COPY_ALLOWANCE = 1 << 16
+#: What :meth:`LineModel.overlay` reads as an inert sequence inside a text run (NUL: a control, never text).
+INERT_MARK = "\x00"
 OVERLAY_COPIES_PER_CHAR = 8
+
+
+def _one_cell_ranges(*blocks: tuple[int, int]) -> str:
+    """A character class of the code points in ``blocks`` that every terminal draws in one cell."""
+    out = []
+    for first, last in blocks:
+        code = first
+        while code <= last:
+            if settled_width(chr(code)) != 1:
+                code += 1
+                continue
+            start = code
+            while code + 1 <= last and settled_width(chr(code + 1)) == 1:
+                code += 1
+            out.append(f"{chr(start)}-{chr(code)}")
+            code += 1
+    return "".join(out)
+
+
+#: Text whose every character takes one cell on every terminal: printable Latin, and the symbols
+#: progress displays draw with (general punctuation, arrows, box drawing, block elements, geometric
+#: shapes, braille spinners), each checked against the width table when this module loads.
+ONE_CELL_TEXT = re.compile(
+    "[\x20-\x7e\xa0-\u02ff"
+    + _one_cell_ranges((0x2000, 0x206F), (0x2190, 0x21FF), (0x2500, 0x25FF), (0x2800, 0x28FF))
+    + "]*"
+)
+
 
 class Unresolved(Exception):
     """The model cannot tell what a terminal shows here."""
@@ -63,7 +96,9 @@ class Row:
 
     def dropped(self) -> int:
         """Characters written into the row that no longer show."""
-        shown = sum(len(c) for c in self.cells if c.__class__ is str)
+        cells = self.cells
+        # the characters of its cells but the markers (a wide or tab tail joins as "", an unwritten cell as " ")
+        shown = len("".join(cells)) - sum(map(is_, cells, repeat(UNWRITTEN)))
         return max(0, self.written - shown)
 
 
@@ -103,6 +138,10 @@ class LineModel:
         """Nothing has been written and the cursor has not moved: the output has not begun."""
         return len(self.rows) == 1 and not self.rows[0].cells and self.col == 0
 
+    def appending(self) -> bool:
+        """The cursor is right after the row's last cell: writing there overwrites and pads nothing."""
+        return self.col == len(self.rows[self.row].cells)
+
     def at_fresh_row(self) -> bool:
         """The cursor is at the start of a row no one has written yet: appending is all that can happen."""
         return self.row == len(self.rows) - 1 and not self.rows[self.row].cells and self.col == 0
@@ -113,10 +152,44 @@ class LineModel:
         if self.columns is not None and self.col >= self.columns:
             raise Unresolved(f"a row reaches the right margin of {self.columns} columns (autowrap)")
 
+    def write_pieces(self, pieces: list[str], text: str) -> bool:
+        """Write ``pieces`` one after another (``text``: them joined, not empty) as one string, where
+        that is the same as writing each non-empty one: the same cells, cursor, tallies, work charged
+        and refusals. False (nothing done) elsewhere: a zero-width joiner (one ending a piece is
+        refused), cells of other widths overwritten, the cursor past the row's end, a margin reached,
+        the budget exhausted (then which refusal comes first depends on the piece)."""
+        row = self.rows[self.row]
+        cells, col, n = row.cells, self.col, len(text)
+        length = len(cells)
+        if col == length:  # every piece appends
+            if ZWJ in text:
+                return False
+            self.write(text)
+            return True
+        if col > length or row.special or row.ambiguous or ONE_CELL_TEXT.fullmatch(text) is None:
+            return False
+        if self.columns is not None and col + n >= self.columns:
+            return False
+        charged, at = 0, col  # a piece that starts inside the row overwrites (charged); the next ones append
+        for piece in pieces:
+            if at >= length:
+                break
+            charged += len(piece)
+            at += len(piece)
+        if charged > self.pad_budget:
+            return False
+        self._charge(charged)
+        row.written += n
+        if col + n > length:
+            cells.extend([UNWRITTEN] * (col + n - length))
+        cells[col : col + n] = text
+        self.col = col + n
+        return True
+
     def _write(self, text: str) -> None:
         row = self.rows[self.row]
         row.written += len(text)
-        if text.isascii():
+        if text.isascii() or ONE_CELL_TEXT.fullmatch(text) is not None:
             self._put_narrow(row, text)
             return
         if text[-1] == ZWJ:
@@ -186,9 +259,10 @@ class LineModel:
                     raise Unresolved("overwrite of a tab")
 
     def overlay(self, parts: list[str | None]) -> bool:
-        """A fresh row redrawn by CR alone, resolved on strings: ``parts`` alternates text runs of
-        narrow characters with what stood between them (``"\\r"``, EL 0 / 2 as ``CSI K`` / ``CSI 0 K`` /
-        ``CSI 2 K``, None for an inert sequence), as ``re.split`` with one group gives them.
+        """A fresh row redrawn by CR, EL and backspaces, resolved on strings: ``parts`` alternates text
+        runs of narrow characters with what stood between them (``"\\r"``, EL 0 / 2 as ``CSI K`` /
+        ``CSI 0 K`` / ``CSI 2 K``, a run of backspaces, None for an inert sequence), as ``re.split``
+        with one group gives them. A run may hold :data:`INERT_MARK` where an inert sequence stood.
 
         The same cells, cursor, tallies and work charged as writing the runs and acting on the
         controls one by one; False (nothing changed) wherever that would need a cell of its own: a
@@ -199,32 +273,40 @@ class LineModel:
         shown = ""  # the row's cells up to its last written one (unwritten cells only after it)
         extent = col = written = charged = 0  # extent: len(cells), unwritten cells at the end included
         copied = 0  # characters copied rebuilding ``shown``: past its allowance the cell model is cheaper
-        redrawn = False
+        redrawn = backspaced = False
         text = True
         for part in parts:
             if text:
                 text = False
                 if not part:
                     continue
-                n = len(part)
-                end = col + n
-                if col != extent:
-                    if col > len(shown):
-                        return False  # after EL 2 away from column 0: padding, a gap inside the row
-                    copied += len(shown)
-                    if copied > OVERLAY_COPY_ALLOWANCE + OVERLAY_COPIES_PER_CHAR * written:
-                        return False  # a long row rebuilt for short runs: quadratic here, linear in cells
-                    charged += n
-                    shown = shown[:col] + part + shown[end:]
-                    if end > extent:
-                        extent = end
+                if INERT_MARK in part:
+                    # appended, the pieces are one string; written over cells, each is charged as written
+                    pieces = [part.replace(INERT_MARK, "")] if col == extent else part.split(INERT_MARK)
                 else:
-                    shown += part
-                    extent = end
-                if columns is not None and end >= columns:
-                    return False  # the model refuses to reach the margin (autowrap)
-                col = end
-                written += n
+                    pieces = [part]
+                for piece in pieces:
+                    if not piece:
+                        continue
+                    n = len(piece)
+                    end = col + n
+                    if col != extent:
+                        if col > len(shown):
+                            return False  # after EL 2 away from column 0: padding, a gap inside the row
+                        copied += len(shown)
+                        if copied > OVERLAY_COPY_ALLOWANCE + OVERLAY_COPIES_PER_CHAR * written:
+                            return False  # a long row rebuilt for short runs: quadratic here, linear in cells
+                        charged += n
+                        shown = shown[:col] + piece + shown[end:]
+                        if end > extent:
+                            extent = end
+                    else:
+                        shown += piece
+                        extent = end
+                    if columns is not None and end >= columns:
+                        return False  # the model refuses to reach the margin (autowrap)
+                    col = end
+                    written += n
                 continue
             text = True
             if part is None:
@@ -237,6 +319,10 @@ class LineModel:
                 continue
             if limit is not None and (extent > limit or col >= limit):
                 return False
+            if part[0] == "\b":  # a run of backspaces: what passes the first passes the rest
+                backspaced = True
+                col = max(0, col - len(part))
+                continue
             if col == 0 or part[-2] == "2":  # the whole row
                 if extent:
                     redrawn = True
@@ -254,6 +340,8 @@ class LineModel:
         row.written += written
         if redrawn:
             row.mark("cr")
+        if backspaced:
+            row.mark("bs")
         self.col = col
         return True
 
@@ -312,6 +400,11 @@ class LineModel:
         self.rows[self.row].mark("bs")
         if self.col:
             self.col -= 1
+
+    def backspaces(self, n: int) -> None:
+        """``n`` backspaces: what passes the first passes the rest (the column only decreases)."""
+        self.backspace()
+        self.col = max(0, self.col - (n - 1))
 
     def cursor_forward(self, n: int) -> None:
         self._require_layout(relative=True)
@@ -376,6 +469,42 @@ class LineModel:
         row.cells[start:end] = [UNWRITTEN] * (end - start)
 
     # --- moves between rows -----------------------------------------------------------------------
+    def append_lines(self, lines: list[tuple[str, str]]) -> None:
+        """Each ``(text, ending)``: ``write(text)`` then ``line_feed(ending)``, from a fresh last row, for
+        texts of one-cell characters that reach no known margin. The same rows, tallies and frozen rows;
+        a new row frozen before the end is built as its string, without cells."""
+        if not lines:
+            return
+        self.write(lines[0][0])  # onto the row as it is (a redraw may have marked it, or written and erased)
+        self.line_feed(lines[0][1])
+        lines = lines[1:]
+        rows, screen = self.rows, self.screen_lines
+        first = len(rows) - 1  # the row line feed added, which the next text goes to
+        count = len(lines)
+        if not self.freezes:
+            frozen_to = first
+        else:
+            frozen_to = max(first, first + count + 1 - screen)  # block rows below this index end frozen
+            for index in range(max(self.live, first + 1 - screen), min(first, first + count + 1 - screen)):
+                self._freeze(index)  # rows written before, frozen as each line feed would
+        del rows[first]
+        for index, (text, ending) in enumerate(lines, first):
+            if index < frozen_to:
+                if len(text) > MIN_COLUMNS:
+                    self.wide_frozen = index
+                rows.append(text + ending)
+                continue
+            row = Row()
+            row.cells = list(text)
+            row.written = len(text)
+            row.ending = ending
+            rows.append(row)
+        rows.append(Row())
+        if frozen_to > first:
+            self.live = frozen_to
+        self.row = len(rows) - 1
+        self.col = 0
+
     def line_feed(self, ending: str) -> None:
         row = self.rows[self.row]
         if self.row == len(self.rows) - 1:

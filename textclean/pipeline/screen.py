@@ -233,9 +233,20 @@ class ScreenModel(LineModel):
     def backspace(self) -> None:
         self._require_cursor()
         self._no_pending_wrap("backspace")
-        if self.col == 0 and self.row > 0 and self.rows[self.row - 1].ending is WRAP:
-            raise Unresolved("backspace at the first column of an autowrapped row (tmux goes up a row, xterm stays)")
+        if self.col == 0:
+            self._require_unwrapped_above()
         super().backspace()
+
+    def _require_unwrapped_above(self) -> None:
+        if self.row > 0 and self.rows[self.row - 1].ending is WRAP:
+            raise Unresolved("backspace at the first column of an autowrapped row (tmux goes up a row, xterm stays)")
+
+    def backspaces(self, n: int) -> None:
+        """``n`` backspaces; the first-column check applies to each one that starts at column 0."""
+        self.backspace()
+        if n > 1 and self.col <= n - 2:
+            self._require_unwrapped_above()
+        self.col = max(0, self.col - (n - 1))
 
     def tab(self) -> None:
         self._require_cursor()

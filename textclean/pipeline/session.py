@@ -21,6 +21,7 @@ from .redraw import Row, Unresolved
 from .screen import WRAP, ScreenModel
 
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
+_TOKEN_OR_BACKSPACES = re.compile(rf"\x08\x08+|{_TOKEN.pattern}")  # a run of backspaces is one move
 _DIGITS = re.compile(r"[0-9;]*")
 # Strings the grammar ends where tmux does not: DCS / SOS / PM / APC ended by BEL (the Buildkite
 # policy), and a DCS cancelled by CAN / SUB once its data began. tmux 3.3a swallows on to ST (checked
@@ -44,6 +45,8 @@ def disputed_parameters(params: str) -> str | None:
     of :data:`grammar.PARAMETER_BYTES_LIMIT` bytes or more (tmux discards the sequence, xterm acts on
     it), or a parameter above :data:`grammar.PARAMETER_RANGE_LIMIT` (tmux ignores the sequence, xterm
     clamps it; length first: ``int()`` refuses more than 4300 digits)."""
+    if len(params) < 10:
+        return None  # no field of ten digits: none above the limit
     if len(params) >= grammar.PARAMETER_BYTES_LIMIT:
         return (f"{len(params)} parameter bytes (tmux discards a sequence of {grammar.PARAMETER_BYTES_LIMIT} "
                 "or more, xterm acts on it)")
@@ -103,8 +106,10 @@ class Segment:
     sequence_chars: int = 0
 
 
-def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collection[int] = ()) -> list[Segment]:
-    """One segment per page of ``text``; ``keep``: indices of pages to keep whatever the model says."""
+def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collection[int] = (),
+            fast: bool = True) -> list[Segment]:
+    """One segment per page of ``text``; ``keep``: indices of pages to keep whatever the model says.
+    ``fast=False``: every backspace its own move (the reference the run path is tested against)."""
     swallowed = swallowed_redraw(text)
     if swallowed is not None:
         raise WholeRefusal("unsupported_control", swallowed, [])
@@ -126,7 +131,7 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
                 raise Unresolved("the verifier rejected this page")
             walker.current = model
             tally = [0, 0]
-            _feed(model, text, page.body, page.end, tally)
+            _feed(model, text, page.body, page.end, tally, _TOKEN_OR_BACKSPACES if fast else _TOKEN)
             model.check_pins()
             start_row = _check_frozen(model, walker.frozen) if continues else 0
             walker.done(model)
@@ -378,12 +383,12 @@ def assemble(text: str, segments: list[Segment]) -> str:
 
 
 # --- feeding one page -------------------------------------------------------------------------------
-def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int]) -> None:
+def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int], tokens: re.Pattern[str]) -> None:
     offset = start
     for piece in text[start:end].split("\n"):
         body = piece.rstrip("\r")
         piece_end = offset + len(piece)
-        _feed_line(model, body, offset, tally)
+        _feed_line(model, body, offset, tally, tokens)
         if piece_end < end:
             model.line_feed(piece[len(body) :] + "\n")
         elif len(piece) > len(body):
@@ -392,17 +397,22 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int])
 
 
 # Sessions repeat a few sequences thousands of times (SGR, CUP, EL): each is parsed and classified once.
-_parse = functools.lru_cache(maxsize=4096)(grammar.parse)
+parse_cached = functools.lru_cache(maxsize=4096)(grammar.parse)
 
 
 @functools.lru_cache(maxsize=4096)
-def _inert(token: str) -> bool:
+def inert_cached(token: str) -> bool:
+    """Whether ``token`` (one complete sequence) is inert: :data:`grammar.INERT_SEQUENCE` in full."""
     return grammar.INERT_SEQUENCE.fullmatch(token) is not None
 
 
-def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int]) -> None:
+_parse = parse_cached
+_inert = inert_cached
+
+
+def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tokens: re.Pattern[str]) -> None:
     pos = 0
-    for m in _TOKEN.finditer(body):
+    for m in tokens.finditer(body):
         token_start = m.start()
         if token_start > pos:
             model.write(body[pos:token_start])
@@ -425,7 +435,7 @@ def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int]) -> 
         elif first == "\r":
             model.carriage_return()
         elif first == "\b":
-            model.backspace()
+            model.backspaces(len(token))
         elif first == "\t":
             model.tab()
         elif first == "\x07":

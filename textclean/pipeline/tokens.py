@@ -157,8 +157,15 @@ class BpeOpenAIBackend:
     def count(self, text: str) -> int:
         try:
             return int(self._count(text))
-        except UnicodeEncodeError:  # lone surrogates: replaced as tiktoken's encode_ordinary does
-            return int(self._count(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")))
+        except UnicodeEncodeError:  # lone surrogates: replaced as tiktoken's encode_ordinary does,
+            pass  # a piece at a time (the replaced copy is the size of what it replaces)
+        total = 0
+        for piece in _chunks(text, _SURROGATE_PIECE):
+            try:
+                total += int(self._count(piece))
+            except UnicodeEncodeError:
+                total += int(self._count(piece.encode("utf-16", "surrogatepass").decode("utf-16", "replace")))
+        return total
 
 
 @functools.lru_cache(maxsize=1)
@@ -311,14 +318,20 @@ def count_many(count: TokenCounter, texts: Sequence[str], *, workers: int | None
 # so a Python non-space is a non-space to tiktoken. Counts are exactly additive across cuts: long
 # texts are counted in chunks cut there (bounded memory), and :func:`count_pair` counts only where
 # two texts differ.
-_CHUNK = 1 << 20
+# A chunk's copy (up to 4 bytes a character) and tiktoken's list of its tokens (an int object each,
+# ~40 bytes a token) stay a small fraction of a long text; a call costs nothing at this size.
+_CHUNK = 1 << 17
+# Text with lone surrogates is counted a piece at a time, each piece replaced only if it holds one.
+_SURROGATE_PIECE = 1 << 16
 _SAFE_CUT = re.compile(r"\n(?=[^\s/])")
 
 
-def _chunks(text: str) -> Iterable[str]:
+def _chunks(text: str, size: int = _CHUNK) -> Iterable[str]:
+    """``text`` cut at cuts into pieces of ``size`` to ``2 * size`` characters (a last one may be
+    longer where no cut is found)."""
     start = 0
-    while len(text) - start > 2 * _CHUNK:
-        cut = _SAFE_CUT.search(text, start + _CHUNK, start + 2 * _CHUNK)
+    while len(text) - start > 2 * size:
+        cut = _SAFE_CUT.search(text, start + size, start + 2 * size)
         if cut is None:
             break
         yield text[start : cut.end()]
@@ -366,7 +379,7 @@ _MIN_BLOCK = 64
 _MAX_NOISE_PER_LINE = 1.0  # more ESC and lone CRs than lines: matching is not even tried
 _MIN_SHARED = 0.2
 _PROBE_CHARS = 1 << 16
-_BATCH = 1 << 18  # characters joined into one count call
+_BATCH = 1 << 16  # characters joined into one count call
 
 
 def additive(count: TokenCounter) -> bool:
@@ -442,8 +455,8 @@ def count_spans(count: TokenCounter, text: str, spans: Iterable[tuple[int, int]]
     total = 0
     batch: list[str] = []
     size = 0
-    for start, end in spans:
-        if end > start:
+    for span in spans:
+        for start, end in _cut_span(text, *span):
             batch.append(text[start:end])
             size += end - start
             if size >= _BATCH:
@@ -452,6 +465,19 @@ def count_spans(count: TokenCounter, text: str, spans: Iterable[tuple[int, int]]
     if batch:
         total += count("".join(batch))
     return total
+
+
+def _cut_span(text: str, start: int, end: int) -> Iterable[tuple[int, int]]:
+    """``[start, end)`` in spans of at most ``2 * _BATCH`` characters, cut at cuts where there are
+    (so that no span's copy is the size of the text)."""
+    while end - start > 2 * _BATCH:
+        cut = _SAFE_CUT.search(text, start + _BATCH, start + 2 * _BATCH)
+        if cut is None:
+            break
+        yield start, cut.end()
+        start = cut.end()
+    if end > start:
+        yield start, end
 
 
 def _between(blocks: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
@@ -471,6 +497,8 @@ class PairCount:
         self._count = count
         self.candidate = candidate
         self.blocks = shared_blocks(raw, candidate)
+        if sum(length for _, _, length in self.blocks) < _MIN_SHARED * len(raw):
+            self.blocks = []  # a few short blocks: counting around them costs more than they save
         raw_blocks = [(r, r + length) for r, _, length in self.blocks]
         self.shared = count_spans(count, raw, raw_blocks)
         self.before = self.shared + count_spans(count, raw, _between(raw_blocks, len(raw)))
