@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from oracle import corpora
-from textclean.pipeline import verify
+from textclean.pipeline import verify, verify_screen
 
 from .agent_logs import FIXTURES, captures
 from .strategies import private_modes, screen_controls, strings, terminal_streams, two_byte_escapes
@@ -61,14 +62,14 @@ def test_fast_path_agrees_on_generated_streams(text: str) -> None:
 
 
 def _verdict(text: str, columns: int | None = None, rows: int | None = None, *, fast: bool) -> object:
-    saved = verify.REDRAWN_FAST_PATH
-    verify.REDRAWN_FAST_PATH = fast
+    saved = verify.REDRAWN_FAST_PATH, verify.ROWS_FAST_PATH
+    verify.REDRAWN_FAST_PATH = verify.ROWS_FAST_PATH = fast
     try:
         return verify.terminal_lines(text, columns=columns, rows=rows)
     except verify.Unresolvable as exc:
         return f"unresolvable: {exc}"
     finally:
-        verify.REDRAWN_FAST_PATH = saved
+        verify.REDRAWN_FAST_PATH, verify.ROWS_FAST_PATH = saved
 
 
 def _redrawn_agrees(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
@@ -136,3 +137,244 @@ def test_redrawn_rows_agree_on_generated_streams(text: str, size: tuple[int | No
     fast = verify._redrawn_lines(text, columns or verify.MIN_COLUMNS)
     if fast is not None:
         assert fast == _model_at(text, columns is None)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rows redrawn in place (verify._rows_lines): the token walk's steps on strings, never a different verdict
+
+
+def _rows_agree(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
+    """Whether the rows path answered, asserting it answered as the token walk does."""
+    fast = verify._rows_lines(text, margin)
+    if fast is not None:
+        assert fast == _model_at(text, margin is not None), repr(text[:200])
+    return fast is not None
+
+
+def test_rows_path_agrees_on_every_capture() -> None:
+    named = list(captures())
+    answered = {name for name, text in named if _rows_agree(text)}
+    # the multi-row displays, spinners and overstrike the other fast paths leave to the token walk
+    assert {"rich_progress", "rich_status", "npm_spinner", "pip_spinner", "man_overstrike"} <= answered, answered
+    assert sum(_rows_agree(text) for _, text in named) >= 15
+    for _, text in named:
+        _rows_agree(text, None)
+    for text, columns, rows in _recorded():
+        _rows_agree(text)
+        _rows_agree(text, None)
+        assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
+    root = corpora.locate()
+    if root is not None:
+        count = 0
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
+                text = path.read_bytes().decode("utf-8", "surrogateescape")
+                count += _rows_agree(text)
+                _rows_agree(text, None)
+                assert _verdict(text, fast=True) == _verdict(text, fast=False)
+        assert count >= 10
+
+
+_ROW_TEXT = (st.text(st.sampled_from("ab -━⠙é你\t\u200b\udcff"), min_size=1, max_size=6)
+             | st.text("xyz ", min_size=70, max_size=90))
+_ROW_PIECE = st.one_of(
+    _ROW_TEXT,
+    st.sampled_from(["\r", "\r", "\n", "\r\n", "\b", "\b\b", "\b\b\b\b", "\r\b", "\b\r", "\x07\r", "\x1b[K", "\x1b[0K",
+                     "\x1b[D", "\x1b[3D", "\x1b[C", "\x1b[4C", "\x1b[79C", "\x07\x07",
+                     "\x1b[2K", "\x1b[1K", "\x1b[00K", "\x1b[A", "\x1b[1A", "\x1b[2A", "\x1b[0A", "\x1b[B", "\x1b[3B",
+                     "\x1b[E", "\x1b[F", "\x1b[2F", "\x1b[G", "\x1b[1G", "\x1b[5G", "\x1b[81G", "\x1b[31m", "\x1b[m",
+                     "\x1b[?25l", "\x1b]0;t\x07", "\x1b[C", "\x1b[H", "\x1b[2J", "\x1b[X", "\x1b7", "\x1b8", "\x1b",
+                     "\x1bM", "\x1b=", "\x1b>", "\x1bc", "\x1bP", "\x1b\\", "\x1b(B", "\x1b(0", "\x1b#8",
+                     "\x07", "\t"]),
+)
+
+
+@given(st.lists(_ROW_PIECE, max_size=30).map("".join), _SIZES)
+@example("a\r\x1b[2K\x1b[1A\x1b[2Kb\r\nc\r\n", (None, None))
+@example("ab\r\nx\x1b[1Ay\n", (None, None))  # a write past the end of the row above: padding
+@example("N\bNA\bAM\bME\bE\r\n", (None, None))  # overstrike: writes in the middle of a row
+@example("abc\bd\x1b[K\n", (None, None))  # EL 0 on a row held as cells
+@example("x" * 85 + "\b\b\n", (None, None))  # BS on a row past column 80 at an unknown width
+@example("x" * 85 + "\b\r\n", (None, None))  # a CR in a mixed run right before LF still acts
+@example("ab\x1b[2Kc\n", (None, None))  # EL 2 in append mode: the next write pads
+@example("x" * 85 + "\x1b[2K\r\n", (None, None))  # EL 2 on a row past column 80 at an unknown width
+@example("ab\x1b[5Cc\n", (None, None))  # CUF past the row's end: the next write pads
+@example("abcdef\x1b[3Dx\x1b[Cy\n", (None, None))  # CUB and CUF inside the row
+@example("ab\x07\rc\x07\n", (None, None))  # BEL in a control run: char by char
+@example("x" * 80 + "\r \r\x1b[2Ky\n", (None, None))  # a row of 80 columns: a CR acts on it
+@example("x" * 81 + "\ry\n", (None, None))  # ... one of 81 wraps on an 80-column terminal
+@example("x" * 80 + "\n" + "y" * 80 + "\x1b[Az\n", (None, None))  # a row move from column 81
+@example("x" * 79 + "\x1b[K\x1b[Cy\x1b[K\b\n", (None, None))  # the cursor at column 80
+@example("\r\n" * 30 + "\x1b[25A" + "x\n", (None, None))  # more than 23 rows up
+@example("ab\bc\x1b[m" + "x" * 80 + "\x1b[K\n", (None, None))  # a write at the end of cells: not appending
+def test_rows_path_agrees_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
+    columns, rows = size
+    assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
+    for margin in (columns or verify.MIN_COLUMNS, None):
+        if columns is None or margin is None:
+            _rows_agree(text, margin)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The screen model's runs of BS taken at once (verify_screen.BACKSPACE_RUNS): the same pages, reasons
+# included, as one BS at a time
+
+
+def _pages(text: str, columns: int | None, rows: int | None, *, runs: bool) -> object:
+    saved = verify_screen.BACKSPACE_RUNS
+    verify_screen.BACKSPACE_RUNS = runs
+    try:
+        model = verify_screen.Model(text, columns, rows)
+        pages = model.run()
+        return model.work_left, [(page.start, page.break_end, page.end, page.lines, page.reason, page.leaves,
+                                  page.modes, page.inherits) for page in pages]
+    finally:
+        verify_screen.BACKSPACE_RUNS = saved
+
+
+def _screen_agrees(text: str, columns: int | None = None, rows: int | None = None) -> None:
+    assert _pages(text, columns, rows, runs=True) == _pages(text, columns, rows, runs=False), repr(text[:200])
+
+
+def test_backspace_runs_agree_on_every_capture() -> None:
+    for _, text in captures():
+        _screen_agrees(text)
+    for text, columns, rows in _recorded():
+        _screen_agrees(text, columns, rows)
+    root = corpora.locate()
+    if root is not None:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
+                text = path.read_bytes().decode("utf-8", "surrogateescape")
+                _screen_agrees(text)
+                _screen_agrees(text, 80, 24)
+
+
+_SCREEN_PIECE = st.one_of(
+    _ROW_TEXT,
+    st.sampled_from(["\b", "\b\b", "\b" * 5, "\b" * 30, "\r", "\n", "\r\n", "\t", "\x1b[K", "\x1b[2K", "\x1b[A",
+                     "\x1b[C", "\x1b[3C", "\x1b[P", "\x1b[2J", "\x1b[H", "\x1b[5;3H", "\x1b[?1049h", "\x1b[?1049l",
+                     "\x1b[?7l", "\x1b_x\x07", "\x1b[6n", "\x1b[31m", "\x1b[1048h", "\x1b", "\x07"]),
+)
+
+
+@given(st.lists(_SCREEN_PIECE, max_size=30).map("".join), _SIZES)
+@example("abcdefg\b\b\bx\n", (5, 24))  # a BS run reaching the first column of a row a wrapped line continues on
+@example("abcdefghij\b\b\b\b\b\b\b\b\b\b\b\bx\n", (None, None))
+@example("x" * 90 + "\b\b\b", (None, None))  # on a row past column 80 at an unknown width
+def test_backspace_runs_agree_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
+    columns, rows = size
+    _screen_agrees(text, columns, rows)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Comparing a candidate by whole strings (verify._same_lines): the same answer as line by line
+
+
+def _same(expected: list[str], candidate: str, *, joined: bool) -> bool:
+    saved = verify.SAME_LINES_JOINED
+    verify.SAME_LINES_JOINED = joined
+    try:
+        return verify._same_lines(expected, candidate)
+    finally:
+        verify.SAME_LINES_JOINED = saved
+
+
+def test_same_lines_agree_on_every_capture() -> None:
+    from textclean.pipeline import cleaner
+
+    for _, text in captures():
+        try:
+            expected = verify.terminal_lines(text)
+        except verify.Unresolvable:
+            continue
+        candidate = cleaner.candidate(text).text
+        for other in (candidate, candidate + "\n", "\n" + candidate, candidate.replace("\n", "\n\n"), text,
+                      candidate[: len(candidate) // 2], candidate.replace("\n", "\n \n")):
+            assert _same(expected, other, joined=True) == _same(expected, other, joined=False)
+        assert _same(expected, "\n".join(expected), joined=True)
+
+
+_LINE = st.text(st.sampled_from("ab \t\r"), max_size=4)
+
+
+@given(st.lists(_LINE | st.sampled_from(["a\nb", "", " "]), max_size=6), st.lists(_LINE, max_size=10).map("\n".join))
+@example(["a"], "a\n\n")
+@example(["a"], "\na")
+@example(["a", "b"], "a\n \nb")
+@example(["a", " b"], "a\n b")
+@example(["a"], "a\r")
+@example(["a\r"], "a\r")
+@example(["a\nb"], "a\nb")
+@example([""], "")
+@example(["a", "b"], "a\r\nb\r\n")
+@example(["a", "b"], "a\r\r\nb")
+@example(["a\r", "b"], "a\r\r\nb")
+@example(["a", "b"], "a\r\nb\r")
+@example(["a", "b"], "a\n\r\nb")
+@example([" ", "a"], " \na")
+@example(["a", " "], "a\n ")
+def test_same_lines_agree_on_generated_lines(expected: list[str], candidate: str) -> None:
+    assert _same(expected, candidate, joined=True) == _same(expected, candidate, joined=False)
+    joined = "\n".join(expected)
+    assert _same(expected, joined, joined=True) == _same(expected, joined, joined=False)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Texts the line model is sure to refuse go straight to the screen model (verify.ROUTE_PAGES): the
+# same answers, refusals and their messages included, as trying the line model first
+
+
+def _answers(text: str, columns: int | None, rows: int | None, *, routed: bool) -> tuple[object, ...]:
+    saved = verify.ROUTE_PAGES
+    verify.ROUTE_PAGES = routed
+    try:
+        verdict = _verdict(text, columns, rows, fast=True)
+        candidate = "\n".join(verdict) if isinstance(verdict, list) else ""
+        differences = tuple(verify.first_difference(text, other, columns=columns, rows=rows)
+                            for other in (candidate, text, candidate + "x\n"))
+        return verdict, differences
+    finally:
+        verify.ROUTE_PAGES = saved
+
+
+def _routed_agrees(text: str, columns: int | None = None, rows: int | None = None) -> bool:
+    if verify._line_model_refuses(text):
+        refusal = _model_at(text, columns is None)
+        assert isinstance(refusal, str) and refusal.startswith("unresolvable"), repr(text[:200])
+        with pytest.raises(verify.Unresolvable) as caught:
+            verify._model_lines(text, columns is None)
+        assert not isinstance(caught.value, verify.TerminalsDisagree)
+    assert _answers(text, columns, rows, routed=True) == _answers(text, columns, rows, routed=False), repr(text[:200])
+    return verify._line_model_refuses(text)
+
+
+def test_routing_agrees_on_every_capture() -> None:
+    routed = [name for name, text in captures() if _routed_agrees(text)]
+    assert "clear_then_ls" not in routed  # its clear comes before any output: the line model answers
+    count = sum(_routed_agrees(text, columns, rows) for text, columns, rows in _recorded())
+    root = corpora.locate()
+    if root is not None:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
+                count += _routed_agrees(path.read_bytes().decode("utf-8", "surrogateescape"))
+    assert count >= 10
+
+
+_ROUTE_PIECE = st.one_of(
+    _ROW_TEXT,
+    st.sampled_from(["\r", "\n", "\r\n", "\b", "\x1b[2J", "\x1b[H", "\x1b[J", "\x1b[3J", "\x1b[1;1H", "\x1b[5;3H",
+                     "\x1b[?1049h", "\x1b[?1049l", "\x1bc", "\x1b[1P", "\x1b[K", "\x1b[31m", "\x1b]0;t\x07",
+                     "\x1bP1$r\x07", "\x1b_x\x07", "\x1b[" + "1;" * 40 + "H", "\x1b[99999999999C", "\x1b", "\x9b2J"]),
+)
+
+
+@given(st.lists(_ROUTE_PIECE, max_size=20).map("".join), _SIZES)
+@example("a\n\x1b[2Jb\n", (None, None))
+@example("a\r\x1b[K\x1b[2Jb\n", (None, None))  # output erased before the clear: the line model answers
+@example("a\n\x1b[1Pb\x1b_x\x07\nc", (None, None))  # a string tmux swallows past (after the refusal)
+@example("\x1b[2Ja\n\x1b[2Jb", (20, 5))
+@example("\x1b_x\x07\nc\x1b[1P", (None, None))  # ... and before the refused sequence: the walk's refusal is final
+def test_routing_agrees_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
+    columns, rows = size
+    _routed_agrees(text, columns, rows)

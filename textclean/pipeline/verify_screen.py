@@ -94,6 +94,8 @@ _TAILS = (WIDE_TAIL, TAB_TAIL)
 _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 
 _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateescape
+_BACKSPACES = re.compile("\b+")
+BACKSPACE_RUNS = True  # tests switch it off to compare with one BS at a time
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 # `clear` writes ED 3 right before a home and ED 2 (ncurses' E3 then clear): the ED 2 clears the screen
 _CLEAR_NEXT = re.compile(re.escape(grammar.CSI) + r"(?:(?:1?(?:;1?)?)?H" + re.escape(grammar.CSI) + r")?2J")
@@ -375,7 +377,29 @@ class Model:
                     self.home_at = -1
                 position = stop + 1
                 self.last_char = ""
+                if char == "\b" and BACKSPACE_RUNS and text.startswith("\b", position):
+                    position = self.backspace_run(position)
         return self.finish()
+
+    def backspace_run(self, position: int) -> int:
+        """The rest of a run of BS after its first, at once where that is provably the same as one by
+        one: each is then :meth:`control`'s BS from a known column on the same row (the checks the first
+        passed hold for a column further left), short of the first column of a row a wrapped line
+        continues on (where a BS is undecided) and of the end of the budget. Returns where to go on."""
+        end = _BACKSPACES.match(self.text, position).end()  # type: ignore[union-attr]
+        more = end - position
+        if self.lost is not None:
+            return end  # each would only forget a pending home, which the first did
+        if not self.cx_known or self.pending or self.home_at >= 0 or self.disputed or self.swallowed is not None:
+            return position
+        if self.columns is None and self.work_left < more:
+            return position
+        if self.cx < more and ((self.cy > 0 and self.grid[self.cy - 1].wrapped) or (self.cy == 0 and self.tail)):
+            return position
+        if self.columns is None:
+            self.work_left -= more  # layout_known's charge, once per BS
+        self.cx = max(self.cx - more, 0)
+        return end
 
     def flush_home(self) -> None:
         """Apply a CUP home that turned out not to start a break."""
