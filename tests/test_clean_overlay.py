@@ -592,3 +592,13 @@ def test_kept_pages_are_joined_in_slices(monkeypatch: pytest.MonkeyPatch) -> Non
                 assert session.assemble(variant, segments) == whole
             checked += 1
     assert checked >= 2
+
+
+def test_lines_marked_in_small_blocks_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines are marked a block at a time: blocks of 1 and 3 lines give what the walk gives."""
+    texts = [_read(path) for path in _SESSIONS]
+    for block in (1, 3):
+        monkeypatch.setattr(session, "_MARK_LINES", block)
+        for text in texts:
+            for size in ((None, None), (80, 24)):
+                assert _walked(text, *size, fast=True) == _walked(text, *size, fast=False), (block, size)

@@ -395,18 +395,23 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
     chunk = text[start:end]
     pieces = chunk.split("\n")
     last = len(pieces) - 1
-    marked = None
-    if fast and last and INERT_MARK not in chunk:
-        # no sequence holds an LF: the marked chunk has the same lines
-        marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, chunk).split("\n")
+    marking = fast and last > 0 and INERT_MARK not in chunk
     del chunk
+    marked: list[str] = []  # lines block_start.. with their inert sequences and EL 0 marked
+    block_start = 0
     offset = start
     index = 0
     while index <= last:
-        if marked is not None and index < last:
+        if marking and index < last:
             first = index
             while index < last:
-                line = _plain(pieces[index], marked[index], model.width)
+                if index - block_start >= len(marked):
+                    # the next lines, marked a block at a time (a page refused early is not marked
+                    # to its end); no sequence holds an LF, so the block has the same lines
+                    block_start, stop = index, min(last, index + _MARK_LINES)
+                    size = sum(len(pieces[i]) + 1 for i in range(index, stop)) - 1
+                    marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, text[offset : offset + size]).split("\n")
+                line = _plain(pieces[index], marked[index - block_start], model.width)
                 if line is None or not model.append_line(line[0], line[1]):
                     break
                 tally[0] += line[2]
@@ -428,6 +433,7 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
         index += 1
 
 
+_MARK_LINES = 256
 # A plain line once its inert sequences and EL 0 are marked: one-cell characters and marks, nothing else.
 _PLAIN = re.compile(ONE_CELL_TEXT.pattern[0] + INERT_MARK + ONE_CELL_TEXT.pattern[1:])
 # DECRST of a mode list holding 7 (DECAWM): refused at a known width (_feed_line)
