@@ -495,6 +495,7 @@ F19_DECIDED = [
     pytest.param(_F19_ABC + _F19_80 + b"\n\x1b[2K\r\n", _F19_80 + b"\r\n\r\nC\r\n", id="80-cells-then-LF"),
     pytest.param(b"A\r\x1b[2K" + _F19_L + b"\r\nB\r\n", _F19_L + b"\r\nB\r\n", id="lowest-row-past-80"),
     pytest.param(b"A\r\n\r\nC\x1b[2K\x1b[2F" + _F19_L, _F19_L + b"\r\n", id="wraps-over-a-blank-row"),
+    pytest.param(b"A\r\n\r\nB\x1b[2A\r" + b"x" * 160, b"x" * 160 + b"\r\nB\r\n", id="160-cells-reach-one-row"),
 ]
 
 
