@@ -785,3 +785,61 @@ def broken_sessions(rng: random.Random, columns: int, rows: int) -> bytes:
 
 
 FAMILIES["broken_sessions"] = broken_sessions
+
+
+_ED3_NEAR = [b"\x1b[3J\x1b[H\x1b[2J", b"\x1b[3J\x1b[2J", b"\x1b[3J\x1b[H\x1b[J", b"\x1b[3J\x1b[1;1H\x1b[2J",
+             b"\x1b[3J\x1b[f\x1b[2J", b"\x1b[3J\x1b[m\x1b[H\x1b[2J", b"\x1b[3J\x1b[H\x1b[?25l\x1b[2J",
+             b"\x1b[3J\x1b[H\x1b[1J", b"\x1b[3J\x1b[H\x1b[2J\x1b[3J", b"\x1b[3J\x1b[H", b"\x1b[3J\x1b[3J\x1b[H\x1b[2J",
+             b"\x1b[3J\x1b[H\x1b[0;2J", b"\x1b[3J\x1b[1;2H\x1b[2J", b"\x1b[3J\x1b[2;1H\x1b[2J", b"\x1b[3J\r\x1b[2J",
+             b"\x1b[3J\x1b[H\x1b[2J\x1b[H", b"\x1b[3J\x1b[H\x1b[22J", b"\x1b[3J\x1b[H\x1b[?2J", b"\x1b[3J\x1b7\x1b[H\x1b[2J",
+             b"\x1b[3J\x1b[H\x1bM\x1b[2J", b"\x1b[3J\x1b[A\x1b[2J", b"\x1b[3J\x1b[H\x1b[2J\x1b[?1049h", b"\x1b[3J\x1bc"]
+_UNDECIDED = [b"\x1b[L", b"\x1b[M", b"\x1b[2;1H\x1b[L", b"\x1b[S", b"\x1b[T", b"\x1bM", b"\x1b[5;1H\x1b[M",
+              b"\x1b[2;4r", b"\x1b[2;4r\x1b[?6h", b"\x1b7", b"\x1b[s", b"\x1b[3@", b"\x1b[2P"]
+
+
+def ed3_neighbours(rng: random.Random, columns: int, rows: int) -> bytes:
+    """ED 3 next to home + ED 2 and its neighbours (ED 2 without home, ED 0/1 at home, home by HVP or
+    CUP 1;1, SGR or DECTCEM between, another ED 3 after, a CUP not home, RIS), after a page the models
+    may leave undecided (IL/DL, SU/SD, RI at the top, a region, origin mode, a saved cursor, rows pushed
+    off), then a page of writes relative to home (CUP, CUU, EL, RI, restores, text) and the string-path
+    shapes (multi-row redraws, BS runs)."""
+    out = [rng.choice([b"", b"\x1b[H\x1b[2J", b"start\r\n\x1b[?1049h"])]
+    for _ in range(rng.randint(1, 3)):
+        for i in range(rng.randint(1, rows + 3)):
+            out.append(b"\x1b[3%dm%c%d \x1b[m" % (i % 8, rng.choice(b"PQRS"), i) + word(rng))
+            if rng.random() < 0.08:
+                out.append(rng.choice(_UNDECIDED))
+            out.append(rng.choice([b"\r\n", b"\r\n", b"\n"]))
+        out.append(rng.choice(_ED3_NEAR))
+        r = rng.random()
+        if r < 0.4:
+            for _ in range(rng.randint(1, 4)):
+                out.append(rng.choice([b"", csi(f"{rng.randint(1, rows)};{rng.randint(1, 5)}H"), csi("A"), csi("K"),
+                                       csi("2K"), b"\x1bM", b"\x1b8", b"\x1b[u", csi("?6l"), csi("r"), b"\r"]))
+                out.append(word(rng) + rng.choice([b"", b"\r\n"]))
+        elif r < 0.7:
+            out.append(multirow(rng, columns, rows))
+        else:
+            out.append(bs_runs(rng, columns, rows))
+    return b"".join(out)
+
+
+FAMILIES["ed3_neighbours"] = ed3_neighbours
+
+
+_SPARSE_BENIGN = [b"\x1b[32mok\x1b[0m line\r\n", b"\r[===   ] 30%", b"\r\x1b[2K[=====] 50%", b"\x1b[2A\x1b[2Krow\r\n",
+                  b"abc\b\b\bxyz", b"_\bu_\bn", b"|\b/\b-\b", b"plain words here\r\n", b"\x1b[1;34mbold\x1b[m ",
+                  b"\x1b]0;title\x07", b"\x1b[?25l", b"\r\n", b"\x1b[1A\r\x1b[Kredo\r\n"]
+_SPARSE_HOSTILE = [b"\x00", b"\x80", b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc2\x9b", b"\xc2\x85", b"\x1b\x00",
+                   b"\x1b[\x00m", b"\x7f", b"\x07", b"\x18", b"\x1a", b"\b" * 9, b"\x1b[3J", b"\x1b[H\x1b[2J", b"\t",
+                   b"\xe4\xb8\xad", b"e\xcc\x81", b"\x1b[" + b"0" * 64 + b"K", b"\x1b]8;;\x00\x07", b"\x1b[2;1H"]
+
+
+def hostile_sparse(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Progress output (CR, EL, CUU, BS runs, overstrike, spinners, SGR, OSC) with a hostile unit now
+    and then: NUL, DEL, C1 (U+0085, U+009B), invalid UTF-8, CAN/SUB, ESC NUL, a 64-byte CSI, clears."""
+    return b"".join(rng.choice(_SPARSE_HOSTILE) if rng.random() < 0.04 else rng.choice(_SPARSE_BENIGN)
+                    for _ in range(rng.randint(2, 80)))
+
+
+FAMILIES["hostile_sparse"] = hostile_sparse
