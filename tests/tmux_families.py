@@ -791,7 +791,8 @@ _ED3_NEAR = [b"\x1b[3J\x1b[H\x1b[2J", b"\x1b[3J\x1b[2J", b"\x1b[3J\x1b[H\x1b[J",
              b"\x1b[3J\x1b[f\x1b[2J", b"\x1b[3J\x1b[m\x1b[H\x1b[2J", b"\x1b[3J\x1b[H\x1b[?25l\x1b[2J",
              b"\x1b[3J\x1b[H\x1b[1J", b"\x1b[3J\x1b[H\x1b[2J\x1b[3J", b"\x1b[3J\x1b[H", b"\x1b[3J\x1b[3J\x1b[H\x1b[2J",
              b"\x1b[3J\x1b[H\x1b[0;2J", b"\x1b[3J\x1b[1;2H\x1b[2J", b"\x1b[3J\x1b[2;1H\x1b[2J", b"\x1b[3J\r\x1b[2J",
-             b"\x1b[3J\x1b[H\x1b[2J\x1b[H", b"\x1b[3J\x1b[H\x1b[22J", b"\x1b[3J\x1b[H\x1b[?2J", b"\x1b[3J\x1b7\x1b[H\x1b[2J",
+             b"\x1b[3J\x1b[H\x1b[2J\x1b[H", b"\x1b[3J\x1b[H\x1b[22J", b"\x1b[3J\x1b[H\x1b[?2J",
+             b"\x1b[3J\x1b7\x1b[H\x1b[2J",
              b"\x1b[3J\x1b[H\x1bM\x1b[2J", b"\x1b[3J\x1b[A\x1b[2J", b"\x1b[3J\x1b[H\x1b[2J\x1b[?1049h", b"\x1b[3J\x1bc"]
 _UNDECIDED = [b"\x1b[L", b"\x1b[M", b"\x1b[2;1H\x1b[L", b"\x1b[S", b"\x1b[T", b"\x1bM", b"\x1b[5;1H\x1b[M",
               b"\x1b[2;4r", b"\x1b[2;4r\x1b[?6h", b"\x1b7", b"\x1b[s", b"\x1b[3@", b"\x1b[2P"]
