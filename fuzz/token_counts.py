@@ -64,6 +64,29 @@ def big_texts(rng: random.Random, n: int) -> list[str]:
     return out
 
 
+_PLAIN = ["  indented code line {}\n", "}\n", "/usr/lib/x\n", "\n", "  \n", "x = {'a': 1}\n", "'s contraction\n",
+          "123456789 numbers\n", "\t\ttabbed\n", "word " * 30 + "\n", "\u4e2d\u6587 text\n", "emoji \U0001F600\n",
+          "\r\n", " leading space\n", "\u00a0nbsp\n", "end}\n/path\n"]
+
+
+def shared_texts(rng: random.Random, n: int) -> list[str]:
+    """Mostly plain lines (shared with the candidate: PairCount counts around shared blocks), cut points
+    next to '}', '/', spaces and tabs, and a progress line now and then."""
+    out = []
+    for _ in range(n):
+        size = rng.choice([2_000, 20_000, 150_000, 400_000])
+        parts, total = [], 0
+        while total < size:
+            if rng.random() < 0.02:
+                s = "".join(f"\r[{'#' * j}] {j}" for j in range(5)) + "\r\n"
+            else:
+                s = rng.choice(_PLAIN).replace("{}", str(rng.randint(0, 99)))
+            parts.append(s)
+            total += len(s)
+        out.append("".join(parts))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=60)
@@ -78,6 +101,7 @@ def main() -> None:
             raw = gen(rng, columns, rows).decode("utf-8", "surrogateescape")
             texts.append((family, raw, columns, rows))
     texts += [("big", t, None, None) for t in big_texts(rng, args.big)]
+    texts += [("shared", t, None, None) for t in shared_texts(rng, 3 * args.big)]
     bad = 0
     for backend in backends():
         for encoding in ENCODINGS:
