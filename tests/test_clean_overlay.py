@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import (
     CSI,
+    ESC,
     inert_sequences,
     line_endings,
     plain_text_runs,
@@ -27,6 +28,7 @@ from strategies import (
 from oracle import corpora
 from textclean.pipeline import cleaner, session
 from textclean.pipeline.redraw import LineModel
+from textclean.pipeline.screen import WRAP, ScreenModel
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CAPTURES = sorted(FIXTURES.glob("*.raw")) + sorted((FIXTURES / "sessions").glob("*.raw"))
@@ -398,3 +400,205 @@ _BREAKS = st.sampled_from([CSI + "2J", CSI + "H" + CSI + "2J", CSI + "3J", CSI +
 @given(terminal_streams([*_RUNS, _BREAKS]), st.sampled_from([(None, None), (80, 24), (20, 6)]))
 def test_generated_page_breaks_agree(text: str, size: tuple[int | None, int | None]) -> None:
     _straight_to_pages_agrees(text, *size)
+
+
+# --- the screen model's plain lines (session.resolve appends runs of them at once) -----------------
+def _model_state(model: ScreenModel) -> tuple[object, ...]:
+    """Everything a page's model holds that a later step reads: rows (cells, endings, wrap, counts,
+    redraw kinds, flags), pins by row, cursor, screen top, modes, REP's character and the budget."""
+    rows = model.rows
+    pinned = [index for index, row in enumerate(rows) if row in model.pins]
+    return (
+        [(r.cells, r.ending, r.ending is WRAP, r.written, r.kind, r.special, r.ambiguous) for r in rows],
+        pinned, len(model.pins), sorted(map(tuple, model.pins.values())),
+        model.row, model.col, model.top, model.top_known, model.cursor_known, model.blank, model.pending_wrap,
+        model.wrap_disputed, model.last_char, model.margins, model.origin, model.saved,
+        getattr(model, "saved_screen", None), model.cursor_saved, model.pad_budget,
+    )
+
+
+def _walked(text: str, columns: int | None, rows: int | None, *, fast: bool) -> tuple[object, ...]:
+    """:func:`_pages`, with each page's model as it ends (cleaned) and the budget after each kept page."""
+    states: list[object] = []
+    done, failed = session._Walker.done, session._Walker.failed
+
+    def record_done(walker: session._Walker, model: ScreenModel) -> None:
+        states.append(_model_state(model))
+        done(walker, model)
+
+    def record_failed(walker: session._Walker) -> None:
+        states.append(("kept", None if walker.current is None else walker.current.pad_budget, walker.budget))
+        failed(walker)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(session._Walker, "done", record_done)
+        patch.setattr(session._Walker, "failed", record_failed)
+        outcome = _pages(text, columns, rows, fast=fast)
+    return outcome, states
+
+
+@pytest.fixture
+def appended(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many lines the screen model appended at once (so that agreement is not vacuous)."""
+    taken: list[int] = []
+    original = ScreenModel.append_line
+
+    def counting(model: ScreenModel, text: str, ending: str) -> bool:
+        done = original(model, text, ending)
+        taken.append(done)
+        return done
+
+    monkeypatch.setattr(ScreenModel, "append_line", counting)
+    return taken
+
+
+_SESSIONS = [*sorted((FIXTURES / "sessions").glob("*.raw")), *sorted((FIXTURES / "pages").glob("*.raw"))]
+
+
+@pytest.mark.parametrize("path", _SESSIONS, ids=lambda p: p.stem)
+def test_sessions_append_plain_lines_as_the_walk_does(path: Path, appended: list[int]) -> None:
+    text = _read(path)
+    meta = json.loads(path.with_suffix(".json").read_text())
+    size = (meta.get("columns"), meta.get("lines") or meta.get("rows"))
+    for columns, rows in dict.fromkeys(((None, None), size, (80, 24), (40, 10), (None, 5))):
+        assert _walked(text, columns, rows, fast=True) == _walked(text, columns, rows, fast=False), (columns, rows)
+
+
+def test_sessions_take_the_append_path(appended: list[int]) -> None:
+    """less, man, apt and a shell session append lines at once (vim and top redraw every row)."""
+    taken = {}
+    for path in _SESSIONS:
+        appended.clear()
+        try:
+            session.resolve(_read(path), columns=None, rows=None)
+        except session.WholeRefusal:
+            pass
+        taken[path.stem] = sum(appended)
+    assert sum(taken.values()) >= 100 and sum(1 for n in taken.values() if n) >= 4, taken
+
+
+def test_recordings_append_plain_lines_as_the_walk_does(corpora_root: Path, appended: list[int]) -> None:
+    for path in RECORDINGS:
+        text = _read(path)
+        for columns, rows in ((None, None), (80, 24), (20, 6)):
+            assert _walked(text, columns, rows, fast=True) == _walked(text, columns, rows, fast=False), path
+    assert sum(appended) > 100
+
+
+def test_joined_captures_append_most_lines(appended: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real output with clears between (as the bench joins captures): of the lines the page models
+    take, most are appended at once, the rest walked a token at a time."""
+    walked: list[int] = []
+    feed_line = session._feed_line
+
+    def counting(model: ScreenModel, body: str, *args: object) -> None:
+        walked.append(1)
+        feed_line(model, body, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(session, "_feed_line", counting)
+    text = "".join(_read(path) + "\n" + CSI + "H" + CSI + "2J" for path in CAPTURES)
+    for columns, rows in ((None, None), (80, 24)):
+        assert _walked(text, columns, rows, fast=True) == _walked(text, columns, rows, fast=False)
+        appended.clear()
+        walked.clear()
+        with pytest.raises(session.WholeRefusal):  # a kept page's scroll region (after the lines counted)
+            session.resolve(text, columns=columns, rows=rows)
+        assert sum(appended) > 2 * len(walked), (sum(appended), len(walked))
+
+
+_PLAIN_PIECES = [
+    plain_text_runs(0, 12),
+    plain_text_runs(18, 24),  # about a narrow screen's width
+    st.sampled_from(["é─━│█⠋", "日本", "e\u0301", "a\u200d", "\t", "\x00", "\x07", "\x1b", "\udc80", "\x9b"]),
+    sgr(),
+    inert_sequences(),
+    st.sampled_from([CSI + "3b", ESC + ")b", ESC + "(B", CSI + "?7l", CSI + "?25;7l", CSI + "?7h", CSI + "?25l"]),
+]
+_SCREEN_STEPS = st.sampled_from([
+    CSI + "H", CSI + "2J", CSI + "H" + CSI + "2J", CSI + "J", CSI + "1J", CSI + "3;5H", CSI + "8d", CSI + "2;4r",
+    CSI + "r", CSI + "?6h", CSI + "?6l", CSI + "L", CSI + "2M", CSI + "S", CSI + "T", ESC + "M", ESC + "D", ESC + "E",
+    ESC + "7", ESC + "8", CSI + "s", CSI + "u", CSI + "?1049h", CSI + "?1049l", CSI + "?47h", "\x1bc", CSI + "3A",
+    CSI + "2B", CSI + "K", CSI + "2K", CSI + "12G", "\r", "\b\b", CSI + "2@", CSI + "P", CSI + "5X",
+])
+_PLAIN_LINES = st.tuples(st.lists(st.one_of(*_PLAIN_PIECES), max_size=5), line_endings()).map(
+    lambda p: "".join(p[0]) + p[1])
+_SCREEN_STREAMS = st.lists(st.one_of(_PLAIN_LINES, _PLAIN_LINES, _SCREEN_STEPS), min_size=1, max_size=16).map("".join)
+
+
+@PROPERTY
+@given(_SCREEN_STREAMS, st.sampled_from([(None, None), (None, 4), (80, 24), (20, 6), (24, 3), (12, None)]))
+def test_generated_plain_lines_on_screens_agree(text: str, size: tuple[int | None, int | None]) -> None:
+    """Plain lines between clears, homes, scroll regions, origin mode, pins (ED 0 / 1), scrolling at
+    small heights, lines about the width, REP after a line, DECAWM off, NUL, wide, joined, undecodable
+    and C1 characters: every page's model ends the same, and the same segments or refusal come out."""
+    assert _walked(text, *size, fast=True) == _walked(text, *size, fast=False)
+
+
+_PERSIST_PIECES = st.sampled_from(["\x0e", "\x0f", ESC + ")0", ESC + "(0", ESC + "(B", ESC + "7", ESC + "8", CSI + "s",
+                                   CSI + "u", ESC + "#8", ESC + "%G", CSI + "2J", CSI + "m", "a", "\x07", ESC])
+
+
+@PROPERTY
+@given(st.lists(st.one_of(_PERSIST_PIECES, inert_sequences(), plain_text_runs(0, 4)), max_size=12).map("".join))
+def test_page_scans_equal_their_reference(text: str) -> None:
+    """pages.persists scans ESC forms and SO / SI apart (a literal-first pattern): the same first
+    match as the one alternation; a gap of inert sequences is matched from its start, not substituted."""
+    import re
+
+    from textclean.pipeline import grammar, pages
+
+    reference = re.compile(r"\x1b[)*+\-./][\x30-\x7e]|\x1b\([^B]|[\x0e\x0f]|\x1b[78]|\x1b\[[su]|\x1b[#%]")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pages, "_OTHER", reference)
+        patch.setattr(pages, "_SHIFT", re.compile("(?!)"))  # never matches: the alternation alone
+        old = pages.persists(text)
+    assert pages.persists(text) == old
+    for start in range(len(text) + 1):
+        assert pages._only_inert(text, start, len(text)) == (grammar.INERT_SEQUENCE.sub("", text[start:]) == "")
+
+
+@pytest.mark.parametrize("text", [
+    "a\nb\n" + CSI + "H" + CSI + "2J" + "one\ntwo\n" + CSI + "H" + "ONE\n\nx" + CSI + "K\n",  # into written rows
+    CSI + "2J" + CSI + "5;1H" + CSI + "2J" + CSI + "H" + "\n".join(f"r{i}" for i in range(9)) + "\n",  # rows below
+    CSI + "2J" + CSI + "H" + "x" * 20 + "y\nz\n" + CSI + "A" + CSI + "2K\rw\n",  # a wrapped row (width 20)
+    CSI + "2J" + CSI + "H" + "top\n" + CSI + "J" + "kept\n" + CSI + "H" + CSI + "2K" + "top\n",  # a pinned row
+    CSI + "2J" + CSI + "H" + "abc" + CSI + "3b\n" + CSI + "3b" + "\n" + ESC + ")b" + CSI + "2b\n",  # REP across lines
+    CSI + "2J" + CSI + "H" + "x" * 79 + CSI + "K\n" + "y" * 80 + CSI + "K\n",  # EL at the 80th column
+    CSI + "2J" + CSI + "H" + CSI + "2;4r" + "a\nb\nc\nd\ne\n" + CSI + "r" + "f\ng\n",  # a scroll region
+], ids=range(7))
+def test_plain_lines_where_the_screen_decides(text: str) -> None:
+    for size in ((None, None), (20, 4), (80, 3), (None, 2)):
+        assert _walked(text, *size, fast=True) == _walked(text, *size, fast=False), size
+
+
+def test_kept_pages_are_joined_in_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """assemble joins a kept page's bytes in slices (each as narrow as its characters): the same
+    candidate as one slice per page, on real sessions with kept pages, with a wide character in one."""
+    checked = 0
+    for path in [*_SESSIONS, *CAPTURES]:
+        text = _read(path)
+        for variant in (text, "🙂" + text):
+            try:
+                segments = session.resolve(variant, columns=None, rows=None)
+            except session.WholeRefusal:
+                continue
+            if all(s.text is not None for s in segments):
+                continue
+            whole = session.assemble(variant, segments)
+            with monkeypatch.context() as patch:
+                patch.setattr(session, "_KEPT_SLICE", 7)
+                assert session.assemble(variant, segments) == whole
+                patch.setattr(session, "_KEPT_SLICE", 1 << 30)
+                assert session.assemble(variant, segments) == whole
+            checked += 1
+    assert checked >= 2
+
+
+def test_lines_marked_in_small_blocks_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines are marked a block at a time: blocks of 1 and 3 lines give what the walk gives."""
+    texts = [_read(path) for path in _SESSIONS]
+    for block in (1, 3):
+        monkeypatch.setattr(session, "_MARK_LINES", block)
+        for text in texts:
+            for size in ((None, None), (80, 24)):
+                assert _walked(text, *size, fast=True) == _walked(text, *size, fast=False), (block, size)

@@ -61,8 +61,15 @@ def split(text: str) -> list[Page]:
 
 
 def _only_inert(text: str, start: int, end: int) -> bool:
-    gap = text[start:end]
-    return not gap or grammar.INERT_SEQUENCE.sub("", gap) == ""
+    """Whether ``text[start:end]`` is inert sequences end to end (matched from its start: the cost is
+    what it holds of them, not the page after them)."""
+    inert = grammar.INERT_SEQUENCE
+    while start < end:
+        m = inert.match(text, start, end)
+        if m is None:
+            return False
+        start = m.end()
+    return True
 
 
 def _describe(parts: list[str]) -> tuple[bool, bool, bool, str, str]:
@@ -90,7 +97,8 @@ def _describe(parts: list[str]) -> tuple[bool, bool, bool, str, str]:
 # margins, character sets, the saved cursor, and a string or sequence left open at the page's end.
 _MODES = re.compile(r"\x1b\[(\??)([0-9;]*)([hlr])")
 _PERSISTENT_PRIVATE = {"6": "DECOM", "7": "DECAWM", "69": "DECLRMM", "1048": "saved cursor"}
-_OTHER = re.compile(r"\x1b[)*+\-./][\x30-\x7e]|\x1b\([^B]|[\x0e\x0f]|\x1b[78]|\x1b\[[su]|\x1b[#%]")
+_OTHER = re.compile(r"\x1b(?:[)*+\-./][\x30-\x7e]|\([^B]|[78]|\[[su]|[#%])")  # ESC first: a fast scan
+_SHIFT = re.compile(r"[\x0e\x0f]")  # SO, SI
 
 
 def persists(page_text: str) -> str | None:
@@ -107,6 +115,9 @@ def persists(page_text: str) -> str | None:
             if not private and field == "4":
                 return f"IRM at page offset {m.start()}"
     other = _OTHER.search(page_text)
+    if "\x0e" in page_text or "\x0f" in page_text:
+        shift = _SHIFT.search(page_text, 0, len(page_text) if other is None else other.start())
+        other = other if shift is None else shift
     if other is not None:
         return f"{other.group()!r} at page offset {other.start()}"
     if page_text.endswith("\u200d"):

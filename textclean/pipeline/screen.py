@@ -153,6 +153,43 @@ class ScreenModel(LineModel):
             self.top += 1
 
     # --- writing ----------------------------------------------------------------------------------
+    def append_line(self, text: str, ending: str) -> bool:
+        """``write(text)`` then ``line_feed(ending)`` where that is all they can do, for a plain line:
+        ``text`` of one-cell characters no wider than a known width, possibly with EL 0 after it
+        (which then erases nothing; the caller bounds its column). The same rows, screen top, cursor
+        and flags as the walk; False (nothing done) where the cursor's row is not empty at its first
+        column, a wrap or scroll region is involved, or the page's top is unknown and the row is
+        not the last (LF then marks the next row)."""
+        rows = self.rows
+        index = self.row
+        row = rows[index]
+        if (row.cells or self.col or self.pending_wrap or not self.cursor_known or self.margins is not None
+                or row.ambiguous or row.ending is WRAP or (index and rows[index - 1].ending is WRAP)):
+            return False  # (a wrap into the row: EL at its first column would split the line)
+        if not self.top_known:
+            if index != len(rows) - 1:
+                return False
+            row.ending = ending
+        else:
+            height = self.height
+            if height is not None:
+                bottom = self.top + height - 1
+                if index > bottom:
+                    return False
+                if index == bottom:
+                    self.top += 1  # the top row scrolls off and stays, in order
+            if not row.ending:
+                row.ending = ending
+        if text:
+            row.cells.extend(text)
+            row.written += len(text)
+        index += 1
+        if index == len(rows):
+            rows.append(Row())
+        self.row = index
+        self.wrap_disputed = False
+        return True
+
     def write(self, text: str) -> None:
         self._require_cursor()
         self.last_char = text[-1]

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from . import grammar, pages
 from .grammar import Kind
-from .model import WORK_ALLOWANCE, WORK_PER_INPUT_CHAR
-from .redraw import Row, Unresolved
+from .model import MIN_COLUMNS, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR
+from .redraw import INERT_MARK, ONE_CELL_TEXT, Row, Unresolved
 from .screen import WRAP, ScreenModel
 
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
@@ -131,7 +131,7 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
                 raise Unresolved("the verifier rejected this page")
             walker.current = model
             tally = [0, 0]
-            _feed(model, text, page.body, page.end, tally, _TOKEN_OR_BACKSPACES if fast else _TOKEN)
+            _feed(model, text, page.body, page.end, tally, _TOKEN_OR_BACKSPACES if fast else _TOKEN, fast)
             model.check_pins()
             start_row = _check_frozen(model, walker.frozen) if continues else 0
             walker.done(model)
@@ -356,6 +356,9 @@ def _render(model: ScreenModel, start_row: int, ending: str) -> str:
     return "".join(out)
 
 
+_KEPT_SLICE = 1 << 12
+
+
 def assemble(text: str, segments: list[Segment]) -> str:
     """The candidate: cleaned pages as plain text, kept pages as their raw bytes. A cleaned page
     followed by another segment ends with a line end; one after a kept page starts with its break."""
@@ -367,7 +370,9 @@ def assemble(text: str, segments: list[Segment]) -> str:
         if segment.text is None:
             if out and not previous_kept and not out[-1].endswith("\n"):
                 out.append(ending)
-            out.append(text[page.start : page.end])
+            # in slices of a bounded length: each is as narrow as its own characters allow (one emoji
+            # makes a whole slice four bytes a character), and the join holds them all at once
+            out.extend(text[at : min(at + _KEPT_SLICE, page.end)] for at in range(page.start, page.end, _KEPT_SLICE))
             previous_kept = True
             continue
         if previous_kept and page.body > page.start:
@@ -383,9 +388,40 @@ def assemble(text: str, segments: list[Segment]) -> str:
 
 
 # --- feeding one page -------------------------------------------------------------------------------
-def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int], tokens: re.Pattern[str]) -> None:
+def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int], tokens: re.Pattern[str],
+          fast: bool = False) -> None:
+    """Each line of ``text[start:end]`` to the model, a token at a time; with ``fast``, a plain line
+    (:func:`_plain`) as one :meth:`~ScreenModel.append_line` where the model takes it so."""
+    chunk = text[start:end]
+    pieces = chunk.split("\n")
+    last = len(pieces) - 1
+    marking = fast and last > 0 and INERT_MARK not in chunk
+    del chunk
+    marked: list[str] = []  # lines block_start.. with their inert sequences and EL 0 marked
+    block_start = 0
     offset = start
-    for piece in text[start:end].split("\n"):
+    index = 0
+    while index <= last:
+        if marking and index < last:
+            first = index
+            while index < last:
+                if index - block_start >= len(marked):
+                    # the next lines, marked a block at a time (a page refused early is not marked
+                    # to its end); no sequence holds an LF, so the block has the same lines
+                    block_start, stop = index, min(last, index + _MARK_LINES)
+                    size = sum(len(pieces[i]) + 1 for i in range(index, stop)) - 1
+                    marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, text[offset : offset + size]).split("\n")
+                line = _plain(pieces[index], marked[index - block_start], model.width)
+                if line is None or not model.append_line(line[0], line[1]):
+                    break
+                tally[0] += line[2]
+                tally[1] += line[3]
+                offset += len(pieces[index]) + 1
+                index += 1
+            if index > first:
+                model.last_char = _last_char(pieces, first, index, model.last_char)
+                continue
+        piece = pieces[index]
         body = piece.rstrip("\r")
         piece_end = offset + len(piece)
         _feed_line(model, body, offset, tally, tokens)
@@ -394,6 +430,62 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
         elif len(piece) > len(body):
             model.carriage_return()
         offset = piece_end + 1
+        index += 1
+
+
+_MARK_LINES = 256
+# A plain line once its inert sequences and EL 0 are marked: one-cell characters and marks, nothing else.
+_PLAIN = re.compile(ONE_CELL_TEXT.pattern[0] + INERT_MARK + ONE_CELL_TEXT.pattern[1:])
+# DECRST of a mode list holding 7 (DECAWM): refused at a known width (_feed_line)
+_DECAWM_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?7(?:;[0-9;]*)?l")
+
+
+def _plain(raw: str, marked: str, width: int | None) -> tuple[str, str, int, int] | None:
+    """A line (without its LF; ``marked``: its inert sequences and EL 0 as :data:`INERT_MARK`) that
+    the walk would only write and line-feed, from the first column of an empty row: its text, line
+    ending, and the sequences and their characters removed; or None. Every ESC and control of it
+    starts one marked sequence (none is left once they are marked), so the walk's tokens are those
+    sequences and the text between them. EL 0 right after the text erases nothing: it only refuses
+    at or past the 80th column of an unknown width (or decides a pending wrap at a known one),
+    hence a bound on the last one's column."""
+    body = len(raw)
+    if raw and raw[-1] == "\r":
+        body = len(raw.rstrip("\r"))
+        marked = marked[: len(marked) - (len(raw) - body)]  # the same CRs end the marked line
+    if _PLAIN.fullmatch(marked) is None:
+        return None
+    sequences = marked.count(INERT_MARK)
+    shown = marked.replace(INERT_MARK, "") if sequences else marked
+    if width is not None and (len(shown) > width or (sequences and _DECAWM_OFF.search(raw) is not None)):
+        return None  # it would wrap; DECAWM off is refused
+    if sequences and "K" in raw:
+        erase = max(raw.rfind("\x1b[K"), raw.rfind("\x1b[0K"))
+        if erase >= 0 and len(grammar.APPEND_ONLY_INERT.sub("", raw[:erase])) >= (width or MIN_COLUMNS):
+            return None
+    return shown, raw[body:] + "\n", sequences, body - len(shown)
+
+
+_UNSET = object()
+
+
+def _last_char(pieces: list[str], first: int, stop: int, before: str | None) -> str | None:
+    """What REP repeats after lines ``pieces[first:stop]`` as the walk leaves it: the last character
+    written, unless a sequence after it reset it (every sequence but one ending in ``b``)."""
+    for index in range(stop - 1, first - 1, -1):
+        body = pieces[index].rstrip("\r")
+        found: object = _UNSET
+        pos = 0
+        for m in _TOKEN.finditer(body):
+            if m.start() > pos:
+                found = body[m.start() - 1]
+            pos = m.end()
+            if m.group()[-1] != "b":
+                found = None
+        if pos < len(body):
+            found = body[-1]
+        if found is not _UNSET:
+            return found  # type: ignore[return-value]
+    return before
 
 
 # Sessions repeat a few sequences thousands of times (SGR, CUP, EL): each is parsed and classified once.
