@@ -758,7 +758,7 @@ class Model:
 
     def line_feed(self, wrapping: bool = False) -> None:
         """LF / IND: down a row, scrolling at the region's bottom (the top row leaves: kept)."""
-        if not wrapping:
+        if self.columns is None and not wrapping and (self.cy < len(self.grid) - 1 or self.bottom is not None):
             self.wraps_below(True)
         self.pending = False
         if wrapping:  # tmux 3.3a never unmarks a wrapped row on a later line feed (checked live)
