@@ -443,10 +443,15 @@ def test_plain_lines_agree_on_generated_streams(text: str, size: tuple[int | Non
     _plain_agrees(text, columns, rows)
 
 
-def test_plain_lines_agree_on_a_tight_budget() -> None:
-    """Lines whose work (one unit per 16 characters of a text run) exhausts the budget: the walk's charge."""
-    line = "\x1b[31m" + "x" * 40 + "\x1b[m" + "y" * 33 + "\n"
-    for count in (1, 100, 4000):
-        text = line * count
-        _plain_agrees(text)
-        _plain_agrees(text, 100, 30)
+def test_plain_lines_agree_on_a_tight_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A budget that runs out among plain lines (one unit per 16 characters of a text run, one per EL 0 at
+    an unknown width, the rows leaving the screen): refused at the same place, with the same reason."""
+    monkeypatch.setattr(verify_screen, "WORK_PER_INPUT_CHAR", 0)
+    text = ("\x1b[31m" + "x" * 40 + "\x1b[m" + "y" * 33 + "\x1b[K\n") * 60
+    refused = 0
+    for allowance in range(300, 6000, 37):  # the first blank screen costs 240 at 30 rows
+        monkeypatch.setattr(verify_screen, "WORK_ALLOWANCE", allowance)
+        for columns, rows in ((None, None), (100, 30)):
+            _plain_agrees(text, columns, rows)
+            refused += "needs more work" in str(_walked(text, columns, rows, plain=True))
+    assert refused > 50

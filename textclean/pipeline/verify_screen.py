@@ -406,10 +406,12 @@ class Model:
         text = self.text
         match = _PLAIN_LINE.match
         margin = MIN_COLUMNS if self.columns is None else self.columns  # where the walk's mark_wide or wrap acts
+        if (self.lost is not None or self.home_at >= 0 or self.disputed or self.swallowed is not None
+                or self.pending or not self.cx_known or self.cx or self.bottom is not None or self.has_shown):
+            return position
+        # none of these change below: a line feed only moves the cursor down and rows off the screen
+        unknown_width = self.columns is None
         while True:
-            if (self.lost is not None or self.home_at >= 0 or self.disputed or self.swallowed is not None
-                    or self.pending or not self.cx_known or self.cx or self.bottom is not None or self.has_shown):
-                return position
             row = self.grid[self.cy]
             if row.cells or row.shown:
                 return position
@@ -428,8 +430,9 @@ class Model:
                         return position
                 pieces = _LINE_TOKEN.split(line)
                 chars = "".join(pieces)
-                work = sum(len(piece) >> 4 for piece in pieces)  # put_narrow's charge, text run by text run
-                if erases and self.columns is None:
+                # put_narrow's charge, text run by text run (none for runs under 16 characters)
+                work = sum([len(piece) >> 4 for piece in pieces]) if len(chars) >= 16 else 0
+                if erases and unknown_width:
                     if len(chars) >= MIN_COLUMNS:
                         return position  # layout_known may refuse it
                     work += erases  # layout_known's charge for the row
@@ -441,7 +444,7 @@ class Model:
             if len(chars) >= margin:
                 # at an unknown width the walk only marks the page wide (mark_wide), and refuses past
                 # column 80 with autowrap off; at a known one the line wraps: walked
-                if self.columns is not None or (len(chars) > MIN_COLUMNS and not self.autowrap):
+                if not unknown_width or (len(chars) > MIN_COLUMNS and not self.autowrap):
                     return position
                 self.wide_page = True
             if chars:
@@ -451,10 +454,10 @@ class Model:
                 self.cx = 0 if returns else len(chars)
             try:
                 self.line_feed()
-                self.carriage_return()
             except Undecided as exc:
                 self.lose(f"{_control_label(chr(10))} at offset {end - 1}: {exc}")
                 return end
+            self.cx = 0  # carriage_return: the line feed left the rest as it is (known, no wrap pending)
             position = end
 
     def skip_undecided(self, position: int) -> int:
