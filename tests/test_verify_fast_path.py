@@ -9,7 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from oracle import corpora
-from textclean.pipeline import verify, verify_screen
+from textclean.pipeline import verify, verify_pages, verify_screen
 
 from .agent_logs import FIXTURES, captures
 from .strategies import private_modes, screen_controls, strings, terminal_streams, two_byte_escapes
@@ -455,3 +455,49 @@ def test_plain_lines_agree_on_a_tight_budget(monkeypatch: pytest.MonkeyPatch) ->
             _plain_agrees(text, columns, rows)
             refused += "needs more work" in str(_walked(text, columns, rows, plain=True))
     assert refused > 50
+
+
+# ---------------------------------------------------------------------------------------------------
+# Pages matched as the screen model makes them final (verify_pages.STREAMED), letting go of their
+# lines: the same answer as matching them all once the model is done
+
+
+def _page_answer(raw: str, candidate: str, columns: int | None, rows: int | None, *, streamed: bool) -> object:
+    saved = verify_pages.STREAMED
+    verify_pages.STREAMED = streamed
+    try:
+        return verify.first_difference(raw, candidate, columns=columns, rows=rows)
+    except verify.Unresolvable as exc:
+        return f"unresolvable: {exc}"
+    finally:
+        verify_pages.STREAMED = saved
+
+
+def test_streamed_pages_agree_on_sessions_and_joined_captures() -> None:
+    from textclean.pipeline import cleaner  # a candidate to check: any bytes do, the cleaner's are realistic
+
+    joined = "".join(text for _, text in captures())
+    cases = [(joined, None, None), (joined, 100, 30)] + _recorded()
+    answers = []
+    for raw, columns, rows in cases:
+        try:
+            candidate = cleaner.candidate(raw, columns=columns, rows=rows).text
+        except cleaner.Refused:
+            candidate = raw
+        middle = candidate.find("\n", len(candidate) // 2)
+        following = candidate.find("\n", middle + 1)
+        variants = [candidate, raw, candidate[:middle] + candidate[following:] if following > 0 else candidate + "x",
+                    candidate[: len(candidate) // 3], candidate.replace("e", "f", 1)]
+        for variant in variants:
+            streamed = _page_answer(raw, variant, columns, rows, streamed=True)
+            assert streamed == _page_answer(raw, variant, columns, rows, streamed=False), repr(raw[:100])
+            answers.append(streamed)
+    assert None in answers and any(isinstance(answer, str) and "page" in answer for answer in answers)
+    # a break run of two sequences after an undecided (kept) page: the page is matched only once the
+    # run is over (its next page's break is all of ED 2 ED 3, not the first of them)
+    raw = "a\x1b[?1048hb\n\x1b[2J\x1b[3Jc\n\x1b[2Jd\n\x1b[2Je\n"
+    for candidate in ("a\x1b[?1048hb\n\x1b[2Jc\nd\ne\n", "a\x1b[?1048hb\n\x1b[2J\x1b[3Jc\nd\ne\n"):
+        streamed = _page_answer(raw, candidate, None, None, streamed=True)
+        assert streamed == _page_answer(raw, candidate, None, None, streamed=False)
+        # page 1 is kept only where the whole break run follows it
+        assert streamed.startswith("page 1 at offset 0" if "3J" not in candidate else "page 2"), streamed

@@ -100,11 +100,13 @@ PLAIN_LINES = True  # tests switch it off to compare with the walk, token by tok
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 # `clear` writes ED 3 right before a home and ED 2 (ncurses' E3 then clear): the ED 2 clears the screen
 # A line that only appends: printable characters, SGR (checked against _PLAIN_SGR) and EL 0, CR, then LF
-_PLAIN_LINE = re.compile(rf"(?:[^{C0_RANGE}\x7f{C1_RANGE}]|\x1b\[[0-9;:]*[mK])*(\r?)\n")
-_LINE_TOKEN = re.compile(r"\x1b\[[0-9;:]*[mK]")
+_SGR_OR_EL = re.escape(grammar.CSI) + "[0-9;:]*[mK]"  # candidates only: each token is checked by its text
+_PLAIN_LINE = re.compile(rf"(?:[^{C0_RANGE}\x7f{C1_RANGE}]|{_SGR_OR_EL})*(\r?)\n")
+_LINE_TOKEN = re.compile(_SGR_OR_EL)
 _ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
 # On an undecided page: text, controls, SGR and EL 0 only (the walk then only notes what was printed)
-_ESCAPE = re.compile(r"\x1b(?:\[[0-9;:]*[mK])?")
+_INTRODUCER = re.escape(ESC)
+_SEQUENCE_START = re.compile(f"{_INTRODUCER}(?:{_SGR_OR_EL[len(_INTRODUCER):]})?")
 _SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
 _CLEAR_NEXT = re.compile(re.escape(grammar.CSI) + r"(?:(?:1?(?:;1?)?)?H" + re.escape(grammar.CSI) + r")?2J")
 
@@ -179,10 +181,14 @@ def _informative(text: str) -> bool:
 class Model:
     """Feed a whole text; :meth:`run` returns what each page shows."""
 
-    def __init__(self, text: str, columns: int | None, rows: int | None, strict: bool = False) -> None:
+    def __init__(self, text: str, columns: int | None, rows: int | None, strict: bool = False,
+                 on_page: Callable[[list[Page]], None] | None = None) -> None:
         if (columns is not None and columns < 2) or (rows is not None and rows < 2):
             raise ValueError("a terminal has at least 2 columns and 2 rows")
         self.text = text
+        # called with the pages each time one begins: every page but the last two is then final (the
+        # last one's break run may go on), so a caller can match it and let go of its lines
+        self.on_page = on_page
         self.strict = strict  # raise at the first undecided page instead of skipping it
         self.columns = columns
         self.height = rows
@@ -287,6 +293,8 @@ class Model:
             if self.alt_on is not None:
                 inherits["the alternate screen"] = self.alt_on
             self.pages.append(Page(start, end, inherits=inherits))
+            if self.on_page is not None:
+                self.on_page(self.pages)
         else:
             self.page.break_end = end
         if resets:
@@ -466,7 +474,7 @@ class Model:
         break among them, ends the span). Returns where the walk goes on."""
         text = self.text
         end = len(text)
-        for token in _ESCAPE.finditer(text, position):  # up to the first sequence the walk must parse
+        for token in _SEQUENCE_START.finditer(text, position):  # up to the first sequence the walk must parse
             if token.group() not in _PLAIN_SGR and token.group() not in _ERASE_TO_END:
                 end = token.start()
                 break
@@ -1589,15 +1597,17 @@ def _control_label(char: str) -> str:
     return f"control U+{ord(char):04X}"
 
 
-def pages(text: str, columns: int | None = None, rows: int | None = None, *, strict: bool = False) -> list[Page]:
+def pages(text: str, columns: int | None = None, rows: int | None = None, *, strict: bool = False,
+          on_page: Callable[[list[Page]], None] | None = None) -> list[Page]:
     """The raw text's pages, each with its informative lines or the reason it is undecided.
 
     ``strict``: raise :class:`Undecided` at the first undecided page (its ``page`` attribute: which).
+    ``on_page``: see :class:`Model` (pages it empties of their lines are returned so).
     """
     collecting = gc.isenabled()
     gc.disable()  # one page record per break, none in a cycle: a collection per thousand is pure cost
     try:
-        return Model(text, columns, rows, strict).run()
+        return Model(text, columns, rows, strict, on_page).run()
     finally:
         if collecting:
             gc.enable()
