@@ -469,6 +469,8 @@ def test_f19_cleaner_refuses(raw: bytes) -> None:
     text = raw.decode("utf-8", "surrogateescape")
     with pytest.raises(cleaner.Refused):
         cleaner.candidate(text)
+    with pytest.raises(cleaner.Refused):
+        cleaner._resolve_redraws(text, fast=False)  # the token-at-a-time walk the fast paths equal
     try:
         segments = session.resolve(text, columns=None, rows=None)
     except session.WholeRefusal:
