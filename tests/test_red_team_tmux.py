@@ -386,7 +386,9 @@ def test_generated_batch(judge_server) -> None:
     tmux_judge.judge(cases, judge_server)
     bad = [(case.family, case.raw, case.columns, case.rows, case.problems) for case in cases if case.problems]
     assert not bad, bad
-    assert sum(case.adopted for case in cases) >= len(cases) // 6  # the batch exercises adoptions
+    # the batch exercises adoptions (session 14's families nul_marks, broken_sessions, ed3_neighbours are
+    # mostly refused by design: NUL, C1, pages left undecided; 60 of 375 streams adopted at this seed)
+    assert sum(case.adopted for case in cases) >= len(cases) // 8
 
 
 def test_hostile_sessions_never_raise() -> None:
@@ -503,4 +505,33 @@ def test_f19_neighbours_judged(judge_server, raw: bytes, kept: None) -> None:
 @pytest.mark.parametrize("raw", [*F19_CASES, pytest.param(F19_PAGE + F19_PAGE_TAIL, id="F19-page-after-clear")])
 def test_f19_judged(judge_server, raw: bytes) -> None:
     case = _judged(judge_server, raw, None, None)
+    assert not case.problems, case.problems
+
+
+# Session 14 red team (FINDINGS.md, docs/red-team-findings.md): open findings, skipped until fixed.
+_F19 = pytest.mark.skip(reason="finding F19, fix pending")
+_LONG85 = bytes(b"abcdefghij"[i % 10] for i in range(85))
+THIRD_PASS_FINDINGS = [
+    # FINDING F19: size unknown, a multi-row redraw writes a row past column 80 ABOVE a row already
+    # written: an 80-column terminal wraps it onto that row (its head overwritten) and every later LF
+    # lands a row lower; both models take "appending to a row past column 80 stays resolvable" also where
+    # the row is not the lowest, and the EL 2 that tmux applies to row C is applied to row B instead.
+    pytest.param(b"A\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A" + _LONG85 + b"\n\x1b[2K\r\n", None, None,
+                 marks=_F19, id="F19-wide-row-spills-over-a-row-below-LF-EL2"),
+    pytest.param(b"A\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A\x1b[2K" + _LONG85 + b"\x1bE\x1b[2Kdone\x1b[B\r\n",
+                 None, None, marks=_F19, id="F19-wide-row-spills-NEL-EL2"),
+    pytest.param(b"\x1b[32mok\x1b[0m\r\n" * 3 + b"p0\r\n\x1b[H\x1b[2JA\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A" + _LONG85
+                 + b"\n\x1b[2K\r\n", None, None, marks=_F19, id="F19-on-a-cleared-page-session-model"),
+    pytest.param(b"A\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A" + "\u4e2d".encode() * 42 + b"\n\x1b[2K\r\n", None, None,
+                 marks=_F19, id="F19-42-wide-characters-84-cells"),
+    pytest.param(b"A\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A\x1b[70Cabcdefghijklmnop\n\x1b[2K\r\n", None, None,
+                 marks=_F19, id="F19-CUF-then-text-past-column-80"),
+    pytest.param(b"\nd0\x1bE\x1b[2A\x1b[K|h3nfkfz>| #=/a1l=t#sxd1d/a7z2vpx0>g np60h8c%q5j%h%x4olg7vav"
+                 b"c5tv7o=ctv|f2p7dntz09", None, None, marks=_F19, id="F19-multirow-family-minimised"),
+]
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows"), THIRD_PASS_FINDINGS)
+def test_third_pass_finding(judge_server, raw: bytes, columns: int | None, rows: int | None) -> None:
+    case = _judged(judge_server, raw, columns, rows)
     assert not case.problems, case.problems

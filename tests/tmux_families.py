@@ -572,3 +572,275 @@ def carried_state(rng: random.Random, columns: int, rows: int) -> bytes:
 
 
 FAMILIES["carried_state"] = carried_state
+
+
+# ---------------------------------------------------------------------------------------------------
+# Session 14 (red team 3): the shapes both models now walk as strings (multi-row redraws, BS runs,
+# overstrike, spinners, rows between SGR only, NUL beside removed sequences), then breaks around them.
+
+# Characters that make a run's width arithmetic interesting: wide, ambiguous, combining, ZWJ
+# sequences, tabs, one-cell symbols (box drawing, braille, arrows), C1 controls, NUL, DEL.
+_ROW_ODDITY = ["\u4e2d", "\uff21", "\u00e9", "e\u0301", "\u00b7", "\u2500", "\u2801", "\u2192", "\u25cf",
+               "\U0001f468\u200d\U0001f469", "\u2764\ufe0f", "\t", "\u200b", "\u00ad", "\u2026", "\u03b1",
+               "\U0001f600", "\u2713", "\u2588", "\u2591", "\u28ff", "\u2190", "\u25b6", "\u00a0"]
+_ROW_HOSTILE = ["\u0085", "\u009b", "\u0090", "\x00", "\x7f", "\x07", "\x0b", "\x0c", "\x1b", "\udc80"]
+_EL = [b"\x1b[2K", b"\x1b[K", b"\x1b[0K", b"\x1b[1K", b"\r\x1b[2K", b"", b"\x1b[2K\r"]
+
+
+def _row(rng: random.Random, columns: int, exotic: float) -> bytes:
+    r = rng.random()
+    if r < 0.15:
+        n = rng.choice([columns, 80]) + rng.randint(-2, 1)
+    elif r < 0.2:
+        n = rng.choice([columns, 80]) + rng.randint(2, 12)
+    else:
+        n = rng.randint(0, 25)
+    out = []
+    for _ in range(max(0, n)):
+        if rng.random() < exotic:
+            hostile = rng.random() < 0.05
+            out.append(rng.choice(_ROW_HOSTILE if hostile else _ROW_ODDITY).encode("utf-8", "surrogateescape"))
+        else:
+            out.append(bytes([rng.choice(b"abcdefghijklmnopqrstuvwxyz0123456789=>#%. /|")]))
+    return b"".join(out)
+
+
+def multirow(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Multi-row progress displays: k rows written, then frames of CUU n (or CPL, RI, n LF back) +
+    EL 0/1/2 + rows; frames with fewer or more rows than the last, CUU past the top of what was
+    written, rows at or past the margin, wide / ambiguous / combining / ZWJ / tab / C1 / NUL / DEL."""
+    exotic = rng.choice([0.0, 0.0, 0.02, 0.1])
+    out = [rng.choice([b"", b"log start\r\n", b"\x1b[H\x1b[2J", b"header\r\n\r\n"])]
+    k = rng.randint(1, 6)
+    for _ in range(k):
+        out.append(_row(rng, columns, exotic) + rng.choice([b"\r\n", b"\n", b"\r\n", b"\x1b[K\r\n"]))
+    for _ in range(rng.randint(1, 5)):
+        up = k + rng.choice([0, 0, 0, 0, -1, 1, 2, rows])
+        up = max(up, 0)
+        out.append(rng.choice([csi(f"{up}A"), csi(f"{up}A") + b"\r", csi(f"{up}F"), b"\x1bM" * up, csi(f"{up}A")
+                               if up else b"", b"\r" + csi(f"{up}A")]))
+        el = rng.choice(_EL)
+        new_k = max(1, k + rng.choice([0, 0, 0, -1, 1, -2]))
+        for _i in range(new_k):
+            sgr = rng.choice([b"", b"", b"\x1b[32m", b"\x1b[1;34m"])
+            row = _row(rng, columns, exotic)
+            end = rng.choice([b"\r\n", b"\r\n", b"\n", b"\x1b[K\r\n", b"\x1b[1B\r", b"\x1bE"])
+            out.append(el + sgr + row + (b"\x1b[0m" if sgr else b"") + end)
+        if rng.random() < 0.2:
+            out.append(rng.choice([b"\x1b[J", b"\x1b[0J", b"\x1b[1J", b"\x1b[2K", b"\x1b[1M"]))
+        k = new_k
+    out.append(rng.choice([b"", b"done\r\n", b"\x1b[?25h", b"\r\n"]))
+    return b"".join(out)
+
+
+FAMILIES["multirow"] = multirow
+
+
+def bs_runs(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Backspace runs: across column 0, across wide characters and combining marks, from a pending
+    wrap at the margin, past column 80 at an unknown width; then CR, EL 0/1/2, ECH, overwrite, LF."""
+    out = []
+    exotic = rng.choice([0.0, 0.0, 0.1, 0.3])
+    for _ in range(rng.randint(1, 5)):
+        r = rng.random()
+        if r < 0.25:
+            n = rng.choice([columns, 80, 2 * columns]) + rng.randint(-2, 2)
+        else:
+            n = rng.randint(0, 20)
+        out.append(b"".join(
+            rng.choice(_ROW_ODDITY).encode() if rng.random() < exotic else bytes([rng.choice(b"abcdefgh0123456789")])
+            for _ in range(max(0, n))))
+        for _ in range(rng.randint(1, 3)):
+            m = rng.choice([1, 2, 3, n // 2, n, n + 1, n + 3, columns, columns + 1, 81, 2 * columns])
+            out.append(b"\b" * max(0, m))
+            out.append(rng.choice([b"", b"X", b"YZ", b"\x1b[K", b"\x1b[1K", b"\x1b[2K", b"\x1b[3X", b"\r",
+                                   b"\r\x1b[K", b"\x1b[32mG\x1b[m", "\u4e2d".encode(), b" ", b"\b", b"\x7f",
+                                   b"\x00", b"\x1b[C", b"\x1b[D"]))
+        out.append(rng.choice([b"\r\n", b"\n", b"", b"\r\n", b"\x1b[A\r", b"\r"]))
+    if rng.random() < 0.6:
+        out.append(b"\r\n")
+    return b"".join(out)
+
+
+FAMILIES["bs_runs"] = bs_runs
+
+
+def overstrike(rng: random.Random, columns: int, rows: int) -> bytes:
+    """man/nroff overstrike (``_\\bX`` underline, ``X\\bX`` bold) and spinners (``|\\b/\\b-``, also
+    multi-cell and wide spinner frames), with SGR, CR, and frames that end shorter than the last."""
+    out = []
+    for _ in range(rng.randint(1, 6)):
+        r = rng.random()
+        if r < 0.4:  # overstruck words
+            for _ in range(rng.randint(1, 6)):
+                w = rng.choice([word(rng).decode(), "\u00e9t\u00e9", "\u4e2d\u6587", "\u2500\u2500", "a\u0301b"])
+                style = rng.random()
+                for c in w:
+                    if style < 0.4:
+                        out.append(f"_\b{c}".encode())
+                    elif style < 0.8:
+                        out.append(f"{c}\b{c}".encode())
+                    else:
+                        out.append(f"{c}\b_".encode() if rng.random() < 0.5 else f"{c}\b\b{c}".encode())
+                out.append(b" ")
+            out.append(rng.choice([b"\r\n", b"\n", b"\x1b[K\r\n"]))
+        elif r < 0.8:  # spinner
+            frames = rng.choice([["|", "/", "-", "\\"], ["\u280b", "\u2819", "\u2839"], ["..", "o.", ".o"],
+                                 ["\u25d0", "\u25d3"], ["\u4e2d", "\u6587"], ["[=  ]", "[ = ]", "[  =]"]])
+            out.append(b"working " + (b"\x1b[?25l" if rng.random() < 0.3 else b""))
+            for i in range(rng.randint(1, 12)):
+                f = frames[i % len(frames)]
+                sgr = rng.random() < 0.3
+                out.append((b"\x1b[36m" if sgr else b"") + f.encode() + (b"\x1b[m" if sgr else b""))
+                back = len(f) if rng.random() < 0.8 else len(f) + rng.choice([-1, 1, 2])
+                out.append(b"\b" * max(0, back))
+            out.append(rng.choice([b"done\r\n", b" \r\n", b"\x1b[K\r\n", b"\r\n", b"\rfinished\x1b[K\r\n", b""]))
+        else:  # counter redrawn by BS
+            last = b""
+            for i in range(rng.randint(1, 8)):
+                s = str(rng.choice([i, 10 * i, 100 - i, 5])).encode() + b"%"
+                out.append(b"\b" * len(last) + s)
+                last = s
+            out.append(rng.choice([b"\r\n", b"\n", b""]))
+    return b"".join(out)
+
+
+FAMILIES["overstrike"] = overstrike
+
+
+_HIDDEN_IN_SGR_ROW = [b"\x1b]0;title\x07", b"\x1b]8;;http://x\x1b\\", b"\x1bP1$r0m\x1b\\", b"\x1b[1$p", b"\x1b[?25l",
+                      b"\x1b[>4;1m", b"\x1b[=1c", b"\x1b[ q", b"\x1b[!p", b"\x1b[<1u", b"\x1b[4h", b"\x1b[?7l",
+                      b"\x1b[?7h", b"\x1b(0", b"\x1b)0\x0e", b"\x0f", b"\x1b#8", b"\x1b[38:2:1:2:3m",
+                      b"\x1b[38;5;300m", b"\x1b[" + b"1;" * 40 + b"m", b"\x1b[" + b"0" * 64 + b"m",
+                      b"\x1bX sos \x1b\\", b"\x1b^pm\x07", b"\x1b_apc\x1b\\", b"\x00", b"\x7f", b"\x1b[m\x00",
+                      b"\x00\x1b[m", b"\x1b\x00[m", "\u009b31m".encode(), "\u009d0;t\u009c".encode(),
+                      b"\x1b[3", b"\x1b]", b"\x1bP", b"\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17m",
+                      b"\x1b[0\x00m", b"\x1b[3\x7f1m", b"\x1b[1\x1b[m", b"\x1b[?1049h", b"\x1b[2J", b"\x1b[5n",
+                      b"\x1b[6n", b"\x1b[c", b"\x1b[18t", b"\x1b[3;3H", b"\x1b[10b"]
+
+
+def sgr_rows(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Rows of text between SGR only (the cleaner's no-scan path), now and then with another sequence
+    hidden among the SGR: OSC, DCS, SOS/PM/APC, CSI with intermediates or private markers, a 64+ byte
+    parameter string, C1 CSI/OSC, truncated sequences, NUL and DEL inside or beside a sequence."""
+    out = []
+    for _ in range(rng.randint(1, 12)):
+        parts = []
+        for _ in range(rng.randint(1, 6)):
+            parts.append(rng.choice([b"\x1b[1m", b"\x1b[31m", b"\x1b[0m", b"\x1b[m", b"\x1b[38;5;208m",
+                                     b"\x1b[1;4;32m", b"\x1b[22m"]))
+            parts.append(_row(rng, columns, rng.choice([0.0, 0.1])))
+            if rng.random() < 0.05:
+                parts.insert(rng.randrange(len(parts) + 1), rng.choice(_HIDDEN_IN_SGR_ROW))
+        out.append(b"".join(parts) + rng.choice([b"\r\n", b"\n", b"\x1b[m\r\n", b"\r\r\n", b"\x1b[K\r\n"]))
+    return b"".join(out)
+
+
+FAMILIES["sgr_rows"] = sgr_rows
+
+
+def nul_marks(rng: random.Random, columns: int, rows: int) -> bytes:
+    """NUL (and C1 / invalid bytes) in the input next to sequences the cleaner removes (it marks
+    removals with NUL): NUL before / after / between SGR, inside a CR-redrawn row, after EL, at a line's
+    end, NUL runs; the same with U+0080-U+009F and lone invalid bytes."""
+    out = []
+    odd = [b"\x00", b"\x00\x00", b"\x00" * 5, "\u0080".encode(), "\u009b".encode(), b"\x80", b"\xff", b"\xc2",
+           b"\x1b\x00", b"\x00\x1b[m", b"\x7f"]
+    for _ in range(rng.randint(1, 8)):
+        seq = []
+        for _ in range(rng.randint(1, 6)):
+            seq.append(rng.choice([b"\x1b[32m", b"\x1b[m", b"\x1b[K", b"\r", b"\x1b[2K", b"\b", b"\x1b[1A",
+                                   b"\x1b]0;t\x07", b"\x1b[?25l", b""]))
+            if rng.random() < 0.12:
+                seq.append(rng.choice(odd))
+            seq.append(word(rng) if rng.random() < 0.8 else b"")
+        out.append(b"".join(seq) + rng.choice([b"\r\n", b"\x00\r\n", b"\r\x00\n", b"\n", b"\r\n\x00"]))
+    return b"".join(out)
+
+
+FAMILIES["nul_marks"] = nul_marks
+
+
+_BREAKS = [b"\x1b[H\x1b[2J", b"\x1b[2J\x1b[H", b"\x1b[3J\x1b[H\x1b[2J", b"\x1b[H\x1b[2J\x1b[3J", b"\x1b[3J",
+           b"\x1b[H\x1b[J", b"\x1b[2J", b"\x1b[3J\x1b[2J", b"\x1b[3J\x1b[H\x1b[J", b"\x1b[3J\x1b[1;1H\x1b[2J",
+           b"\x1b[3J\x1b[H\x1b[0J", b"\x1b[3J\x1b[f\x1b[2J", b"\x1b[3J\x1b[H\x1b[2J\x1b[3J", b"\x1b[3;J",
+           b"\x1b[?1049h\x1b[H\x1b[2J", b"\x1b[?1049l", b"\x1b[?47h", b"\x1b[?47l", b"\x1b[?1047h", b"\x1b[?1047l",
+           b"\x1bc", b"\x1b[3J\x1bc", b"\x1b[3J\x1b[?1049h", b"\x1b[H\x1b[3J\x1b[2J", b"\x1b[3J\x1b[H"]
+
+
+def broken_sessions(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Sessions: the string-path shapes above (multi-row, BS runs, overstrike, SGR rows, NUL marks) with
+    page breaks around and between them (every clear variant incl. ED 3 before/after home + ED 2, the
+    alternate screen in/out, RIS), sometimes a page left undecided (IL/DL, a row pushed off)."""
+    shapes = [multirow, bs_runs, overstrike, sgr_rows, nul_marks, cr_overlay]
+    out = []
+    for _ in range(rng.randint(2, 5)):
+        if rng.random() < 0.75:
+            out.append(rng.choice(_BREAKS))
+        if rng.random() < 0.15:
+            out.append(rng.choice([csi("L"), csi("M"), csi(f"{rows};1H") + b"\n\n", csi("2;5r"), b"\x1b7",
+                                   b"\x1b8", csi("?6h")]))
+        out.append(rng.choice(shapes)(rng, columns, rows))
+    return b"".join(out)
+
+
+FAMILIES["broken_sessions"] = broken_sessions
+
+
+_ED3_NEAR = [b"\x1b[3J\x1b[H\x1b[2J", b"\x1b[3J\x1b[2J", b"\x1b[3J\x1b[H\x1b[J", b"\x1b[3J\x1b[1;1H\x1b[2J",
+             b"\x1b[3J\x1b[f\x1b[2J", b"\x1b[3J\x1b[m\x1b[H\x1b[2J", b"\x1b[3J\x1b[H\x1b[?25l\x1b[2J",
+             b"\x1b[3J\x1b[H\x1b[1J", b"\x1b[3J\x1b[H\x1b[2J\x1b[3J", b"\x1b[3J\x1b[H", b"\x1b[3J\x1b[3J\x1b[H\x1b[2J",
+             b"\x1b[3J\x1b[H\x1b[0;2J", b"\x1b[3J\x1b[1;2H\x1b[2J", b"\x1b[3J\x1b[2;1H\x1b[2J", b"\x1b[3J\r\x1b[2J",
+             b"\x1b[3J\x1b[H\x1b[2J\x1b[H", b"\x1b[3J\x1b[H\x1b[22J", b"\x1b[3J\x1b[H\x1b[?2J",
+             b"\x1b[3J\x1b7\x1b[H\x1b[2J",
+             b"\x1b[3J\x1b[H\x1bM\x1b[2J", b"\x1b[3J\x1b[A\x1b[2J", b"\x1b[3J\x1b[H\x1b[2J\x1b[?1049h", b"\x1b[3J\x1bc"]
+_UNDECIDED = [b"\x1b[L", b"\x1b[M", b"\x1b[2;1H\x1b[L", b"\x1b[S", b"\x1b[T", b"\x1bM", b"\x1b[5;1H\x1b[M",
+              b"\x1b[2;4r", b"\x1b[2;4r\x1b[?6h", b"\x1b7", b"\x1b[s", b"\x1b[3@", b"\x1b[2P"]
+
+
+def ed3_neighbours(rng: random.Random, columns: int, rows: int) -> bytes:
+    """ED 3 next to home + ED 2 and its neighbours (ED 2 without home, ED 0/1 at home, home by HVP or
+    CUP 1;1, SGR or DECTCEM between, another ED 3 after, a CUP not home, RIS), after a page the models
+    may leave undecided (IL/DL, SU/SD, RI at the top, a region, origin mode, a saved cursor, rows pushed
+    off), then a page of writes relative to home (CUP, CUU, EL, RI, restores, text) and the string-path
+    shapes (multi-row redraws, BS runs)."""
+    out = [rng.choice([b"", b"\x1b[H\x1b[2J", b"start\r\n\x1b[?1049h"])]
+    for _ in range(rng.randint(1, 3)):
+        for i in range(rng.randint(1, rows + 3)):
+            out.append(b"\x1b[3%dm%c%d \x1b[m" % (i % 8, rng.choice(b"PQRS"), i) + word(rng))
+            if rng.random() < 0.08:
+                out.append(rng.choice(_UNDECIDED))
+            out.append(rng.choice([b"\r\n", b"\r\n", b"\n"]))
+        out.append(rng.choice(_ED3_NEAR))
+        r = rng.random()
+        if r < 0.4:
+            for _ in range(rng.randint(1, 4)):
+                out.append(rng.choice([b"", csi(f"{rng.randint(1, rows)};{rng.randint(1, 5)}H"), csi("A"), csi("K"),
+                                       csi("2K"), b"\x1bM", b"\x1b8", b"\x1b[u", csi("?6l"), csi("r"), b"\r"]))
+                out.append(word(rng) + rng.choice([b"", b"\r\n"]))
+        elif r < 0.7:
+            out.append(multirow(rng, columns, rows))
+        else:
+            out.append(bs_runs(rng, columns, rows))
+    return b"".join(out)
+
+
+FAMILIES["ed3_neighbours"] = ed3_neighbours
+
+
+_SPARSE_BENIGN = [b"\x1b[32mok\x1b[0m line\r\n", b"\r[===   ] 30%", b"\r\x1b[2K[=====] 50%", b"\x1b[2A\x1b[2Krow\r\n",
+                  b"abc\b\b\bxyz", b"_\bu_\bn", b"|\b/\b-\b", b"plain words here\r\n", b"\x1b[1;34mbold\x1b[m ",
+                  b"\x1b]0;title\x07", b"\x1b[?25l", b"\r\n", b"\x1b[1A\r\x1b[Kredo\r\n"]
+_SPARSE_HOSTILE = [b"\x00", b"\x80", b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc2\x9b", b"\xc2\x85", b"\x1b\x00",
+                   b"\x1b[\x00m", b"\x7f", b"\x07", b"\x18", b"\x1a", b"\b" * 9, b"\x1b[3J", b"\x1b[H\x1b[2J", b"\t",
+                   b"\xe4\xb8\xad", b"e\xcc\x81", b"\x1b[" + b"0" * 64 + b"K", b"\x1b]8;;\x00\x07", b"\x1b[2;1H"]
+
+
+def hostile_sparse(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Progress output (CR, EL, CUU, BS runs, overstrike, spinners, SGR, OSC) with a hostile unit now
+    and then: NUL, DEL, C1 (U+0085, U+009B), invalid UTF-8, CAN/SUB, ESC NUL, a 64-byte CSI, clears."""
+    return b"".join(rng.choice(_SPARSE_HOSTILE) if rng.random() < 0.04 else rng.choice(_SPARSE_BENIGN)
+                    for _ in range(rng.randint(2, 80)))
+
+
+FAMILIES["hostile_sparse"] = hostile_sparse
