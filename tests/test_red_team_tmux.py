@@ -442,12 +442,78 @@ def test_second_pass_finding_cleaner_refuses(raw: bytes, columns: int | None, ro
         cleaner.candidate(raw.decode("utf-8", "surrogateescape"), columns=columns, rows=rows)
 
 
+# Session 14 red team, F19 (docs/red-team-findings.md): size unknown, a row past column 80 written above
+# a row already written wraps onto it on an 80-column terminal, and every later LF / NEL lands a row
+# lower than the models count. The cleaner refuses (redraw.py, screen.py: ``_require_wrap_room``).
+_F19_L = (b"abcdefghijklmnopqrstuvwxyz" * 4)[:85]
+_F19_ABC = b"A\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A"
+F19_CASES = [
+    pytest.param(_F19_ABC + _F19_L + b"\n\x1b[2K\r\n", id="F19-CUU-85-chars-LF-EL2"),
+    pytest.param(b"A\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A\x1b[2K" + _F19_L + b"\x1bE\x1b[2Kdone\x1b[B\r\n",
+                 id="F19-NEL"),
+    pytest.param(b"\nd0\x1bE\x1b[2A\x1b[K|h3nfkfz>| #=/a1l=t#sxd1d/a7z2vpx0>g np60h8c%q5j%h%x4olg7vavc5tv7o=ctv"
+                 b"|f2p7dntz09", id="F19-multirow-minimised"),
+    pytest.param(_F19_ABC + "\u4e2d".encode() * 42 + b"\n\x1b[2K\r\n", id="F19-wide-characters-84-cells"),
+    pytest.param(_F19_ABC + b"\x1b[70Cabcdefghijklmnop\n\x1b[2K\r\n", id="F19-CUF-past-column-80"),
+    # the rows below the wide row hold nothing (the models stay right), but a cursor saved on one is a
+    # screen position: the 80-column wrap moved the row the model restores to
+    pytest.param(b"A\r\n\x1b7\x1b[1A" + _F19_L + b"\n\x1b8XYZ\r\n", id="F19-DECSC-below-then-DECRC"),
+]
+# On a page after a clear the page models refuse the page: it is kept byte for byte.
+F19_PAGE = b"\x1b[32mok\x1b[0m\r\n" * 3 + b"p0\r\n\x1b[H\x1b[2J"
+F19_PAGE_TAIL = b"A\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A" + _F19_L + b"\n\x1b[2K\r\n"
+
+
+@pytest.mark.parametrize("raw", F19_CASES)
+def test_f19_cleaner_refuses(raw: bytes) -> None:
+    """F19 on the cleaner's side alone (size unknown): no candidate, and the page models (which take
+    what the row model refuses) clean no page of it either."""
+    text = raw.decode("utf-8", "surrogateescape")
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(text)
+    with pytest.raises(cleaner.Refused):
+        cleaner._resolve_redraws(text, fast=False)  # the token-at-a-time walk the fast paths equal
+    try:
+        segments = session.resolve(text, columns=None, rows=None)
+    except session.WholeRefusal:
+        return
+    assert all(s.text is None for s in segments), segments
+
+
+def test_f19_cleaner_keeps_the_page_after_a_clear() -> None:
+    """F19 on a page after a clear: the page is refused (kept as it came), the page before still cleaned."""
+    text = (F19_PAGE + F19_PAGE_TAIL).decode()
+    result = cleaner.candidate(text)
+    assert result.pages_kept == 1 and result.pages_cleaned == 1
+    assert result.text.endswith(F19_PAGE_TAIL.decode())
+    assert result.text.startswith("ok\r\nok\r\nok\r\np0\r\n")
+
+
+@pytest.mark.parametrize(("raw", "kept"), [
+    # CUU 1 + EL 2 + a long row over the fresh row below: nothing below holds a cell, the same at any width
+    pytest.param(b"A\r\n\x1b[1A\x1b[2K" + _F19_L + b"\r\n", None, id="wide-row-over-fresh-row"),
+    # a tab stops at the margin: no wrap, the LF lands on B's row at every width
+    pytest.param(_F19_ABC + b"x" * 75 + b"\t\n\x1b[2K\r\n", None, id="tab-to-the-margin"),
+])
+def test_f19_neighbours_judged(judge_server, raw: bytes, kept: None) -> None:
+    """What F19's rule still resolves: tmux agrees at 80x24 and 200x60."""
+    assert cleaner.candidate(raw.decode()).text
+    case = _judged(judge_server, raw, None, None)
+    assert not case.problems, case.problems
+
+
+@pytest.mark.parametrize("raw", [*F19_CASES, pytest.param(F19_PAGE + F19_PAGE_TAIL, id="F19-page-after-clear")])
+def test_f19_judged(judge_server, raw: bytes) -> None:
+    case = _judged(judge_server, raw, None, None)
+    assert not case.problems, case.problems
+
+
+
+
 # F19 on the verifier's side (docs/red-team-findings.md): size unknown, a row written past column 80
 # above rows already written wraps, on an 80-column terminal, over the row below; each raw stream comes
 # with the lossy candidate the cleaner gave for it, which the verifier must now reject.
-_F19_L = bytes(ord("a") + i % 26 for i in range(85))
 _F19_FAMILY = b"|h3nfkfz>| #=/a1l=t#sxd1d/a7z2vpx0>g np60h8c%q5j%h%x4olg7vavc5tv7o=ctv|f2p7dntz09"  # 81 chars
-_F19_ABC = b"A\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A"
 F19_VERIFIER_CASES = [
     pytest.param(_F19_ABC + _F19_L + b"\n\x1b[2K\r\n", _F19_L + b"\r\n\r\nC\r\n", id="F19-LF-then-EL2"),
     pytest.param(_F19_ABC + b"\x1b[2K" + _F19_L + b"\x1bE\x1b[2Kdone\x1b[B\r\n", _F19_L + b"\r\ndone\r\nC\r\n",

@@ -9,7 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from oracle import corpora
-from textclean.pipeline import verify, verify_screen
+from textclean.pipeline import verify, verify_pages, verify_screen
 
 from .agent_logs import FIXTURES, captures
 from .strategies import private_modes, screen_controls, strings, terminal_streams, two_byte_escapes
@@ -382,3 +382,126 @@ _ROUTE_PIECE = st.one_of(
 def test_routing_agrees_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
     columns, rows = size
     _routed_agrees(text, columns, rows)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The screen model's plain lines taken at once (verify_screen.PLAIN_LINES): the same pages, reasons,
+# lines and work charged as the walk, token by token
+
+
+def _walked(text: str, columns: int | None, rows: int | None, *, plain: bool) -> object:
+    saved = verify_screen.PLAIN_LINES
+    verify_screen.PLAIN_LINES = plain
+    try:
+        return _pages(text, columns, rows, runs=True)
+    finally:
+        verify_screen.PLAIN_LINES = saved
+
+
+def _plain_agrees(text: str, columns: int | None = None, rows: int | None = None) -> None:
+    assert _walked(text, columns, rows, plain=True) == _walked(text, columns, rows, plain=False), repr(text[:200])
+
+
+def test_plain_lines_agree_on_every_capture() -> None:
+    texts = [text for _, text in captures()]
+    for text in texts:
+        _plain_agrees(text)
+        _plain_agrees(text, 80, 24)
+    for text, columns, rows in _recorded():
+        _plain_agrees(text, columns, rows)
+    joined = "".join(texts)  # captures one after another: pages of plain lines between breaks
+    _plain_agrees(joined)
+    _plain_agrees(joined, 100, 30)
+    root = corpora.locate()
+    if root is not None:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
+                text = path.read_bytes().decode("utf-8", "surrogateescape")
+                _plain_agrees(text)
+                _plain_agrees(text, 80, 24)
+
+
+_PLAIN_PIECE = st.one_of(
+    _ROW_TEXT,
+    st.text("xyz ", min_size=75, max_size=82),
+    st.sampled_from(["\n", "\n", "\r\n", "\r\n", "\r", "\x1b[31m", "\x1b[m", "\x1b[1;32m", "\x1b[38:5:1m", "\t",
+                     "\x1b[K", "\x1b[0K", "\x1b[1K", "\x1b[m\x1b[K", "\x1b[2J", "\x1b[H", "\x1b[3;5r", "\x1b[r",
+                     "\x1b[?1049h", "\x1b[?1049l",
+                     "\x1b[A", "\x1b[5;3H", "\x1b_x\x07", "\x1b[1048h", "\x1b[?7l", "\x1b[>1m", "\x1b[1 m",
+                     "\x85", "\x7f", "é", "你", "\u200b", "\udcff", "\x1b", "\x07", "\b"]),
+)
+
+
+@given(st.lists(_PLAIN_PIECE, max_size=40).map("".join), _SIZES)
+@example("a\nb\r\n\x1b[31mc\x1b[m\n" * 20, (None, None))  # the window fills and lines leave its top
+@example("a\nb\r\n\x1b[31mc\x1b[m\n" * 20, (20, 5))  # ... and the known screen scrolls
+@example("x" * 79 + "\n" + "y" * 80 + "\n", (None, None))  # a line reaching column 80: the page is wide
+@example("\x1b[?7l" + "x" * 80 + "\n" + "y" * 81 + "\nz\n", (None, None))  # ... past it with autowrap off: refused
+@example("x" * 79 + "\n" + "y" * 90 + "\n\x1b[Az\n", (None, None))  # ... and what acts on the wide page
+@example("x" * 19 + "\n" + "y" * 20 + "\nz\n", (20, 5))  # ... and the one reaching the known margin
+@example("a\x1b[K\n" + "b" * 79 + "\x1b[K\n" + "c" * 79 + "\x1b[Kd\n", (None, None))  # EL 0 near column 80
+@example("\x1b[2;4r\x1b[4Hab\ncd\nef\n", (None, 10))  # in a region: walked
+@example("\x1b_x\x07a\nb\n", (None, None))  # after a string tmux swallows: walked
+def test_plain_lines_agree_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
+    columns, rows = size
+    _plain_agrees(text, columns, rows)
+
+
+def test_plain_lines_agree_on_a_tight_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A budget that runs out among plain lines (one unit per 16 characters of a text run, one per EL 0 at
+    an unknown width, the rows leaving the screen): refused at the same place, with the same reason."""
+    monkeypatch.setattr(verify_screen, "WORK_PER_INPUT_CHAR", 0)
+    text = ("\x1b[31m" + "x" * 40 + "\x1b[m" + "y" * 33 + "\x1b[K\n") * 60
+    refused = 0
+    for allowance in range(300, 6000, 37):  # the first blank screen costs 240 at 30 rows
+        monkeypatch.setattr(verify_screen, "WORK_ALLOWANCE", allowance)
+        for columns, rows in ((None, None), (100, 30)):
+            _plain_agrees(text, columns, rows)
+            refused += "needs more work" in str(_walked(text, columns, rows, plain=True))
+    assert refused > 50
+
+
+# ---------------------------------------------------------------------------------------------------
+# Pages matched as the screen model makes them final (verify_pages.STREAMED), letting go of their
+# lines: the same answer as matching them all once the model is done
+
+
+def _page_answer(raw: str, candidate: str, columns: int | None, rows: int | None, *, streamed: bool) -> object:
+    saved = verify_pages.STREAMED
+    verify_pages.STREAMED = streamed
+    try:
+        return verify.first_difference(raw, candidate, columns=columns, rows=rows)
+    except verify.Unresolvable as exc:
+        return f"unresolvable: {exc}"
+    finally:
+        verify_pages.STREAMED = saved
+
+
+def test_streamed_pages_agree_on_sessions_and_joined_captures() -> None:
+    from textclean.pipeline import cleaner  # a candidate to check: any bytes do, the cleaner's are realistic
+
+    joined = "".join(text for _, text in captures())
+    cases = [(joined, None, None), (joined, 100, 30)] + _recorded()
+    answers = []
+    for raw, columns, rows in cases:
+        try:
+            candidate = cleaner.candidate(raw, columns=columns, rows=rows).text
+        except cleaner.Refused:
+            candidate = raw
+        middle = candidate.find("\n", len(candidate) // 2)
+        following = candidate.find("\n", middle + 1)
+        variants = [candidate, raw, candidate[:middle] + candidate[following:] if following > 0 else candidate + "x",
+                    candidate[: len(candidate) // 3], candidate.replace("e", "f", 1)]
+        for variant in variants:
+            streamed = _page_answer(raw, variant, columns, rows, streamed=True)
+            assert streamed == _page_answer(raw, variant, columns, rows, streamed=False), repr(raw[:100])
+            answers.append(streamed)
+    assert None in answers and any(isinstance(answer, str) and "page" in answer for answer in answers)
+    # a break run of two sequences after an undecided (kept) page: the page is matched only once the
+    # run is over (its next page's break is all of ED 2 ED 3, not the first of them)
+    raw = "a\x1b[?1048hb\n\x1b[2J\x1b[3Jc\n\x1b[2Jd\n\x1b[2Je\n"
+    for candidate in ("a\x1b[?1048hb\n\x1b[2Jc\nd\ne\n", "a\x1b[?1048hb\n\x1b[2J\x1b[3Jc\nd\ne\n"):
+        streamed = _page_answer(raw, candidate, None, None, streamed=True)
+        assert streamed == _page_answer(raw, candidate, None, None, streamed=False)
+        # page 1 is kept only where the whole break run follows it
+        assert streamed.startswith("page 1 at offset 0" if "3J" not in candidate else "page 2"), streamed

@@ -121,6 +121,7 @@ class LineModel:
         self.row = 0
         self.col = 0
         self.saved: tuple[int, int, int] | None = None
+        self.wrapped_since_save = False  # a row above the lowest passed column 80 since the save (F19)
         self.pad_budget = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * input_length
 
     def _charge(self, cells: int) -> None:
@@ -151,6 +152,28 @@ class LineModel:
         self._write(text)
         if self.columns is not None and self.col >= self.columns:
             raise Unresolved(f"a row reaches the right margin of {self.columns} columns (autowrap)")
+        if self.row != len(self.rows) - 1 and self._unknown_width():
+            self._require_wrap_room()
+
+    def _past_min_columns(self, row: Row) -> bool:
+        """Whether an 80-column terminal may wrap the row (an ambiguous character counted as two cells)."""
+        return len(row.cells) > MIN_COLUMNS or (row.ambiguous and 2 * len(row.cells) > MIN_COLUMNS)
+
+    def _require_wrap_room(self) -> None:
+        """The cursor's row, not the lowest, past column 80 of a screen of unknown width: an 80-column
+        terminal wraps it onto the row below, and every later line feed lands a row lower than the model
+        counts. That is the same at every width only where no row below holds cells (they move down
+        together); a cursor saved before then is a screen position the shift moved under (F19)."""
+        row = self.rows[self.row]
+        if not self._past_min_columns(row):
+            return
+        below = len(self.rows) - 1 - self.row
+        self._charge(below)
+        if any(self.rows[index].cells for index in range(self.row + 1, len(self.rows))):
+            raise Unresolved(f"a row past column {MIN_COLUMNS} above rows already written, on a screen of "
+                             "unknown width (an 80-column terminal wraps it onto the row below)")
+        if self.saved is not None:
+            self.wrapped_since_save = True
 
     def write_pieces(self, pieces: list[str], text: str) -> bool:
         """Write ``pieces`` one after another (``text``: them joined, not empty) as one string, where
@@ -170,6 +193,8 @@ class LineModel:
             return False
         if self.columns is not None and col + n >= self.columns:
             return False
+        if max(col + n, length) > MIN_COLUMNS and self.row != len(self.rows) - 1 and self._unknown_width():
+            return False  # the walk decides (_require_wrap_room)
         charged, at = 0, col  # a piece that starts inside the row overwrites (charged); the next ones append
         for piece in pieces:
             if at >= length:
@@ -540,6 +565,7 @@ class LineModel:
         self._require_exact_column()
         self.rows[self.row].mark("multiline")
         self.saved = (self.row, self.col, len(self.rows))
+        self.wrapped_since_save = False
 
     def restore_cursor(self) -> None:
         if self.saved is None:
@@ -548,6 +574,9 @@ class LineModel:
         if len(self.rows) != rows_then:
             # DECSC saves a *screen* position; a new row since may have scrolled the screen under it.
             raise Unresolved("cursor restore after new rows may have scrolled the screen")
+        if self.wrapped_since_save:
+            raise Unresolved(f"cursor restore after a row above the lowest passed column {MIN_COLUMNS} of a "
+                             "screen of unknown width (an 80-column terminal moved the rows below it)")
         self.cursor_vertical(row - self.row, to_column_zero=True)
         self.col = col
         self._require_exact_column()

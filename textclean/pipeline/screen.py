@@ -166,6 +166,8 @@ class ScreenModel(LineModel):
         if (row.cells or self.col or self.pending_wrap or not self.cursor_known or self.margins is not None
                 or row.ambiguous or row.ending is WRAP or (index and rows[index - 1].ending is WRAP)):
             return False  # (a wrap into the row: EL at its first column would split the line)
+        if self.width is None and len(text) > MIN_COLUMNS and index != len(rows) - 1:
+            return False  # the walk decides (_require_wrap_room)
         if not self.top_known:
             if index != len(rows) - 1:
                 return False
@@ -226,6 +228,14 @@ class ScreenModel(LineModel):
                 self._wrap()
             super().write(ch)
         self.pending_wrap = self.col >= width
+
+    def _require_wrap_room(self) -> None:
+        """On a page whose top is known, absolute positions and the known height's scrolling count
+        rows from the top: a wrap onto the row below moves them all (F19), whatever those rows hold."""
+        if self.top_known and self._past_min_columns(self.rows[self.row]):
+            raise Unresolved(f"a row past column {MIN_COLUMNS} above the page's lowest row, on a screen of "
+                             "unknown width (an 80-column terminal wraps it onto the row below)")
+        super()._require_wrap_room()
 
     def _wrap(self) -> None:
         """Autowrap (DECAWM, on by default): the next character goes to the next row's first column."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import verify_screen
 from .grammar import ESC, LF
 
+STREAMED = True  # tests switch it off to match every page after the screen model is done
 _HARMLESS_LEAVES = ("a saved cursor",)  # cleaned pages hold no DECRC: nothing of theirs can use it
 
 
@@ -35,9 +36,9 @@ def first_difference(
 ) -> str | None:
     from .verify import _line_difference  # the line-by-line message, one place
 
-    pages = verify_screen.pages(raw, columns, rows)
-    if len(pages) == 1 and pages[0].reason is not None:
-        return f"unresolvable: {refusal or pages[0].reason}"
+    # Pages are matched as the screen model makes them final (all but its last two), and a matched
+    # page lets go of its lines: only the open run of cleaned pages keeps its lines at once.
+    pages: list[verify_screen.Page] = []
     length = len(candidate)
     position = 0  # where the next segment starts
     run: tuple[int, int, int] | None = None  # an open run of cleaned pages: text start, end, first page
@@ -45,17 +46,19 @@ def first_difference(
     taint: str | None = None  # what a kept page left that would change how a cleaned page renders
     previous_kept = False
     kept_pages: set[int] = set()  # pages kept verbatim: the state their bytes set, the candidate sets too
-    single = len(pages) == 1
+    matched = 0  # pages matched so far
+    found: str | None = None  # the first difference (later pages are not matched)
 
     def close_run(last: int) -> str | None:
-        nonlocal run
+        nonlocal run, expected
         assert run is not None
         start, end, first = run
         run = None
         text = candidate[start:end]
         difference = _line_difference(expected, _plain_lines(text))
+        expected = []
         if difference is not None:
-            if single:
+            if len(pages) == 1:
                 return difference
             # the run's first page with bytes, by its raw offset: the gate keeps it instead of bisecting
             named = next((page for page in pages[first:last + 1] if page.end > page.start), pages[first])
@@ -64,7 +67,9 @@ def first_difference(
             return f"{_pages_label(first, last)} (cleaned): no line ending before the kept page after it"
         return None
 
-    for index, page in enumerate(pages):
+    def match(index: int) -> str | None:
+        nonlocal position, run, taint, previous_kept
+        page = pages[index]
         if page.resets:
             taint = None
         body = raw[page.start:page.end]
@@ -86,6 +91,7 @@ def first_difference(
                     return (f"page {index + 1}: kept verbatim, but it inherits {state} from page {origin + 1} "
                             f"at offset {pages[origin].start} (cleaned)")
         if kept:
+            page.lines = []  # never compared
             kept_pages.add(index)
             if run is not None:
                 difference = close_run(index - 1)
@@ -99,7 +105,7 @@ def first_difference(
                 taint = page.leaves
             position += len(body)
             previous_kept = True
-            continue
+            return None
         if page.reason is not None:
             return f"page {index + 1} at offset {page.start}: not kept verbatim, and undecided: {page.reason}"
         if taint is not None:
@@ -114,10 +120,27 @@ def first_difference(
                 start += len(opening)
             end = candidate.find(ESC, start)
             run = (start, length if end < 0 else end, index)
-            expected = []
             position = run[1]
         expected.extend(page.lines)
+        page.lines = []
         previous_kept = False
+        return None
+
+    def on_page(made: list[verify_screen.Page]) -> None:
+        nonlocal pages, matched, found
+        pages = made
+        while found is None and matched < len(made) - 2:
+            found = match(matched)
+            matched += 1
+
+    pages = verify_screen.pages(raw, columns, rows, on_page=on_page if STREAMED else None)
+    if len(pages) == 1 and pages[0].reason is not None:
+        return f"unresolvable: {refusal or pages[0].reason}"
+    while found is None and matched < len(pages):
+        found = match(matched)
+        matched += 1
+    if found is not None:
+        return found
     if run is not None:
         difference = close_run(len(pages) - 1)
         if difference is not None:

@@ -96,8 +96,18 @@ _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateescape
 _BACKSPACES = re.compile("\b+")
 BACKSPACE_RUNS = True  # tests switch it off to compare with one BS at a time
+PLAIN_LINES = True  # tests switch it off to compare with the walk, token by token
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 # `clear` writes ED 3 right before a home and ED 2 (ncurses' E3 then clear): the ED 2 clears the screen
+# A line that only appends: printable characters, SGR (checked against _PLAIN_SGR) and EL 0, CR, then LF
+_SGR_OR_EL = re.escape(grammar.CSI) + "[0-9;:]*[mK]"  # candidates only: each token is checked by its text
+_PLAIN_LINE = re.compile(rf"(?:[^{C0_RANGE}\x7f{C1_RANGE}]|{_SGR_OR_EL})*(\r?)\n")
+_LINE_TOKEN = re.compile(_SGR_OR_EL)
+_ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
+# On an undecided page: text, controls, SGR and EL 0 only (the walk then only notes what was printed)
+_INTRODUCER = re.escape(ESC)
+_SEQUENCE_START = re.compile(f"{_INTRODUCER}(?:{_SGR_OR_EL[len(_INTRODUCER):]})?")
+_SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
 _CLEAR_NEXT = re.compile(re.escape(grammar.CSI) + r"(?:(?:1?(?:;1?)?)?H" + re.escape(grammar.CSI) + r")?2J")
 
 _ALT_MODES = (47, 1047, 1049)
@@ -171,10 +181,14 @@ def _informative(text: str) -> bool:
 class Model:
     """Feed a whole text; :meth:`run` returns what each page shows."""
 
-    def __init__(self, text: str, columns: int | None, rows: int | None, strict: bool = False) -> None:
+    def __init__(self, text: str, columns: int | None, rows: int | None, strict: bool = False,
+                 on_page: Callable[[list[Page]], None] | None = None) -> None:
         if (columns is not None and columns < 2) or (rows is not None and rows < 2):
             raise ValueError("a terminal has at least 2 columns and 2 rows")
         self.text = text
+        # called with the pages each time one begins: every page but the last two is then final (the
+        # last one's break run may go on), so a caller can match it and let go of its lines
+        self.on_page = on_page
         self.strict = strict  # raise at the first undecided page instead of skipping it
         self.columns = columns
         self.height = rows
@@ -280,6 +294,8 @@ class Model:
             if self.alt_on is not None:
                 inherits["the alternate screen"] = self.alt_on
             self.pages.append(Page(start, end, inherits=inherits))
+            if self.on_page is not None:
+                self.on_page(self.pages)
         else:
             self.page.break_end = end
         if resets:
@@ -326,6 +342,10 @@ class Model:
         length = len(text)
         search = _SPECIAL.search
         while position < length:
+            if self.lost is not None and PLAIN_LINES:
+                position = self.skip_undecided(position)
+                if position >= length:
+                    break
             found = search(text, position)
             stop = found.start() if found else length
             if stop > position:
@@ -378,9 +398,93 @@ class Model:
                     self.home_at = -1
                 position = stop + 1
                 self.last_char = ""
+                if char == "\n" and PLAIN_LINES and self.lost is None:
+                    position = self.plain_lines(position)
                 if char == "\b" and BACKSPACE_RUNS and text.startswith("\b", position):
                     position = self.backspace_run(position)
         return self.finish()
+
+    def plain_lines(self, position: int) -> int:
+        """The lines from ``position`` on that only append, each at once where the walk could only write
+        and line-feed: the cursor at the first column of an empty row, nothing pending (a home, a wrap,
+        a swallowing string, a disputed column), no region, no row shown before the alternate screen;
+        the line's text one cell a character and short of a known margin (at an unknown one, past
+        column 80 only with autowrap on), its sequences SGR already known plain or EL 0 (at the row's
+        end), its work within the budget. The line feed is the walk's own. Returns where the walk goes
+        on (at the first line it must take token by token)."""
+        text = self.text
+        match = _PLAIN_LINE.match
+        margin = MIN_COLUMNS if self.columns is None else self.columns  # where the walk's mark_wide or wrap acts
+        if (self.lost is not None or self.home_at >= 0 or self.disputed or self.swallowed is not None
+                or self.pending or not self.cx_known or self.cx or self.bottom is not None or self.has_shown):
+            return position
+        # none of these change below: a line feed only moves the cursor down and rows off the screen
+        unknown_width = self.columns is None
+        while True:
+            row = self.grid[self.cy]
+            if row.cells or row.shown:
+                return position
+            found = match(text, position)
+            if found is None:
+                return position
+            returns = found.start(1) < found.end(1)
+            line = text[position:found.start(1)]
+            end = found.end()
+            if ESC in line:
+                erases = 0
+                for token in _LINE_TOKEN.findall(line):
+                    if token in _ERASE_TO_END:
+                        erases += 1  # at the end of the row's text: erase_line erases nothing
+                    elif token not in _PLAIN_SGR:
+                        return position
+                pieces = _LINE_TOKEN.split(line)
+                chars = "".join(pieces)
+                # put_narrow's charge, text run by text run (none for runs under 16 characters)
+                work = sum([len(piece) >> 4 for piece in pieces]) if len(chars) >= 16 else 0
+                if erases and unknown_width:
+                    if len(chars) >= MIN_COLUMNS:
+                        return position  # layout_known may refuse it
+                    work += erases  # layout_known's charge for the row
+            else:
+                chars = line
+                work = len(line) >> 4
+            if self.work_left < work or not (chars.isascii() or _narrow(chars)):
+                return position
+            if len(chars) >= margin:
+                # at an unknown width the walk only marks the page wide (mark_wide), and refuses past
+                # column 80 with autowrap off; at a known one the line wraps: walked
+                if not unknown_width or (len(chars) > MIN_COLUMNS and not self.autowrap):
+                    return position
+                self.wide_page = True
+            if chars:
+                self.work_left -= work
+                row.cells.extend(chars)
+                self.printed = True
+                self.cx = 0 if returns else len(chars)
+            try:
+                self.line_feed()
+            except Undecided as exc:
+                self.lose(f"{_control_label(chr(10))} at offset {end - 1}: {exc}")
+                return end
+            self.cx = 0  # carriage_return: the line feed left the rest as it is (known, no wrap pending)
+            position = end
+
+    def skip_undecided(self, position: int) -> int:
+        """On an undecided page, the text, controls, SGR and EL 0 from ``position`` on at once: for each the
+        walk only forgets a pending home and notes whether text was printed (a sequence it must parse, a
+        break among them, ends the span). Returns where the walk goes on."""
+        text = self.text
+        end = len(text)
+        for token in _SEQUENCE_START.finditer(text, position):  # up to the first sequence the walk must parse
+            if token.group() not in _PLAIN_SGR and token.group() not in _ERASE_TO_END:
+                end = token.start()
+                break
+        shown = _LINE_TOKEN.sub("", text[position:end])
+        if end > position:
+            if _SHOWN.search(shown):
+                self.printed = True
+            self.home_at = -1
+        return end
 
     def backspace_run(self, position: int) -> int:
         """The rest of a run of BS after its first, at once where that is provably the same as one by
@@ -1512,15 +1616,17 @@ def _control_label(char: str) -> str:
     return f"control U+{ord(char):04X}"
 
 
-def pages(text: str, columns: int | None = None, rows: int | None = None, *, strict: bool = False) -> list[Page]:
+def pages(text: str, columns: int | None = None, rows: int | None = None, *, strict: bool = False,
+          on_page: Callable[[list[Page]], None] | None = None) -> list[Page]:
     """The raw text's pages, each with its informative lines or the reason it is undecided.
 
     ``strict``: raise :class:`Undecided` at the first undecided page (its ``page`` attribute: which).
+    ``on_page``: see :class:`Model` (pages it empties of their lines are returned so).
     """
     collecting = gc.isenabled()
     gc.disable()  # one page record per break, none in a cycle: a collection per thousand is pure cost
     try:
-        return Model(text, columns, rows, strict).run()
+        return Model(text, columns, rows, strict, on_page).run()
     finally:
         if collecting:
             gc.enable()
