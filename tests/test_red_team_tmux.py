@@ -14,7 +14,7 @@ import re
 import pytest
 
 from tests import tmux_families, tmux_judge
-from textclean.pipeline import cleaner, session
+from textclean.pipeline import cleaner, session, verify, verify_screen
 
 pytestmark = [
     pytest.mark.tmux,
@@ -508,8 +508,74 @@ def test_f19_judged(judge_server, raw: bytes) -> None:
     assert not case.problems, case.problems
 
 
-# Session 14 red team (FINDINGS.md, docs/red-team-findings.md): open findings, skipped until fixed.
-_F19 = pytest.mark.skip(reason="finding F19, fix pending")
+
+# F19 on the verifier's side (docs/red-team-findings.md): size unknown, a row written past column 80
+# above rows already written wraps, on an 80-column terminal, over the row below; each raw stream comes
+# with the lossy candidate the cleaner gave for it, which the verifier must now reject.
+_F19_FAMILY = b"|h3nfkfz>| #=/a1l=t#sxd1d/a7z2vpx0>g np60h8c%q5j%h%x4olg7vavc5tv7o=ctv|f2p7dntz09"  # 81 chars
+F19_VERIFIER_CASES = [
+    pytest.param(_F19_ABC + _F19_L + b"\n\x1b[2K\r\n", _F19_L + b"\r\n\r\nC\r\n", id="F19-LF-then-EL2"),
+    pytest.param(_F19_ABC + b"\x1b[2K" + _F19_L + b"\x1bE\x1b[2Kdone\x1b[B\r\n", _F19_L + b"\r\ndone\r\nC\r\n",
+                 id="F19-NEL-then-EL2"),
+    pytest.param(b"\nd0\x1bE\x1b[2A\x1b[K" + _F19_FAMILY, _F19_FAMILY + b"\nd0\n",
+                 id="F19-family-minimised-wraps-over-d0"),
+    pytest.param(_F19_ABC + "中".encode() * 42 + b"\n\x1b[2K\r\n", "中".encode() * 42 + b"\r\n\r\nC\r\n",
+                 id="F19-wide-characters-84-cells"),
+    pytest.param(_F19_ABC + b"\x1b[70Cabcdefghijklmnop\n\x1b[2K\r\n",
+                 b"A" + b" " * 69 + b"abcdefghijklmnop\r\n\r\nC\r\n", id="F19-CUF-past-column-80"),
+    pytest.param(b"\x1b[32mok\x1b[0m\r\n" * 3 + b"p0\r\n\x1b[H\x1b[2J" + _F19_ABC + _F19_L + b"\n\x1b[2K\r\n",
+                 b"ok\r\nok\r\nok\r\np0\r\n" + _F19_L + b"\r\n\r\nC\r\n", id="F19-page-after-a-clear"),
+    # no line feed after it: the row below shows joined to it (tmux: L + 15 B)
+    pytest.param(_F19_ABC + _F19_L, _F19_L + b"\r\n" + b"B" * 20 + b"\r\nC\r\n",
+                 id="F19-write-only-joins-the-row-below"),
+    # in a scroll region, the wrap scrolls the region: a line feed then scrolls L's head away
+    pytest.param(b"\x1b[H\x1b[2Jtop\r\n\x1b[2;3r\x1b[2;1Hx\r\n" + _F19_L + b"\r\ny\r\n",
+                 b"top\r\n" + _F19_L + b"\r\ny\r\n", id="F19-scroll-region-bottom"),
+]
+
+
+@pytest.mark.parametrize(("raw", "lossy"), F19_VERIFIER_CASES)
+def test_f19_verifier_refuses(judge_server, raw: bytes, lossy: bytes) -> None:
+    """The lossy candidate is wrong in tmux at 80 columns, and every walk of the verifier rejects it."""
+    case = tmux_judge.Case(raw, None, None, "F19", [(80, 24)], candidate=lossy)
+    tmux_judge.judge([case], judge_server)
+    assert case.problems, "tmux 3.3a shows the lossy candidate's lines: not an F19 case"
+    text, candidate = raw.decode("utf-8", "surrogateescape"), lossy.decode("utf-8", "surrogateescape")
+    saved = verify.ROWS_FAST_PATH, verify.REDRAWN_FAST_PATH
+    try:
+        for fast in (True, False):
+            verify.ROWS_FAST_PATH = verify.REDRAWN_FAST_PATH = fast
+            assert verify.first_difference(text, candidate) is not None
+            with pytest.raises(verify.Unresolvable):
+                verify.terminal_lines(text)
+    finally:
+        verify.ROWS_FAST_PATH, verify.REDRAWN_FAST_PATH = saved
+    with pytest.raises(verify_screen.Undecided):
+        verify_screen.pages(text, strict=True)
+
+
+# Neighbours F19's rule leaves decided, and tmux agrees with the verifier's lines at 80 and 200 columns:
+# a row of exactly 80 cells above others (pending wrap: the LF goes to the next row), a row past column 80
+# that is the lowest written, and one whose wrap reaches only rows that hold nothing.
+_F19_80 = bytes(ord("a") + i % 26 for i in range(80))
+F19_DECIDED = [
+    pytest.param(_F19_ABC + _F19_80 + b"\n\x1b[2K\r\n", _F19_80 + b"\r\n\r\nC\r\n", id="80-cells-then-LF"),
+    pytest.param(b"A\r\x1b[2K" + _F19_L + b"\r\nB\r\n", _F19_L + b"\r\nB\r\n", id="lowest-row-past-80"),
+    pytest.param(b"A\r\n\r\nC\x1b[2K\x1b[2F" + _F19_L, _F19_L + b"\r\n", id="wraps-over-a-blank-row"),
+    pytest.param(b"A\r\n\r\nB\x1b[2A\r" + b"x" * 160, b"x" * 160 + b"\r\nB\r\n", id="160-cells-reach-one-row"),
+]
+
+
+@pytest.mark.parametrize(("raw", "candidate"), F19_DECIDED)
+def test_f19_neighbours_stay_decided(judge_server, raw: bytes, candidate: bytes) -> None:
+    text = raw.decode("utf-8", "surrogateescape")
+    assert verify.first_difference(text, candidate.decode()) is None
+    case = tmux_judge.Case(raw, None, None, "F19", [(80, 24), (200, 60)], candidate=candidate)
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
+# Session 14 red team (FINDINGS.md, docs/red-team-findings.md): F19, refused by the verifier (v16).
 _LONG85 = bytes(b"abcdefghij"[i % 10] for i in range(85))
 THIRD_PASS_FINDINGS = [
     # FINDING F19: size unknown, a multi-row redraw writes a row past column 80 ABOVE a row already
@@ -517,17 +583,17 @@ THIRD_PASS_FINDINGS = [
     # lands a row lower; both models take "appending to a row past column 80 stays resolvable" also where
     # the row is not the lowest, and the EL 2 that tmux applies to row C is applied to row B instead.
     pytest.param(b"A\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A" + _LONG85 + b"\n\x1b[2K\r\n", None, None,
-                 marks=_F19, id="F19-wide-row-spills-over-a-row-below-LF-EL2"),
+                 id="F19-wide-row-spills-over-a-row-below-LF-EL2"),
     pytest.param(b"A\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A\x1b[2K" + _LONG85 + b"\x1bE\x1b[2Kdone\x1b[B\r\n",
-                 None, None, marks=_F19, id="F19-wide-row-spills-NEL-EL2"),
+                 None, None, id="F19-wide-row-spills-NEL-EL2"),
     pytest.param(b"\x1b[32mok\x1b[0m\r\n" * 3 + b"p0\r\n\x1b[H\x1b[2JA\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A" + _LONG85
-                 + b"\n\x1b[2K\r\n", None, None, marks=_F19, id="F19-on-a-cleared-page-session-model"),
+                 + b"\n\x1b[2K\r\n", None, None, id="F19-on-a-cleared-page-session-model"),
     pytest.param(b"A\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A" + "\u4e2d".encode() * 42 + b"\n\x1b[2K\r\n", None, None,
-                 marks=_F19, id="F19-42-wide-characters-84-cells"),
+                 id="F19-42-wide-characters-84-cells"),
     pytest.param(b"A\r\n" + b"B" * 20 + b"\r\nC\r\n\x1b[3A\x1b[70Cabcdefghijklmnop\n\x1b[2K\r\n", None, None,
-                 marks=_F19, id="F19-CUF-then-text-past-column-80"),
+                 id="F19-CUF-then-text-past-column-80"),
     pytest.param(b"\nd0\x1bE\x1b[2A\x1b[K|h3nfkfz>| #=/a1l=t#sxd1d/a7z2vpx0>g np60h8c%q5j%h%x4olg7vav"
-                 b"c5tv7o=ctv|f2p7dntz09", None, None, marks=_F19, id="F19-multirow-family-minimised"),
+                 b"c5tv7o=ctv|f2p7dntz09", None, None, id="F19-multirow-family-minimised"),
 ]
 
 

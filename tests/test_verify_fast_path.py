@@ -207,6 +207,10 @@ _ROW_PIECE = st.one_of(
 @example("x" * 79 + "\x1b[K\x1b[Cy\x1b[K\b\n", (None, None))  # the cursor at column 80
 @example("\r\n" * 30 + "\x1b[25A" + "x\n", (None, None))  # more than 23 rows up
 @example("ab\bc\x1b[m" + "x" * 80 + "\x1b[K\n", (None, None))  # a write at the end of cells: not appending
+@example("A\r\nB\r\nC\r\n\x1b[3A" + "x" * 85 + "\n\x1b[2K\r\n", (None, None))  # F19: LF from a row past 80
+@example("A\r\nB\r\nC\r\n\x1b[3A" + "x" * 85, (None, None))  # F19: its wrap joins the row below
+@example("A\r\n\r\nB\x1b[2A\r" + "x" * 160, (None, None))  # F19: its wrap reaches a blank row only
+@example("A\r\n\r\nB\x1b[2A\r" + "x" * 161, (None, None))  # F19: ... and then B's row
 def test_rows_path_agrees_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
     columns, rows = size
     assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)

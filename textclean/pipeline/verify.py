@@ -750,15 +750,49 @@ class _Screen:
 
     # -- rows ----------------------------------------------------------------------------------------
 
-    def line_feed(self) -> None:
+    def line_feed(self, offset: int) -> None:
         self.end_append()
         if self.row == len(self.rows) - 1:
             self.rows.append("")
             self.row += 1
             self.pieces = []
         else:
+            if self.unknown_width:
+                self.check_wrap_below(offset)
             self.row += 1
             self.col = 0
+
+    def widest(self, row: str | list[str]) -> int:
+        """The most cells ``row`` may take: 2 for a character terminals disagree on (a cell list is exact)."""
+        if isinstance(row, list) or (row.isascii() and HT not in row):
+            return len(row)
+        self.charge(len(row))
+        col = 0
+        for char in row:
+            if char == HT:
+                col = (col // TAB_WIDTH + 1) * TAB_WIDTH
+            elif char == UNWRITTEN:
+                col += 1
+            else:
+                width = _WIDTH[char]
+                col += 2 if width < 0 else width
+        return col
+
+    def check_wrap_below(self, line_feed_at: int) -> None:
+        """Width unknown, F19: the cursor's row past column 80 with rows below it wraps, on an
+        80-column terminal, over the row below: a line feed from it (at offset ``line_feed_at``) lands
+        a row lower than here, and at the end (-1) the row below shows joined to it if it holds cells."""
+        row = self.rows[self.row]
+        if self.row == len(self.rows) - 1 or len(row) <= MIN_COLUMNS // 2:
+            return
+        width = self.widest(row)
+        if width <= MIN_COLUMNS:
+            return
+        reach = self.rows[self.row + 1:self.row + 1 + (width - 1) // MIN_COLUMNS]
+        if line_feed_at >= 0 or any(reach):
+            where = f"LF at offset {line_feed_at}" if line_feed_at >= 0 else "at the end"
+            raise Unresolvable(f"{where}: a row past column {MIN_COLUMNS} above rows already written (an "
+                               f"{MIN_COLUMNS}-column terminal wraps it onto the row below)")
 
     def check_row(self, target: int) -> None:
         lowest = len(self.rows) - 1
@@ -851,6 +885,8 @@ class _Screen:
 
     def informative_lines(self) -> list[str]:
         self.end_append()
+        if self.unknown_width:
+            self.check_wrap_below(-1)
         lines = []
         for row in self.rows:
             if isinstance(row, list):
@@ -978,7 +1014,7 @@ def _feed_lines(screen: _Screen, text: str) -> list[str]:
                 _feed_line(screen, line, offset)
         if end < 0:
             return screen.informative_lines()
-        screen.line_feed()
+        screen.line_feed(end)
         offset = end + 1
 
 
@@ -1214,6 +1250,8 @@ def _walk_rows(
                 joined = rows[r] = "".join(pieces)
                 work += len(joined)
                 pieces = None
+            if margin is not None and len(rows[r]) > margin and r < len(rows) - 1:
+                return None  # check_wrap_below
             r += 1
             if r == len(rows):
                 rows.append("")
@@ -1351,6 +1389,8 @@ def _walk_rows(
                     col = end
     if pieces is not None:
         rows[r] = "".join(pieces)
+    if margin is not None and len(rows[r]) > margin and any(rows[r + 1:r + 1 + (len(rows[r]) - 1) // margin]):
+        return None  # check_wrap_below at the end
     return [row for row in rows if row.strip(" \t")]
 
 

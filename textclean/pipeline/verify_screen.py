@@ -261,6 +261,7 @@ class Model:
 
     def page_lines(self) -> list[str]:
         """The page's informative lines so far: scrolled-off rows, then the screen's unshown rows."""
+        self.wraps_below(False)
         out = [line for line in self.history if _informative(line)]
         pieces = list(self.tail)
         grid = self.grid
@@ -861,6 +862,8 @@ class Model:
 
     def line_feed(self, wrapping: bool = False) -> None:
         """LF / IND: down a row, scrolling at the region's bottom (the top row leaves: kept)."""
+        if self.columns is None and not wrapping and (self.cy < len(self.grid) - 1 or self.bottom is not None):
+            self.wraps_below(True)
         self.pending = False
         if wrapping:  # tmux 3.3a never unmarks a wrapped row on a later line feed (checked live)
             self.grid[self.cy].wrapped = True
@@ -878,6 +881,22 @@ class Model:
             self.cy += 1
         else:
             self.grow()
+
+    def wraps_below(self, moves: bool) -> None:
+        """Width unknown, F19: the cursor's row past column 80 above other rows (or in a scroll region)
+        wraps, on an 80-column terminal, over the row below: a line feed from it (``moves``) lands a
+        row lower than here, and the row below shows joined to it if it holds cells."""
+        cy, grid = self.cy, self.grid
+        if self.columns is not None or (cy >= len(grid) - 1 and self.bottom is None):
+            return
+        row = grid[cy]
+        width = len(row.cells) + row.uncertain  # a character of uncertain width may take 2 cells
+        if width <= MIN_COLUMNS:
+            return
+        below = grid[cy + 1:cy + 1 + (width - 1) // MIN_COLUMNS]
+        if moves or self.bottom is not None or any(other.cells for other in below):
+            raise Undecided(f"a row past column {MIN_COLUMNS} above other rows, or in a scroll region, at an "
+                            f"unknown width (an {MIN_COLUMNS}-column terminal wraps it onto the row below)")
 
     def grow(self) -> None:
         """A new row below the lowest one; past the window the top row leaves the screen."""
