@@ -509,7 +509,6 @@ def test_f19_judged(judge_server, raw: bytes) -> None:
 
 
 
-
 # F19 on the verifier's side (docs/red-team-findings.md): size unknown, a row written past column 80
 # above rows already written wraps, on an 80-column terminal, over the row below; each raw stream comes
 # with the lossy candidate the cleaner gave for it, which the verifier must now reject.
