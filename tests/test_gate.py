@@ -231,7 +231,7 @@ def test_gate_answers_pathological_input(family: str) -> None:
         assert result.text is text and result.reason in GATE_REASONS
 
 
-def test_rejected_pages_kept_one_at_a_time_then_refused_whole(monkeypatch):
+def test_rejected_pages_kept_one_at_a_time_then_refused_whole(monkeypatch, corpora_root):
     """Two real recordings, one after the other (alacritty's sgr, then vim_simple_edit): the verifier
     rejects a cleaned page of the whole, the gate keeps pages raw one at a time, and when no candidate
     passes it refuses the message, returning the very object, with the verifier's reason."""
@@ -239,9 +239,9 @@ def test_rejected_pages_kept_one_at_a_time_then_refused_whole(monkeypatch):
 
     from textclean.pipeline import gate as gate_module
 
-    corpora = os.environ.get("TEXTCLEAN_CORPORA")
-    if not corpora or not os.path.isdir(os.path.join(corpora, "alacritty", "vim_simple_edit")):
-        pytest.skip("TEXTCLEAN_CORPORA is not set: the alacritty recordings are in the corpora")
+    corpora = str(corpora_root)
+    if not os.path.isdir(os.path.join(corpora, "alacritty", "vim_simple_edit")):
+        pytest.skip("the alacritty recordings are not in the peer suites found")
     texts = []
     for name in ("sgr", "vim_simple_edit"):
         with open(os.path.join(corpora, "alacritty", name, "alacritty.recording"), "rb") as f:

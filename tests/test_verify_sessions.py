@@ -10,7 +10,6 @@ verifier resolves must show exactly tmux's lines; those it refuses are counted, 
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 from collections.abc import Iterator
@@ -195,9 +194,9 @@ def test_alternate_screen_sessions_agree_with_tmux() -> None:
 
 
 def corpora_root() -> Path | None:
-    root = os.environ.get("TEXTCLEAN_CORPORA")
-    path = Path(root) if root else Path(__file__).resolve().parents[2] / "shared" / "corpora"
-    return path if path.is_dir() else None
+    from oracle import corpora
+
+    return corpora.locate()
 
 
 def recordings() -> list[tuple[str, str, int, int]]:
@@ -242,7 +241,7 @@ def in_order(needles: list[str], haystack: list[str]) -> bool:
 def test_peer_recordings_agree_with_tmux() -> None:
     cases = recordings()
     if not cases:
-        pytest.skip("peer corpora absent (set TEXTCLEAN_CORPORA)")
+        pytest.skip("peer suites not found: ../shared/corpora beside the repository (or $TEXTCLEAN_CORPORA)")
     resolved = []
     for name, text, columns, rows in cases:
         try:
