@@ -399,6 +399,26 @@ def _control_name(char: str) -> str:
 # The screen
 
 
+
+def _cells(row: str, disputed: int | None = None) -> int | None:
+    """The cells a row's string takes (tabs to the next stop, an unwritten cell one). A zero-width or
+    ambiguous character makes it None, unless ``disputed`` is given: then an ambiguous one counts that
+    many cells and a zero-width one none."""
+    col = 0
+    for char in row:
+        if char == HT:
+            col = (col // TAB_WIDTH + 1) * TAB_WIDTH
+        elif char == UNWRITTEN:
+            col += 1
+        else:
+            width = _WIDTH[char]
+            if width < 1:
+                if disputed is None:
+                    return None
+                width = disputed if width < 0 else 0
+            col += width
+    return col
+
 class _Screen:
     """Rows from the first row of the output down, and a cursor; see the module docstring for modes."""
 
@@ -499,18 +519,7 @@ class _Screen:
         if _all_narrow(row):
             return len(row)
         self.charge(len(row))
-        col = 0
-        for char in row:
-            if char == HT:
-                col = (col // TAB_WIDTH + 1) * TAB_WIDTH
-            elif char == UNWRITTEN:
-                col += 1
-            else:
-                width = _WIDTH[char]
-                if width < 1:
-                    return None
-                col += width
-        return col
+        return _cells(row)
 
     def cells(self) -> list[str]:
         """The cursor's row as cells (not in append mode), converting a lazy string row once."""
@@ -767,16 +776,9 @@ class _Screen:
         if isinstance(row, list) or (row.isascii() and HT not in row):
             return len(row)
         self.charge(len(row))
-        col = 0
-        for char in row:
-            if char == HT:
-                col = (col // TAB_WIDTH + 1) * TAB_WIDTH
-            elif char == UNWRITTEN:
-                col += 1
-            else:
-                width = _WIDTH[char]
-                col += 2 if width < 0 else width
-        return col
+        cells = _cells(row, disputed=2)
+        assert cells is not None
+        return cells
 
     def check_wrap_below(self, line_feed_at: int) -> None:
         """Width unknown, F19: the cursor's row past column 80 with rows below it wraps, on an
