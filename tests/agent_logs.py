@@ -27,6 +27,18 @@ def captures() -> list[tuple[str, str]]:
     return out
 
 
+def peer_recordings() -> list[str]:
+    """The peer emulators' recorded inputs (``.input``, ``.in``, ``.recording`` anywhere under
+    ``../shared/corpora`` or ``$TEXTCLEAN_CORPORA``), decoded losslessly; none when the suites are absent."""
+    from oracle import corpora
+
+    root = corpora.locate()
+    if root is None:
+        return []
+    return [path.read_bytes().decode("utf-8", "surrogateescape") for path in sorted(root.rglob("*"))
+            if path.is_file() and path.suffix in (".input", ".in", ".recording")]
+
+
 def _write_json_lines(path: Path, values: list[object], malformed: list[str]) -> None:
     lines = [json.dumps(v) for v in values]
     # Malformed lines go in the middle, so a reader must go on after them.

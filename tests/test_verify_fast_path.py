@@ -8,10 +8,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from oracle import corpora
 from textclean.pipeline import verify, verify_pages, verify_screen
 
-from .agent_logs import FIXTURES, captures
+from .agent_logs import FIXTURES, captures, peer_recordings
 from .strategies import private_modes, screen_controls, strings, terminal_streams, two_byte_escapes
 
 
@@ -33,10 +32,8 @@ def _agrees(text: str) -> bool:
 def test_fast_path_agrees_on_every_capture() -> None:
     answered = sum(_agrees(text) for _, text in captures())
     assert answered >= 8  # the coloured-only captures (grep, ls, diff, git diff, ...) take it
-    root = corpora.locate()
-    if root is not None:
-        texts = [p.read_bytes().decode("utf-8", "surrogateescape") for p in sorted(root.rglob("*"))
-                 if p.is_file() and p.suffix in (".input", ".in", ".recording")]
+    texts = peer_recordings()
+    if texts:
         assert sum(_agrees(text) for text in texts) >= 12
 
 
@@ -107,11 +104,8 @@ def test_redrawn_rows_agree_on_every_capture() -> None:
         assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
     for text, _, _ in _recorded():
         _redrawn_agrees(text)
-    root = corpora.locate()
-    if root is not None:
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
-                _redrawn_agrees(path.read_bytes().decode("utf-8", "surrogateescape"))
+    for text in peer_recordings():
+        _redrawn_agrees(text)
 
 
 _SEGMENT = st.text(st.sampled_from("ab ━é你\t\u200b\udcff"), max_size=6) | st.text("xyz ", min_size=70, max_size=90)
@@ -163,15 +157,13 @@ def test_rows_path_agrees_on_every_capture() -> None:
         _rows_agree(text)
         _rows_agree(text, None)
         assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
-    root = corpora.locate()
-    if root is not None:
+    recorded = peer_recordings()
+    if recorded:
         count = 0
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
-                text = path.read_bytes().decode("utf-8", "surrogateescape")
-                count += _rows_agree(text)
-                _rows_agree(text, None)
-                assert _verdict(text, fast=True) == _verdict(text, fast=False)
+        for text in recorded:
+            count += _rows_agree(text)
+            _rows_agree(text, None)
+            assert _verdict(text, fast=True) == _verdict(text, fast=False)
         assert count >= 10
 
 
@@ -245,13 +237,9 @@ def test_backspace_runs_agree_on_every_capture() -> None:
         _screen_agrees(text)
     for text, columns, rows in _recorded():
         _screen_agrees(text, columns, rows)
-    root = corpora.locate()
-    if root is not None:
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
-                text = path.read_bytes().decode("utf-8", "surrogateescape")
-                _screen_agrees(text)
-                _screen_agrees(text, 80, 24)
+    for text in peer_recordings():
+        _screen_agrees(text)
+        _screen_agrees(text, 80, 24)
 
 
 _SCREEN_PIECE = st.one_of(
@@ -357,11 +345,7 @@ def test_routing_agrees_on_every_capture() -> None:
     routed = [name for name, text in captures() if _routed_agrees(text)]
     assert "clear_then_ls" not in routed  # its clear comes before any output: the line model answers
     count = sum(_routed_agrees(text, columns, rows) for text, columns, rows in _recorded())
-    root = corpora.locate()
-    if root is not None:
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
-                count += _routed_agrees(path.read_bytes().decode("utf-8", "surrogateescape"))
+    count += sum(_routed_agrees(text) for text in peer_recordings())
     assert count >= 10
 
 
@@ -412,13 +396,9 @@ def test_plain_lines_agree_on_every_capture() -> None:
     joined = "".join(texts)  # captures one after another: pages of plain lines between breaks
     _plain_agrees(joined)
     _plain_agrees(joined, 100, 30)
-    root = corpora.locate()
-    if root is not None:
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and path.suffix in (".input", ".in", ".recording"):
-                text = path.read_bytes().decode("utf-8", "surrogateescape")
-                _plain_agrees(text)
-                _plain_agrees(text, 80, 24)
+    for text in peer_recordings():
+        _plain_agrees(text)
+        _plain_agrees(text, 80, 24)
 
 
 _PLAIN_PIECE = st.one_of(
