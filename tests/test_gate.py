@@ -251,8 +251,8 @@ def test_rejected_pages_kept_one_at_a_time_then_refused_whole(monkeypatch, corpo
     retries = []
     keep_rejected_pages = gate_module._keep_rejected_pages
 
-    def recorded(raw, segments, difference, columns, rows):
-        outcome = keep_rejected_pages(raw, segments, difference, columns, rows)
+    def recorded(raw, segments, difference, shown):
+        outcome = keep_rejected_pages(raw, segments, difference, shown)
         retries.append((difference, outcome))
         return outcome
 

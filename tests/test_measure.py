@@ -18,7 +18,6 @@ from agent_logs import (
 
 from textclean import clean
 from textclean.measure import collapse_blank_runs, measure_main
-from textclean.measure.gauge import GATE_TAKES_SIZE
 from textclean.pipeline.tokens import count_tokens
 
 MALFORMED = 2 + 2 + 0 + 1 + 1 + 0  # per writer: claude, openai, anthropic, traj, cast v2, cast v1
@@ -28,7 +27,7 @@ MALFORMED = 2 + 2 + 0 + 1 + 1 + 0  # per writer: claude, openai, anthropic, traj
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[str, bool, tuple]]]:
     """A directory of agent logs and the (text, non_text_blocks, size) of every tool output in it.
 
-    The size is a recording's (100x30) where the installed gate takes one, else () (not passed).
+    The size is a recording's (100x30), else () (not passed).
     """
     root = tmp_path_factory.mktemp("corpus")
     texts = [text for _, text in captures()]
@@ -39,7 +38,6 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[s
         flags = [False] * len(expected)
         if last_is_non_text:
             flags[-1] = True
-        size = size if GATE_TAKES_SIZE else ()
         outputs.extend((text, flag, size) for text, flag in zip(expected, flags, strict=True))
 
     add(write_claude_code(root / "logs" / "session.jsonl", texts), True)

@@ -48,9 +48,7 @@ def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
 
 
 def _size(output) -> dict:
-    from textclean.measure.gauge import GATE_TAKES_SIZE
-
-    return {"columns": output.columns, "rows": output.rows} if GATE_TAKES_SIZE and output.columns else {}
+    return {"columns": output.columns, "rows": output.rows, "fresh": output.fresh} if output.columns else {}
 
 
 def test_per_file_rows_follow_from_each_files_outputs(corpus, capsys) -> None:

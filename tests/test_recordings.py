@@ -92,8 +92,7 @@ def test_splitting_lets_the_gate_fire_per_command(tmp_path, session_outputs) -> 
 
 
 def test_the_recordings_size_reaches_the_gate_when_it_takes_one(tmp_path, session_outputs) -> None:
-    """Before the gate accepts columns=/rows= the size is carried but not passed; after, it is passed."""
-    from textclean.measure import gauge
+    """A recording's size (and whether an output starts on a new terminal) reaches the gate."""
     from textclean.measure.engines import Options, measurer_for
 
     path = tmp_path / "session.cast"
@@ -101,8 +100,7 @@ def test_the_recordings_size_reaches_the_gate_when_it_takes_one(tmp_path, sessio
     measurer = measurer_for(Options())
     for output in _read(path):
         record, cleaned = measurer.measure(output)
-        size = {"columns": output.columns, "rows": output.rows} if gauge.GATE_TAKES_SIZE else {}
-        expected = clean(output.text, **size)
+        expected = clean(output.text, columns=output.columns, rows=output.rows, fresh=output.fresh)
         assert (record.reason == "applied", record.tokens_after) == (expected.applied, expected.tokens_after)
         assert cleaned == (expected.text if expected.applied else None)
 
@@ -141,6 +139,4 @@ FULL_SCREEN_LONG = "\x1b[?1049h\x1b[H\x1b[2J\x1b[0%m" + "editor screen line\r\n"
 
 
 def _size(output: sources.ToolOutput) -> dict:
-    from textclean.measure.gauge import GATE_TAKES_SIZE
-
-    return {"columns": output.columns, "rows": output.rows} if GATE_TAKES_SIZE and output.columns else {}
+    return {"columns": output.columns, "rows": output.rows, "fresh": output.fresh} if output.columns else {}

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 
 from ._version import __version__
-from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, clean
+from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, MAX_SIZE, MIN_SIZE, clean
 from .pipeline.result import Result
 from .pipeline.tokens import DEFAULT_ENCODING, OFFLINE_ENCODINGS
 
@@ -42,7 +42,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--size", type=_size, default=(None, None), metavar="COLUMNSxROWS",
-        help="the size of the terminal the output was written to (e.g. 160x40); default: unknown",
+        help="the size of the terminal the output was written to (e.g. 160x40); default: no terminal "
+             "(output that came through pipes: logical lines, no wrap)",
+    )
+    parser.add_argument(
+        "--terminal", action="store_true",
+        help="the output was written to a terminal of unknown size (at least 80 columns)",
+    )
+    parser.add_argument(
+        "--fresh", action="store_true",
+        help="the output was written to a new terminal (empty screen, cursor home, default modes); "
+             "implies --terminal",
     )
     parser.add_argument(
         "--tokenizer", default=None, metavar="ENCODING",
@@ -56,8 +66,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def _size(value: str) -> tuple[int, int]:
     columns, sep, rows = value.lower().partition("x")
-    if not (sep and columns.isdigit() and rows.isdigit() and int(columns) >= 2 and int(rows) >= 2):
-        raise argparse.ArgumentTypeError(f"expected COLUMNSxROWS such as 160x40, not {value!r}")
+    if not (sep and columns.isdigit() and rows.isdigit()
+            and MIN_SIZE <= int(columns) <= MAX_SIZE and MIN_SIZE <= int(rows) <= MAX_SIZE):
+        raise argparse.ArgumentTypeError(
+            f"expected COLUMNSxROWS such as 160x40, each from {MIN_SIZE} to {MAX_SIZE}, not {value!r}")
     return int(columns), int(rows)
 
 
@@ -114,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = 2
             continue
         result = clean(raw, min_tokens=args.min_tokens, max_chars=args.max_chars, columns=columns, rows=rows,
+                       terminal=True if args.terminal or args.fresh else None, fresh=args.fresh,
                        tokenizer=args.tokenizer)
         try:
             sys.stdout.buffer.write(result.text)

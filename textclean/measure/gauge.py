@@ -1,14 +1,13 @@
 """Measure one tool output: the gate's verdict, the tokens before and after, each transform's share.
 
-A recording's outputs carry the terminal size; it reaches the gate as ``columns=``/``rows=`` only
-when the installed :class:`~textclean.pipeline.gate.TextClean` accepts them (in its constructor or
-its ``clean``), so this works with gates from before and after that parameter landed.
+A recording's outputs carry the terminal size (and whether the output starts on a new terminal); the
+gate gets them as ``columns=``/``rows=``/``fresh=``. Outputs without a size (agent logs: tool output
+that came through pipes) are cleaned as written for no terminal.
 """
 
 from __future__ import annotations
 
 import hashlib
-import inspect
 import re
 from typing import NamedTuple
 
@@ -32,30 +31,17 @@ def collapse_blank_runs(text: str) -> str:
     return _BLANK_RUN.sub("\n\n", text)
 
 
-def _accepts_size(function: object) -> bool:
-    try:
-        parameters = inspect.signature(function).parameters  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return False
-    return "columns" in parameters and "rows" in parameters
-
-
-SIZE_IN_CLEAN = _accepts_size(TextClean.clean)
-SIZE_IN_CONSTRUCTOR = not SIZE_IN_CLEAN and _accepts_size(TextClean.__init__)
-GATE_TAKES_SIZE = SIZE_IN_CLEAN or SIZE_IN_CONSTRUCTOR
-
-
 def text_hash(output: ToolOutput) -> bytes:
     """The identity of an output for deduplication: its text, its kind and (when gated) its size.
 
-    The size is part of it only when the gate takes one: the same text at two sizes may be judged
-    differently, and every engine must find the same record for the same identity.
+    The display is part of it: the same text at two sizes may be judged differently, and every engine
+    must find the same record for the same identity.
     """
     digest = hashlib.sha1(output.text.encode("utf-8", "surrogatepass"))
     if output.non_text_blocks:
         digest.update(b"\0non-text")
-    if GATE_TAKES_SIZE and output.columns is not None:
-        digest.update(f"\0{output.columns}x{output.rows}".encode())
+    if output.columns is not None or output.fresh:
+        digest.update(f"\0{output.columns}x{output.rows}{'f' if output.fresh else ''}".encode())
     return digest.digest()
 
 
@@ -91,21 +77,10 @@ class Measurer:
         self.tokenizer = tokenizer
         self.gate = TextClean(min_tokens=min_tokens, tokenizer=tokenizer)
         self.count = token_counter(tokenizer)
-        self._sized_gates: dict[tuple[int, int | None], TextClean] = {}
 
     def _clean(self, output: ToolOutput) -> Result[str]:
-        if output.columns is None or not GATE_TAKES_SIZE:
-            return self.gate.clean(output.text)
-        size = {"columns": output.columns, "rows": output.rows}
-        if SIZE_IN_CLEAN:
-            return self.gate.clean(output.text, **size)
-        key = (output.columns, output.rows)
-        gate = self._sized_gates.get(key)
-        if gate is None:
-            gate = self._sized_gates[key] = TextClean(
-                min_tokens=self.min_tokens, tokenizer=self.tokenizer, **size
-            )
-        return gate.clean(output.text)
+        return self.gate.clean(output.text, columns=output.columns, rows=output.rows,
+                               terminal=True if output.fresh else None, fresh=output.fresh)
 
     def measure(self, output: ToolOutput) -> tuple[OutputRecord, str | None]:
         """The record, and the cleaned text when the gate fired (for excerpts)."""

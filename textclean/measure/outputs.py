@@ -11,7 +11,8 @@ class ToolOutput(NamedTuple):
 
     When ``non_text_blocks`` is true, ``text`` is the output's text blocks joined by newlines (for
     counting only): message integration leaves such an output whole. ``columns``/``rows`` are the
-    terminal size the output was written for, when the log records it (a recording's header).
+    terminal size the output was written for, when the log records it (a recording's header);
+    ``fresh``: the output starts on a new terminal (a recording's first output).
     """
 
     label: str
@@ -19,6 +20,7 @@ class ToolOutput(NamedTuple):
     non_text_blocks: bool = False
     columns: int | None = None
     rows: int | None = None
+    fresh: bool = False
 
 
 @dataclass

@@ -140,10 +140,12 @@ def strip_escapes_only(text: str) -> str:
     return grammar.ESCAPE_SEQUENCE.sub("", text)
 
 
-def candidate(text: str, *, columns: int | None = None, rows: int | None = None) -> Candidate:
+def candidate(text: str, *, columns: int | None = None, rows: int | None = None, terminal: bool = True,
+              fresh: bool = False) -> Candidate:
     """Propose the cleaned text, or raise :class:`Refused`.
 
     ``columns`` / ``rows``: the terminal's size where known (None: at least 80 x 24, no wrapping).
+    ``terminal=False``: no terminal (logical lines, no right margin); ``fresh``: a new terminal.
     """
     c1 = c1_control_offset(text)
     if c1 is not None:

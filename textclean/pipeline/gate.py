@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import inspect
 import os
 import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import overload
+from typing import Any, NamedTuple, cast, overload
 
 from . import cleaner, session, verify
 from .probe import has_terminal_noise
@@ -23,6 +22,9 @@ from .result import (
 from .tokens import PairCount, Tokenizer, additive, encoding_of, max_token_bytes, releases_gil, token_counter
 
 DEFAULT_MIN_TOKENS = 50
+#: The sizes a terminal can have (tmux's own limits): a size outside them is a caller's error.
+MIN_SIZE = 2
+MAX_SIZE = 10_000
 #: Inputs longer than this many characters are refused unread (``too_large``).
 DEFAULT_MAX_CHARS = 32 * 1024 * 1024
 
@@ -51,32 +53,52 @@ _AT_OFFSET = re.compile(r"\bat offset (\d+)(?! of the candidate)")
 
 def _size(columns: int | None, rows: int | None) -> tuple[int | None, int | None]:
     for name, value in (("columns", columns), ("rows", rows)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 2):
-            raise ValueError(f"{name} must be an int >= 2 or None, not {value!r}")
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                  or not MIN_SIZE <= value <= MAX_SIZE):
+            raise ValueError(f"{name} must be an int from {MIN_SIZE} to {MAX_SIZE} or None, not {value!r}")
     return columns, rows
 
 
-def _verifier_knows_sizes() -> bool:
-    try:
-        return "columns" in inspect.signature(verify.first_difference).parameters
-    except (TypeError, ValueError):
-        return False
+class Display(NamedTuple):
+    """Which display the text was written for, as the models take it: a terminal of ``columns`` x
+    ``rows`` (either may be unknown), or no terminal at all (``terminal=False``: logical lines, no
+    right margin, as a pipe or a log viewer has them); ``fresh``: a new terminal (an empty screen, the
+    cursor home, default modes)."""
+
+    columns: int | None = None
+    rows: int | None = None
+    terminal: bool = False
+    fresh: bool = False
+
+    def keywords(self) -> dict[str, Any]:
+        return {"columns": self.columns, "rows": self.rows, "terminal": self.terminal, "fresh": self.fresh}
 
 
-def _check(raw: str, candidate: str, columns: int | None, rows: int | None) -> str | None:
+def display(columns: int | None = None, rows: int | None = None, terminal: bool | None = None,
+            fresh: bool = False) -> Display:
+    """The display a caller names: a size makes a terminal; ``terminal=True`` without one, a terminal of
+    unknown size; neither, no terminal. ``fresh`` needs a terminal."""
+    columns, rows = _size(columns, rows)
+    sized = columns is not None or rows is not None
+    if terminal is None:
+        terminal = sized or fresh
+    elif not isinstance(terminal, bool):
+        raise ValueError(f"terminal must be True, False or None, not {terminal!r}")
+    if sized and not terminal:
+        raise ValueError("terminal=False (no terminal) takes no columns or rows: a size is a terminal's")
+    if not isinstance(fresh, bool):
+        raise ValueError(f"fresh must be True or False, not {fresh!r}")
+    return Display(columns, rows, terminal, fresh)
+
+
+def _check(raw: str, candidate: str, shown: Display) -> str | None:
     """The verifier's verdict on a whole candidate (None: it passes)."""
-    if columns is None and rows is None:
-        difference = verify.first_difference(raw, candidate)
-    elif not _verifier_knows_sizes():
-        return "the verifier does not take a terminal size: a candidate for a known size cannot be checked"
-    else:
-        size: dict[str, int | None] = {"columns": columns, "rows": rows}
-        difference = verify.first_difference(raw, candidate, **size)
+    difference = verify.first_difference(raw, candidate, **shown.keywords())
     return difference or _joined_bytes(candidate)
 
 
 def _keep_rejected_pages(
-    raw: str, segments: list[session.Segment], difference: str | None, columns: int | None, rows: int | None,
+    raw: str, segments: list[session.Segment], difference: str | None, shown: Display,
 ) -> tuple[cleaner.Candidate | None, str | None]:
     """Keep, one at a time, the first cleaned page whose prefix the verifier rejects, until the whole
     candidate passes (the verifier alone decides adoption) or nothing is left to keep (None).
@@ -89,7 +111,7 @@ def _keep_rejected_pages(
     for _ in range(MAX_REJECTED_PAGES):
         bad = _named_page(difference, segments)
         if bad is None:
-            bad = _first_rejected(raw, segments, columns, rows, budget)
+            bad = _first_rejected(raw, segments, shown, budget)
         if bad is None or segments[bad].text is None or bad in keep:
             return None, difference
         keep.add(bad)
@@ -99,11 +121,11 @@ def _keep_rejected_pages(
         proposal = None
         segments.clear()
         try:
-            segments = session.resolve(raw, columns=columns, rows=rows, keep=keep)
+            segments = session.resolve(raw, keep=keep, **shown.keywords())
             proposal = cleaner.from_segments(raw, segments)
         except (session.WholeRefusal, cleaner.Refused):
             return None, difference
-        difference = _check(raw, proposal.text, columns, rows)
+        difference = _check(raw, proposal.text, shown)
         if difference is None:
             return proposal, None
     return None, difference
@@ -123,7 +145,7 @@ def _named_page(difference: str | None, segments: list[session.Segment]) -> int 
 
 
 def _first_rejected(
-    raw: str, segments: list[session.Segment], columns: int | None, rows: int | None, budget: list[int],
+    raw: str, segments: list[session.Segment], shown: Display, budget: list[int],
 ) -> int | None:
     """The first page whose prefix (the raw text up to its end, the candidate up to its segment) the
     verifier rejects, by bisection (the whole is known to be rejected); None past the work budget."""
@@ -135,7 +157,7 @@ def _first_rejected(
         if budget[0] < 0:
             return None
         prefix = session.assemble(raw[:end], segments[: middle + 1])
-        if _check(raw[:end], prefix, columns, rows) is None:
+        if _check(raw[:end], prefix, shown) is None:
             low = middle + 1
         else:
             high = middle
@@ -153,10 +175,14 @@ class TextClean:
         max_chars: int | None = None,
         columns: int | None = None,
         rows: int | None = None,
+        terminal: bool | None = None,
+        fresh: bool = False,
     ) -> None:
         if min_tokens < 0:
             raise ValueError("min_tokens must be >= 0")
-        self.columns, self.rows = _size(columns, rows)
+        self.display = display(columns, rows, terminal, fresh)
+        self.columns, self.rows = self.display.columns, self.display.rows
+        self._terminal = terminal
         self.min_tokens = min_tokens
         self.max_chars = DEFAULT_MAX_CHARS if max_chars is None else max_chars
         self._count = token_counter(tokenizer)
@@ -168,22 +194,33 @@ class TextClean:
 
     @overload
     def clean(self, text: str, *, tokens_before: int | None = None, columns: int | None = None,
-              rows: int | None = None) -> Result[str]: ...
+              rows: int | None = None, terminal: bool | None = None, fresh: bool | None = None) -> Result[str]: ...
     @overload
     def clean(self, text: bytes, *, tokens_before: int | None = None, columns: int | None = None,
-              rows: int | None = None) -> Result[bytes]: ...
+              rows: int | None = None, terminal: bool | None = None, fresh: bool | None = None) -> Result[bytes]: ...
 
     def clean(
         self, text: str | bytes, *, tokens_before: int | None = None, columns: int | None = None,
-        rows: int | None = None,
+        rows: int | None = None, terminal: bool | None = None, fresh: bool | None = None,
     ) -> Result[str] | Result[bytes]:
-        """Clean one message. ``columns`` / ``rows``: the size of the terminal the text was written to,
-        where known (default: this gate's, else unknown: at least 80 x 24, no wrapping)."""
-        columns, rows = _size(columns, rows)
-        columns = self.columns if columns is None else columns
-        rows = self.rows if rows is None else rows
+        """Clean one message, written for the display this gate was built for unless the call names
+        another: ``columns`` / ``rows``, the size of the terminal the text was written to;
+        ``terminal=True`` without a size, a terminal of unknown size; ``fresh=True``, a new terminal
+        (empty screen, cursor home, default modes). By default, no terminal (pipes, logs)."""
+        if columns is None and rows is None and terminal is None and fresh is None:
+            shown = self.display
+        else:
+            shown = display(
+                self.columns if columns is None else columns,
+                self.rows if rows is None else rows,
+                self._terminal if terminal is None else terminal,
+                self.display.fresh if fresh is None else fresh,
+            )
+        return self._clean(text, tokens_before, shown)
+
+    def _clean(self, text: str | bytes, tokens_before: int | None, shown: Display) -> Result[str] | Result[bytes]:
         if isinstance(text, bytes):
-            return _clean_bytes(self, text, tokens_before, columns, rows)
+            return _clean_bytes(self, text, tokens_before, shown)
         if not isinstance(text, str):
             raise TypeError(f"clean() takes str or bytes, not {type(text).__name__}")
         if len(text) > self.max_chars:
@@ -204,7 +241,7 @@ class TextClean:
             return self._refuse(text, NO_TERMINAL_NOISE, None, tokens_before, pending=undecided)
         proposal: cleaner.Candidate | None
         try:
-            proposal = cleaner.candidate(text, columns=columns, rows=rows)
+            proposal = cleaner.candidate(text, **shown.keywords())
         except cleaner.Refused as refusal:
             # Not counted either: refused noise (hostile input above all) costs no tokenization.
             return self._refuse(text, refusal.reason, refusal.detail, tokens_before, pending=undecided)
@@ -219,12 +256,11 @@ class TextClean:
                 tokens_before = self._count(text)
             if tokens_before < self.min_tokens:
                 return self._refuse(text, BELOW_MIN_TOKENS, None, tokens_before)
-        difference = _check(text, proposal.text, columns, rows)
-        if (difference is not None and proposal.segments is not None and len(proposal.segments) > 1
-                and (columns is None and rows is None or _verifier_knows_sizes())):
+        difference = _check(text, proposal.text, shown)
+        if difference is not None and proposal.segments is not None and len(proposal.segments) > 1:
             segments = list(proposal.segments)
             proposal = pair = None  # the rejected candidate is not kept beside the next one
-            retried, difference = _keep_rejected_pages(text, segments, difference, columns, rows)
+            retried, difference = _keep_rejected_pages(text, segments, difference, shown)
             if retried is not None:
                 proposal = retried
         if difference is not None or proposal is None:
@@ -292,12 +328,11 @@ class TextClean:
 
 
 def _clean_bytes(
-    gate: TextClean, raw: bytes, tokens_before: int | None, columns: int | None = None, rows: int | None = None,
+    gate: TextClean, raw: bytes, tokens_before: int | None, shown: Display,
 ) -> Result[bytes]:
     """Bytes in, bytes out: undecodable bytes travel as lone surrogates and come back exactly; on a
     refusal ``text`` is ``raw`` itself."""
-    result = gate.clean(raw.decode("utf-8", "surrogateescape"), tokens_before=tokens_before, columns=columns,
-                        rows=rows)
+    result = cast("Result[str]", gate._clean(raw.decode("utf-8", "surrogateescape"), tokens_before, shown))
     return result.with_text(result.text.encode("utf-8", "surrogateescape") if result.applied else raw)
 
 
@@ -306,10 +341,12 @@ _DEFAULT: dict[tuple[int, int | None], TextClean] = {}
 
 @overload
 def clean(text: str, *, min_tokens: int = ..., tokenizer: Tokenizer = ..., tokens_before: int | None = ...,
-          max_chars: int | None = ..., columns: int | None = ..., rows: int | None = ...) -> Result[str]: ...
+          max_chars: int | None = ..., columns: int | None = ..., rows: int | None = ...,
+          terminal: bool | None = ..., fresh: bool = ...) -> Result[str]: ...
 @overload
 def clean(text: bytes, *, min_tokens: int = ..., tokenizer: Tokenizer = ..., tokens_before: int | None = ...,
-          max_chars: int | None = ..., columns: int | None = ..., rows: int | None = ...) -> Result[bytes]: ...
+          max_chars: int | None = ..., columns: int | None = ..., rows: int | None = ...,
+          terminal: bool | None = ..., fresh: bool = ...) -> Result[bytes]: ...
 
 
 def clean(
@@ -321,9 +358,15 @@ def clean(
     max_chars: int | None = None,
     columns: int | None = None,
     rows: int | None = None,
+    terminal: bool | None = None,
+    fresh: bool = False,
 ) -> Result[str] | Result[bytes]:
     """Clean one tool message (``str``, or ``bytes`` for a ``bytes`` result); see :class:`TextClean`.
-    ``columns`` / ``rows``: the size of the terminal the text was written to, where known."""
+
+    Which display the text was written for: by default **no terminal** (pipes, logs: logical lines,
+    no wrap); ``columns`` / ``rows``, a terminal of that size; ``terminal=True`` without a size, a
+    terminal of unknown size (at least 80 columns); ``fresh=True``, a new terminal (empty screen,
+    cursor home, default modes), as a recording or ``textclean run --pty`` starts."""
     if tokenizer is None:
         key = (min_tokens, max_chars)
         gate = _DEFAULT.get(key)
@@ -331,4 +374,4 @@ def clean(
             gate = _DEFAULT.setdefault(key, TextClean(min_tokens=min_tokens, max_chars=max_chars))
     else:
         gate = TextClean(min_tokens=min_tokens, tokenizer=tokenizer, max_chars=max_chars)
-    return gate.clean(text, tokens_before=tokens_before, columns=columns, rows=rows)
+    return gate.clean(text, tokens_before=tokens_before, columns=columns, rows=rows, terminal=terminal, fresh=fresh)

@@ -107,7 +107,7 @@ class Segment:
 
 
 def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collection[int] = (),
-            fast: bool = True) -> list[Segment]:
+            fast: bool = True, terminal: bool = True, fresh: bool = False) -> list[Segment]:
     """One segment per page of ``text``; ``keep``: indices of pages to keep whatever the model says.
     ``fast=False``: every backspace its own move (the reference the run path is tested against)."""
     swallowed = swallowed_redraw(text)

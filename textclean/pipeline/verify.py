@@ -1576,7 +1576,8 @@ def _line_difference(expected: list[str], got: list[str]) -> str | None:
 
 
 def first_difference(
-    raw: str, candidate: str, *, columns: int | None = None, rows: int | None = None
+    raw: str, candidate: str, *, columns: int | None = None, rows: int | None = None, terminal: bool = True,
+    fresh: bool = False,
 ) -> str | None:
     """None if ``candidate`` shows every informative line of ``raw``, page by page; else where not.
 
