@@ -237,15 +237,16 @@ def test_hook_takes_a_tokenizer(monkeypatch: pytest.MonkeyPatch, capsys: pytest.
     import json
 
     from textclean.integrations import hook
+    from textclean.pipeline import gate
 
     seen = {}
-    real = hook.TextClean
+    real = gate.TextClean
 
     def spy(**kwargs: object) -> object:
         seen.update(kwargs)
         return real(**kwargs)
 
-    monkeypatch.setattr(hook, "TextClean", spy)
+    monkeypatch.setattr(gate, "TextClean", spy)
     event = {"tool_name": "Bash", "tool_response": {"stdout": "\x1b[32mok\x1b[0m\n" * 40, "stderr": ""}}
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(json.dumps(event).encode())))
     assert hook.hook_main(["claude-code", "--min-tokens", "0", "--tokenizer", "o200k_base"]) == 0

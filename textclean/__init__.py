@@ -5,22 +5,55 @@
 >>> result.text, result.applied, result.reason   # doctest: +SKIP
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__
-from .integrations.messages import NON_TEXT_BLOCKS, MessagesReport, ToolOutputOutcome, clean_messages
-from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, TextClean, clean
-from .pipeline.probe import has_terminal_noise
-from .pipeline.result import (
-    BELOW_MIN_TOKENS,
-    CONTENT_WOULD_CHANGE,
-    GATE_REASONS,
-    MALFORMED_ESCAPE,
-    NO_TERMINAL_NOISE,
-    NOT_SMALLER,
-    TOO_LARGE,
-    UNSUPPORTED_CONTROL,
-    Removed,
-    Result,
-)
+
+if TYPE_CHECKING:
+    from .integrations.messages import NON_TEXT_BLOCKS, MessagesReport, ToolOutputOutcome, clean_messages
+    from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, TextClean, clean
+    from .pipeline.probe import has_terminal_noise
+    from .pipeline.result import (
+        BELOW_MIN_TOKENS,
+        CONTENT_WOULD_CHANGE,
+        GATE_REASONS,
+        MALFORMED_ESCAPE,
+        NO_TERMINAL_NOISE,
+        NOT_SMALLER,
+        TOO_LARGE,
+        UNSUPPORTED_CONTROL,
+        Removed,
+        Result,
+    )
+
+# Imported when first used: `textclean run` and `textclean hook` answer a clean output without
+# loading the pipeline (tens of milliseconds of imports), and every submodule import runs this file.
+_WHERE = {
+    **dict.fromkeys(("NON_TEXT_BLOCKS", "MessagesReport", "ToolOutputOutcome", "clean_messages"),
+                    ".integrations.messages"),
+    **dict.fromkeys(("DEFAULT_MAX_CHARS", "DEFAULT_MIN_TOKENS", "TextClean", "clean"), ".pipeline.gate"),
+    "has_terminal_noise": ".pipeline.probe",
+    **dict.fromkeys(("BELOW_MIN_TOKENS", "CONTENT_WOULD_CHANGE", "GATE_REASONS", "MALFORMED_ESCAPE",
+                     "NO_TERMINAL_NOISE", "NOT_SMALLER", "TOO_LARGE", "UNSUPPORTED_CONTROL", "Removed", "Result"),
+                    ".pipeline.result"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "BELOW_MIN_TOKENS",

@@ -1,4 +1,4 @@
-"""``textclean [FILE...]``: clean tool outputs, bytes in, bytes out (``textclean measure``, ``textclean hook``).
+"""``textclean [FILE...]``: clean tool outputs, bytes in, bytes out (``measure``, ``run``, ``hook``).
 
 Each FILE is one tool output, cleaned on its own and written in turn, like ``cat``. Bytes that are not
 valid UTF-8 travel through as lone surrogates (``surrogateescape``) and come out exactly as they went in.
@@ -11,21 +11,28 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 from ._version import __version__
-from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, MAX_SIZE, MIN_SIZE, clean
-from .pipeline.result import Result
-from .pipeline.tokens import DEFAULT_ENCODING, OFFLINE_ENCODINGS
+
+if TYPE_CHECKING:
+    from .pipeline.result import Result
+
+# The pipeline is imported where it is used: `textclean run` and `textclean hook` answer output
+# without terminal noise before loading it.
 
 
 def _parser() -> argparse.ArgumentParser:
+    from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS
+    from .pipeline.tokens import DEFAULT_ENCODING, OFFLINE_ENCODINGS
+
     parser = argparse.ArgumentParser(
         prog="textclean",
         description=(
             "Remove terminal escape sequences and redraws from a tool output, losslessly. Writes the "
             "cleaned bytes to stdout, or the input unchanged when the gate refuses (exit 0 either way). "
-            "'textclean measure PATH...' measures savings over transcripts; 'textclean hook claude-code' "
-            "(or codex) is a PostToolUse hook."
+            "'textclean measure PATH...' measures savings over transcripts; 'textclean run -- CMD' runs a "
+            "command and cleans its output; 'textclean hook claude-code' (or codex) is an agent hook."
         ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -65,6 +72,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _size(value: str) -> tuple[int, int]:
+    from .pipeline.gate import MAX_SIZE, MIN_SIZE
+
     columns, sep, rows = value.lower().partition("x")
     if not (sep and columns.isdigit() and rows.isdigit()
             and MIN_SIZE <= int(columns) <= MAX_SIZE and MIN_SIZE <= int(rows) <= MAX_SIZE):
@@ -112,6 +121,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .integrations.hook import hook_main
 
         return hook_main(args_list[1:])
+    if args_list and args_list[0] == "run":
+        from .integrations.run import run_main
+
+        return run_main(args_list[1:])
+    from .pipeline.gate import clean
+
     args = _parser().parse_args(args_list)
     if args.min_tokens < 0 or args.max_chars < 0:
         print("textclean: --min-tokens and --max-chars must be >= 0", file=sys.stderr)

@@ -1,39 +1,71 @@
-"""``textclean hook claude-code|codex``: a PostToolUse command hook that cleans a tool's output.
+"""``textclean hook claude-code|codex``: a command hook for PreToolUse and PostToolUse on Bash (and MCP tools).
 
-The agent writes the hook event as JSON on stdin (``session_id``, ``transcript_path``, ``cwd``,
-``hook_event_name``, ``tool_name``, ``tool_input``, ``tool_response``, ...). When the gate cleans some
-text of ``tool_response``, the hook prints one JSON line replacing it, of the very same JSON shape with
-only the cleaned texts changed::
+The agent writes the hook event as JSON on stdin (``session_id``, ``cwd``, ``hook_event_name``,
+``tool_name``, ``tool_input``, ``tool_response`` after the call, ...). One registration serves both
+events; ``hook_event_name`` tells them apart.
+
+**PreToolUse** (Bash): the command is rewritten to run under ``textclean run``, so its output reaches
+the model cleaned whether it succeeds or fails::
+
+    {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": ...,
+                            "updatedInput": {..., "command": "textclean run -- bash -c '<command>'"}}}
+
+The command is quoted whole (``shlex.quote``) and run by ``bash -c``, so quotes, heredocs, pipes and
+``&&`` run as written; ``updatedInput`` is the event's ``tool_input`` with only ``command`` changed.
+Left alone (no output): a command already under textclean, a background command
+(``run_in_background``: its output is read while it runs), and other tools. Both hosts apply
+``updatedInput`` only beside ``permissionDecision``: Codex requires ``"allow"`` and still applies its
+own approval policy to the rewritten command; in Claude Code ``"allow"`` skips the permission prompt,
+so the hook answers ``"allow"`` only under ``bypassPermissions`` (or with ``--approve``) and ``"ask"``
+otherwise, where the person approves the rewritten command.
+
+**PostToolUse**: when the gate cleans some text of ``tool_response``, the hook prints one JSON line
+replacing it, of the very same JSON shape with only the cleaned texts changed::
 
     {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": ...}}
 
 Claude Code's MCP tools (``mcp__...``) get ``updatedMCPToolOutput`` instead, the field every Claude Code
-version with output replacement honours; Codex gets ``updatedToolOutput`` for every tool. When nothing
-changes the hook prints nothing. It never blocks the agent: malformed input or an internal error writes
-one line to stderr and exits 1, which both agents treat as a non-blocking error (2 would block).
+version with output replacement honours; Codex gets ``updatedToolOutput`` for every tool. Texts
+cleaned: a string response (Codex's Bash), a Bash response's ``stdout`` and ``stderr`` (Claude Code),
+and the text blocks of an MCP result (a list of content blocks, or an object's ``content`` list).
+Other tools' responses (file reads above all, whose exact bytes an agent edits against) are left
+alone. Texts without terminal noise are answered before the pipeline is imported.
 
-Texts cleaned: a string response (Codex's Bash), a Bash response's ``stdout`` and ``stderr`` (Claude
-Code), and the text blocks of an MCP result (a list of content blocks, or an object's ``content``
-list). Other tools' responses (file reads above all, whose exact bytes an agent edits against) are
-left alone.
+When nothing changes the hook prints nothing. It never blocks the agent: malformed input, a bad
+option or an internal error writes one line to stderr and exits 1, which both agents treat as a
+non-blocking error (2 would block).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
+import re
+import shlex
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from textclean.integrations.content import content_parts
-from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, TextClean
+from textclean.pipeline.probe import has_terminal_noise
+
+if TYPE_CHECKING:
+    from textclean.pipeline.gate import TextClean
 
 HOSTS = ("claude-code", "codex")
 _STREAMS = ("stdout", "stderr")
+#: The events this hook answers.
+PRE_TOOL_USE = "PreToolUse"
+POST_TOOL_USE = "PostToolUse"
+#: Claude Code's permission mode in which every call is allowed anyway: ``allow`` adds nothing there.
+_ALLOWING_MODES = ("bypassPermissions",)
+# A command that already runs under textclean: `textclean ...`, `/path/to/textclean ...`, or
+# `python -m textclean ...` (any python), after optional leading blanks.
+_UNDER_TEXTCLEAN = re.compile(r"\s*(?:\S*/)?(?:textclean|\S*python[\d.]*\s+-m\s+textclean)(?:\s|$)")
 
 
 class HookInputError(ValueError):
-    """The event on stdin is not a PostToolUse event this hook can read."""
+    """The event on stdin is not an event this hook can read."""
 
 
 def _clean_blocks(blocks: list[Any], cleaner: TextClean) -> list[Any]:
@@ -41,6 +73,8 @@ def _clean_blocks(blocks: list[Any], cleaner: TextClean) -> list[Any]:
 
     A list holding a non-text block (an image) is left whole, as clean_messages leaves it.
     """
+    from textclean.integrations.content import content_parts
+
     parts = content_parts(blocks)
     if parts.non_text:
         return blocks
@@ -79,58 +113,165 @@ def clean_tool_response(tool_name: str, response: Any, cleaner: TextClean) -> An
     return response
 
 
-def hook_output(host: str, event: Any, cleaner: TextClean) -> dict[str, Any] | None:
-    """The JSON the hook prints for one event, or None when nothing changes."""
+def response_texts(tool_name: str, response: Any) -> Iterator[str]:
+    """The texts :func:`clean_tool_response` would hand to the gate (and a few it would not)."""
+    if isinstance(response, str):
+        yield response
+    elif isinstance(response, dict):
+        for key in _STREAMS:
+            if isinstance(response.get(key), str):
+                yield response[key]
+        blocks = response.get("content")
+        if tool_name.startswith("mcp__") and isinstance(blocks, list):
+            yield from response_texts(tool_name, blocks)
+    elif isinstance(response, list) and tool_name.startswith("mcp__"):
+        for block in response:
+            if isinstance(block, dict) and isinstance(block.get("text"), str):
+                yield block["text"]
+
+
+def _event_fields(event: Any) -> tuple[str, str]:
     if not isinstance(event, dict):
         raise HookInputError("the hook event is not a JSON object")
-    if event.get("hook_event_name", "PostToolUse") != "PostToolUse":
-        raise HookInputError(f"not a PostToolUse event: {event.get('hook_event_name')!r}")
-    if "tool_response" not in event:
-        raise HookInputError("the event has no tool_response")
+    name = event.get("hook_event_name", POST_TOOL_USE)
+    if name not in (PRE_TOOL_USE, POST_TOOL_USE):
+        raise HookInputError(f"not a PreToolUse or PostToolUse event: {name!r}")
     tool_name = event.get("tool_name")
     if not isinstance(tool_name, str):
         raise HookInputError("the event has no tool_name string")
+    return name, tool_name
+
+
+def hook_output(host: str, event: Any, cleaner: TextClean) -> dict[str, Any] | None:
+    """The JSON the hook prints for one PostToolUse event, or None when nothing changes."""
+    name, tool_name = _event_fields(event)
+    if name != POST_TOOL_USE:
+        raise HookInputError(f"not a PostToolUse event: {name!r}")
+    if "tool_response" not in event:
+        raise HookInputError("the event has no tool_response")
     response = event["tool_response"]
     new = clean_tool_response(tool_name, response, cleaner)
     if new is response:
         return None
     field = "updatedMCPToolOutput" if host == "claude-code" and tool_name.startswith("mcp__") else "updatedToolOutput"
-    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", field: new}}
+    return {"hookSpecificOutput": {"hookEventName": POST_TOOL_USE, field: new}}
+
+
+def textclean_command() -> str:
+    """How the rewritten command calls textclean: this very program, quoted for a shell."""
+    program = sys.argv[0] if sys.argv else ""
+    if os.path.basename(program) == "textclean" and os.path.isfile(program):
+        return shlex.quote(os.path.abspath(program))
+    return f"{shlex.quote(sys.executable)} -m textclean"
+
+
+def under_textclean(command: str) -> bool:
+    """Whether ``command`` already runs under textclean (``textclean run ...`` or any textclean call)."""
+    return _UNDER_TEXTCLEAN.match(command) is not None
+
+
+def wrap_command(command: str, program: str | None = None) -> str:
+    """``command`` run by ``bash -c`` under ``textclean run``: the same words, quoted whole."""
+    return f"{program or textclean_command()} run -- bash -c {shlex.quote(command)}"
+
+
+def rewrite_output(host: str, event: Any, *, approve: bool = False) -> dict[str, Any] | None:
+    """The JSON the hook prints for one PreToolUse event, or None to leave the call alone."""
+    _, tool_name = _event_fields(event)
+    if tool_name != "Bash":
+        return None
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
+        raise HookInputError("the Bash event has no tool_input.command string")
+    command = tool_input["command"]
+    if not command.strip() or under_textclean(command) or tool_input.get("run_in_background") is True:
+        return None
+    if host == "codex" or approve or event.get("permission_mode") in _ALLOWING_MODES:
+        decision = "allow"
+    else:
+        decision = "ask"
+    return {"hookSpecificOutput": {
+        "hookEventName": PRE_TOOL_USE,
+        "permissionDecision": decision,
+        "permissionDecisionReason": "textclean: run under `textclean run` so its output is cleaned",
+        "updatedInput": {**tool_input, "command": wrap_command(command)},
+    }}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one stderr line and exit 1: exit 2 would block the agent."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(1, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _non_negative(value: str) -> int:
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, not {value!r}")
+    return int(value)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="textclean hook",
+        description=(
+            "A command hook for Claude Code or Codex, registered for PreToolUse and/or PostToolUse. Reads "
+            "one event on stdin. PreToolUse on Bash: rewrites the command to run under 'textclean run', "
+            "so every call's output is cleaned, failed ones included. PostToolUse: replaces a successful "
+            "call's output with its cleaned text. Prints nothing when nothing changes; never blocks "
+            "(errors exit 1)."
+        ),
+    )
+    parser.add_argument("host", choices=HOSTS, help="the agent that runs the hook")
+    parser.add_argument("--min-tokens", type=_non_negative, default=None, metavar="N",
+                        help="leave outputs of fewer tokens as they are (default 50)")
+    parser.add_argument("--tokenizer", default=None, metavar="ENCODING",
+                        help="encoding to count tokens in (default cl100k_base, offline)")
+    parser.add_argument("--approve", action="store_true",
+                        help="Claude Code PreToolUse: answer 'allow' with the rewrite, which skips the permission "
+                             "prompt for every Bash command (deny and ask rules still apply); default: 'allow' "
+                             "under bypassPermissions only, 'ask' otherwise")
+    return parser
+
+
+def _post_tool_use(host: str, event: dict[str, Any], min_tokens: int | None,
+                   tokenizer: str | None) -> dict[str, Any] | None:
+    tool_name = event.get("tool_name")
+    response = event.get("tool_response")
+    if isinstance(tool_name, str) and "tool_response" in event and not any(
+            has_terminal_noise(text) for text in response_texts(tool_name, response)):
+        return None  # nothing for the gate to clean: answered without importing it
+    from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, TextClean
+
+    cleaner = TextClean(min_tokens=DEFAULT_MIN_TOKENS if min_tokens is None else min_tokens, tokenizer=tokenizer)
+    return hook_output(host, event, cleaner)
 
 
 def hook_main(argv: Sequence[str]) -> int:
     """Entry point of ``textclean hook``; ``argv`` excludes the subcommand name."""
     try:
-        args = list(argv)
-        min_tokens = DEFAULT_MIN_TOKENS
-        tokenizer = None
-        while len(args) >= 3 and args[-2] in ("--min-tokens", "--tokenizer"):
-            option, value = args[-2:]
-            if option == "--min-tokens":
-                if not value.isdigit():
-                    break
-                min_tokens = int(value)
-            else:
-                tokenizer = value
-            args = args[:-2]
-        if len(args) != 1 or args[0] not in HOSTS:
-            print(f"textclean hook: usage: textclean hook {{{'|'.join(HOSTS)}}} [--min-tokens N] "
-                  "[--tokenizer ENCODING]", file=sys.stderr)
-            return 1
+        args = _parser().parse_args(list(argv))
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else 1
+    try:
         raw = sys.stdin.buffer.read()
         try:
             event = json.loads(raw)
         except ValueError as exc:  # also invalid UTF-8
             raise HookInputError(f"stdin is not JSON: {exc}") from None
-        output = hook_output(args[0], event, TextClean(min_tokens=min_tokens, tokenizer=tokenizer))
+        name, _ = _event_fields(event)
+        if name == PRE_TOOL_USE:
+            output = rewrite_output(args.host, event, approve=args.approve)
+        else:
+            output = _post_tool_use(args.host, event, args.min_tokens, args.tokenizer)
         if output is not None:
             sys.stdout.write(json.dumps(output) + "\n")  # ASCII: lone surrogates stay escapes
             sys.stdout.flush()
         return 0
     except HookInputError as exc:
-        print(f"textclean hook: {exc}; tool output left as it was", file=sys.stderr)
+        print(f"textclean hook: {exc}; tool call left as it was", file=sys.stderr)
         return 1
     except Exception as exc:  # never block the agent, whatever happens
-        print(f"textclean hook: internal error ({type(exc).__name__}: {exc}); tool output left as it was",
+        print(f"textclean hook: internal error ({type(exc).__name__}: {exc}); tool call left as it was",
               file=sys.stderr)
         return 1

@@ -9,6 +9,7 @@ import re
 _C1_IN_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
 #: A CR that neither ends a line (CR LF, CR CR LF) nor ends the text: a redraw.
 REDRAWING_CR = re.compile(r"\r[^\r\n]")
+_REDRAWING_CR_BYTES = re.compile(rb"\r[^\r\n]")
 
 
 # Encoded a slice at a time: the encoder reserves up to 4 bytes per character of the whole str.
@@ -40,3 +41,18 @@ def has_terminal_noise(text: str) -> bool:
     if "\r" not in text:
         return False
     return REDRAWING_CR.search(text) is not None
+
+
+def bytes_have_terminal_noise(data: bytes) -> bool:
+    """:func:`has_terminal_noise` of ``data`` decoded with ``surrogateescape``, asked of the bytes.
+
+    The same answer: ESC, BS and CR are single bytes in UTF-8 and never inside another character's
+    encoding, and a C1 control decodes from ``C2 80``..``C2 9F`` only (``C2`` is never a continuation
+    byte, so an invalid byte before it leaves the pair whole). ``textclean run`` and ``textclean hook``
+    ask it before they import the rest of the pipeline.
+    """
+    if b"\x1b" in data or b"\x08" in data:
+        return True
+    if b"\xc2" in data and _C1_IN_UTF8.search(data) is not None:
+        return True
+    return b"\r" in data and _REDRAWING_CR_BYTES.search(data) is not None

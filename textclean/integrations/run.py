@@ -1,0 +1,377 @@
+"""``textclean run [--pty] [--size WxH] [--raw FILE] [--min-tokens N] [--tokenizer ENC] [--] CMD [ARG...]``.
+
+Runs CMD, captures what it writes, and writes it back cleaned when the command is done; exits with the
+command's status (128+N when signal N ended it). Standard input passes through untouched.
+
+* Without ``--pty`` stdout and stderr come through pipes: each is cleaned on its own, for no terminal
+  (logical lines, no right margin), and written to textclean's own stdout and stderr.
+* With ``--pty`` stdout and stderr are one new pseudo-terminal of ``--size`` (default: the caller's
+  terminal size, else 80x24), so programs draw as they would for a person; the output is cleaned for a
+  fresh terminal of that size and written to stdout. The pty does not add CR before LF (``onlcr`` off):
+  the display model takes LF as CR LF anyway.
+* SIGINT, SIGTERM and SIGHUP sent to textclean (an agent's time-out) go on to the command's process
+  group; after :data:`GRACE_SECONDS` the group is killed, and what was captured is still written,
+  cleaned where the gate adopts it, raw otherwise.
+* ``--raw FILE`` receives the exact bytes as they arrive (both streams, in arrival order).
+* Each stream is spooled: in memory up to :data:`SPOOL_BYTES`, in a temporary file beyond. A stream
+  longer than the gate's ``max_chars`` in bytes is copied out raw from the spool (the gate would
+  refuse it unread).
+
+Output without terminal noise is written as it came without importing the pipeline
+(:func:`~textclean.pipeline.probe.bytes_have_terminal_noise`); the gate and the tokenizer load only
+for output that holds some.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import selectors
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
+
+from textclean.pipeline.probe import bytes_have_terminal_noise
+
+if TYPE_CHECKING:
+    from subprocess import Popen
+
+#: Bytes a stream keeps in memory before it is spooled to a temporary file.
+SPOOL_BYTES = 16 * 1024 * 1024
+#: Seconds between forwarding a signal to the command and killing its process group.
+GRACE_SECONDS = 1.0
+#: Seconds to keep reading after the command is gone (its output may still be in flight).
+DRAIN_SECONDS = 0.5
+FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_CHUNK = 65536
+
+
+@dataclass(frozen=True)
+class Options:
+    """How the captured output is cleaned and kept."""
+
+    pty: bool = False
+    size: tuple[int, int] | None = None  # (columns, rows) of the pty; None: the caller's, else 80x24
+    raw_path: str | None = None
+    min_tokens: int | None = None  # None: the gate's default
+    tokenizer: str | None = None
+    spool_bytes: int = SPOOL_BYTES
+
+
+@dataclass
+class Captured:
+    """One stream's bytes, spooled, and the display it was written for."""
+
+    spool: Any  # tempfile.SpooledTemporaryFile[bytes]
+    columns: int | None = None
+    rows: int | None = None
+    fresh: bool = False
+
+    @property
+    def size(self) -> int:
+        return int(self.spool.tell())
+
+
+def caller_size() -> tuple[int, int]:
+    """The caller's terminal size (stdin, stdout or stderr, the first that is one), else 80x24."""
+    for fd in (0, 1, 2):
+        try:
+            size = os.get_terminal_size(fd)
+        except OSError:
+            continue
+        if size.columns >= 2 and size.lines >= 2:
+            return size.columns, size.lines
+    return 80, 24
+
+
+class _Signals:
+    """Forwards the signals textclean receives to the command and remembers the first one."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self.deadline: float | None = None
+        self._target: int | None = None
+        self._group = False
+        self._previous: dict[int, Any] = {}
+
+    def install(self) -> None:
+        for signum in FORWARDED:
+            self._previous[signum] = signal.signal(signum, self._handle)
+
+    def restore(self) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+
+    def target(self, pid: int, group: bool) -> None:
+        self._target, self._group = pid, group
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.received is None:
+            self.received = signum
+            self.deadline = time.monotonic() + GRACE_SECONDS
+        self.send(signum)
+
+    def send(self, signum: int) -> None:
+        if self._target is None or (signum == signal.SIGINT and not self._group):
+            return  # sharing textclean's group, the command got the terminal's ^C itself
+        try:
+            if self._group:
+                os.killpg(self._target, signum)
+            else:
+                os.kill(self._target, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _spool(options: Options) -> Any:
+    return tempfile.SpooledTemporaryFile(max_size=options.spool_bytes, mode="w+b")
+
+
+def _spawn(argv: Sequence[str], options: Options, signals: _Signals) -> tuple[Popen[bytes], dict[int, Captured]]:
+    """Start the command; its process and the fds to read, each with where its bytes go."""
+    import subprocess
+
+    if options.pty:
+        return _spawn_pty(argv, options, signals)
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    # Its own process group, so a forwarded signal reaches a pipeline's every process; not when
+    # standard input is a terminal, where a background group reading it would be stopped (SIGTTIN)
+    # and the terminal's own ^C reaches the command already.
+    own_group = not _isatty(0)
+    try:
+        process = subprocess.Popen(list(argv), stdout=out_w, stderr=err_w,
+                                   preexec_fn=os.setpgrp if own_group else None)
+    except BaseException:
+        for fd in (out_r, err_r):
+            os.close(fd)
+        raise
+    finally:
+        os.close(out_w)
+        os.close(err_w)
+    signals.target(process.pid, own_group)
+    return process, {out_r: Captured(_spool(options)), err_r: Captured(_spool(options))}
+
+
+def _spawn_pty(argv: Sequence[str], options: Options, signals: _Signals) -> tuple[Popen[bytes], dict[int, Captured]]:
+    import fcntl
+    import pty
+    import struct
+    import subprocess
+    import termios
+
+    columns, rows = options.size or caller_size()
+    master, slave = pty.openpty()
+    try:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        attrs = termios.tcgetattr(slave)
+        attrs[1] &= ~termios.ONLCR
+        termios.tcsetattr(slave, termios.TCSANOW, attrs)
+
+        def controlling_terminal() -> None:  # in the child, after setsid: fd 1 is the pty
+            fcntl.ioctl(1, termios.TIOCSCTTY, 0)
+
+        process = subprocess.Popen(list(argv), stdout=slave, stderr=slave, start_new_session=True,
+                                   preexec_fn=controlling_terminal)
+    except BaseException:
+        os.close(master)
+        raise
+    finally:
+        os.close(slave)
+    signals.target(process.pid, True)
+    return process, {master: Captured(_spool(options), columns=columns, rows=rows, fresh=True)}
+
+
+def _isatty(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
+
+
+def _status(returncode: int) -> int:
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def capture(argv: Sequence[str], options: Options, raw_file: BinaryIO | None = None) -> tuple[int, list[Captured]]:
+    """Run ``argv`` to its end (or a forwarded signal's), spooling what it writes; its exit status and
+    the captured streams (stdout then stderr; one stream with a pty)."""
+    signals = _Signals()
+    signals.install()
+    try:
+        process, streams = _spawn(argv, options, signals)
+        captured = list(streams.values())
+        status = _pump(process, streams, signals, raw_file)
+    finally:
+        signals.restore()
+    return status, captured
+
+
+def _pump(process: Popen[bytes], streams: dict[int, Captured], signals: _Signals,
+          raw_file: BinaryIO | None) -> int:
+    selector = selectors.DefaultSelector()
+    for fd in streams:
+        os.set_blocking(fd, False)
+        selector.register(fd, selectors.EVENT_READ)
+    pty = any(stream.fresh for stream in streams.values())
+    drain_until: float | None = None
+    killed = False
+    try:
+        while selector.get_map():
+            now = time.monotonic()
+            if signals.deadline is not None and now >= signals.deadline:
+                if process.poll() is None and not killed:
+                    signals.send(signal.SIGKILL)
+                    killed = True
+                if drain_until is None:
+                    drain_until = now + DRAIN_SECONDS
+            if pty and drain_until is None and process.poll() is not None:
+                # A pty stays open while anything the command started holds it: read what is there.
+                drain_until = now + DRAIN_SECONDS
+            if drain_until is not None and now >= drain_until:
+                break
+            for key, _ in selector.select(timeout=0.05):
+                fd = int(key.fd)
+                try:
+                    data = os.read(fd, _CHUNK)
+                except BlockingIOError:
+                    continue
+                except OSError as exc:
+                    if exc.errno != errno.EIO:  # EIO: the pty's other side is closed
+                        raise
+                    data = b""
+                if not data:
+                    selector.unregister(fd)
+                    continue
+                streams[fd].spool.write(data)
+                if raw_file is not None:
+                    raw_file.write(data)
+    finally:
+        selector.close()
+        for fd in streams:
+            os.close(fd)
+    if process.poll() is None and signals.received is not None and not killed:
+        signals.send(signal.SIGKILL)
+    return _status(process.wait())
+
+
+def clean_output(raw: bytes, stream: Captured, options: Options) -> bytes:
+    """The bytes to write for one captured stream: cleaned when the gate adopts it, else ``raw``."""
+    if not bytes_have_terminal_noise(raw):
+        return raw
+    from textclean.pipeline.gate import clean
+
+    keywords: dict[str, Any] = {"columns": stream.columns, "rows": stream.rows, "fresh": stream.fresh,
+                                "terminal": True if stream.fresh else None, "tokenizer": options.tokenizer}
+    if options.min_tokens is not None:
+        keywords["min_tokens"] = options.min_tokens
+    return clean(raw, **keywords).text
+
+
+def write_stream(stream: Captured, out: IO[bytes], options: Options) -> None:
+    """Write one captured stream to ``out``: cleaned, raw when the gate would refuse it unread (longer
+    than its ``max_chars``: copied from the spool a chunk at a time), raw on any error."""
+    spool = stream.spool
+    size = stream.size
+    spool.seek(0)
+    if size > options.spool_bytes:  # spooled to disk: only then is the gate's limit worth a look
+        from textclean.pipeline.gate import DEFAULT_MAX_CHARS
+
+        if size > DEFAULT_MAX_CHARS:  # bytes >= characters: more characters than the gate reads
+            while chunk := spool.read(_CHUNK):
+                out.write(chunk)
+            return
+    raw = spool.read()
+    try:
+        text = clean_output(raw, stream, options)
+    except Exception as exc:  # the output is never lost to a cleaning error
+        print(f"textclean run: output left as it was ({type(exc).__name__}: {exc})", file=sys.stderr)
+        text = raw
+    out.write(text)
+
+
+def run(argv: Sequence[str], options: Options) -> int:
+    """Run ``argv`` and write its cleaned output; the exit status for textclean to return."""
+    try:
+        raw_file = open(options.raw_path, "wb") if options.raw_path else None  # noqa: SIM115
+    except OSError as exc:
+        print(f"textclean run: cannot write {options.raw_path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    try:
+        status, streams = capture(argv, options, raw_file)
+    except OSError as exc:
+        name = argv[0] if argv else ""
+        print(f"textclean run: cannot run {name}: {exc.strerror or exc}", file=sys.stderr)
+        return 127 if exc.errno == errno.ENOENT else 126
+    finally:
+        if raw_file is not None:
+            raw_file.close()
+    targets = [sys.stdout.buffer] if options.pty else [sys.stdout.buffer, sys.stderr.buffer]
+    try:
+        for stream, out in zip(streams, targets, strict=False):
+            write_stream(stream, out, options)
+            out.flush()
+    except BrokenPipeError:
+        pass
+    finally:
+        for stream in streams:
+            stream.spool.close()
+    return status
+
+
+def _size(value: str) -> tuple[int, int]:
+    import argparse
+
+    from textclean.pipeline.gate import MAX_SIZE, MIN_SIZE
+
+    columns, sep, rows = value.lower().partition("x")
+    if not (sep and columns.isdigit() and rows.isdigit()
+            and MIN_SIZE <= int(columns) <= MAX_SIZE and MIN_SIZE <= int(rows) <= MAX_SIZE):
+        raise argparse.ArgumentTypeError(
+            f"expected COLUMNSxROWS such as 100x30, each from {MIN_SIZE} to {MAX_SIZE}, not {value!r}")
+    return int(columns), int(rows)
+
+
+def _non_negative(value: str) -> int:
+    import argparse
+
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, not {value!r}")
+    return int(value)
+
+
+def run_main(argv: Sequence[str]) -> int:
+    """Entry point of ``textclean run``; ``argv`` excludes the subcommand name."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="textclean run",
+        description=(
+            "Run CMD and write its output cleaned once it ends (exit status: CMD's, 128+N when signal N "
+            "ended it). Without --pty stdout and stderr are captured through pipes and each is cleaned to "
+            "its own stream; with --pty CMD draws on a new terminal, whose output is cleaned to stdout."
+        ),
+        epilog="Example: textclean run -- pytest -x; textclean run --pty --size 120x40 -- pip install .",
+    )
+    parser.add_argument("--pty", action="store_true",
+                        help="run CMD in a new pseudo-terminal (progress bars and colours as a person sees them)")
+    parser.add_argument("--size", type=_size, default=None, metavar="COLUMNSxROWS",
+                        help="the pty's size (default: this terminal's size, else 80x24); implies --pty")
+    parser.add_argument("--raw", metavar="FILE", help="also write the exact bytes CMD wrote to FILE")
+    parser.add_argument("--min-tokens", type=_non_negative, default=None, metavar="N",
+                        help="leave outputs of fewer tokens as they are (default: the gate's, 50)")
+    parser.add_argument("--tokenizer", default=None, metavar="ENCODING",
+                        help="encoding to count tokens in (default cl100k_base, offline)")
+    parser.add_argument("command", nargs=argparse.REMAINDER, metavar="CMD [ARG...]",
+                        help="the command and its arguments (after '--' when it starts with '-')")
+    args = parser.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("no command given (textclean run [OPTIONS] -- CMD [ARG...])")
+    options = Options(pty=args.pty or args.size is not None, size=args.size, raw_path=args.raw,
+                      min_tokens=args.min_tokens, tokenizer=args.tokenizer)
+    return run(command, options)
