@@ -13,6 +13,10 @@ the goal next to each and PASS/MISS.
 * Pathological inputs (hostile or degenerate), each against plain text of the same size, and the growth
   ``t(4S) / 4 t(S)`` that shows whether the cost stays linear. Goal for the growth: <= 1.5.
 * The oracle's throughput, and the gate's peak memory (``tracemalloc``) on a 50 MB line.
+* ``textclean hook claude-code`` as an agent runs it (a new process fed one PostToolUse event), against
+  a bare ``python -c pass``: on a clean 11 KB log (goal <= 3x) and on the 11 KB noisy pip capture
+  (goal <= 6x). Best of interleaved runs of each, with bytecode caches as an installed package has
+  them (``PYTHONDONTWRITEBYTECODE`` is dropped for these processes: the warm-up run writes them).
 
 ``--quick`` runs everything on small inputs in a few seconds (a smoke run: its ratios are noisy);
 ``--no-big`` skips the 50 MB memory run; ``--only SECTION`` (repeatable) runs some sections only.
@@ -789,6 +793,59 @@ class Issue13:
                                                speedup, None))
 
 
+HOOK_LABELS = {
+    "clean": "hook latency / python -c pass, clean Bash output (11 KB log)",
+    "noisy": "hook latency / python -c pass, noisy pip output (pip_download, 11 KB)",
+}
+REPOSITORY = Path(__file__).resolve().parent.parent
+
+
+def _hook_event(stdout: str) -> bytes:
+    """A Claude Code PostToolUse event for a Bash call that printed ``stdout``."""
+    return json.dumps({
+        "session_id": "bench", "transcript_path": "/tmp/bench.jsonl", "cwd": str(REPOSITORY),
+        "permission_mode": "default", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "pip download demo-weights"},
+        "tool_response": {"stdout": stdout, "stderr": "", "interrupted": False, "isImage": False},
+        "tool_use_id": "toolu_bench",
+    }).encode()
+
+
+def hook_latency(bench: Bench, fixtures: Path) -> None:
+    """The hook's wall-clock time per call, a new process each, against ``python -c pass``."""
+    import subprocess
+
+    pip = (fixtures / "pip_download.raw").read_bytes().decode("utf-8", "surrogateescape")
+    plain = log_lines(len(pip))
+    events = {"clean": _hook_event(plain), "noisy": _hook_event(pip)}
+    hook = [sys.executable, "-m", "textclean", "hook", "claude-code"]
+    commands: dict[str, tuple[list[str], bytes]] = {
+        "pass": ([sys.executable, "-c", "pass"], b""),
+        **{name: (hook, event) for name, event in events.items()},
+    }
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    answers = {}
+    for name, (argv, stdin) in commands.items():  # one warm-up each, and what each one answers
+        answers[name] = subprocess.run(argv, input=stdin, capture_output=True, cwd=REPOSITORY, env=env,
+                                       check=True).stdout
+    if answers["clean"] or b"updatedToolOutput" not in answers["noisy"]:
+        raise RuntimeError("the hook did not answer as expected: the rows would time something else")
+    rounds = 5 if bench.quick else 25
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, (argv, stdin) in commands.items():
+            start = time.perf_counter()
+            subprocess.run(argv, input=stdin, capture_output=True, cwd=REPOSITORY, env=env, check=True)
+            times[name].append(time.perf_counter() - start)
+    best = {name: min(values) for name, values in times.items()}
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    bench.out(f"hook latency, best (median) of {rounds} interleaved runs: " + ", ".join(
+        f"{name} {_ms(best[name])} ({_ms(medians[name])})" for name in commands)
+        + f"; inputs {_size(len(plain))} plain, {_size(len(pip))} pip")
+    for name, goal in (("clean", 3.0), ("noisy", 6.0)):
+        bench.ratios.append(Ratio(HOOK_LABELS[name], best[name] / best["pass"], goal))
+
+
 def _installed_backends() -> list[str]:
     names = ["tiktoken"]
     try:
@@ -843,7 +900,7 @@ def _ms(seconds: float) -> str:
 
 
 SECTIONS = ("issue13", "counting", "inert", "clean", "grammar", "verifier", "pathological", "pathological-once",
-            "oracle", "memory")
+            "oracle", "memory", "hook")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -898,6 +955,8 @@ def main(argv: list[str] | None = None) -> int:
             bench.ratios.append(Ratio(PEAK_MEMORY_LABEL, 0.0, None, skipped=True))
         else:
             bench.peak_memory()
+    if "hook" in sections:
+        hook_latency(bench, args.fixtures)
     out("")
     out(f"load average at the end: {_load()} (a busy machine makes every ratio noisier)")
     out(f"{'ratio':<78} {'value':>12}  goal")

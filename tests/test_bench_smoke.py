@@ -35,6 +35,9 @@ RATIO_LINES = (
     "counting MB/s, cl100k_base, tiktoken",
     "counting MB/s, o200k_base, tiktoken",
     "clean_many / one clean() at a time",
+    # issue 25: the hook as an agent runs it
+    "hook latency / python -c pass, clean Bash output",
+    "hook latency / python -c pass, noisy pip output",
 )
 
 
