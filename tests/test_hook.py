@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -137,3 +138,147 @@ def test_malformed_input_is_one_stderr_line_and_exit_1(stdin: bytes) -> None:
 def test_unknown_host_is_exit_1() -> None:
     proc = _hook("cursor", b"{}")
     assert proc.returncode == 1 and proc.stderr.count(b"\n") == 1
+
+
+# --- PreToolUse: the command rewritten to run under `textclean run` (issue 25) -------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _pre(command: str, *extra: str, host: str = "claude-code", tool_input: dict[str, object] | None = None,
+         **fields: object) -> subprocess.CompletedProcess[bytes]:
+    more = tool_input or {}
+    event = json.loads(_event("Bash", {"command": command, "description": "run it", "timeout": 120000, **more}, None))
+    del event["tool_response"]
+    event.update(hook_event_name="PreToolUse", **fields)
+    return _hook(host, json.dumps(event).encode(), *extra)
+
+
+REWRITE_CASES = [
+    "echo \"double 'single' $((1+2))\" && echo 'single \"double\" $HOME' | tr a-z A-Z",
+    "cat <<'EOF'\nheredoc with 'quotes', \"doubles\" and $HOME unexpanded \\n\nEOF\nfalse",
+    "x=world; cat <<EOF | grep -c o\nhello $x\nfoo\nEOF",
+    "for i in $(seq 1 30); do printf '\\033[1;31merror\\033[0m: case %s failed\\n' \"$i\"; done >&2; "
+    "printf 'working\\r\\033[Kdone\\n'; exit 7",
+    "true && { echo a; echo b >&2; } || echo never; (exit 3)",
+    "printf '%s\\n' \"it's\" 'say \"hi\"' | while read -r line; do echo \"<$line>\"; done; test -z 1",
+]
+
+
+@pytest.mark.parametrize("command", REWRITE_CASES)
+def test_rewritten_command_runs_the_same_with_cleaned_output(command: str) -> None:
+    proc = _pre(command)
+    assert proc.returncode == 0, proc.stderr
+    specific = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert specific["hookEventName"] == "PreToolUse"
+    assert specific["permissionDecision"] == "ask"  # default mode: the person approves the rewrite
+    updated = specific["updatedInput"]
+    assert updated["description"] == "run it" and updated["timeout"] == 120000
+    rewritten = updated["command"]
+    assert " run -- bash -c " in rewritten
+    original = subprocess.run(["bash", "-c", command], capture_output=True, timeout=60, cwd=ROOT)
+    wrapped = subprocess.run(["bash", "-c", rewritten], capture_output=True, timeout=60, cwd=ROOT)
+    assert wrapped.returncode == original.returncode
+    assert wrapped.stdout == clean(original.stdout).text
+    assert wrapped.stderr == clean(original.stderr).text
+
+
+def test_a_rewritten_failing_command_comes_back_cleaned() -> None:
+    command = REWRITE_CASES[3]
+    rewritten = json.loads(_pre(command).stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    wrapped = subprocess.run(["bash", "-c", rewritten], capture_output=True, timeout=60, cwd=ROOT)
+    assert wrapped.returncode == 7
+    assert b"\x1b" not in wrapped.stderr and wrapped.stderr.count(b"error: case ") == 30
+
+
+@pytest.mark.parametrize("command", [
+    "textclean run -- make test",
+    "  /usr/local/bin/textclean run --pty -- pip install .",
+    "python3 -m textclean run -- pytest",
+    "textclean measure ~/.claude/projects/",
+    "   ",
+])
+def test_a_command_already_under_textclean_is_left_alone(command: str) -> None:
+    proc = _pre(command)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+
+
+def test_a_rewrite_is_not_rewritten_again() -> None:
+    first = json.loads(_pre("ls -la").stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    proc = _pre(first)
+    assert (proc.returncode, proc.stdout) == (0, b"")
+
+
+def test_background_commands_and_other_tools_are_left_alone() -> None:
+    assert _pre("npm run dev", tool_input={"run_in_background": True}).stdout == b""
+    event = json.loads(_event("Read", {"file_path": "/etc/hosts"}, None))
+    del event["tool_response"]
+    event["hook_event_name"] = "PreToolUse"
+    proc = _hook("claude-code", json.dumps(event).encode())
+    assert (proc.returncode, proc.stdout) == (0, b"")
+
+
+def test_permission_decision_per_host_and_mode() -> None:
+    def decision(*extra: str, host: str = "claude-code", mode: str = "default") -> str:
+        proc = _pre("ls", *extra, host=host, permission_mode=mode)
+        return str(json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"])
+
+    assert decision() == "ask"
+    assert decision(mode="acceptEdits") == "ask"
+    assert decision(mode="bypassPermissions") == "allow"
+    assert decision("--approve") == "allow"
+    assert decision(host="codex") == "allow"  # Codex applies updatedInput only with allow; its approvals still apply
+
+
+def test_rewrite_calls_the_textclean_program_that_runs_the_hook(monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
+    from textclean.integrations import hook
+
+    script = tmp_path / "bin dir" / "textclean"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\n")
+    monkeypatch.setattr(sys, "argv", [str(script), "hook", "claude-code"])
+    assert hook.wrap_command("echo 'hi'") == f"'{script}' run -- bash -c 'echo '\"'\"'hi'\"'\"''"
+    assert hook.under_textclean(hook.wrap_command("echo hi"))
+    monkeypatch.setattr(sys, "argv", ["/somewhere/textclean/__main__.py", "hook", "claude-code"])
+    assert hook.textclean_command() == f"{shlex.quote(sys.executable)} -m textclean"
+
+
+# --- options through argparse (issue 26) ---------------------------------------------------------
+
+
+def test_help_is_usage_and_exit_0() -> None:
+    proc = subprocess.run([sys.executable, "-m", "textclean", "hook", "--help"], capture_output=True, timeout=60)
+    assert proc.returncode == 0
+    assert proc.stdout.startswith(b"usage: textclean hook") and b"--min-tokens" in proc.stdout
+
+
+@pytest.mark.parametrize("options", [["--min-tokens", "0", "claude-code"], ["--min-tokens=0", "claude-code"],
+                                     ["claude-code", "--min-tokens=0"]])
+def test_options_before_or_after_the_host(options: list[str]) -> None:
+    short = "\x1b[32mok\x1b[0m\n" * 3  # cleaned only when min_tokens allows a short output
+    assert not clean(short).applied and clean(short, min_tokens=0).applied
+    event = _event("Bash", {"command": "x"}, {"stdout": short, "stderr": ""})
+    proc = subprocess.run([sys.executable, "-m", "textclean", "hook", *options], input=event, capture_output=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]["stdout"] == "ok\n" * 3
+
+
+@pytest.mark.parametrize("options", [["claude-code", "--min-tokens", "-1"], ["claude-code", "--bogus"], []])
+def test_bad_options_are_one_line_and_exit_1(options: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-m", "textclean", "hook", *options], input=b"{}", capture_output=True,
+                          timeout=60)
+    assert proc.returncode == 1  # 2 would block the agent
+    assert proc.stdout == b"" and proc.stderr.count(b"\n") == 1
+
+
+def test_clean_output_is_answered_without_importing_the_pipeline() -> None:
+    event = _event("Bash", {"command": "ls"}, {"stdout": "a\nb\n" * 400, "stderr": ""})
+    code = (
+        "import sys; from textclean.cli import main; status = main(['hook', 'claude-code']);"
+        "print(status, sorted(m for m in sys.modules if m.startswith('textclean.pipeline.')))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], input=event, capture_output=True, timeout=60, check=True,
+                          cwd=ROOT)
+    assert proc.stdout == b"0 ['textclean.pipeline.probe']\n"

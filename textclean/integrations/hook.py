@@ -59,9 +59,12 @@ PRE_TOOL_USE = "PreToolUse"
 POST_TOOL_USE = "PostToolUse"
 #: Claude Code's permission mode in which every call is allowed anyway: ``allow`` adds nothing there.
 _ALLOWING_MODES = ("bypassPermissions",)
-# A command that already runs under textclean: `textclean ...`, `/path/to/textclean ...`, or
-# `python -m textclean ...` (any python), after optional leading blanks.
-_UNDER_TEXTCLEAN = re.compile(r"\s*(?:\S*/)?(?:textclean|\S*python[\d.]*\s+-m\s+textclean)(?:\s|$)")
+# A command that already runs under textclean: `textclean ...`, `/path/to/textclean ...` (quoted or
+# not), or `python -m textclean ...` (any python), after optional leading blanks.
+_PROGRAM = r"""(?:'(?:[^']*/)?{0}'|"(?:[^"]*/)?{0}"|(?:[^\s'"]*/)?{0})"""
+_UNDER_TEXTCLEAN = re.compile(
+    r"\s*(?:{}|{}\s+-m\s+textclean)(?:\s|$)".format(_PROGRAM.format("textclean"), _PROGRAM.format(r"python[\d.]*"))
+)
 
 
 class HookInputError(ValueError):

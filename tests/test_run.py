@@ -1,0 +1,168 @@
+"""``textclean run`` as an agent's shell runs it: a subprocess, real programs, real pipes and ptys."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from textclean import clean, has_terminal_noise
+from textclean.integrations.run import Options, capture, write_stream
+from textclean.pipeline.probe import bytes_have_terminal_noise
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+ROOT = Path(__file__).resolve().parent.parent
+TEXTCLEAN = [sys.executable, "-m", "textclean"]
+
+
+def _run(*args: str, stdin: bytes = b"", timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([*TEXTCLEAN, "run", *args], input=stdin, capture_output=True, timeout=timeout, cwd=ROOT)
+
+
+def test_exit_status_and_each_stream_cleaned_on_its_own() -> None:
+    out, err = FIXTURES / "pytest_failures.raw", FIXTURES / "gcc_errors.raw"
+    proc = _run("--", "sh", "-c", f"cat '{out}'; cat '{err}' >&2; exit 3")
+    assert proc.returncode == 3
+    expected_out, expected_err = clean(out.read_bytes()), clean(err.read_bytes())
+    assert expected_out.applied and expected_err.applied  # both streams had something to clean
+    assert proc.stdout == expected_out.text
+    assert proc.stderr == expected_err.text
+
+
+def test_output_without_noise_comes_back_byte_for_byte() -> None:
+    data = b"plain\r\nbytes \xff\xfe not utf-8\n" * 50
+    proc = _run("--", sys.executable, "-c", f"import sys; sys.stdout.buffer.write({data!r})")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, data, b"")
+
+
+def test_standard_input_passes_through() -> None:
+    proc = _run("--", "tr", "a-z", "A-Z", stdin=b"hello\n")
+    assert (proc.returncode, proc.stdout) == (0, b"HELLO\n")
+
+
+BAR = r"""
+import os, sys
+size = os.get_terminal_size()
+print(f"terminal {size.columns}x{size.lines} stdout-is-a-tty={sys.stdout.isatty()}")
+for percent in range(0, 101, 4):
+    sys.stdout.write(f"\rDownloading model.bin |{'#' * (percent // 4):<25}| {percent:3d}% of 42 MB")
+    sys.stdout.flush()
+print()
+print("saved model.bin")
+"""
+
+
+def test_pty_run_prints_the_last_frame_once_at_the_size_given() -> None:
+    proc = _run("--pty", "--size", "100x30", "--min-tokens", "0", "--", sys.executable, "-c", BAR)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == (
+        b"terminal 100x30 stdout-is-a-tty=True\n"
+        b"Downloading model.bin |#########################| 100% of 42 MB\n"
+        b"saved model.bin\n"
+    )
+
+
+def test_pty_output_is_what_the_gate_makes_of_the_raw_bytes(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    proc = _run("--pty", "--size", "100x30", "--raw", str(raw), "--", sys.executable, "-c", BAR)
+    assert proc.returncode == 0
+    assert b"\r" in raw.read_bytes()
+    assert proc.stdout == clean(raw.read_bytes(), columns=100, rows=30, fresh=True).text
+
+
+def test_raw_file_keeps_the_exact_bytes(tmp_path: Path) -> None:
+    raw = tmp_path / "raw.bin"
+    data = (FIXTURES / "pip_download.raw").read_bytes()
+    proc = _run("--raw", str(raw), "--", "cat", str(FIXTURES / "pip_download.raw"))
+    assert proc.returncode == 0
+    assert raw.read_bytes() == data
+    assert proc.stdout == clean(data).text != data
+
+
+@pytest.mark.parametrize(("pty", "signum"), [(False, signal.SIGTERM), (True, signal.SIGTERM), (False, signal.SIGINT)])
+def test_terminated_run_still_prints_what_was_written(pty: bool, signum: int) -> None:
+    script = "echo started; printf '\\033[32mstill here\\033[0m\\n' >&2; sleep 30; echo never"
+    argv = [*TEXTCLEAN, "run", *(["--pty"] if pty else []), "--", "sh", "-c", script]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                               cwd=ROOT)
+    time.sleep(2)
+    start = time.monotonic()
+    process.send_signal(signum)
+    stdout, stderr = process.communicate(timeout=20)
+    assert time.monotonic() - start < 5  # forwarded: the command did not run its 30 s
+    assert process.returncode == 128 + signum
+    assert stdout.splitlines()[0] == b"started"
+    assert b"never" not in stdout
+    # Below min_tokens: the gate leaves it raw, and raw is what comes back.
+    assert b"\x1b[32mstill here\x1b[0m" in (stdout if pty else stderr)
+
+
+def test_command_killed_by_a_signal_exits_128_plus_n() -> None:
+    proc = _run("--", "sh", "-c", "kill -KILL $$")
+    assert proc.returncode == 128 + signal.SIGKILL
+
+
+def test_missing_command_is_127_and_one_line() -> None:
+    proc = _run("--", "no-such-command-textclean")
+    assert proc.returncode == 127
+    assert proc.stderr.count(b"\n") == 1 and proc.stderr.startswith(b"textclean run: cannot run")
+
+
+def test_no_command_is_a_usage_error() -> None:
+    proc = _run()
+    assert proc.returncode == 2 and b"no command given" in proc.stderr
+
+
+def test_large_output_is_spooled_to_a_file_and_written_whole(tmp_path: Path) -> None:
+    data = (FIXTURES / "pip_download.raw").read_bytes() * 8
+    source = tmp_path / "big.raw"
+    source.write_bytes(data)
+    status, streams = capture(["cat", str(source)], Options(spool_bytes=4096))
+    try:
+        assert status == 0
+        assert streams[0].size == len(data)
+        assert streams[0].spool._rolled  # on disk, not in memory
+        written = tmp_path / "out"
+        with written.open("wb") as out:
+            write_stream(streams[0], out, Options(spool_bytes=4096))
+        assert written.read_bytes() == clean(data).text
+    finally:
+        for stream in streams:
+            stream.spool.close()
+
+
+def test_bytes_probe_agrees_with_the_text_probe_on_the_captures() -> None:
+    for path in sorted(FIXTURES.glob("*.raw")):
+        data = path.read_bytes()
+        assert bytes_have_terminal_noise(data) == has_terminal_noise(data.decode("utf-8", "surrogateescape")), path
+        plain = data.replace(b"\x1b", b"").replace(b"\x08", b"").replace(b"\r", b"")
+        assert bytes_have_terminal_noise(plain) == has_terminal_noise(plain.decode("utf-8", "surrogateescape"))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([b"\x1b", b"\x08", b"\r", b"\n", b"\xc2", b"\x9b", b"\x80", b"\xa0", b"\xe2",
+                                 b"\x82", b"a", b" ", b"\xc3\xa9", b"\xff"]), max_size=12).map(b"".join))
+def test_bytes_probe_agrees_with_the_text_probe(data: bytes) -> None:
+    assert bytes_have_terminal_noise(data) == has_terminal_noise(data.decode("utf-8", "surrogateescape"))
+
+
+def test_clean_output_is_answered_without_importing_the_pipeline() -> None:
+    code = (
+        "import sys; from textclean.cli import main; status = main(['run', '--', 'echo', 'plain']);"
+        "sys.stdout.flush(); print(sorted(m for m in sys.modules if m.startswith('textclean.pipeline.')))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, cwd=ROOT, check=True)
+    assert proc.stdout == b"plain\n['textclean.pipeline.probe']\n"
+
+
+def test_pty_size_defaults_to_80x24_without_a_terminal() -> None:
+    code = "import os; s = os.get_terminal_size(); print(s.columns, s.lines)"
+    proc = subprocess.run([*TEXTCLEAN, "run", "--pty", "--", sys.executable, "-c", code], capture_output=True,
+                          stdin=subprocess.DEVNULL, timeout=60, cwd=ROOT)
+    assert proc.stdout == b"80 24\n"
