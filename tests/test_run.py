@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -166,3 +167,31 @@ def test_pty_size_defaults_to_80x24_without_a_terminal() -> None:
     proc = subprocess.run([*TEXTCLEAN, "run", "--pty", "--", sys.executable, "-c", code], capture_output=True,
                           stdin=subprocess.DEVNULL, timeout=60, cwd=ROOT)
     assert proc.stdout == b"80 24\n"
+
+
+def _documented_agent_file() -> str:
+    doc = (ROOT / "docs" / "integration.md").read_text()
+    block = doc.split("<!-- textclean-agent.sh -->\n```bash\n", 1)[1]
+    return block.split("\n```", 1)[0] + "\n"
+
+
+def test_documented_shell_functions_send_tools_through_textclean_run(tmp_path: Path) -> None:
+    agent_file = tmp_path / "textclean-agent.sh"
+    agent_file.write_text(_documented_agent_file())
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    # `textclean` as installed, for this checkout; `make` a program that writes a real capture and fails.
+    shim = bin_dir / "textclean"
+    shim.write_text(f"#!/bin/sh\nPYTHONPATH='{ROOT}' exec '{sys.executable}' -m textclean \"$@\"\n")
+    make = bin_dir / "make"
+    make.write_text(f"#!/bin/sh\ncat '{FIXTURES / 'pytest_failures.raw'}'\necho \"args: $*\" >&2\nexit 2\n")
+    for path in (shim, make):
+        path.chmod(0o755)
+    env = {**os.environ, "BASH_ENV": str(agent_file), "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    script = "make -j2 'all tests' && echo never; echo \"status $?\"; type -t make; command make >/dev/null 2>&1"
+    proc = subprocess.run(["bash", "-c", script], capture_output=True, env=env, timeout=60, cwd=tmp_path)
+    expected = clean((FIXTURES / "pytest_failures.raw").read_bytes())
+    assert expected.applied
+    assert proc.stdout == expected.text + b"status 2\nfunction\n"
+    assert proc.stderr == b"args: -j2 all tests\n"
+    assert proc.returncode == 2  # `command make` ran the program itself
