@@ -282,3 +282,12 @@ def test_clean_output_is_answered_without_importing_the_pipeline() -> None:
     proc = subprocess.run([sys.executable, "-c", code], input=event, capture_output=True, timeout=60, check=True,
                           cwd=ROOT)
     assert proc.stdout == b"0 ['textclean.pipeline.probe']\n"
+
+
+def test_the_hooks_gate_options_go_on_to_textclean_run() -> None:
+    command = "printf '\\033[32mok\\033[0m\\n'"  # too short for the default min_tokens
+    proc = _pre(command, "--min-tokens", "0")
+    rewritten = json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    assert " run --min-tokens 0 -- bash -c " in rewritten
+    wrapped = subprocess.run(["bash", "-c", rewritten], capture_output=True, timeout=60, cwd=ROOT)
+    assert (wrapped.returncode, wrapped.stdout) == (0, b"ok\n")

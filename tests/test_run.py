@@ -195,3 +195,10 @@ def test_documented_shell_functions_send_tools_through_textclean_run(tmp_path: P
     assert proc.stdout == expected.text + b"status 2\nfunction\n"
     assert proc.stderr == b"args: -j2 all tests\n"
     assert proc.returncode == 2  # `command make` ran the program itself
+
+
+def test_what_the_command_leaves_running_does_not_hold_the_output_back() -> None:
+    start = time.monotonic()
+    proc = _run("--", "sh", "-c", "(sleep 4 &); echo started; exit 5", timeout=30)
+    assert time.monotonic() - start < 3.5  # the orphan holds the pipe for 4 s
+    assert (proc.returncode, proc.stdout) == (5, b"started\n")

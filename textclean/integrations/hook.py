@@ -173,13 +173,16 @@ def under_textclean(command: str) -> bool:
     return _UNDER_TEXTCLEAN.match(command) is not None
 
 
-def wrap_command(command: str, program: str | None = None) -> str:
-    """``command`` run by ``bash -c`` under ``textclean run``: the same words, quoted whole."""
-    return f"{program or textclean_command()} run -- bash -c {shlex.quote(command)}"
+def wrap_command(command: str, program: str | None = None, options: Sequence[str] = ()) -> str:
+    """``command`` run by ``bash -c`` under ``textclean run [options]``: the same words, quoted whole."""
+    given = "".join(f" {shlex.quote(option)}" for option in options)
+    return f"{program or textclean_command()} run{given} -- bash -c {shlex.quote(command)}"
 
 
-def rewrite_output(host: str, event: Any, *, approve: bool = False) -> dict[str, Any] | None:
-    """The JSON the hook prints for one PreToolUse event, or None to leave the call alone."""
+def rewrite_output(host: str, event: Any, *, approve: bool = False,
+                   run_options: Sequence[str] = ()) -> dict[str, Any] | None:
+    """The JSON the hook prints for one PreToolUse event, or None to leave the call alone;
+    ``run_options``: passed on to ``textclean run`` (the hook's own ``--min-tokens`` and ``--tokenizer``)."""
     _, tool_name = _event_fields(event)
     if tool_name != "Bash":
         return None
@@ -197,7 +200,7 @@ def rewrite_output(host: str, event: Any, *, approve: bool = False) -> dict[str,
         "hookEventName": PRE_TOOL_USE,
         "permissionDecision": decision,
         "permissionDecisionReason": "textclean: run under `textclean run` so its output is cleaned",
-        "updatedInput": {**tool_input, "command": wrap_command(command)},
+        "updatedInput": {**tool_input, "command": wrap_command(command, options=run_options)},
     }}
 
 
@@ -264,7 +267,9 @@ def hook_main(argv: Sequence[str]) -> int:
             raise HookInputError(f"stdin is not JSON: {exc}") from None
         name, _ = _event_fields(event)
         if name == PRE_TOOL_USE:
-            output = rewrite_output(args.host, event, approve=args.approve)
+            run_options = [*(["--min-tokens", str(args.min_tokens)] if args.min_tokens is not None else []),
+                           *(["--tokenizer", args.tokenizer] if args.tokenizer is not None else [])]
+            output = rewrite_output(args.host, event, approve=args.approve, run_options=run_options)
         else:
             output = _post_tool_use(args.host, event, args.min_tokens, args.tokenizer)
         if output is not None:

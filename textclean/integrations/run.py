@@ -217,7 +217,6 @@ def _pump(process: Popen[bytes], streams: dict[int, Captured], signals: _Signals
     for fd in streams:
         os.set_blocking(fd, False)
         selector.register(fd, selectors.EVENT_READ)
-    pty = any(stream.fresh for stream in streams.values())
     drain_until: float | None = None
     killed = False
     try:
@@ -229,8 +228,9 @@ def _pump(process: Popen[bytes], streams: dict[int, Captured], signals: _Signals
                     killed = True
                 if drain_until is None:
                     drain_until = now + DRAIN_SECONDS
-            if pty and drain_until is None and process.poll() is not None:
-                # A pty stays open while anything the command started holds it: read what is there.
+            if drain_until is None and process.poll() is not None:
+                # Whatever the command left running may hold its pipes or pty open (a server started
+                # with `&`): read what is there, then stop, as a shell waiting for the command would.
                 drain_until = now + DRAIN_SECONDS
             if drain_until is not None and now >= drain_until:
                 break
