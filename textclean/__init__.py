@@ -21,6 +21,7 @@ from .pipeline.result import (
     Removed,
     Result,
 )
+from .pipeline.tokens import TokenizerError
 
 __all__ = [
     "BELOW_MIN_TOKENS",
@@ -38,6 +39,7 @@ __all__ = [
     "Removed",
     "Result",
     "TextClean",
+    "TokenizerError",
     "ToolOutputOutcome",
     "clean",
     "clean_messages",

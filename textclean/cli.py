@@ -15,7 +15,7 @@ from dataclasses import asdict
 from ._version import __version__
 from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, clean
 from .pipeline.result import Result
-from .pipeline.tokens import DEFAULT_ENCODING, OFFLINE_ENCODINGS
+from .pipeline.tokens import DEFAULT_ENCODING, OFFLINE_ENCODINGS, TokenizerError, token_counter
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -103,6 +103,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(args_list)
     if args.min_tokens < 0 or args.max_chars < 0:
         print("textclean: --min-tokens and --max-chars must be >= 0", file=sys.stderr)
+        return 2
+    try:
+        token_counter(args.tokenizer)  # loaded once here, so a bad name is one line, not a traceback per file
+    except TokenizerError as error:
+        print(f"textclean: {error}", file=sys.stderr)
         return 2
     status = 0
     columns, rows = args.size

@@ -18,6 +18,7 @@ from collections import Counter
 from typing import Any, TextIO
 
 from textclean.pipeline.gate import DEFAULT_MIN_TOKENS
+from textclean.pipeline.tokens import TokenizerError, token_counter
 
 from .detect import FORMATS, UNKNOWN
 from .engines import ENGINES, Options, run_dask, run_pool, run_serial
@@ -315,6 +316,10 @@ def measure_main(argv: list[str]) -> int:
         return _fail(str(error))
     if args.scheduler and args.engine not in (None, "dask"):
         return _fail("--scheduler needs --engine dask")
+    try:
+        token_counter(args.tokenizer)  # here, before any worker loads it
+    except TokenizerError as error:
+        return _fail(str(error))
     show = args.progress or sys.stderr.isatty()
     total = sum(1 for _ in expand_paths(args.paths))
     if total == 0:

