@@ -321,7 +321,10 @@ def measure_main(argv: list[str]) -> int:
     except TokenizerError as error:
         return _fail(str(error))
     show = args.progress or sys.stderr.isatty()
-    total = sum(1 for _ in expand_paths(args.paths))
+    def skipped(path: str, reason: str) -> None:
+        print(f"textclean measure: skipped {path}: {reason}", file=sys.stderr)
+
+    total = sum(1 for _ in expand_paths(args.paths, skipped))
     if total == 0:
         print(f"textclean measure: found no files under {' '.join(args.paths)}", file=sys.stderr)
         return 1
@@ -342,6 +345,8 @@ def measure_main(argv: list[str]) -> int:
     if progress:
         progress.files, progress.outputs = len(partial.rows), sum(row.outputs for row in partial.rows)
         progress.close()
+    for unreadable in partial.stats.unreadable:
+        print(f"textclean measure: skipped {unreadable} (unreadable)", file=sys.stderr)
     for record in errors(partial):
         print(f"textclean measure: {record.reason} on {record.label}", file=sys.stderr)
     report = summarize(partial, args.min_tokens)
