@@ -29,7 +29,7 @@ _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 _stdin_bytes: bytes | None = None
 # Without fsspec: the compressions the standard library reads, by file name suffix.
 _STDLIB_COMPRESSION: dict[str, Callable[[str], IO[bytes]]] = {
-    ".gz": lambda path: gzip.open(path, "rb"),
+    ".gz": lambda path: gzip.open(path, "rb"),  # type: ignore[dict-item,return-value]  # a GzipFile reads bytes
     ".bz2": lambda path: bz2.open(path, "rb"),
     ".xz": lambda path: lzma.open(path, "rb"),
 }
