@@ -129,3 +129,24 @@ def test_the_tokenizer_error_is_a_value_error_callers_can_catch():
     with pytest.raises(textclean.TokenizerError, match="unknown encoding"):
         textclean.TextClean(tokenizer="nonsense", min_tokens=0).clean("\x1b[1mx\x1b[m\n" * 40)
     assert issubclass(textclean.TokenizerError, ValueError)
+
+
+def test_explain_is_one_readable_line_per_file(tmp_path):
+    path = tmp_path / "grep.raw"
+    path.write_bytes(GREP_BYTES)
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(b"plain text\n" * 40)
+    proc = run("--explain", str(path), str(plain))
+    lines = proc.stderr.decode().splitlines()
+    assert len(lines) == 2, lines
+    applied, refused = lines
+    assert "Removed(" not in applied and "=" not in applied  # no Python repr
+    sequences = GREP_BYTES.count(b"\x1b")
+    assert applied.endswith(f"; removed {sequences} escape sequences ({sum(len(m) for m in _escapes())} characters)")
+    assert refused.startswith("textclean: refused: no_terminal_noise; tokens ") and "removed" not in refused
+
+
+def _escapes():
+    import re
+
+    return re.findall(rb"\x1b\[[0-9;]*[mK]", GREP_BYTES)

@@ -27,6 +27,6 @@ def test_before_after_examples_are_current():
             input=_second_line(name), capture_output=True, check=True,
         )
         shown = proc.stdout.decode().rstrip("\r\n")
-        verdict = proc.stderr.decode().split("; removed")[0].replace("textclean: ", "")
+        verdict = proc.stderr.decode().rstrip("\n")
         assert f"\n{shown}\n" in README, name
-        assert verdict in README, (name, verdict)
+        assert f"\n{verdict}\n" in README, (name, verdict)  # the whole line, as printed

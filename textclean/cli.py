@@ -84,10 +84,8 @@ def _explain(name: str, result: Result[bytes], as_json: bool) -> str:
     verdict = "applied" if result.applied else f"refused: {result.reason}"
     detail = f" ({result.detail})" if result.detail else ""
     pages = f"; pages {result.pages_cleaned} cleaned, {result.pages_kept} kept" if result.pages_cleaned else ""
-    return (
-        f"textclean: {verdict}{detail}; tokens {result.tokens_before} -> {result.tokens_after}; "
-        f"removed {result.removed}{pages}"
-    )
+    removed = f"; removed {result.removed.describe()}" if result.applied else ""
+    return f"textclean: {verdict}{detail}; tokens {result.tokens_before} -> {result.tokens_after}{removed}{pages}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
