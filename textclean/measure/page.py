@@ -25,7 +25,7 @@ h1{font-size:1.5em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #d
 table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee}
 td.l,th.l{text-align:left}.num{font-variant-numeric:tabular-nums}
 pre{background:#f6f6f6;padding:6px;overflow:auto;max-height:18em;font-size:12px;white-space:pre-wrap}
-.pair{display:grid;grid-template-columns:1fr 1fr;gap:1em}.muted{color:#777}
+.pair{display:grid;grid-template-columns:1fr 1fr;gap:1em}.pair>div{min-width:0}.muted{color:#777}
 svg text{font:12px system-ui,sans-serif}
 .c{font:bold 9px/1 system-ui,sans-serif;color:#a33;border:1px solid #d99;border-radius:2px;padding:0 1px;
 margin:0 1px;vertical-align:1px}
