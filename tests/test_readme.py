@@ -1,5 +1,6 @@
 """The README's numbers are the ones the code produces today."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -30,3 +31,31 @@ def test_before_after_examples_are_current():
         verdict = proc.stderr.decode().rstrip("\n")
         assert f"\n{shown}\n" in README, name
         assert f"\n{verdict}\n" in README, (name, verdict)  # the whole line, as printed
+
+
+def test_extras_are_named_by_the_distribution_everywhere():
+    """`pip install 'textclean[...]'` installs another project: every install hint names textclean-lossless."""
+    files = [ROOT / "README.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").glob("*.md"),
+             *(ROOT / "textclean").rglob("*.py"), *(ROOT / "fixtures_gen").rglob("*.py")]
+    wrong = [f"{path.relative_to(ROOT)}: {match.group(0)}" for path in files
+             for match in re.finditer(r"(?<![\w-])textclean\[\w+\]", path.read_text(encoding="utf-8"))]
+    assert not wrong, wrong
+
+
+def test_the_dask_engine_names_the_extra_when_dask_is_missing(monkeypatch):
+    import importlib
+
+    import pytest
+
+    from textclean.measure import engines
+
+    real = importlib.import_module
+
+    def without_dask(name, *args):
+        if name.startswith("dask"):
+            raise ImportError(name)
+        return real(name, *args)
+
+    monkeypatch.setattr(engines.importlib, "import_module", without_dask)
+    with pytest.raises(RuntimeError, match=re.escape("pip install 'textclean-lossless[dask]'")):
+        engines.run_dask(["x"], engines.Options(min_tokens=50), 1)
