@@ -143,6 +143,9 @@ def test_a_directory_walk_reads_regular_files_only_and_names_what_it_skips(tmp_p
     (tmp_path / "gone.log").symlink_to(tmp_path / "deleted.log")
     (tmp_path / "linked.log").symlink_to(tmp_path / f"{name}.raw")  # a link to a regular file is read
     (tmp_path / "bad.jsonl.gz").write_bytes(b"not gzip at all\n")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (tmp_path / ".notes").write_text("mine\n")
     proc = _measure_cli(str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
@@ -152,7 +155,10 @@ def test_a_directory_walk_reads_regular_files_only_and_names_what_it_skips(tmp_p
     assert f"textclean measure: skipped {tmp_path / 'gone.log'}: dangling symbolic link to " \
            f"{tmp_path / 'deleted.log'}" in lines
     assert any(line.startswith(f"textclean measure: skipped {tmp_path / 'bad.jsonl.gz'}: ") for line in lines)
-    assert len(lines) == 3, lines
+    hidden = [line for line in lines if line.endswith(opener.HIDDEN)]
+    assert hidden == [f"textclean measure: skipped {tmp_path / '.git'}{os.sep}: {opener.HIDDEN}",
+                      f"textclean measure: skipped {tmp_path / '.notes'}: {opener.HIDDEN}"]
+    assert len(lines) == 5, lines
 
 
 @pytest.mark.parametrize("with_fsspec", [True, False], ids=["fsspec", "stdlib"])

@@ -128,32 +128,48 @@ def check_path(path: str) -> None:
         raise PathError(f"no such file or directory: {path}")
 
 
-def _expand_url(url: str) -> Iterator[str]:
+def _expand_url(url: str, skipped: Skipped | None) -> Iterator[str]:
     fs, root = _fsspec().core.url_to_fs(url)
     if not fs.isdir(root):
         yield url
         return
     # a chained URL (zip://logs::archive.zip): each file found keeps the chain after its own part
     chain = url[url.index("::"):] if "::" in url else ""
+    reported: set[str] = set()
     for found in sorted(fs.find(root)):
-        if not any(part.startswith(".") for part in found[len(root):].split("/")):
+        parts = found[len(root):].split("/")
+        hidden = next((i for i, part in enumerate(parts) if part.startswith(".")), None)
+        if hidden is None:
             yield fs.unstrip_protocol(found) + chain
+            continue
+        top = root + "/".join(parts[: hidden + 1])  # a hidden folder is named once, not each file in it
+        if skipped is not None and top not in reported:
+            reported.add(top)
+            skipped(fs.unstrip_protocol(top) + ("/" if hidden < len(parts) - 1 else "") + chain, HIDDEN)
+
+
+HIDDEN = "hidden (a name starting with '.'): name it to read it"
 
 
 def expand_paths(paths: Iterable[str], skipped: Skipped | None = None) -> Iterator[str]:
     """Files named, and the files under directories named (sorted, hidden entries skipped).
 
-    Only regular files (or symbolic links to them) are yielded; each other file is passed to
-    ``skipped`` with the reason."""
+    Only regular files (or symbolic links to them) are yielded; each other file, and each hidden file
+    or folder under a directory, is passed to ``skipped`` with the reason."""
     for path in paths:
         if is_url(path):
-            yield from _expand_url(path)
+            yield from _expand_url(path, skipped)
         elif path != STDIN and os.path.isdir(_local(path)):
             for root, dirs, files in os.walk(_local(path)):
+                if skipped is not None:
+                    for name in sorted(d for d in dirs if d.startswith(".")):
+                        skipped(os.path.join(root, name) + os.sep, HIDDEN)
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for name in sorted(files):
                     if not name.startswith("."):
                         yield from _regular(os.path.join(root, name), skipped)
+                    elif skipped is not None:
+                        skipped(os.path.join(root, name), HIDDEN)
         elif path != STDIN:
             yield from _regular(path, skipped)
         else:
