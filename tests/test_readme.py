@@ -59,3 +59,13 @@ def test_the_dask_engine_names_the_extra_when_dask_is_missing(monkeypatch):
     monkeypatch.setattr(engines.importlib, "import_module", without_dask)
     with pytest.raises(RuntimeError, match=re.escape("pip install 'textclean-lossless[dask]'")):
         engines.run_dask(["x"], engines.Options(min_tokens=50), 1)
+
+
+def test_the_readme_is_for_users():
+    """Under 25,000 characters, and no development log: that lives in docs/benchmarks.md and CHANGELOG.md."""
+    assert len(README) < 25_000, len(README)
+    log = re.findall(r"\bthis stop\b|\b[Ii]ssue \d+\b|\bF\d{1,2}\b|\bred[- ]team\b", README)
+    assert not log, log
+    for section in ("## Install", "## Python API", "## Command line", "## Integrations", "## Measure", "## Speed"):
+        assert f"\n{section}" in README, section
+    assert "(docs/benchmarks.md)" in README and (ROOT / "docs" / "benchmarks.md").is_file()
