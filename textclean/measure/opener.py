@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bz2
 import contextlib
+import functools
 import gzip
 import importlib
 import io
@@ -65,7 +66,9 @@ def stdin_bytes() -> bytes:
     return _stdin_bytes
 
 
+@functools.lru_cache(maxsize=1)
 def _optional_fsspec() -> Any:
+    """fsspec, or ``None``: looked for once, not at every file."""
     try:
         return importlib.import_module("fsspec")
     except ImportError:
