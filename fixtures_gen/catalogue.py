@@ -66,7 +66,7 @@ class Entry:
                 return False, f"{program} not found on PATH"
         for module in self.modules:
             if importlib.util.find_spec(module) is None:
-                return False, f"Python module {module} not installed (pip install textclean[fixtures])"
+                return False, f"Python module {module} not installed (pip install -e '.[fixtures]' in the repository)"
         return True, ""
 
     def version_argv(self) -> list[str] | None:

@@ -44,9 +44,14 @@ class Case:
 
 
 def locate(repo_root: Path | None = None) -> Path | None:
-    """``$TEXTCLEAN_CORPORA``, else ``<repo>/../shared/corpora``; ``None`` when absent."""
+    """``$TEXTCLEAN_CORPORA``, else ``<repo>/../shared/corpora``; ``None`` when absent.
+
+    ``TEXTCLEAN_CORPORA`` set to an empty string means "no suites", even with ``../shared`` beside the
+    repository: how CI proves that a clone alone passes its tests."""
     override = os.environ.get(ENVIRONMENT_VARIABLE)
-    if override:
+    if override is not None:
+        if not override:
+            return None
         path = Path(override)
     else:
         root = repo_root or Path(__file__).resolve().parent.parent

@@ -8,7 +8,10 @@ roles, tool calls, malformed lines (counted), and one tool output with an image 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
+
+import pytest
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PNG_BASE64 = (  # a 1x1 PNG
@@ -37,6 +40,16 @@ def peer_recordings() -> list[str]:
         return []
     return [path.read_bytes().decode("utf-8", "surrogateescape") for path in sorted(root.rglob("*"))
             if path.is_file() and path.suffix in (".input", ".in", ".recording")]
+
+
+NO_PEER_SUITES = "peer suites not found: ../shared/corpora beside the repository (or $TEXTCLEAN_CORPORA)"
+
+
+def peer_params(values: Sequence[object], ids: Sequence[str]) -> list[object]:
+    """Parameters over the peer suites' files, or one skipped with the reason when the suites are absent."""
+    if values:
+        return [pytest.param(value, id=name) for value, name in zip(values, ids, strict=True)]
+    return [pytest.param(None, id="no-peer-suites", marks=pytest.mark.skip(reason=NO_PEER_SUITES))]
 
 
 def _write_json_lines(path: Path, values: list[object], malformed: list[str]) -> None:

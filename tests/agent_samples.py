@@ -82,6 +82,43 @@ def write_mini_swe_agent(path: Path, texts: list[str], tool_calls: bool = False)
     return expected
 
 
+def write_mini_swe_agent_list(path: Path, texts: list[str]) -> list[str]:
+    """mini-swe-agent's bare trajectory (its ``tests/test_data/*.traj.json``): a JSON list of messages,
+    each command's output a user message of ``<returncode>`` and ``<output>``; an output too long for
+    the template comes as ``<warning>``, ``<output_head>``, ``<elided_chars>`` and ``<output_tail>``; the
+    submission's diff is the last observation, and an empty user turn ends the run."""
+    messages: list[dict] = [
+        {"role": "system", "content": "You are a helpful assistant that can interact with a computer.\n\n"
+                                      "Your response must contain exactly ONE bash code block with ONE command."},
+        {"role": "user", "content": "Please solve this issue: the tests fail on CI.\n\n## Recommended Workflow\n"
+                                    "1. Analyze the codebase by finding and reading relevant files\n"},
+    ]
+    expected: list[str] = []
+    for i, text in enumerate(texts):
+        messages.append({"role": "assistant",
+                         "content": f"THOUGHT: run step {i}.\n\n```mswea_bash_command\nmake step{i}\n```"})
+        if i == len(texts) - 1 and len(text) > 200:
+            observation = (
+                f"<returncode>{i % 2}</returncode>\n<warning>\nThe output of your last command was too long.\n"
+                f"Please try a different command that produces less output.\n</warning><output_head>\n"
+                f"{text[:100]}\n</output_head>\n<elided_chars>\n{len(text) - 200} characters elided\n"
+                f"</elided_chars>\n<output_tail>\n{text[-100:]}\n</output_tail>"
+            )
+        else:
+            observation = f"<returncode>{i % 2}</returncode>\n<output>\n{text}</output>"
+        messages.append({"role": "user", "content": observation})
+        expected.append(observation)
+    diff = "diff --git a/src/util.py b/src/util.py\n--- a/src/util.py\n+++ b/src/util.py\n@@ -6 +6 @@\n-x\n+y\n"
+    messages.append({"role": "assistant", "content": "Done.\n\n```mswea_bash_command\n"
+                                                     "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff\n```"})
+    messages.append({"role": "user", "content": diff})
+    expected.append(diff)
+    messages.append({"role": "assistant", "content": "Submitted."})
+    messages.append({"role": "user", "content": ""})
+    _dump(path, messages)
+    return expected
+
+
 def write_openhands(path: Path, texts: list[str]) -> list[str]:
     """OpenHands (V0) event trajectory: a JSON list of action and observation events."""
     events: list[dict] = [
@@ -259,6 +296,7 @@ def write_samples(root: Path) -> None:
     write_swe_agent_function_calling(root / "swe-agent-fc.json", texts[22:26])
     write_mini_swe_agent(root / "django__django-11099.traj.json", texts[26:30])
     write_mini_swe_agent(root / "toolcalls.traj.json", texts[29:33], tool_calls=True)
+    write_mini_swe_agent_list(root / "local.traj.json", texts[14:17])
     write_openhands(root / "openhands-trajectory.json", texts[0:5])
     write_codex(root / "rollout-2025-11-30T10-00-00.jsonl", texts[5:12])
     write_cast_v1(root / "demo-v1.json", texts[12])

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from agent_logs import peer_params
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import (
@@ -104,7 +105,7 @@ def test_real_captures_agree(path: Path, overlaid: list[int]) -> None:
         _agree(text, columns)
 
 
-@pytest.mark.parametrize("path", RECORDINGS, ids=[f"{p.parent.name}/{p.name}" for p in RECORDINGS])
+@pytest.mark.parametrize("path", peer_params(RECORDINGS, [f"{p.parent.name}/{p.name}" for p in RECORDINGS]))
 def test_peer_recordings_agree(path: Path, corpora_root: Path) -> None:
     text = _read(path)
     for columns, rows in ((None, None), (80, 24), (40, 10)):

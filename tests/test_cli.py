@@ -94,3 +94,59 @@ def test_several_files_are_cleaned_one_after_the_other_like_cat(tmp_path):
     assert verdicts[0]["removed"]["escape_sequences"] > 0
     assert verdicts[1]["reason"] == "below_min_tokens"
     assert b"cannot read" in proc.stderr
+
+
+def _offline_env(tmp_path):
+    """No tiktoken cache and a proxy that refuses: tiktoken cannot download an encoding here."""
+    import os
+
+    env = dict(os.environ, TIKTOKEN_CACHE_DIR=str(tmp_path / "cache"), HTTPS_PROXY="http://127.0.0.1:9",
+               HTTP_PROXY="http://127.0.0.1:9", NO_PROXY="")
+    env.pop("DATA_GYM_CACHE_DIR", None)
+    return env
+
+
+def test_an_unknown_or_unloadable_tokenizer_is_one_line_and_exit_2(tmp_path):
+    path = tmp_path / "grep.raw"
+    path.write_bytes(GREP_BYTES)
+    for command in ([], ["measure"]):
+        for name, says in (("nonsense", "unknown encoding 'nonsense'"), ("r50k_base", "cannot load encoding")):
+            proc = subprocess.run(
+                [sys.executable, "-m", "textclean", *command, "--tokenizer", name, str(path)],
+                capture_output=True, timeout=60, env=_offline_env(tmp_path),
+            )
+            assert proc.returncode == 2, (command, name, proc.stderr)
+            assert proc.stdout == b""
+            lines = proc.stderr.decode().splitlines()
+            assert len(lines) == 1 and says in lines[0] and "o200k_base" in lines[0], (command, name, lines)
+
+
+def test_the_tokenizer_error_is_a_value_error_callers_can_catch():
+    import pytest
+
+    import textclean
+
+    with pytest.raises(textclean.TokenizerError, match="unknown encoding"):
+        textclean.TextClean(tokenizer="nonsense", min_tokens=0).clean("\x1b[1mx\x1b[m\n" * 40)
+    assert issubclass(textclean.TokenizerError, ValueError)
+
+
+def test_explain_is_one_readable_line_per_file(tmp_path):
+    path = tmp_path / "grep.raw"
+    path.write_bytes(GREP_BYTES)
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(b"plain text\n" * 40)
+    proc = run("--explain", str(path), str(plain))
+    lines = proc.stderr.decode().splitlines()
+    assert len(lines) == 2, lines
+    applied, refused = lines
+    assert "Removed(" not in applied and "=" not in applied  # no Python repr
+    sequences = GREP_BYTES.count(b"\x1b")
+    assert applied.endswith(f"; removed {sequences} escape sequences ({sum(len(m) for m in _escapes())} characters)")
+    assert refused.startswith("textclean: refused: no_terminal_noise; tokens ") and "removed" not in refused
+
+
+def _escapes():
+    import re
+
+    return re.findall(rb"\x1b\[[0-9;]*[mK]", GREP_BYTES)

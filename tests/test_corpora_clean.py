@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from agent_logs import peer_params
 
 import oracle
 import textclean
@@ -28,7 +29,7 @@ def _recordings() -> list[Path]:
 RECORDINGS = _recordings()
 
 
-@pytest.mark.parametrize("path", RECORDINGS, ids=[f"{p.parent.name}/{p.name}" for p in RECORDINGS])
+@pytest.mark.parametrize("path", peer_params(RECORDINGS, [f"{p.parent.name}/{p.name}" for p in RECORDINGS]))
 def test_gate_adopts_only_what_the_oracle_agrees_with(path: Path) -> None:
     raw = path.read_bytes()  # binary: the recordings hold bare \r
     text = raw.decode("utf-8", "surrogateescape")
@@ -53,7 +54,7 @@ def test_some_recordings_are_adopted() -> None:
 CASES = [c for suite in corpora.SUITES.values() for c in suite(ROOT)] if ROOT is not None else []
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{c.suite}/{c.name}" for c in CASES])
+@pytest.mark.parametrize("case", peer_params(CASES, [f"{c.suite}/{c.name}" for c in CASES]))
 def test_with_its_size_what_the_gate_adopts_keeps_every_line_the_terminal_shows(case: corpora.Case) -> None:
     """The recordings' real sizes passed (alacritty: size.json, xterm.js 80x25, pyte 80x24): what the
     gate adopts keeps, in order, every line the terminal shows at the end (its history and screen)."""

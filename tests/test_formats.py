@@ -11,6 +11,7 @@ from agent_samples import (
     texts_fixture,  # noqa: F401  (the texts fixture)
     write_codex,
     write_mini_swe_agent,
+    write_mini_swe_agent_list,
     write_openhands,
     write_swe_agent_function_calling,
 )
@@ -24,6 +25,7 @@ from textclean.measure.sources import ReadStats, detect_format, read_file
     [
         ("run.traj.json", write_mini_swe_agent, sources.MINI_SWE_AGENT),
         ("run-toolcalls.traj.json", lambda p, t: write_mini_swe_agent(p, t, tool_calls=True), sources.MINI_SWE_AGENT),
+        ("local.traj.json", write_mini_swe_agent_list, sources.MINI_SWE_AGENT),  # a bare list of messages
         ("trajectory.json", write_openhands, sources.OPENHANDS),
         ("rollout-2025-11-30T10-00-00-0199a000.jsonl", write_codex, sources.CODEX),
         ("astropy__astropy-12907.json", write_swe_agent_function_calling, sources.SWE_AGENT),
@@ -85,3 +87,12 @@ def test_json_lines_of_no_known_shape_is_unknown(tmp_path) -> None:
     path = tmp_path / "metrics.jsonl"
     path.write_text('{"step": 1, "loss": 0.5}\n{"step": 2, "loss": 0.4}\n')
     assert detect_format(str(path)) == sources.UNKNOWN
+
+
+def test_a_bare_chat_list_without_command_observations_is_not_mini_swe_agent(tmp_path, texts) -> None:
+    from agent_logs import openai_messages
+
+    messages, _ = openai_messages(texts[:3])
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps(messages), encoding="utf-8", errors="surrogatepass")
+    assert detect_format(str(path)) == sources.OPENAI

@@ -8,7 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import http.server
+import json
 import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -87,3 +98,105 @@ def test_a_request_without_tool_outputs_is_untouched() -> None:
     data = {"model": "gpt-4o", "messages": [{"role": "user", "content": "\x1b[31mhi\x1b[m" * 100}]}
     before = copy.deepcopy(data)
     assert _pre_call(TextCleanHook(), data) == before
+
+
+def _readme_config() -> str:
+    """The README's LiteLLM config.yaml, as written."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    blocks = readme.split("```yaml\n")[1:]
+    config = next(block.split("```")[0] for block in blocks if CONFIG_LINE in block)
+    assert "general_settings:" in config and "master_key:" in config
+    return config
+
+
+class _Upstream(http.server.BaseHTTPRequestHandler):
+    """A stand-in for the model's API on 127.0.0.1: records each request, answers one chat completion."""
+
+    received: list[dict] = []
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        _Upstream.received.append(body)
+        answer = json.dumps({
+            "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": body.get("model", "gpt-4o"),
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _post(url: str, key: str, body: dict) -> tuple[int, dict]:
+    request = urllib.request.Request(url, json.dumps(body).encode(), method="POST", headers={
+        "Content-Type": "application/json", "Authorization": f"Bearer {key}"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, {"error": error.read().decode(errors="replace")}
+
+
+def test_the_readme_config_runs_a_real_proxy_that_cleans(tmp_path: Path) -> None:
+    """The README's config.yaml as written, in a real ``litellm`` proxy process on 127.0.0.1 (offline, as the
+    README says: LITELLM_LOCAL_MODEL_COST_MAP=True), its model pointed at a local stand-in."""
+    executable = shutil.which("litellm", path=str(Path(sys.executable).parent)) or shutil.which("litellm")
+    if executable is None:
+        pytest.skip("the litellm command (litellm[proxy]) is not installed")
+    (tmp_path / "config.yaml").write_text(_readme_config())
+    upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Upstream)
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    port, key = _free_port(), "sk-" + secrets.token_hex(24)
+    env = dict(os.environ, LITELLM_MASTER_KEY=key, LITELLM_LOCAL_MODEL_COST_MAP="True",
+               OPENAI_API_KEY="sk-upstream", OPENAI_API_BASE=f"http://127.0.0.1:{upstream.server_port}/v1",
+               NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost")
+    log = (tmp_path / "proxy.log").open("wb")
+    proxy = subprocess.Popen([executable, "--config", "config.yaml", "--host", "127.0.0.1", "--port", str(port)],
+                             cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proxy.poll() is None, (tmp_path / "proxy.log").read_text(errors="replace")[-3000:]
+            assert time.monotonic() < deadline, "the proxy did not come up in 120 s"
+            try:
+                with urllib.request.urlopen(f"{base}/health/liveliness", timeout=5) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.5)
+        noisy = _capture("grep_color")
+        messages = [
+            {"role": "user", "content": "search"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "sh", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": noisy},
+        ]
+        status, _ = _post(f"{base}/v1/chat/completions", "sk-not-the-key", {"model": "gpt-4o", "messages": messages})
+        assert status in (400, 401, 403) and not _Upstream.received  # the master key guards the proxy
+        status, answer = _post(f"{base}/v1/chat/completions", key, {"model": "gpt-4o", "messages": messages})
+        assert status == 200, answer
+        assert answer["choices"][0]["message"]["content"] == "ok"
+        sent = _Upstream.received[-1]["messages"]
+        assert sent[2]["content"] == clean(noisy).text != noisy  # what reached the model was cleaned
+        assert sent[0]["content"] == "search"
+    finally:
+        proxy.terminate()
+        try:
+            proxy.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proxy.kill()
+            proxy.wait()
+        log.close()
+        upstream.shutdown()

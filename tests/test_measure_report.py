@@ -114,6 +114,7 @@ class _Page(HTMLParser):
         self._key: str | None = None
         self.pre: list[str] = []
         self._in_pre = False
+        self.shown: list[str] = []  # every piece of text a reader sees
 
     def handle_starttag(self, tag, attrs) -> None:
         a = dict(attrs)
@@ -149,6 +150,7 @@ class _Page(HTMLParser):
             self._in_pre = False
 
     def handle_data(self, data) -> None:
+        self.shown.append(data)
         if self._cell is not None:
             self._cell.append(data)
         if self._in_pre:
@@ -177,7 +179,15 @@ def test_html_page_agrees_with_json(corpus, capsys, tmp_path) -> None:
     ]
     assert str(corpus / HOSTILE_NAME) in [r[0] for r in rows]  # escaped in the page, read back exactly
     assert len(page.pre) == 2 * len(report["largest_savings"]) > 0
-    assert "\x1b" not in text and "\u241b" in page.pre[0]  # ESC shown as its control picture
+    # ESC shown as its name in a span, not as a control picture (U+2400-U+243F: no common font has them)
+    assert "\x1b" not in text and '<span class="c" title="ESC (U+001B)">ESC</span>' in text
+    assert not [ch for ch in text if 0x2400 <= ord(ch) <= 0x243F]
+    assert "ESC" in page.pre[0]
+    # People read words: no JSON key is shown as a label (they stay in data-key / data-label)
+    shown = " ".join(page.shown)
+    for key in ("all_outputs", "tokens_before", "outputs_seen", "escape_sequences", "malformed_records"):
+        assert key not in shown, key
+    assert "tokens saved, every output (repeats included)" in shown and "escape sequences" in shown
     # Self-contained: no scripts, no fetched resources, no links out.
     assert "script" not in page.tags and "link" not in page.tags and "img" not in page.tags
     assert not [v for k, v in page.attrs_seen if k in ("src", "href")]

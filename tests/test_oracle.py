@@ -189,3 +189,18 @@ def test_any_bytes_render_and_check_against_themselves(raw: bytes) -> None:
     assert oracle.check_lossless(raw, raw).ok
     narrow = oracle.render(raw, columns=7, lines=3, flavour="tmux")
     assert len(narrow.screen) == 3
+
+
+def test_corpora_locate_honours_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from oracle import corpora
+
+    monkeypatch.setenv(corpora.ENVIRONMENT_VARIABLE, str(tmp_path))
+    assert corpora.locate() == tmp_path
+    monkeypatch.setenv(corpora.ENVIRONMENT_VARIABLE, str(tmp_path / "absent"))
+    assert corpora.locate() is None
+    (tmp_path / "shared" / "corpora").mkdir(parents=True)
+    repo = tmp_path / "repo"
+    monkeypatch.delenv(corpora.ENVIRONMENT_VARIABLE)
+    assert corpora.locate(repo) == tmp_path / "shared" / "corpora"  # beside the checkout
+    monkeypatch.setenv(corpora.ENVIRONMENT_VARIABLE, "")  # set but empty: none, even with ../shared there
+    assert corpora.locate(repo) is None

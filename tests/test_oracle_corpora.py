@@ -177,9 +177,3 @@ def test_plain_pyte_agreement_is_as_measured(suite: tuple[str, list[corpora.Case
     assert len(corpora.agreeing(cases, corpora.plain_pyte_screen)) == PLAIN_PYTE[name]
     assert len(RECORDED[name]) >= PLAIN_PYTE[name]
 
-
-def test_locate_honours_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv(corpora.ENVIRONMENT_VARIABLE, str(tmp_path))
-    assert corpora.locate() == tmp_path
-    monkeypatch.setenv(corpora.ENVIRONMENT_VARIABLE, str(tmp_path / "absent"))
-    assert corpora.locate() is None

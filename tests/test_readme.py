@@ -1,5 +1,6 @@
 """The README's numbers are the ones the code produces today."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,44 @@ def test_before_after_examples_are_current():
             input=_second_line(name), capture_output=True, check=True,
         )
         shown = proc.stdout.decode().rstrip("\r\n")
-        verdict = proc.stderr.decode().split("; removed")[0].replace("textclean: ", "")
+        verdict = proc.stderr.decode().rstrip("\n")
         assert f"\n{shown}\n" in README, name
-        assert verdict in README, (name, verdict)
+        assert f"\n{verdict}\n" in README, (name, verdict)  # the whole line, as printed
+
+
+def test_extras_are_named_by_the_distribution_everywhere():
+    """`pip install 'textclean[...]'` installs another project: every install hint names textclean-lossless."""
+    files = [ROOT / "README.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").glob("*.md"),
+             *(ROOT / "textclean").rglob("*.py"), *(ROOT / "fixtures_gen").rglob("*.py")]
+    wrong = [f"{path.relative_to(ROOT)}: {match.group(0)}" for path in files
+             for match in re.finditer(r"(?<![\w-])textclean\[\w+\]", path.read_text(encoding="utf-8"))]
+    assert not wrong, wrong
+
+
+def test_the_dask_engine_names_the_extra_when_dask_is_missing(monkeypatch):
+    import importlib
+
+    import pytest
+
+    from textclean.measure import engines
+
+    real = importlib.import_module
+
+    def without_dask(name, *args):
+        if name.startswith("dask"):
+            raise ImportError(name)
+        return real(name, *args)
+
+    monkeypatch.setattr(engines.importlib, "import_module", without_dask)
+    with pytest.raises(RuntimeError, match=re.escape("pip install 'textclean-lossless[dask]'")):
+        engines.run_dask(["x"], engines.Options(min_tokens=50), 1)
+
+
+def test_the_readme_is_for_users():
+    """Under 25,000 characters, and no development log: that lives in docs/benchmarks.md and CHANGELOG.md."""
+    assert len(README) < 25_000, len(README)
+    log = re.findall(r"\bthis stop\b|\b[Ii]ssue \d+\b|\bF\d{1,2}\b|\bred[- ]team\b", README)
+    assert not log, log
+    for section in ("## Install", "## Python API", "## Command line", "## Integrations", "## Measure", "## Speed"):
+        assert f"\n{section}" in README, section
+    assert "(docs/benchmarks.md)" in README and (ROOT / "docs" / "benchmarks.md").is_file()

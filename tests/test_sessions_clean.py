@@ -45,7 +45,7 @@ def _ideal_tokens(raw: str, columns: int, rows: int) -> int:
     return COUNT("\n".join(render(raw, columns=columns, lines=rows, flavour="tmux").shown) + "\n")
 
 
-# Sessions the cleaner resolves at their size, each page cleaned; see README ("Whole sessions").
+# Sessions the cleaner resolves at their size, each page cleaned; see docs/benchmarks.md ("Whole terminal sessions").
 RESOLVED = ["session_bash", "session_man", "session_top", "session_asciinema", "session_asciinema_shell"]
 
 
@@ -193,7 +193,7 @@ def test_a_size_must_be_a_plain_int(bad: object) -> None:
 
 
 def session_table() -> str:
-    """The README's table of recorded sessions (regenerate: ``python -m tests.test_sessions_clean``)."""
+    """The table of recorded sessions in docs/benchmarks.md (regenerate: ``python -m tests.test_sessions_clean``)."""
     lines = [
         "| session | size | pages cleaned / kept | tokens before | candidate | oracle's ideal |",
         "| --- | --- | --- | ---: | ---: | ---: |",
@@ -215,13 +215,13 @@ def session_table() -> str:
     return "\n".join(lines)
 
 
-def test_readme_session_table_is_current() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+def test_benchmarks_session_table_is_current() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md").read_text()
     assert session_table() in readme, "regenerate with: python -m tests.test_sessions_clean"
 
 
-def test_readme_before_after_example_is_current() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+def test_benchmarks_before_after_example_is_current() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md").read_text()
     recording = SESSIONS["session_man"]
     raw = _text("session_man")
     proposal = cleaner.candidate(raw, columns=recording.columns, rows=recording.rows)

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
+import pytest
 from agent_logs import (
+    MALFORMED_LINES,
     captures,
     write_anthropic_json,
     write_cast_v1,
@@ -16,7 +23,7 @@ from agent_logs import (
 )
 from agent_samples import read_outputs, texts_fixture  # noqa: F401  (the texts fixture)
 
-from textclean.measure import sources
+from textclean.measure import opener, sources
 from textclean.measure.sources import ReadStats, detect_format, read_file
 
 
@@ -121,3 +128,69 @@ def test_missing_file_is_unreadable(tmp_path: Path) -> None:
     stats = ReadStats()
     assert list(read_file(str(tmp_path / "gone.jsonl"), stats)) == []
     assert stats.unreadable_files == 1
+
+
+def _measure_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """``textclean measure`` in a child process, bounded: a FIFO read would block it forever."""
+    return subprocess.run([sys.executable, "-m", "textclean", "measure", "--json", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_a_directory_walk_reads_regular_files_only_and_names_what_it_skips(tmp_path: Path) -> None:
+    (name, text), *_ = captures()
+    (tmp_path / f"{name}.raw").write_bytes(text.encode("utf-8", "surrogateescape"))
+    os.mkfifo(tmp_path / "pipe")  # opened for reading, it would wait for a writer that never comes
+    (tmp_path / "gone.log").symlink_to(tmp_path / "deleted.log")
+    (tmp_path / "linked.log").symlink_to(tmp_path / f"{name}.raw")  # a link to a regular file is read
+    (tmp_path / "bad.jsonl.gz").write_bytes(b"not gzip at all\n")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (tmp_path / ".notes").write_text("mine\n")
+    proc = _measure_cli(str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["files"] == 3 and report["unreadable_files"] == 1
+    lines = proc.stderr.splitlines()
+    assert f"textclean measure: skipped {tmp_path / 'pipe'}: a FIFO, not a regular file" in proc.stderr
+    assert f"textclean measure: skipped {tmp_path / 'gone.log'}: dangling symbolic link to " \
+           f"{tmp_path / 'deleted.log'}" in lines
+    assert any(line.startswith(f"textclean measure: skipped {tmp_path / 'bad.jsonl.gz'}: ") for line in lines)
+    hidden = [line for line in lines if line.endswith(opener.HIDDEN)]
+    assert hidden == [f"textclean measure: skipped {tmp_path / '.git'}{os.sep}: {opener.HIDDEN}",
+                      f"textclean measure: skipped {tmp_path / '.notes'}: {opener.HIDDEN}"]
+    assert len(lines) == 5, lines
+
+
+@pytest.mark.parametrize("with_fsspec", [True, False], ids=["fsspec", "stdlib"])
+def test_compressed_logs_are_read_decompressed(tmp_path: Path, texts, monkeypatch, with_fsspec) -> None:
+    if with_fsspec:
+        pytest.importorskip("fsspec")
+    else:
+        monkeypatch.setattr(opener, "_optional_fsspec", lambda: None)
+    plain = tmp_path / "session.jsonl"
+    expected = write_claude_code(plain, texts[:3])
+    packed = tmp_path / "session.jsonl.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    plain.unlink()
+    assert detect_format(str(packed)) == sources.CLAUDE_CODE
+    _read_back(packed, expected, sources.CLAUDE_CODE, len(MALFORMED_LINES))
+    raw = tmp_path / "build.log.gz"
+    raw.write_bytes(gzip.compress(texts[0].encode("utf-8", "surrogateescape")))
+    assert [o.text for o in read_outputs(raw)[0]] == [texts[0]]
+
+
+def test_zip_members_are_read_through_fsspec_urls(tmp_path: Path, texts) -> None:
+    pytest.importorskip("fsspec")
+    archive = tmp_path / "logs.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("run/build.log", texts[0].encode("utf-8", "surrogateescape"))
+        z.writestr("run/test.log", texts[1].encode("utf-8", "surrogateescape"))
+    member = f"zip://run/build.log::{archive}"
+    assert [o.text for o in read_outputs(member)[0]] == [texts[0]]  # type: ignore[arg-type]
+    folder = list(sources.expand_paths([f"zip://run::{archive}"]))
+    assert folder == [f"zip://run/build.log::{archive}", f"zip://run/test.log::{archive}"]
+    report = json.loads(_measure_cli(member, f"zip://run::{archive}").stdout)
+    assert report["files"] == 3 and report["unreadable_files"] == 0
+    skipped: list[tuple[str, str]] = []
+    assert list(sources.expand_paths([str(archive)], lambda p, r: skipped.append((p, r)))) == []
+    assert skipped and "zip://MEMBER::" in skipped[0][1]

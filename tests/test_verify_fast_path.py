@@ -344,9 +344,11 @@ def _routed_agrees(text: str, columns: int | None = None, rows: int | None = Non
 def test_routing_agrees_on_every_capture() -> None:
     routed = [name for name, text in captures() if _routed_agrees(text)]
     assert "clear_then_ls" not in routed  # its clear comes before any output: the line model answers
-    count = sum(_routed_agrees(text, columns, rows) for text, columns, rows in _recorded())
-    count += sum(_routed_agrees(text) for text in peer_recordings())
-    assert count >= 10
+    # the committed recordings alone must exercise the routing: a fresh clone has no peer suites
+    assert sum(_routed_agrees(text, columns, rows) for text, columns, rows in _recorded()) >= 4
+    recorded = peer_recordings()
+    if recorded:
+        assert sum(_routed_agrees(text) for text in recorded) >= 10
 
 
 _ROUTE_PIECE = st.one_of(

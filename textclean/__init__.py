@@ -14,6 +14,7 @@ from ._version import __version__
 
 if TYPE_CHECKING:
     from .integrations.messages import NON_TEXT_BLOCKS, MessagesReport, ToolOutputOutcome, clean_messages
+    from .pipeline.errors import TokenizerError
     from .pipeline.gate import DEFAULT_MAX_CHARS, DEFAULT_MIN_TOKENS, TextClean, clean
     from .pipeline.probe import has_terminal_noise
     from .pipeline.result import (
@@ -39,6 +40,7 @@ _WHERE = {
     **dict.fromkeys(("BELOW_MIN_TOKENS", "CONTENT_WOULD_CHANGE", "GATE_REASONS", "MALFORMED_ESCAPE",
                      "NO_TERMINAL_NOISE", "NOT_SMALLER", "TOO_LARGE", "UNSUPPORTED_CONTROL", "Removed", "Result"),
                     ".pipeline.result"),
+    "TokenizerError": ".pipeline.errors",
 }
 
 
@@ -71,6 +73,7 @@ __all__ = [
     "Removed",
     "Result",
     "TextClean",
+    "TokenizerError",
     "ToolOutputOutcome",
     "clean",
     "clean_messages",

@@ -105,10 +105,8 @@ def _explain(name: str, result: Result[bytes], as_json: bool) -> str:
     verdict = "applied" if result.applied else f"refused: {result.reason}"
     detail = f" ({result.detail})" if result.detail else ""
     pages = f"; pages {result.pages_cleaned} cleaned, {result.pages_kept} kept" if result.pages_cleaned else ""
-    return (
-        f"textclean: {verdict}{detail}; tokens {result.tokens_before} -> {result.tokens_after}; "
-        f"removed {result.removed}{pages}"
-    )
+    removed = f"; removed {result.removed.describe()}" if result.applied else ""
+    return f"textclean: {verdict}{detail}; tokens {result.tokens_before} -> {result.tokens_after}{removed}{pages}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -126,10 +124,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_main(args_list[1:])
     from .pipeline.gate import clean
+    from .pipeline.tokens import TokenizerError, token_counter
 
     args = _parser().parse_args(args_list)
     if args.min_tokens < 0 or args.max_chars < 0:
         print("textclean: --min-tokens and --max-chars must be >= 0", file=sys.stderr)
+        return 2
+    try:
+        token_counter(args.tokenizer)  # loaded once here, so a bad name is one line, not a traceback per file
+    except TokenizerError as error:
+        print(f"textclean: {error}", file=sys.stderr)
         return 2
     status = 0
     columns, rows = args.size

@@ -47,6 +47,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from textclean.pipeline.errors import TokenizerError
 from textclean.pipeline.probe import has_terminal_noise
 
 if TYPE_CHECKING:
@@ -276,7 +277,7 @@ def hook_main(argv: Sequence[str]) -> int:
             sys.stdout.write(json.dumps(output) + "\n")  # ASCII: lone surrogates stay escapes
             sys.stdout.flush()
         return 0
-    except HookInputError as exc:
+    except (HookInputError, TokenizerError) as exc:
         print(f"textclean hook: {exc}; tool call left as it was", file=sys.stderr)
         return 1
     except Exception as exc:  # never block the agent, whatever happens

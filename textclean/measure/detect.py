@@ -115,10 +115,39 @@ def shape_of_line(value: Any) -> str | None:
     return chat_shape(value)
 
 
+_MINI_OBSERVATION = re.compile(r"<returncode>-?\d+</returncode>\s*<(?:output|output_head|warning)>")
+
+
+def message_text(content: Any) -> str | None:
+    """A message's text: its string content, or its text parts joined; ``None`` for anything else."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and content and all(
+        isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str) for part in content
+    ):
+        return "".join(part["text"] for part in content)
+    return None
+
+
+def is_mini_swe_agent_messages(value: Any) -> bool:
+    """mini-swe-agent's bare trajectory: a list of messages whose user turns answer commands with
+    ``<returncode>N</returncode>`` then ``<output>`` (or ``<output_head>`` / ``<warning>``)."""
+    if not isinstance(value, list) or not value:
+        return False
+    if not all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value[:SNIFF_LINES]):
+        return False
+    return any(
+        m.get("role") == "user" and _MINI_OBSERVATION.search(message_text(m.get("content")) or "") is not None
+        for m in value
+    )
+
+
 def shape_of_document(value: Any) -> str | None:
     """The format of one whole JSON document, if its shape tells."""
     if is_v1_document(value):
         return ASCIICAST
+    if is_mini_swe_agent_messages(value):
+        return MINI_SWE_AGENT
     if isinstance(value, dict):
         info = value.get("info")
         if str(value.get("trajectory_format", "")).startswith("mini-swe-agent") or (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 
@@ -31,12 +31,14 @@ class ReadStats:
     malformed: int = 0
     unreadable_files: int = 0
     skipped_files: int = 0
+    unreadable: list[str] = field(default_factory=list)  # "PATH: reason" of each unreadable file
 
     def merge(self, other: ReadStats) -> None:
         self.files += other.files
         self.malformed += other.malformed
         self.unreadable_files += other.unreadable_files
         self.skipped_files += other.skipped_files
+        self.unreadable.extend(other.unreadable)
 
 
 def decode(data: bytes) -> str:

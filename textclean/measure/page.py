@@ -1,15 +1,19 @@
 """``--html FILE``: the measure report as one self-contained page (inline CSS and SVG, no scripts,
 no external assets), rendered from the same dict ``--json`` prints, so both always agree.
 
-Every number a chart draws is also in the bar's ``data-value`` attribute and in a table beside it.
-Log text (paths, excerpts, details) is HTML-escaped; control characters in excerpts are shown as
-their Unicode control pictures (ESC as ␛) and undecodable bytes as U+FFFD.
+Every number a chart draws is also in the bar's ``data-value`` attribute (the JSON key in
+``data-label`` / ``data-key``) and in a table beside it; what a person reads are labels in words.
+Log text (paths, excerpts, details) is HTML-escaped; control characters in excerpts are shown as their
+ECMA-48 names in a boxed span (``ESC``, ``CR``: the Unicode control pictures U+2400-U+243F are in
+no common font, so browsers drew boxes) and undecodable bytes as U+FFFD.
 """
 
 from __future__ import annotations
 
 import html
 from typing import Any
+
+from textclean.pipeline.names import C0_NAMES
 
 BAR_WIDTH = 420
 BAR_HEIGHT = 18
@@ -21,9 +25,44 @@ h1{font-size:1.5em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #d
 table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee}
 td.l,th.l{text-align:left}.num{font-variant-numeric:tabular-nums}
 pre{background:#f6f6f6;padding:6px;overflow:auto;max-height:18em;font-size:12px;white-space:pre-wrap}
-.pair{display:grid;grid-template-columns:1fr 1fr;gap:1em}.muted{color:#777}
+.pair{display:grid;grid-template-columns:1fr 1fr;gap:1em}.pair>div{min-width:0}.muted{color:#777}
 svg text{font:12px system-ui,sans-serif}
+.c{font:bold 9px/1 system-ui,sans-serif;color:#a33;border:1px solid #d99;border-radius:2px;padding:0 1px;
+margin:0 1px;vertical-align:1px}
 """
+
+#: What a person reads for each JSON key and gate reason the page shows (unknown keys read as themselves).
+LABELS = {
+    "files": "files read",
+    "outputs_seen": "tool outputs seen",
+    "outputs_unique": "distinct outputs (by text)",
+    "outputs_fired": "outputs cleaned (gate fired)",
+    "tokens_before": "tokens before, distinct outputs",
+    "tokens_after": "tokens after, distinct outputs",
+    "tokens_saved": "tokens saved, distinct outputs",
+    "all_outputs.tokens_before": "tokens before, every output (repeats included)",
+    "all_outputs.tokens_after": "tokens after, every output (repeats included)",
+    "all_outputs.tokens_saved": "tokens saved, every output (repeats included)",
+    "malformed_records": "malformed records (skipped)",
+    "escape_sequences": "escape sequences",
+    "cr_redraws": "carriage-return redraws",
+    "backspace": "backspace overstrike",
+    "multiline_redraws": "multi-line redraws",
+    "applied": "cleaned",
+    "too_large": "too large",
+    "below_min_tokens": "below --min-tokens",
+    "no_terminal_noise": "no terminal noise",
+    "unsupported_control": "unsupported control",
+    "malformed_escape": "malformed escape",
+    "content_would_change": "content would change",
+    "not_smaller": "not smaller",
+    "non_text_blocks": "non-text blocks (left whole)",
+    "unknown_shape": "unknown JSON shape",
+}
+
+
+def label(key: str) -> str:
+    return LABELS.get(key, key)
 
 
 def _e(value: object) -> str:
@@ -31,20 +70,20 @@ def _e(value: object) -> str:
 
 
 def visible(text: str) -> str:
-    """Control characters as control pictures (keeping line feeds and tabs), bad bytes as U+FFFD."""
+    """``text`` as HTML: escaped, control characters (but line feeds and tabs) as their names in a
+    boxed span, undecodable bytes (lone surrogates) as U+FFFD."""
     out = []
+    run: list[str] = []
     for ch in text:
         code = ord(ch)
-        if ch in "\n\t":
-            out.append(ch)
-        elif code < 0x20:
-            out.append(chr(0x2400 + code))
-        elif code == 0x7F:
-            out.append("\u2421")
-        elif 0xD800 <= code <= 0xDFFF:
-            out.append("\ufffd")
+        if (code < 0x20 and ch not in "\n\t") or code == 0x7F:
+            out.append(_e("".join(run)))
+            run = []
+            name = C0_NAMES.get(code, "DEL")
+            out.append(f'<span class="c" title="{name} (U+{code:04X})">{name}</span>')
         else:
-            out.append(ch)
+            run.append("\ufffd" if 0xD800 <= code <= 0xDFFF else ch)
+    out.append(_e("".join(run)))
     return "".join(out)
 
 
@@ -56,13 +95,13 @@ def bar_chart(chart_id: str, title: str, items: list[tuple[str, int]]) -> str:
         f'<svg id="{_e(chart_id)}" class="chart" role="img" aria-label="{_e(title)}" '
         f'width="{LABEL_WIDTH + BAR_WIDTH + 110}" height="{height}" xmlns="http://www.w3.org/2000/svg">'
     ]
-    for i, (label, value) in enumerate(items):
+    for i, (key, value) in enumerate(items):
         y = 5 + i * BAR_HEIGHT
         width = max(1, round(BAR_WIDTH * max(value, 0) / widest))
         parts.append(
-            f'<text x="{LABEL_WIDTH - 6}" y="{y + 13}" text-anchor="end">{_e(label)}</text>'
+            f'<text x="{LABEL_WIDTH - 6}" y="{y + 13}" text-anchor="end">{_e(label(key))}</text>'
             f'<rect x="{LABEL_WIDTH}" y="{y + 2}" width="{width}" height="{BAR_HEIGHT - 4}" fill="#4a78b5" '
-            f'data-label="{_e(label)}" data-value="{value}"><title>{_e(label)}: {value:,}</title></rect>'
+            f'data-label="{_e(key)}" data-value="{value}"><title>{_e(label(key))}: {value:,}</title></rect>'
             f'<text x="{LABEL_WIDTH + width + 6}" y="{y + 13}">{value:,}</text>'
         )
     if not items:
@@ -87,7 +126,7 @@ def _summary(report: dict[str, Any]) -> str:
         ("malformed_records", report["malformed_records"]),
     ]
     body = "".join(
-        f'<tr><th class="l">{_e(key)}</th><td class="num" data-key="{_e(key)}">{value:,}</td></tr>'
+        f'<tr><th class="l">{_e(label(key))}</th><td class="num" data-key="{_e(key)}">{value:,}</td></tr>'
         for key, value in rows
     )
     return f'<table id="summary">{body}</table>'
@@ -101,8 +140,8 @@ def _savings(report: dict[str, Any]) -> str:
         parts.append(
             f'<section class="saving" data-saved="{item["saved"]}"><h3>{n + 1}. −{item["saved"]:,} tokens '
             f'({item["tokens_before"]:,} → {item["tokens_after"]:,}) <span class="muted">{_e(item["source"])}'
-            f'</span></h3><div class="pair"><div><b>before</b><pre>{_e(visible(item["before_excerpt"]))}</pre>'
-            f'</div><div><b>after</b><pre>{_e(visible(item["after_excerpt"]))}</pre></div></div></section>'
+            f'</span></h3><div class="pair"><div><b>before</b><pre>{visible(item["before_excerpt"])}</pre>'
+            f'</div><div><b>after</b><pre>{visible(item["after_excerpt"])}</pre></div></div></section>'
         )
     return "".join(parts)
 
@@ -116,7 +155,7 @@ def _per_file(report: dict[str, Any]) -> str:
     for row in report["per_file"]:
         refusal = ""
         if row["top_refusal"]:
-            refusal = _e(row["top_refusal"])
+            refusal = _e(label(row["top_refusal"]))
             if row["top_refusal_outputs"]:
                 refusal += f" ×{row['top_refusal_outputs']}"
             if row["top_refusal_detail"]:
@@ -140,7 +179,7 @@ def render_page(report: dict[str, Any]) -> str:
     )
     refusals = [(reason, n) for reason, n in report["gate_reasons"].items() if reason != "applied"]
     details = "".join(
-        f'<tr><th class="l">{_e(reason)}</th><td class="l">{_e(detail)}</td></tr>'
+        f'<tr><th class="l">{_e(label(reason))}</th><td class="l">{_e(detail)}</td></tr>'
         for reason, detail in report["refusal_details"].items()
     )
     unknown = "".join(f"<li>{_e(path)}</li>" for path in report["unknown_files"])

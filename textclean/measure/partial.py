@@ -127,7 +127,7 @@ def measure_file(
     stats = ReadStats()
     try:
         detected = fmt or detect_format(path)
-    except OSError:
+    except (OSError, EOFError):  # read_file meets it again and records why
         detected = UNREADABLE
     partial = Partial(stats=stats)
     outputs = fired = before = after = 0

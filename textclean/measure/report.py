@@ -18,6 +18,7 @@ from collections import Counter
 from typing import Any, TextIO
 
 from textclean.pipeline.gate import DEFAULT_MIN_TOKENS
+from textclean.pipeline.tokens import TokenizerError, token_counter
 
 from .detect import FORMATS, UNKNOWN
 from .engines import ENGINES, Options, run_dask, run_pool, run_serial
@@ -315,8 +316,15 @@ def measure_main(argv: list[str]) -> int:
         return _fail(str(error))
     if args.scheduler and args.engine not in (None, "dask"):
         return _fail("--scheduler needs --engine dask")
+    try:
+        token_counter(args.tokenizer)  # here, before any worker loads it
+    except TokenizerError as error:
+        return _fail(str(error))
     show = args.progress or sys.stderr.isatty()
-    total = sum(1 for _ in expand_paths(args.paths))
+    def skipped(path: str, reason: str) -> None:
+        print(f"textclean measure: skipped {path}: {reason}", file=sys.stderr)
+
+    total = sum(1 for _ in expand_paths(args.paths, skipped))
     if total == 0:
         print(f"textclean measure: found no files under {' '.join(args.paths)}", file=sys.stderr)
         return 1
@@ -337,6 +345,8 @@ def measure_main(argv: list[str]) -> int:
     if progress:
         progress.files, progress.outputs = len(partial.rows), sum(row.outputs for row in partial.rows)
         progress.close()
+    for unreadable in partial.stats.unreadable:
+        print(f"textclean measure: skipped {unreadable} (unreadable)", file=sys.stderr)
     for record in errors(partial):
         print(f"textclean measure: {record.reason} on {record.label}", file=sys.stderr)
     report = summarize(partial, args.min_tokens)

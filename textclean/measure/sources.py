@@ -271,16 +271,20 @@ def read_mini_swe_agent(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
     """mini-swe-agent trajectory (``.traj.json``): the observations among its ``messages``.
 
     Text-based models get each command's output as a user message after the assistant's; tool-calling
-    models as ``role: "tool"`` messages.
+    models as ``role: "tool"`` messages. Older runs (and mini-swe-agent's own test data) save the
+    message list bare, without ``info``; an empty observation (the turn after the final submit) is
+    not an output.
     """
     document = _json_document(path, stats)
-    messages = document.get("messages") if isinstance(document, dict) else None
+    messages = document if isinstance(document, list) else document.get("messages") if isinstance(
+        document, dict) else None
     if not isinstance(messages, list):
         if document is not None:
             stats.malformed += 1
         return
     for i, content in _observation_turns(messages):
-        yield from _content_outputs(f"{path}:{i}", content, stats)
+        if content != "":
+            yield from _content_outputs(f"{path}:{i}", content, stats)
 
 
 def _openhands_events(value: Any) -> list[Any]:
@@ -347,5 +351,6 @@ def read_file(path: str, stats: ReadStats, fmt: str | None = None) -> Iterator[T
     try:
         reader = READERS[fmt or detect_format(path)]
         yield from reader(path, stats)
-    except OSError:
+    except (OSError, EOFError) as error:  # EOFError: a compressed file cut short
         stats.unreadable_files += 1
+        stats.unreadable.append(f"{path}: {getattr(error, 'strerror', None) or error}")

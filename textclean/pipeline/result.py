@@ -41,6 +41,23 @@ class Removed:
     multiline_redraws: int = 0  # lines rewritten after the cursor moved up
     multiline_chars: int = 0
 
+    def describe(self) -> str:
+        """One readable line: "24 escape sequences (90 characters), 1 carriage-return redraw (301
+        characters overwritten)", each transform that removed something; "nothing" when none did."""
+        parts = []
+        for count, chars, one, many, what in (
+            (self.escape_sequences, self.escape_chars, "escape sequence", "escape sequences", "characters"),
+            (self.cr_redraws, self.cr_chars, "carriage-return redraw", "carriage-return redraws",
+             "characters overwritten"),
+            (self.backspace_redraws, self.backspace_chars, "backspace redraw", "backspace redraws",
+             "characters overwritten"),
+            (self.multiline_redraws, self.multiline_chars, "multi-line redraw", "multi-line redraws",
+             "characters overwritten"),
+        ):
+            if count or chars:
+                parts.append(f"{count} {one if count == 1 else many} ({chars} {what})")
+        return ", ".join(parts) or "nothing"
+
 
 NOTHING_REMOVED = Removed()
 

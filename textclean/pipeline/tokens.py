@@ -27,6 +27,10 @@ from typing import Protocol
 
 import tiktoken
 
+from .errors import TokenizerError
+
+__all__ = ["DEFAULT_ENCODING", "OFFLINE_ENCODINGS", "TokenizerError", "token_counter"]
+
 #: The default encoding. cl100k_base: every count textclean reports (README, fixtures_gen.savings)
 #: is in it, and what the gate decides barely depends on the encoding; pass ``tokenizer="o200k_base"``
 #: (GPT-4o, GPT-4.1, the o-series, GPT-5) for the counts those models see.
@@ -89,7 +93,17 @@ def tiktoken_encoding(name: str) -> tiktoken.Encoding:
             mergeable_ranks=_read_ranks(_DATA / "o200k_base.tiktoken.gz", O200K_SHA256),
             special_tokens=O200K_SPECIAL_TOKENS,
         )
-    return tiktoken.get_encoding(name)
+    try:
+        return tiktoken.get_encoding(name)
+    except ValueError as error:  # tiktoken: "Unknown encoding NAME. Plugins found: ..."
+        raise TokenizerError(
+            f"unknown encoding {name!r}: use {' or '.join(OFFLINE_ENCODINGS)} (offline) or another tiktoken name"
+        ) from error
+    except OSError as error:  # the download of a non-bundled encoding (requests' errors are OSErrors)
+        raise TokenizerError(
+            f"cannot load encoding {name!r}: tiktoken could not download it ({type(error).__name__}); "
+            f"{' and '.join(OFFLINE_ENCODINGS)} work offline"
+        ) from error
 
 
 def _read_ranks(path: Path, sha256: str) -> dict[bytes, int]:
@@ -174,7 +188,7 @@ def _bpe_openai_bindings() -> ModuleType:
     wrapper, which decodes every bundled vocabulary in Python at import (1.2 s here)."""
     spec = importlib.util.find_spec("bpe_openai")
     if spec is None or not spec.submodule_search_locations:
-        raise ImportError("bpe-openai is not installed (pip install 'textclean[fast]')")
+        raise ImportError("bpe-openai is not installed (pip install 'textclean-lossless[fast]')")
     for directory in spec.submodule_search_locations:
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
             path = Path(directory) / f"_bindings{suffix}"
