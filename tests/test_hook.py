@@ -281,7 +281,7 @@ def test_clean_output_is_answered_without_importing_the_pipeline() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], input=event, capture_output=True, timeout=60, check=True,
                           cwd=ROOT)
-    assert proc.stdout == b"0 ['textclean.pipeline.probe']\n"
+    assert proc.stdout == b"0 ['textclean.pipeline.errors', 'textclean.pipeline.probe']\n"
 
 
 def test_the_hooks_gate_options_go_on_to_textclean_run() -> None:
