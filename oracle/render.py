@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from wcwidth import wcwidth
 
-from textclean.pipeline.grammar import ESC
 from textclean.pipeline.model import SCREEN_LINES, TAB_WIDTH
 from textclean.pipeline.names import CHA, CHT, CUF, CUP, DECRC, HPA, HPR, HVP, REP, SCORC
 
+from .ecma48 import ESC
 from .errors import OracleError
 from .screen import TMUX, XTERM, OracleScreen
 from .stream import _TOKEN, OracleStream, _tmux_string_end

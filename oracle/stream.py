@@ -1,8 +1,8 @@
 """The oracle's parser: splits decoded text into runs and control functions for :class:`OracleScreen`.
 
 It replaces :class:`pyte.Stream`, whose character-at-a-time generator is where pyte spends most of
-its time and which mis-parses several sequence families (see ``docs/oracle.md``). The byte classes
-come from :mod:`textclean.pipeline.grammar`; where a terminal and the cleaner's grammar part ways, this module
+its time and which mis-parses several sequence families (see ``docs/oracle.md``). Its byte classes are
+its own (:mod:`oracle.ecma48`), never :mod:`textclean.pipeline.grammar`, which the oracle judges; it
 does what a terminal (xterm's VT500 parser, tmux) does:
 
 * a control *string* (OSC, DCS, SOS, PM, APC) swallows everything, C0 controls included, up to its
@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from textclean.pipeline import grammar as g
 from textclean.pipeline.names import (
     CBT,
     CHA,
@@ -70,22 +69,44 @@ from textclean.pipeline.names import (
     VPR,
 )
 
+from .ecma48 import (
+    ABORTS,
+    BS,
+    C0_CONTROLS,
+    CR,
+    DEL,
+    ESC,
+    ESCAPE_FINAL_BYTES,
+    FF,
+    FINAL_BYTES,
+    HT,
+    INTERMEDIATE_BYTES,
+    LF,
+    PARAMETER_BYTES,
+    PRIVATE_MARKERS,
+    SI,
+    SO,
+    TWO_BYTE_FINAL_BYTES,
+    VT,
+    char_class,
+    chars,
+)
 from .screen import OracleScreen
 
 MAX_PARAMETER = 9999  # as pyte and VT220: larger parameters are clamped
 STRING_ENDED_BY_BEL = "string-ended-by-bel"  # see Rendering.ambiguous
 
-_TEXT = rf"[^{g.C0_RANGE}\x7f]+"
-_CSI = (
-    rf"\x1b\[(?P<params>[{g.PARAMETER_BYTES}]*)(?P<inter>[{g.INTERMEDIATE_BYTES}]*)"
-    rf"(?P<final>[{g.FINAL_BYTES}])"
-)
+_PARAMETER = char_class(PARAMETER_BYTES)
+_INTERMEDIATE = char_class(INTERMEDIATE_BYTES)
+_ABORT = char_class(map(ord, ABORTS))
+_TEXT = char_class([*C0_CONTROLS, ord(DEL)], negate=True) + "+"
+_CSI = rf"\x1b\[(?P<params>{_PARAMETER}*)(?P<inter>{_INTERMEDIATE}*)(?P<final>{char_class(FINAL_BYTES)})"
 # A control string ends at BEL, ST, CAN or SUB (consumed), before any other ESC, or at the end.
 _STRING = r"\x1b[\]PX^_][^\x07\x18\x1a\x1b]*(?:\x07|\x1b\\|[\x18\x1a]|(?=\x1b)|\Z)"
-_NF = rf"\x1b(?P<nf_inter>[{g.INTERMEDIATE_BYTES}]+)(?P<nf_final>[{g.NF_FINAL_BYTES}]|\Z)"
-_ESC2 = rf"\x1b(?P<esc_final>[{g.TWO_BYTE_FINAL_BYTES}])"
-_CONTROL = r"[\x00-\x1a\x1c-\x1f\x7f]"
-_CANCELLED = rf"\x1b[{g.INTERMEDIATE_BYTES}]*[{g.ABORT_CONTROLS}]"  # ESC, intermediates, CAN/SUB
+_NF = rf"\x1b(?P<nf_inter>{_INTERMEDIATE}+)(?P<nf_final>{char_class(ESCAPE_FINAL_BYTES)}|\Z)"
+_ESC2 = rf"\x1b(?P<esc_final>{char_class(TWO_BYTE_FINAL_BYTES)})"
+_CONTROL = char_class([code for code in (*C0_CONTROLS, ord(DEL)) if code != ord(ESC)])
+_CANCELLED = rf"\x1b{_INTERMEDIATE}*{_ABORT}"  # ESC, intermediates, CAN/SUB
 
 _TOKEN = re.compile(
     "|".join(
@@ -104,11 +125,12 @@ _TOKEN = re.compile(
     re.DOTALL,
 )
 
-_PRIVATE_MARKERS = "<=>?"
-_MARKER = re.compile("[<=>?]").search
-_FINAL_CHARS = frozenset(chr(c) for c in range(0x40, 0x7F))
-_PARAMETER_CHARS = frozenset(chr(c) for c in range(0x30, 0x40))
-_INTERMEDIATE_CHARS = frozenset(g.INTERMEDIATE_CHARS)
+_MARKER = re.compile(char_class(map(ord, PRIVATE_MARKERS))).search
+_FINAL_CHARS = chars(FINAL_BYTES)
+_PARAMETER_CHARS = chars(PARAMETER_BYTES)
+_INTERMEDIATE_CHARS = chars(INTERMEDIATE_BYTES)
+_PARAMETER_RUN = re.compile(_PARAMETER + "+").match
+_INTERMEDIATE_RUN = re.compile(_INTERMEDIATE + "+").match
 
 TMUX_IGNORES = frozenset({HPR, VPR, CHT})  # tmux 3.3 does not implement these
 _CURSOR_MOVES = frozenset({CUU, CUD, CUF, CUB, CNL, CPL, CHA, CUP, HPA, HVP, VPA})
@@ -134,14 +156,14 @@ class OracleStream:
         self.screen = screen
         s = screen
         self._controls: dict[str, Callable[[], None]] = {
-            g.BS: s.backspace,
-            g.HT: s.tab,
-            g.LF: s.linefeed,
-            g.VT: s.vertical_feed,
-            g.FF: s.vertical_feed,
-            g.CR: s.carriage_return,
-            g.SO: s.shift_out,
-            g.SI: s.shift_in,
+            BS: s.backspace,
+            HT: s.tab,
+            LF: s.linefeed,
+            VT: s.vertical_feed,
+            FF: s.vertical_feed,
+            CR: s.carriage_return,
+            SO: s.shift_out,
+            SI: s.shift_in,
         }
         self._escapes: dict[str, Callable[[], None]] = {
             DECSC: s.save_cursor,
@@ -201,34 +223,43 @@ class OracleStream:
             screen.alignment_display()
 
     def _broken_escape(self, text: str, pos: int) -> int:
-        """ESC not starting a complete sequence: a CSI interleaved with C0 controls, or noise."""
-        nxt = text[pos + 1 : pos + 2]
-        if nxt != "[":
+        """ESC not starting a complete sequence: a CSI interleaved with C0 controls, or noise.
+
+        Runs of parameter and intermediate bytes are taken whole, so a megabyte of them is one step.
+        """
+        if text[pos + 1 : pos + 2] != "[":
             # ESC + C0 control, or ESC + a non-ASCII character: xterm drops the ESC.
             return pos + 1
-        params, intermediates = "", ""
+        params: list[str] = []
+        intermediates: list[str] = []
         pos += 2
         length = len(text)
         while pos < length:
             char = text[pos]
+            if char in _PARAMETER_CHARS:
+                run = _PARAMETER_RUN(text, pos).end()  # type: ignore[union-attr]
+                if intermediates:  # a parameter after an intermediate: the sequence is void
+                    intermediates.append("\x00")
+                params.append(text[pos:run])
+                pos = run
+                continue
+            if char in _INTERMEDIATE_CHARS:
+                run = _INTERMEDIATE_RUN(text, pos).end()  # type: ignore[union-attr]
+                intermediates.append(text[pos:run])
+                pos = run
+                continue
             if char in _FINAL_CHARS:
-                self._csi(params, intermediates, char)
+                self._csi("".join(params), "".join(intermediates), char)
                 return pos + 1
-            if char in "\x18\x1a":  # CAN, SUB: abort
+            if char in ABORTS:
                 return pos + 1
-            if char == "\x1b":
+            if char == ESC:
                 return pos
             if char < " ":
                 action = self._controls.get(char)
                 if action is not None:
                     action()
-            elif char in _INTERMEDIATE_CHARS:
-                intermediates += char
-            elif char in _PARAMETER_CHARS:
-                if intermediates:  # a parameter after an intermediate: the sequence is void
-                    intermediates += "\x00"
-                params += char
-            elif char != "\x7f":
+            elif char != DEL:
                 return pos  # not part of a CSI: the sequence ends here
             pos += 1
         return pos
@@ -238,7 +269,7 @@ class OracleStream:
         if not screen.xterm and _tmux_rejects(params):
             return
         marker = ""
-        if params[:1] in _PRIVATE_MARKERS and params:
+        if params[:1] in PRIVATE_MARKERS and params:
             marker, params = params[0], params[1:]
         if intermediates or _MARKER(params):
             return  # cursor style, DECSTR, DECRQM, ...: no text changes
@@ -268,7 +299,7 @@ class OracleStream:
             handler(screen, _numbers(params, limit))
 
 
-TMUX_PARAMETER_LIMIT = g.PARAMETER_RANGE_LIMIT  # tmux's strtonum(..., 0, INT_MAX): above it, ignored
+TMUX_PARAMETER_LIMIT = 2**31 - 1  # tmux's strtonum(..., 0, INT_MAX): above it, ignored
 TMUX_MAX_PARAMETERS = 24  # tmux's input_ctx param_list: with more fields the sequence is ignored
 _DIGITS = re.compile(r"[0-9]+")
 
@@ -288,8 +319,7 @@ def _tmux_rejects(params: str) -> bool:
 # APC ignore BEL and every other C0 control and end only at ESC, CAN or SUB; a DCS ends at ESC, CAN or
 # SUB only until its final byte: then its data runs to ESC \ alone.
 _SOS_PM_APC_END = re.compile(r"[\x18\x1a\x1b]")
-_DCS_PARAMETER = frozenset("0123456789;")
-_DCS_PRIVATE = frozenset("<=>?")
+_DCS_PRIVATE = frozenset(PRIVATE_MARKERS)
 
 
 def _tmux_string_end(text: str, pos: int, regex_end: int) -> int:
