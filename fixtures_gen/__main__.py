@@ -19,10 +19,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from fixtures_gen.catalogue import CATALOGUE, Entry, capture_entry
+from fixtures_gen.progress import PROGRESS
 from fixtures_gen.pty_capture import Capture, capture
 from fixtures_gen.sessions import SESSIONS
 
-ENTRIES = [*CATALOGUE, *SESSIONS]
+ENTRIES = [*CATALOGUE, *PROGRESS, *SESSIONS]
 BY_NAME = {entry.name: entry for entry in ENTRIES}
 
 DEFAULT_OUT = Path("tests/fixtures")

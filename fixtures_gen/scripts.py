@@ -199,3 +199,59 @@ for _ in tqdm(range(30), desc="shards", unit="shard", mininterval=0.05):
     time.sleep(0.02)
 print("30 shards fetched")
 """
+
+# Several tqdm bars at fixed positions, as parallel downloaders draw them, each told the window's
+# width (ncols): a bar fills its row exactly and tqdm moves back up with CUU from where it ended, at
+# the right margin.
+TQDM_POSITIONS = r"""
+import shutil
+import threading
+import time
+
+from tqdm import tqdm
+
+SHARDS = [("model-00001-of-00003.safetensors", 48), ("model-00002-of-00003.safetensors", 36),
+          ("model-00003-of-00003.safetensors", 24)]
+lock = threading.Lock()
+tqdm.set_lock(lock)
+
+
+def fetch(position, name, size):
+    width = shutil.get_terminal_size().columns
+    with tqdm(total=size, desc=name, unit="MB", position=position, ncols=width, mininterval=0.05) as bar:
+        for _ in range(size):
+            time.sleep(0.02 + 0.01 * position)
+            bar.update(1)
+
+
+print("fetching 3 shards")
+threads = [threading.Thread(target=fetch, args=(i, name, size)) for i, (name, size) in enumerate(SHARDS)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print("3 shards fetched")
+"""
+
+# rich.progress stretched to the window (expand=True): every row of the live display is exactly the
+# terminal's width, redrawn with CR, EL and CUU.
+RICH_EXPANDED = r"""
+import time
+
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+SIZES = {"torch-2.3.0.whl": 9_000_000, "numpy-2.0.0.whl": 3_000_000, "tokenizers-0.19.1.whl": 5_000_000,
+         "safetensors-0.4.3.whl": 1_500_000}
+columns = (TextColumn("{task.description}"), BarColumn(bar_width=None), DownloadColumn(), TimeRemainingColumn())
+with Progress(*columns, expand=True, refresh_per_second=10) as progress:
+    tasks = {name: progress.add_task(name, total=size) for name, size in SIZES.items()}
+    step = 0
+    while not progress.finished:
+        for name, size in SIZES.items():
+            progress.update(tasks[name], advance=size // (12 + 4 * (step % 3)))
+        step += 1
+        if step % 8 == 0:
+            progress.console.print(f"verified chunk {step // 8}")
+        time.sleep(0.06)
+print("4 wheels downloaded")
+"""

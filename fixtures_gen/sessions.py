@@ -9,6 +9,7 @@ output shows what a person would wait for; the metadata records the keys and the
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 from fixtures_gen import scripts
@@ -147,6 +148,54 @@ def setup_asciinema_shell(tmp: Path) -> Invocation:
     return Invocation(argv, tmp, env, steps=steps, artifact="shell.cast")
 
 
+# Terminal-Bench's shape: an interactive bash in a 160x40 terminal recorded by asciinema, the agent's
+# commands typed at a root prompt in the task's /app.
+TB_PROMPT = "root@7f3e9c2a1b4d:/app# "
+TB_EXPECT = rb"/app# $"
+
+
+def _tb_typed(*commands: str) -> list[Step]:
+    return [Step(command.encode() + b"\r", TB_EXPECT, 0.5) for command in commands]
+
+
+def _tb_recording(tmp: Path, steps: list[Step], extra_env: dict[str, str]) -> Invocation:
+    argv = ["asciinema", "rec", "--quiet", "--overwrite", "-c", "bash --norc --noprofile -i", "agent.cast"]
+    env = {**SHELL_ENV, "PS1": TB_PROMPT, "PATH": _path(tmp), "SHELL": "/bin/bash", **extra_env}
+    return Invocation(argv, tmp, env, steps=steps, artifact="agent.cast")
+
+
+def setup_tb_uv(tmp: Path) -> Invocation:
+    from fixtures_gen.progress import UV_PACKAGES, tls_env
+
+    subprocess.run(["uv", "venv", "--quiet", "--python", PYTHON, str(tmp / "venv")], check=True, capture_output=True)
+    write_files(tmp / "tests", PYTEST_SUITE)
+    write_files(tmp, {"fetch_shards.py": scripts.TQDM_POSITIONS})
+    steps = _tb_typed(
+        "clear",
+        f"uv pip install --python venv/bin/python --no-cache {' '.join(UV_PACKAGES[:2])}",
+        "python -m pytest --color=yes -p no:cacheprovider tests",
+        "python fetch_shards.py",
+        "exit",
+    )
+    env = {"UV_CACHE_DIR": str(tmp / "uv-cache"), "UV_PYTHON_DOWNLOADS": "never", **tls_env()}
+    return _tb_recording(tmp, steps, env)
+
+
+def setup_tb_apt(tmp: Path) -> Invocation:
+    from fixtures_gen.progress import PIP_PACKAGES
+
+    write_files(tmp, {"apt_install.py": scripts.APT_FANCY_PROGRESS, "convert.py": scripts.RICH_EXPANDED})
+    steps = _tb_typed(
+        "clear",
+        f"pip download --no-deps --only-binary :all: -d wheels {' '.join(PIP_PACKAGES)}",
+        "python apt_install.py",
+        "python convert.py",
+        "ls --color=auto -la wheels",
+        "exit",
+    )
+    return _tb_recording(tmp, steps, {"PIP_NO_INPUT": "1"})
+
+
 SESSIONS = [
     Entry(
         "session_bash",
@@ -168,4 +217,10 @@ SESSIONS = [
           ("asciinema",), ("tqdm",), columns=80, lines=24, subdir=SUBDIR),
     Entry("session_asciinema_shell", "asciinema rec of interactive bash: clear, a tqdm bar, ls, exit",
           setup_asciinema_shell, ("asciinema", "bash"), ("tqdm",), columns=100, lines=30, subdir=SUBDIR),
+    Entry("session_tb_uv", "Terminal-Bench-style asciinema rec of bash at 160x40: clear, uv pip install, pytest, "
+          "three tqdm bars", setup_tb_uv, ("asciinema", "bash", "uv"), ("tqdm", "pytest"), ("asciinema", "--version"),
+          columns=160, lines=40, timeout=240.0, subdir=SUBDIR),
+    Entry("session_tb_apt", "Terminal-Bench-style asciinema rec of bash at 160x40: clear, pip download, apt's dpkg "
+          "region progress, rich stretched to the width, ls", setup_tb_apt, ("asciinema", "bash"), ("rich",),
+          ("asciinema", "--version"), columns=160, lines=40, timeout=240.0, subdir=SUBDIR),
 ]  # fmt: skip

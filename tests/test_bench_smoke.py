@@ -64,3 +64,25 @@ def test_ansi_regex_port_matches_what_strip_ansi_does() -> None:
     assert strip_ansi("\x1b[38;2;255;0;0mtruecolor\x1b[m") == "truecolor"
     assert ANSI_REGEX.findall("\x1b[1;2;3;4;5K") == ["\x1b[1;2;3;4;5K"]
     assert strip_ansi("\x1b[٣m") == "\x1b[٣m"  # JavaScript's \d is ASCII only
+
+
+def test_sessions_saving_measures_a_recording_and_judges_it_with_tmux(tmp_path: Path) -> None:
+    """`python -m benchmarks.sessions_saving` on one committed session: a row with its size, the
+    oracle's ideal below the raw tokens, the tmux judge's verdict, and a summary per kind."""
+    import json
+
+    from oracle import tmux
+
+    out = tmp_path / "saving.json"
+    argv = [sys.executable, "-m", "benchmarks.sessions_saving", "--no-peers", "--material", str(tmp_path),
+            "--match", "session_man", "--json", str(out)]
+    if not tmux.available():
+        argv.append("--no-tmux")
+    subprocess.run(argv, check=True, capture_output=True, cwd=Path(__file__).resolve().parent.parent, timeout=300)
+    report = json.loads(out.read_text())
+    [row] = report["rows"]
+    assert (row["name"], row["size"]) == ("session_man", "80x16")
+    assert 0 < row["ideal"] < row["before"]
+    run = row["runs"]["plain"]
+    assert run["judged"] == (run["adopted"] and tmux.available())
+    assert report["summaries"][0]["kinds"]["captured"]["recordings"] == 1

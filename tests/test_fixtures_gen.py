@@ -155,3 +155,15 @@ def test_steps_are_typed_when_the_output_asks_for_them() -> None:
     assert not result.timed_out
     assert result.raw.endswith(b"got ada/bob\r\n")
     assert result.metadata["keys"] == ["ada\r", "bob\r"]
+
+
+def test_pending_wrap_counts_a_move_made_while_the_wrap_is_pending() -> None:
+    """fixtures_gen.pending_wrap (pyte's model): a row filled to the width then CUU is counted with
+    what follows it; one cell short of the width is not a dispute."""
+    from fixtures_gen.pending_wrap import count
+
+    full = count("x" * 10 + "\x1b[A\r" + "y" * 10 + "\x1b[1A\x1b[Kz", 10, 4)
+    assert full.disputes == 2 and dict(full.pairs) == {("CUU", "CR"): 1, ("CUU", "EL"): 1}
+    assert full.cuu_then_cr() == 1
+    assert count("x" * 9 + "\x1b[A\r", 10, 4).disputes == 0
+    assert dict(count("x" * 10 + "\b", 10, 4).pairs) == {("BS", "end"): 1}

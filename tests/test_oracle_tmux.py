@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 import oracle
-from fixtures_gen.checks import load_sessions
+from fixtures_gen.checks import load_fixtures, load_sessions
 from oracle import tmux
 from oracle.render import INVALID_UTF8
 from oracle.screen import DEC_GRAPHICS, ERASED_SCROLLBACK, SAVE_CURSOR_FLAG, TMUX, WIDE_SPLIT, ZWJ_SEQUENCE
@@ -369,6 +369,10 @@ def test_sessions_agree_with_tmux_at_their_size() -> None:
     captured = [
         (session.name, tmux_equivalent(session.text).encode("utf-8", "surrogateescape"), session.columns, session.rows)
         for session in load_sessions(FIXTURES / "sessions")
+    ]
+    captured += [  # the multi-bar progress captures at their size (rows filled to the width)
+        (fixture.name, tmux_equivalent(fixture.text).encode("utf-8", "surrogateescape"), fixture.columns, fixture.rows)
+        for fixture in load_fixtures(FIXTURES / "progress")
     ]
     assert len(captured) >= 8
     jobs = [*generated, *captured]

@@ -35,6 +35,21 @@ SEEN = {
     "session_apt_fancy": ["Setting up demo-doc (1.0) ...", "Processing triggers for man-db (2.11.2-2) ..."],
     "session_asciinema": ["downloading", "30 shards fetched"],
     "session_asciinema_shell": ["$ python fetch.py", "30 shards fetched", "$ exit"],
+    "session_tb_uv": [
+        "root@7f3e9c2a1b4d:/app# uv pip install",
+        "Installed 5 packages in ",
+        " + pandas==2.2.3",
+        "FAILED tests/test_orders.py::test_parse_quantity - ValueError",
+        "model-00001-of-00003.safetensors: 100%|",
+        "root@7f3e9c2a1b4d:/app# exit",
+    ],
+    "session_tb_apt": [
+        "Successfully downloaded numpy pygments",
+        "Processing triggers for man-db (2.11.2-2) ...",
+        "safetensors-0.4.3.whl ━━━━",
+        "4 wheels downloaded",
+        "root@7f3e9c2a1b4d:/app# exit",
+    ],
 }
 
 

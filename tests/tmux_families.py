@@ -844,3 +844,87 @@ def hostile_sparse(rng: random.Random, columns: int, rows: int) -> bytes:
 
 
 FAMILIES["hostile_sparse"] = hostile_sparse
+
+
+# ---------------------------------------------------------------------------------------------------
+# Disputes at the pending-wrap position (issue 22): a row written to exactly the width leaves the cursor
+# where terminals disagree (its column, whether the next character wraps); a move or erase there, then
+# something that settles it (every terminal in the same state) or reads it.
+
+# The control written while the wrap is pending (the dispute) and what comes next.
+_DISPUTES = {
+    "CUU": lambda rng, k: csi(f"{rng.choice(['', '1', str(max(k - 1, 1)), str(k)])}A"),
+    "CUD": lambda rng, k: csi(f"{rng.choice(['', '1', '2'])}B"),
+    "BS": lambda rng, k: b"\b" * rng.choice([1, 1, 2, 5]),
+    "HT": lambda rng, k: b"\t" * rng.choice([1, 2]),
+    "EL": lambda rng, k: csi(rng.choice(["K", "0K", "1K", "2K"])),
+    "CUF": lambda rng, k: csi(f"{rng.choice(['', '1', '3'])}C"),
+    "CUB": lambda rng, k: csi(f"{rng.choice(['', '1', '3', '200'])}D"),
+}
+_SETTLES = {
+    "CR": lambda rng, c, r: b"\r",
+    "CUP": lambda rng, c, r: csi(f"{rng.randint(1, r)};{rng.choice([1, 1, 2, c // 2, c, c + 5])}H"),
+    "CHA": lambda rng, c, r: csi(f"{rng.choice([1, 1, 3, c])}G"),
+    "HPA": lambda rng, c, r: csi(f"{rng.choice([1, 4, c])}`"),
+    "ED2": lambda rng, c, r: rng.choice([b"\x1b[H\x1b[2J", b"\x1b[2J\x1b[H", b"\x1b[2J"]),
+}
+_READS = {
+    "text": lambda rng, c, r: word(rng, rng.choice([1, 1, 3, 8])),
+    "CUF": lambda rng, c, r: csi(f"{rng.choice(['', '2'])}C") + word(rng, 2),
+    "CUB": lambda rng, c, r: csi(f"{rng.choice(['', '2'])}D") + word(rng, 2),
+    "EL0": lambda rng, c, r: csi("K"),
+    "EL1": lambda rng, c, r: csi("1K"),
+    "end": lambda rng, c, r: b"",
+}
+
+
+def _full_row(rng: random.Random, columns: int, index: int) -> bytes:
+    """A progress row of exactly ``columns`` cells: label, bar, padding to the width (uv, indicatif,
+    tqdm with ncols, rich expanded); sometimes coloured, sometimes ending in a wide character that fills
+    the last two cells, sometimes one cell short (no dispute: the near miss)."""
+    label = b"pkg-%d " % index
+    tail = rng.choice([b" 3.2 MiB/16 MiB", b" 12/48", b"", b" eta 0:00:01"])
+    room = max(columns - len(label) - len(tail), 0)
+    done = rng.randint(0, room)
+    bar_char = rng.choice(["=", "#", "\u2501", "\u2588"]).encode()
+    row = label + bar_char * done + b" " * (room - done) + tail
+    shape = rng.random()
+    if shape < 0.1 and columns >= 4:  # the last two cells a wide character
+        row = row[: len(label)] + b"-" * (columns - len(label) - 2) + "\u4e2d".encode()
+    elif shape < 0.18:  # one cell short of the margin
+        row = row.decode()[:-1].encode()
+    if rng.random() < 0.3:
+        row = b"\x1b[2m" + row + b"\x1b[0m"
+    return row
+
+
+def pending_wrap(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Multi-bar progress whose rows fill the width exactly (joined by autowrap or by CR LF), then at
+    the pending-wrap position a dispute (CUU / CUD / BS / HT / EL / CUF / CUB), then what settles it
+    (CR, CUP with both coordinates, CHA, HPA, a page break) or reads it (a character, CUF / CUB, EL 0 /
+    1, the end of the text); frames repeated, as uv, pip, cargo and tqdm redraw."""
+    out = [rng.choice([b"", b"$ uv pip install numpy pandas\r\n", b"Resolved 5 packages\r\n"])]
+    k = rng.choice([1, 2, 2, 3, 4])
+    joiner = rng.choice([b"", b"", b"\r\n"])
+    end: bytes = b""
+    for frame in range(rng.randint(1, 4)):
+        out.append(joiner.join(_full_row(rng, columns, i) for i in range(k)))
+        if frame and rng.random() < 0.2:
+            break
+        dispute = _DISPUTES[rng.choice(list(_DISPUTES))](rng, k)
+        if rng.random() < 0.6:
+            follow = _SETTLES[rng.choice(list(_SETTLES))](rng, columns, rows)
+        else:
+            follow = _READS[rng.choice(list(_READS))](rng, columns, rows)
+        out.append(dispute + follow)
+        if not follow:  # the end of the text reads the dispute
+            return b"".join(out)
+        out.append(rng.choice([b"\x1b[2K", b"", b"\r\x1b[2K", b"\x1b[J"]))
+        if rng.random() < 0.5 and k > 1:  # back to the top of the display, as uv does after its CUU
+            out.append(b"\r" + csi(f"{k - 1}A"))
+        end = rng.choice([b"done\r\n", b"\r\n", b"", b"\x1b[?25h"])
+    out.append(end)
+    return b"".join(out)
+
+
+FAMILIES["pending_wrap"] = pending_wrap
