@@ -222,6 +222,20 @@ def test_the_judge_flags_a_dropped_line(judge_server) -> None:
     assert any("one" in p for p in lines_before_a_clear.problems), lines_before_a_clear.problems
 
 
+
+def test_the_judge_shows_no_terminal_at_tmuxs_widest(judge_server) -> None:
+    """No terminal (issue 28): judged at 10000 columns after the BEL-ended strings go, where a CR past
+    column 80 returns to the line's start; a dropped line is flagged, a faithful candidate is not."""
+    raw = b"[" + b"=" * 150 + b"] 50%\r[" + b"=" * 200 + b"] 100%\r\nAB\x1b_x\x07\tCD\x1b\\\r\n"
+    faithful = b"[" + b"=" * 200 + b"] 100%\r\nAB\tCD\r\n"
+    good = tmux_judge.Case(raw, None, None, "self", terminal=False, candidate=faithful)
+    lossy = tmux_judge.Case(raw, None, None, "self", terminal=False, candidate=b"[" + b"=" * 200 + b"] 100%\r\n")
+    at_80 = tmux_judge.Case(raw, 80, 24, "self", candidate=faithful)  # CR went to the wrapped row there
+    tmux_judge.judge([good, lossy, at_80], judge_server)
+    assert good.judge_sizes == [(10000, 24)] and good.problems == []
+    assert any("AB      CD" in p for p in lossy.problems), lossy.problems
+    assert at_80.problems, "at 80 columns the first frame's wrapped rows stay"
+
 # Session 13 findings on the cleaner's side (docs/red-team-findings.md): the cleaner refuses them
 # itself, so the gate refuses whatever the verifier says. Each comes with the candidate the cleaner gave
 # before: the judge must flag it (the finding is real in tmux 3.3a), and must find nothing wrong now.
