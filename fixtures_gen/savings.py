@@ -4,8 +4,9 @@ Columns: tokens of the raw capture; the ideal (the oracle's informative lines wi
 by newlines: the unwrapped rendering, blank lines dropped); after ``textclean.clean(min_tokens=0)``
 with no terminal (the default: logical lines, as a pipe or a log has them), its share of the ideal
 saving and its gate reason; then the same cleaned at the size the capture was recorded at (its
-``.json`` ``columns`` x ``lines``). The totals give each as a share of the ideal saving. Prints Markdown for the README; with ``--strict`` it exits 1 when a
-fixture breaks the corpus contract (so a team can run it in CI over its own fixture directory).
+``.json`` ``columns`` x ``lines``). The totals give each as a share of the ideal saving. Prints
+Markdown for the README; with ``--strict`` it exits 1 when a fixture breaks the corpus contract (so
+a team can run it in CI over its own fixture directory).
 """
 
 from __future__ import annotations
