@@ -376,7 +376,11 @@ BATCH_PER_FAMILY = 15
 
 # Streams that hold the ingredient of an open finding (its strict xfail above keeps it in view) are
 # left out of the batch, so the batch fails only on something new. Drop a line when its finding is fixed.
-_KNOWN: dict[str, re.Pattern[bytes]] = {}  # every finding above is refused now (fix-verify)
+_KNOWN: dict[str, re.Pattern[bytes]] = {
+    # Issue 23 item 1 (ISSUE_23_LOSSES below): a cleaned page's added line end before a break that begins
+    # with ED 3 or RIS. The model branches fix it.
+    "issue-23-item-1": re.compile(rb"[^\n](?:\x1b\[3J|\x1bc)"),
+}
 
 
 def _known(raw: bytes) -> str | None:
@@ -403,6 +407,52 @@ def test_generated_batch(judge_server) -> None:
     # the batch exercises adoptions (session 14's families nul_marks, broken_sessions, ed3_neighbours are
     # mostly refused by design: NUL, C1, pages left undecided; 60 of 375 streams adopted at this seed)
     assert sum(case.adopted for case in cases) >= len(cases) // 8
+
+
+GENERATED_PER_DISPLAY = 3
+
+
+@pytest.mark.parametrize("display", [tmux_families.NO_TERMINAL, tmux_families.UNKNOWN_SIZE])
+def test_generated_batch_in_each_display(judge_server, display: str) -> None:
+    """Every family written for no terminal (judged by tmux at 10000 columns after the BEL-ended strings
+    go) and for a terminal of unknown size (judged at 80x24 and 200x60), lines past 80 and past the
+    aimed width: no adoption may miss a line tmux shows (issue 28)."""
+    from fuzz.tmux_redteam import make_cases
+
+    cases = [case for family in tmux_families.FAMILIES
+             for case in make_cases(family, GENERATED_PER_DISPLAY, BATCH_SEED, display) if _known(case.raw) is None]
+    assert any(len(line) > 80 for case in cases for line in case.raw.split(b"\n"))
+    tmux_judge.judge(cases, judge_server)
+    bad = [(case.family, case.raw, case.problems) for case in cases if case.problems]
+    assert not bad, bad
+    if display == tmux_families.NO_TERMINAL:
+        assert all(case.judge_sizes[0][0] == 10000 for case in cases)
+
+
+# Issue 23 item 1, found by a held-out red team: the cleaned page gains a line end; its last row on the
+# bottom screen row, that line end scrolls the top row into the history the kept page's ED 3 (or RIS)
+# erases. tmux flags each today; the model branches refuse them (the cleaner and the verifier each).
+_L = b"".join(b"L%d\n" % n for n in range(1, 24))
+ISSUE_23_LOSSES = [
+    pytest.param(b"\x1b[1mA\x1b[m\nB\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", 2, 2, id="2x2-ED3"),
+    pytest.param(b"\x1b[1mL0\x1b[m\n" + _L + b"B\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", 80, 24, id="80x24-ED3"),
+    pytest.param(b"\x1b[1mL0\x1b[m\n" + _L + b"B\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", None, None, id="unknown-size-ED3"),
+    pytest.param(b"\x1b[1mA\x1b[m\nB\nC\x1b[3J\x1bcx\x1b[5ay", 2, 2, id="2x2-RIS"),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="models: issue 23 item 1 (models.md item 3), cleaner and verifier each")
+@pytest.mark.parametrize(("raw", "columns", "rows"), ISSUE_23_LOSSES)
+def test_issue_23_a_line_end_before_ed3_or_ris_loses_nothing(judge_server, raw: bytes, columns: int | None,
+                                                           rows: int | None) -> None:
+    case = tmux_judge.Case(raw, columns, rows, "issue-23")
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
+def test_issue_23_repros_hold_their_ingredient() -> None:
+    """The batch leaves these out by their ingredient (``_KNOWN``): each repro has it."""
+    assert all(_known(param.values[0]) == "issue-23-item-1" for param in ISSUE_23_LOSSES)
 
 
 def test_hostile_sessions_never_raise() -> None:
