@@ -27,8 +27,10 @@ from oracle import tmux  # noqa: E402
 from tests import tmux_families, tmux_judge  # noqa: E402
 
 
-def make_cases(family: str, count: int, seed: int, display: str = tmux_families.SIZED) -> list[tmux_judge.Case]:
-    """``count`` streams of ``family`` written for ``display`` (tmux_families.DISPLAYS)."""
+def make_cases(family: str, count: int, seed: int, display: str = tmux_families.SIZED,
+               strict_strings: bool = False) -> list[tmux_judge.Case]:
+    """``count`` streams of ``family`` written for ``display`` (tmux_families.DISPLAYS); ``strict_strings``:
+    at a terminal, a line tmux shows before a BEL-ended string must be there as it is (issue 23 item 2)."""
     rng = random.Random(f"{family}:{display}:{seed}")
     cases = []
     for _ in range(count):
@@ -40,22 +42,25 @@ def make_cases(family: str, count: int, seed: int, display: str = tmux_families.
             cases.append(tmux_judge.Case(raw, None, None, family, [(80, 24), (200, 60)]))
         else:
             cases.append(tmux_judge.Case(raw, columns, rows, family))
+    for case in cases:
+        case.keeps_more_after_bel = not strict_strings
     return cases
 
 
 def run(families: list[str], count: int, seed: int, out: Path | None,
-        displays: tuple[str, ...] = tmux_families.DISPLAYS) -> int:
+        displays: tuple[str, ...] = tmux_families.DISPLAYS, strict_strings: bool = False) -> int:
     total_bad = 0
     with tmux_judge.server() as srv:
         for family in families:
             for display in displays:
-                total_bad += _run_one(srv, family, display, count, seed, out)
+                total_bad += _run_one(srv, family, display, count, seed, out, strict_strings)
     return total_bad
 
 
-def _run_one(srv: tmux_judge.JudgeServer, family: str, display: str, count: int, seed: int, out: Path | None) -> int:
+def _run_one(srv: tmux_judge.JudgeServer, family: str, display: str, count: int, seed: int, out: Path | None,
+             strict_strings: bool) -> int:
     started = time.perf_counter()
-    cases = make_cases(family, count, seed, display)
+    cases = make_cases(family, count, seed, display, strict_strings)
     tmux_judge.judge(cases, srv)
     adopted = sum(case.adopted for case in cases)
     bad = [case for case in cases if case.problems]
@@ -81,12 +86,14 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--displays", default=",".join(tmux_families.DISPLAYS),
                         help=f"which displays, of {', '.join(tmux_families.DISPLAYS)}")
+    parser.add_argument("--strict-strings", action="store_true",
+                        help="at a terminal, a line before a BEL-ended string must be kept as it is (issue 23 item 2)")
     args = parser.parse_args()
     displays = tuple(args.displays.split(","))
     unknown = set(displays) - set(tmux_families.DISPLAYS)
     if unknown:
         parser.error(f"unknown display(s): {', '.join(sorted(unknown))}")
-    bad = run(args.families.split(","), args.count, args.seed, args.out, displays)
+    bad = run(args.families.split(","), args.count, args.seed, args.out, displays, args.strict_strings)
     raise SystemExit(1 if bad else 0)
 
 

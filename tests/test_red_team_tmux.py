@@ -455,6 +455,36 @@ def test_issue_23_repros_hold_their_ingredient() -> None:
     assert all(_known(param.values[0]) == "issue-23-item-1" for param in ISSUE_23_LOSSES)
 
 
+# Issue 23 item 2: at a terminal tmux reads a BEL-ended APC/DCS/SOS/PM on to ST and swallows the text
+# between; the candidate shows it. Judged strictly (the line tmux shows must be there as it is): the model
+# branches refuse these at a terminal; with no terminal (a log viewer ends them at BEL) they resolve.
+ISSUE_23_STRINGS = [
+    *(pytest.param(b"AB" + opener + b"x\x07\tCD\x1b\\\r\n", 80, 24, id=f"80x24-{name}")
+      for name, opener in (("APC", b"\x1b_"), ("DCS", b"\x1bP"), ("SOS", b"\x1bX"), ("PM", b"\x1b^"))),
+    pytest.param(b"wk\x1bXsos\x07 =0\x1b\\\n", 200, 24, id="200x24-SOS"),
+    pytest.param(b"AB\x1b_x\x07\tCD\x1b\\\r\n", None, None, id="unknown-size-APC"),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="models: issue 23 item 2 (models.md item 1), cleaner and verifier each")
+@pytest.mark.parametrize(("raw", "columns", "rows"), ISSUE_23_STRINGS)
+def test_issue_23_text_after_a_bel_ended_string_at_a_terminal(judge_server, raw: bytes, columns: int | None,
+                                                              rows: int | None) -> None:
+    case = tmux_judge.Case(raw, columns, rows, "issue-23", keeps_more_after_bel=False)
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows"), ISSUE_23_STRINGS)
+def test_text_after_a_bel_ended_string_with_no_terminal(judge_server, raw: bytes, columns: int | None,
+                                                        rows: int | None) -> None:
+    """With no terminal a log viewer ends the string at BEL: what follows is kept, and tmux at 10000
+    columns (the strings removed) shows every line the candidate has."""
+    case = tmux_judge.Case(raw, None, None, "issue-23", terminal=False, keeps_more_after_bel=False)
+    tmux_judge.judge([case], judge_server)
+    assert case.adopted and not case.problems, (case.result, case.problems)
+
+
 def test_hostile_sessions_never_raise() -> None:
     """Every hostile whole-session input (fuzz/hostile_sessions.py, a few KB each) at every size comes
     back: adopted, or refused as the very same object; never an exception. Timings: run the script."""

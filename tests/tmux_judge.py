@@ -95,6 +95,10 @@ class Case:
     problems: list[str] = field(default_factory=list)
     terminal: bool = True  # False: no terminal (then columns/rows are None), judged at tmux's widest
     fresh: bool = False  # a new terminal (cleaned so; every tmux window is one)
+    # At a terminal, a line tmux shows before a BEL-ended DCS/SOS/PM/APC may be found inside a candidate's
+    # line that shows more (the policy before issue 23 item 2). False: the line itself must be there, as
+    # once the models refuse text after such a BEL at a terminal (models.md item 1).
+    keeps_more_after_bel: bool = True
 
     @property
     def adopted(self) -> bool:
@@ -250,7 +254,7 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
         candidate = case.candidate if case.terminal else _logged(case.candidate or b"")
         plain = _plain(candidate or b"")
         # No terminal: the strings a log viewer ends at BEL are gone from both texts, nothing swallows.
-        more = case.terminal and _BEL_ENDED_STRING.search(case.raw) is not None
+        more = case.terminal and case.keeps_more_after_bel and _BEL_ENDED_STRING.search(case.raw) is not None
         cand_text_lines = [line.rstrip("\r").rstrip(" ") for line in decode(candidate or b"").split("\n")]
         on_alt = on_alternate_screen(case.raw)
         missing = subsequence_missing(raw_lines, cand_lines, columns, more=more, alternate_top=on_alt)
