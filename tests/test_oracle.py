@@ -275,3 +275,22 @@ def test_check_lossless_names_the_display() -> None:
         assert_lossless(FIRST_PAGE_CUP, "X\nb\n", columns=20, rows=5, fresh=False)
     assert_agrees(APC_BEL, "AB\tCD\n", terminal=False)
     assert oracle.ideal_lines(APC_BEL, terminal=False) == ["AB      CD"]
+
+
+def test_cli_names_the_display(tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    raw = tmp_path / "raw"
+    raw.write_bytes(b"AB\x1b_x\x07\tCD\x1b\\\n" + b"x" * 100 + b"\rY\n")
+    assert main(["render", "--no-terminal", str(raw)]) == 0
+    assert capsysbinary.readouterr().out == b"AB      CD\nY" + b"x" * 99 + b"\n"
+    logical = tmp_path / "logical"
+    logical.write_bytes(b"AB\tCD\nY" + b"x" * 99 + b"\n")
+    assert main(["check", "--no-terminal", str(raw), str(logical)]) == 0
+    assert main(["check", "--columns", "80", "--rows", "24", str(raw), str(logical)]) == 1
+    cup = tmp_path / "cup"
+    cup.write_bytes(b"a\nb\x1b[1;1HX\n")
+    resolved = tmp_path / "resolved"
+    resolved.write_bytes(b"X\nb\n")
+    assert main(["check", "--columns", "20", "--rows", "5", str(cup), str(resolved)]) == 0
+    assert main(["check", "--columns", "20", "--rows", "5", "--in-use", str(cup), str(resolved)]) == 1
+    with pytest.raises(SystemExit):
+        main(["check", "--no-terminal", "--columns", "80", str(raw), str(logical)])
