@@ -695,3 +695,14 @@ THIRD_PASS_FINDINGS = [
 def test_third_pass_finding(judge_server, raw: bytes, columns: int | None, rows: int | None) -> None:
     case = _judged(judge_server, raw, columns, rows)
     assert not case.problems, case.problems
+
+
+def test_the_judge_finds_the_tail_of_a_wrapped_line_ed3_cut(judge_server) -> None:
+    """ED 3 can erase a wrapped line's first rows and leave its last on the screen: tmux then shows the
+    tail alone, which a candidate keeping the whole line (the policy keeps what ED 3 erased) holds."""
+    raw = b"\x1b[1mA\x1b[m" + b"b" * 9 + b"\r\n\x1b[3J\x1b[H\x1b[2Jnext\r\n"  # at 4x3: Abbb | bbbb | bb
+    whole = tmux_judge.Case(raw, 4, 3, "self", candidate=b"A" + b"b" * 9 + b"\r\n\x1b[3J\x1b[H\x1b[2Jnext\r\n")
+    tail_lost = tmux_judge.Case(raw, 4, 3, "self", candidate=b"Abbb\r\n\x1b[3J\x1b[H\x1b[2Jnext\r\n")
+    tmux_judge.judge([whole, tail_lost], judge_server)
+    assert whole.problems == []
+    assert tail_lost.problems

@@ -39,6 +39,8 @@ _BEL_ENDED_STRING = re.compile(rb"(?:\x1b[PX^_]|\xc2[\x90\x98\x9e\x9f])[^\x1b\x0
 # breaks that can hide lines: ED 2 / ED 3 push or erase, RIS resets, the alternate screen switches).
 _HIDING = re.compile(rb"\x1b\[[0-9;]*[23]J|\x1bc|\x1b\[\?[0-9;]*(?:1049|47|1047)[0-9;]*[hl]")
 
+_ERASES_HISTORY = re.compile(rb"\x1b\[[0-9;]*3J")
+
 available = tmux.available
 server = tmux.server
 JudgeServer = tmux.TmuxServer
@@ -134,12 +136,15 @@ def on_alternate_screen(prefix: bytes) -> bool:
 
 def subsequence_missing(
     shown: list[str], kept: list[str], columns: int | None = None, *, more: bool = False,
-    alternate_top: bool = False,
+    alternate_top: bool = False, erased_heads: bool = False,
 ) -> str | None:
     """The first non-blank line of ``shown`` not found, in order, among ``kept``; None if all are.
     ``more``: a line may also be found inside a kept line that shows strictly more (the documented
     policy that ends DCS/SOS/PM/APC at BEL, where tmux swallows on to ST). ``alternate_top``: ``shown``
-    is the alternate screen, whose top row may continue a row scrolled away (matched as a tail)."""
+    is the alternate screen, whose top row may continue a row scrolled away (matched as a tail).
+    ``erased_heads``: the raw erased its history (ED 3), which can take the first rows of a wrapped line
+    and leave its last ones on the screen: a line may be found as the tail of a kept line (the policy
+    keeps what ED 3 erased)."""
     at = 0
     first = True
     for line in shown:
@@ -152,6 +157,9 @@ def subsequence_missing(
             found = None
             if top and alternate_top:  # no history there: its top row may continue a row scrolled away
                 found = next((i for i in range(at, len(kept)) if kept[i].endswith(line)), None)
+            if found is None and erased_heads and columns is not None:
+                found = next((i for i in range(at, len(kept))
+                              if kept[i].endswith(line) and wcswidth(kept[i]) > columns), None)
             if found is None and _cut_by_a_hidden_row(line, columns):
                 found = next((i for i in range(at, len(kept)) if kept[i].startswith(line)), None)
             if found is None and more:
@@ -257,11 +265,14 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
         more = case.terminal and case.keeps_more_after_bel and _BEL_ENDED_STRING.search(case.raw) is not None
         cand_text_lines = [line.rstrip("\r").rstrip(" ") for line in decode(candidate or b"").split("\n")]
         on_alt = on_alternate_screen(case.raw)
-        missing = subsequence_missing(raw_lines, cand_lines, columns, more=more, alternate_top=on_alt)
+        erased = _ERASES_HISTORY.search(case.raw) is not None
+        missing = subsequence_missing(raw_lines, cand_lines, columns, more=more, alternate_top=on_alt,
+                                      erased_heads=erased)
         if missing is not None:
             case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not in the candidate's rendering")
         if plain:
-            missing = subsequence_missing(raw_lines, cand_text_lines, columns, more=more, alternate_top=on_alt)
+            missing = subsequence_missing(raw_lines, cand_text_lines, columns, more=more, alternate_top=on_alt,
+                                          erased_heads=erased)
             if missing is not None:
                 case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not a line of the candidate")
         for i in range(count):
