@@ -438,6 +438,9 @@ ISSUE_23_LOSSES = [
     pytest.param(b"\x1b[1mL0\x1b[m\n" + _L + b"B\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", 80, 24, id="80x24-ED3"),
     pytest.param(b"\x1b[1mL0\x1b[m\n" + _L + b"B\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", None, None, id="unknown-size-ED3"),
     pytest.param(b"\x1b[1mA\x1b[m\nB\nC\x1b[3J\x1bcx\x1b[5ay", 2, 2, id="2x2-RIS"),
+    # found by this branch's red team (ed3_neighbours at 40x10, minimised): a row IL pushed off is kept
+    pytest.param(b"\x1b[H\x1b[2J\x1b[mzi\r\n\r\nmS\r\n\n\x1b[34mwi\r\n\n\x1b[3P6\r\n\n\x1b[mu\x1b[2H\x1b[LQg"
+                 b"\x1b[3J\x1b[1H\x1b[2Jqkfztbwdtn81j4vduxnrhz7qh9m5zv5f6e3av50m\x1b[K6", 40, 10, id="40x10-IL-ED3"),
 ]
 
 
