@@ -122,21 +122,25 @@ def count_tokens(text: str) -> int:
     return clean(text, min_tokens=0).tokens_before
 
 
-def judge(text: str, *, columns: int | None = None, rows: int | None = None) -> Verdict:
+def judge(text: str, *, columns: int | None = None, rows: int | None = None,
+          terminal: bool | None = None) -> Verdict:
     """Render ``text`` with the oracle, clean it with ``min_tokens=0`` (told the capture's size
-    where known), and compare the two at that size."""
+    where known), and compare the two at that size. ``terminal=False``: as text written for no
+    terminal (a pipe, a log: logical lines), cleaned and rendered so (no size)."""
     import oracle
 
-    size = {"columns": columns, "lines": rows}
-    ideal = "\n".join(oracle.informative_lines(text, **size))
-    result, _ = clean_at_size(text, columns, rows)
-    lossless = oracle.check_lossless(text, result.text, columns=columns, rows=rows)
+    if terminal is False:
+        columns = rows = None
+    shown: dict[str, Any] = {"terminal": False} if terminal is False else {"columns": columns, "rows": rows}
+    ideal = "\n".join(oracle.informative_lines(text, **shown))
+    result, _ = clean_at_size(text, columns, rows, terminal)
+    lossless = oracle.check_lossless(text, result.text, **shown)
     return Verdict(
         adopted=result.applied,
         reason=result.reason,
         detail=result.detail,
         cleaned=result.text,
-        agrees=oracle.informative_lines(text, **size) == oracle.informative_lines(result.text, **size),
+        agrees=oracle.informative_lines(text, **shown) == oracle.informative_lines(result.text, **shown),
         lossless=bool(lossless.ok),
         missing=lossless.missing,
         tokens_before=result.tokens_before,
@@ -145,14 +149,18 @@ def judge(text: str, *, columns: int | None = None, rows: int | None = None) -> 
     )
 
 
-def clean_at_size(text: str, columns: int | None, rows: int | None) -> tuple[Any, bool]:
+def clean_at_size(text: str, columns: int | None, rows: int | None,
+                  terminal: bool | None = None) -> tuple[Any, bool]:
     """``textclean.clean(text, min_tokens=0)``, told the terminal's size when its signature takes
-    one; returns (result, whether the size was passed)."""
+    one (or ``terminal=False``, no terminal); returns (result, whether the size was passed)."""
     import inspect
 
     from textclean import clean
 
-    sized = columns is not None and {"columns", "rows"} <= set(inspect.signature(clean).parameters)
+    takes = set(inspect.signature(clean).parameters)
+    if terminal is False and "terminal" in takes:
+        return clean(text, min_tokens=0, terminal=False), False
+    sized = columns is not None and {"columns", "rows"} <= takes
     size = {"columns": columns, "rows": rows} if sized else {}
     return clean(text, min_tokens=0, **size), sized
 

@@ -1,9 +1,12 @@
 """``python -m fixtures_gen.savings [DIR]``: the token-savings table over a fixture directory.
 
-Columns: tokens of the raw capture, after ``textclean.clean(min_tokens=0)``, the ideal (the oracle's
-informative lines joined by newlines: what a terminal shows, blank lines dropped), and the gate
-reason when the cleaner refused. Prints Markdown for the README; with ``--strict`` it exits 1 when a
-fixture breaks the corpus contract (so a team can run it in CI over its own fixture directory).
+Columns: tokens of the raw capture; the ideal (the oracle's informative lines with no terminal, joined
+by newlines: the unwrapped rendering, blank lines dropped); after ``textclean.clean(min_tokens=0)``
+with no terminal (the default: logical lines, as a pipe or a log has them), its share of the ideal
+saving and its gate reason; then the same cleaned at the size the capture was recorded at (its
+``.json`` ``columns`` x ``lines``). The totals give each as a share of the ideal saving. Prints
+Markdown for the README; with ``--strict`` it exits 1 when a fixture breaks the corpus contract (so
+a team can run it in CI over its own fixture directory).
 """
 
 from __future__ import annotations
@@ -33,15 +36,23 @@ SESSIONS_DIR = DEFAULT_DIR / "sessions"
 class Row:
     fixture: str
     before: int
-    after: int
+    after: int  # with no terminal (fixtures); at the recorded size (sessions)
     ideal: int
     reason: str | None
     problems: tuple[str, ...] = ()
+    size: str = ""  # COLUMNSxROWS recorded
+    after_sized: int | None = None  # at the recorded size (fixtures)
+    reason_sized: str | None = None
 
 
 def measure(fixture: Fixture) -> Row:
-    v = judge(fixture.text, columns=fixture.columns, rows=fixture.rows)
-    return Row(fixture.name, v.tokens_before, v.tokens_after, v.tokens_ideal, v.reason, tuple(problems(v)))
+    """A capture cleaned with no terminal, judged against the oracle's no-terminal rendering, and
+    cleaned at its recorded size, judged at that size."""
+    v = judge(fixture.text, terminal=False)
+    sized = judge(fixture.text, columns=fixture.columns, rows=fixture.rows)
+    return Row(fixture.name, v.tokens_before, v.tokens_after, v.tokens_ideal, v.reason,
+               tuple(problems(v)) + tuple(f"at its size: {problem}" for problem in problems(sized)),
+               f"{fixture.columns}x{fixture.rows}", sized.tokens_after, sized.reason)
 
 
 def measure_session(session: Session) -> Row:
@@ -71,20 +82,34 @@ def percent_saved(before: int, after: int) -> str:
     return f"{100 * (before - after) / before:.0f}%" if before else "-"
 
 
+def share_of_ideal(before: int, after: int, ideal: int) -> str:
+    """The saving as a share of the ideal saving (before - ideal)."""
+    possible = before - ideal
+    return f"{100 * (before - after) / possible:.1f}%" if possible > 0 else "-"
+
+
 def markdown_table(rows: Sequence[Row]) -> str:
     lines = [
-        "| fixture | tokens before | after (textclean) | saved | ideal (oracle) | gate |",
-        "| --- | ---: | ---: | ---: | ---: | --- |",
+        "| fixture | size | tokens before | ideal (no terminal) | after, no terminal | saved | of the ideal saving "
+        "| gate | after, at its size | of the ideal saving | gate |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |",
     ]
     for row in rows:
-        gate = row.reason or "adopted"
-        saved = percent_saved(row.before, row.after)
-        lines.append(f"| {row.fixture} | {row.before} | {row.after} | {saved} | {row.ideal} | {gate} |")
+        sized = row.before if row.after_sized is None else row.after_sized
+        lines.append(
+            f"| {row.fixture} | {row.size} | {row.before} | {row.ideal} | {row.after} "
+            f"| {percent_saved(row.before, row.after)} | {share_of_ideal(row.before, row.after, row.ideal)} "
+            f"| {row.reason or 'adopted'} | {sized} | {share_of_ideal(row.before, sized, row.ideal)} "
+            f"| {row.reason_sized or 'adopted'} |"
+        )
     before, after, ideal = (sum(getattr(row, key) for row in rows) for key in ("before", "after", "ideal"))
+    sized = sum(row.before if row.after_sized is None else row.after_sized for row in rows)
     adopted = sum(row.reason is None for row in rows)
-    total_gate = f"{adopted}/{len(rows)} adopted"
+    adopted_sized = sum(row.reason_sized is None for row in rows)
     lines.append(
-        f"| **total** | {before} | {after} | {percent_saved(before, after)} | {ideal} | {total_gate} |"
+        f"| **total** | | {before} | {ideal} | {after} | {percent_saved(before, after)} "
+        f"| **{share_of_ideal(before, after, ideal)}** | {adopted}/{len(rows)} adopted | {sized} "
+        f"| **{share_of_ideal(before, sized, ideal)}** | {adopted_sized}/{len(rows)} adopted |"
     )
     return "\n".join(lines)
 

@@ -2,7 +2,8 @@
 
     PYTHONPATH=$PWD python fuzz/tmux_minimise.py --raw "b'...'" --size 80x24 [--match SUBSTRING]
 
-``--size none`` cleans with the size unknown (judged at 80x24 and 200x60). Each round judges every
+``--size none`` cleans for a terminal of unknown size (judged at 80x24 and 200x60); ``--size
+no-terminal`` for no terminal (judged by tmux at 10000 columns after the BEL-ended strings go). Each round judges every
 candidate reduction in one tmux batch; a reduction is kept when the judge still reports a problem
 (containing ``--match`` when given).
 """
@@ -19,21 +20,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests import tmux_judge  # noqa: E402
 
 
-def _flags(srv, datas, columns, rows, match):
-    cases = [tmux_judge.Case(d, columns, rows, "min", [] if columns else [(80, 24), (200, 60)]) for d in datas]
+def _flags(srv, datas, columns, rows, match, terminal=True):
+    sizes = [] if columns or not terminal else [(80, 24), (200, 60)]
+    cases = [tmux_judge.Case(d, columns, rows, "min", list(sizes), terminal=terminal) for d in datas]
     tmux_judge.judge(cases, srv)
     return [bool(c.problems) and (match is None or any(match in p for p in c.problems)) for c in cases]
 
 
-def minimise(data: bytes, columns, rows, match=None) -> bytes:
+def minimise(data: bytes, columns, rows, match=None, terminal=True) -> bytes:
     with tmux_judge.server() as srv:
-        assert _flags(srv, [data], columns, rows, match)[0], "the judge does not flag the input"
+        assert _flags(srv, [data], columns, rows, match, terminal)[0], "the judge does not flag the input"
         n = 2
         while len(data) >= 2:
             size = max(1, len(data) // n)
             chunks = [(i, min(i + size, len(data))) for i in range(0, len(data), size)]
             trials = [data[:a] + data[b:] for a, b in chunks]
-            flagged = _flags(srv, trials, columns, rows, match)
+            flagged = _flags(srv, trials, columns, rows, match, terminal)
             hit = next((t for t, f in zip(trials, flagged, strict=True) if f), None)
             if hit is not None:
                 data = hit
@@ -53,11 +55,12 @@ def main() -> None:
     p.add_argument("--match")
     a = p.parse_args()
     raw = ast.literal_eval(a.raw)
-    if a.size == "none":
+    terminal = a.size != "no-terminal"
+    if a.size in ("none", "no-terminal"):
         columns = rows = None
     else:
         columns, rows = (int(x) for x in a.size.split("x"))
-    out = minimise(raw, columns, rows, a.match)
+    out = minimise(raw, columns, rows, a.match, terminal)
     print("MINIMAL", repr(out))
 
 

@@ -3,6 +3,10 @@
 Built on pyte 0.8.2 with its gaps fixed (``oracle.stream`` parses, ``oracle.screen`` models the
 screen) and checked against tmux and peer emulators' suites; see ``docs/oracle.md``.
 
+Displays (as ``textclean.clean`` names them): ``terminal=False``, no terminal (strings a log viewer
+ends at BEL removed, logical lines); a terminal of unknown size (the default); ``columns`` /
+``rows``, a terminal of that size; ``fresh=False``, a terminal in use (earlier output on its screen).
+
 Model: a screen as wide as the longest line (one column more, so logical lines neither wrap nor
 reach the margin), newline implying carriage return (pyte's LNM, like a pty's ``onlcr``), a real
 screen height (24 rows unless told) with unbounded scrollback. Cursor moves and erases act on
@@ -18,8 +22,16 @@ Where real terminals disagree, ``flavour="xterm"`` (default) or ``"tmux"`` picks
 """
 
 from .errors import OracleError
+from .logview import without_bel_ended_strings
 from .lossless import LosslessResult, agrees, check_lossless, ideal_lines, shown_lines
-from .render import DEFAULT_LINES, Rendering, decode, estimate_columns, informative_lines, render
+from .render import (
+    DEFAULT_LINES,
+    Rendering,
+    decode,
+    estimate_columns,
+    informative_lines,
+    render,
+)
 
 __all__ = [
     "OracleError",
@@ -34,4 +46,5 @@ __all__ = [
     "informative_lines",
     "render",
     "shown_lines",
+    "without_bel_ended_strings",
 ]

@@ -55,21 +55,24 @@ class LosslessResult:
         )
 
 
-def _rendering_args(columns: int | None, rows: int | None, flavour: str | None) -> dict[str, Any]:
+def _rendering_args(columns: int | None, rows: int | None, flavour: str | None, terminal: bool | None = None,
+                    fresh: bool | None = None) -> dict[str, Any]:
     """A known size is a real terminal's: tmux (the tie-breaker) decides, unless told otherwise."""
     if flavour is None:
         flavour = XTERM if columns is None and rows is None else TMUX
-    return {"columns": columns, "lines": rows, "flavour": flavour}
+    return {"columns": columns, "lines": rows, "flavour": flavour, "terminal": terminal, "fresh": fresh}
 
 
 def shown_lines(
-    data: bytes | str, *, columns: int | None = None, rows: int | None = None, flavour: str | None = None
+    data: bytes | str, *, columns: int | None = None, rows: int | None = None, flavour: str | None = None,
+    terminal: bool | None = None, fresh: bool | None = None,
 ) -> tuple[str, ...]:
     """Every non-blank line a terminal ever showed for ``data``, see the module docstring."""
-    return render(data, **_rendering_args(columns, rows, flavour)).shown
+    return render(data, **_rendering_args(columns, rows, flavour, terminal, fresh)).shown
 
 
-def ideal_lines(data: bytes | str, *, columns: int | None = None, rows: int | None = None) -> list[str]:
+def ideal_lines(data: bytes | str, *, columns: int | None = None, rows: int | None = None,
+                terminal: bool | None = None, fresh: bool | None = None) -> list[str]:
     """A session's ideal: its informative lines, page by page (docs/design.md, 'Pages'), at its size.
 
     Every line a cleared page showed (tmux's scroll-on-clear), every line that scrolled off, the
@@ -77,7 +80,7 @@ def ideal_lines(data: bytes | str, *, columns: int | None = None, rows: int | No
     drawn; lines ``CSI 3 J`` erased from the history are kept (the project's safe side). This is
     the least a lossless candidate keeps (:func:`check_lossless`) and the yardstick for savings.
     """
-    return list(shown_lines(data, columns=columns, rows=rows))
+    return list(shown_lines(data, columns=columns, rows=rows, terminal=terminal, fresh=fresh))
 
 
 def check_lossless(
@@ -87,17 +90,31 @@ def check_lossless(
     columns: int | None = None,
     rows: int | None = None,
     flavour: str | None = None,
+    terminal: bool | None = None,
+    fresh: bool | None = None,
 ) -> LosslessResult:
     """Whether ``candidate`` keeps every line the terminal ever showed for ``raw``, in order.
 
-    ``columns`` and ``rows`` are the terminal's size when the raw output was recorded (a session);
-    then both texts are rendered at that size with the tmux flavour (``flavour`` overrides), so a
-    line the terminal wrapped is compared as the rows it showed. Without a size the width is each
-    text's own widest line (nothing wraps) and the flavour xterm's.
+    The display is named as the gate names it (``textclean.pipeline.gate.display``). ``columns`` and
+    ``rows`` are the terminal's size when the raw output was recorded (a session); then both texts are
+    rendered at that size with the tmux flavour (``flavour`` overrides), so a line the terminal
+    wrapped is compared as the rows it showed. Without a size the width is each text's own widest
+    line (nothing wraps) and the flavour xterm's; ``terminal=False`` (no terminal) removes the
+    strings a log viewer ends at BEL first and caps no width. ``fresh=False`` with a terminal: the
+    text may have met a new terminal or one in use, so the candidate must keep every line on both.
     """
-    args = _rendering_args(columns, rows, flavour)
-    shown = render(raw, **args).shown
-    kept = render(candidate, **args).shown
+    samples = [None, False] if fresh is False and terminal is not False else [fresh]
+    result = None
+    for sample in samples:
+        args = _rendering_args(columns, rows, flavour, terminal, sample)
+        result = _subsequence(render(raw, **args).shown, render(candidate, **args).shown)
+        if not result.ok:
+            return result
+    assert result is not None
+    return result
+
+
+def _subsequence(shown: tuple[str, ...], kept: tuple[str, ...]) -> LosslessResult:
     position = 0
     for index, line in enumerate(shown):
         try:
@@ -107,6 +124,8 @@ def check_lossless(
     return LosslessResult(True, None, None, shown, kept)
 
 
-def agrees(raw: bytes | str, candidate: bytes | str) -> bool:
+def agrees(raw: bytes | str, candidate: bytes | str, *, columns: int | None = None, rows: int | None = None,
+           terminal: bool | None = None, fresh: bool | None = None) -> bool:
     """In-scope exact equality: the terminal shows the same informative lines for both."""
-    return render(raw).informative == render(candidate).informative
+    args: dict[str, Any] = {"columns": columns, "rows": rows, "terminal": terminal, "fresh": fresh}
+    return render(raw, **args).informative == render(candidate, **args).informative

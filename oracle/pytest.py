@@ -2,25 +2,37 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .lossless import check_lossless
 from .render import render
 
 __all__ = ["assert_agrees", "assert_lossless"]
 
 
-def assert_lossless(raw: bytes | str, candidate: bytes | str) -> None:
-    """Fail unless ``candidate`` keeps every line a terminal ever showed for ``raw``, in order."""
+def assert_lossless(
+    raw: bytes | str, candidate: bytes | str, *, columns: int | None = None, rows: int | None = None,
+    terminal: bool | None = None, fresh: bool | None = None,
+) -> None:
+    """Fail unless ``candidate`` keeps every line a terminal ever showed for ``raw``, in order, on the
+    display named as ``textclean.clean`` names it: ``terminal=False`` (no terminal), a terminal of
+    ``columns`` x ``rows`` or of unknown size, ``fresh`` (a new terminal, or with ``False`` one in use)."""
     __tracebackhide__ = True
-    result = check_lossless(raw, candidate)
+    result = check_lossless(raw, candidate, columns=columns, rows=rows, terminal=terminal, fresh=fresh)
     if not result.ok:
         raise AssertionError(result.describe())
 
 
-def assert_agrees(raw: bytes | str, candidate: bytes | str) -> None:
-    """Fail unless a terminal shows the same informative lines for ``raw`` and ``candidate``."""
+def assert_agrees(
+    raw: bytes | str, candidate: bytes | str, *, columns: int | None = None, rows: int | None = None,
+    terminal: bool | None = None, fresh: bool | None = None,
+) -> None:
+    """Fail unless a terminal shows the same informative lines for ``raw`` and ``candidate`` (the
+    display named as in :func:`assert_lossless`)."""
     __tracebackhide__ = True
-    expected = render(raw).informative
-    got = render(candidate).informative
+    args: dict[str, Any] = {"columns": columns, "rows": rows, "terminal": terminal, "fresh": fresh}
+    expected = render(raw, **args).informative
+    got = render(candidate, **args).informative
     if expected == got:
         return
     for index, (want, have) in enumerate(zip(expected, got, strict=False)):

@@ -4,11 +4,24 @@ The model (see ``docs/oracle.md``): a screen as wide as the longest line (so log
 wrap), ``lines`` rows high (24 unless told), newline implying carriage return (a pty's ``onlcr``),
 unbounded scrollback. Cursor moves and erases act on the visible screen as in xterm; what scrolled
 into the scrollback stays there.
+
+The displays, named as the gate names them (``textclean.pipeline.gate.display``):
+
+* ``terminal=False``, **no terminal** (pipes, logs): the strings a log viewer ends at BEL (APC, DCS,
+  SOS, PM, OSC) are removed first, then the text is rendered on a screen wider than every line
+  (no cap: logical lines);
+* ``terminal=True`` (or not said) without a size, a terminal of **unknown size**: the screen as wide
+  as the widest line (at most 10000 columns), strings ended as the flavour ends them;
+* ``columns`` / ``rows``: a terminal of that size;
+* ``fresh``: with a terminal, ``False`` renders it **in use** (the screen already full of earlier
+  output, the cursor at the start of the bottom row), ``True`` or not said a new terminal (an empty
+  screen, the cursor home), the only state the oracle rendered before the displays were named.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from wcwidth import wcwidth
@@ -18,6 +31,7 @@ from textclean.pipeline.names import CHA, CHT, CUF, CUP, DECRC, HPA, HPR, HVP, R
 
 from .ecma48 import ESC
 from .errors import OracleError
+from .logview import without_bel_ended_strings
 from .screen import TMUX, XTERM, OracleScreen
 from .stream import _TOKEN, OracleStream, _tmux_string_end
 from .tmux import MAX_COLUMNS
@@ -113,6 +127,10 @@ def tmux_decode(data: str) -> str:
     return "".join(out)
 
 
+#: A row of earlier output on a terminal in use (``fresh=False``); such rows are left out of what is shown.
+EARLIER_OUTPUT = "`"
+
+
 def _text_cells(text: str) -> int:
     if text.isascii():
         return len(text) + (TAB_WIDTH - 1) * text.count("\t")
@@ -142,9 +160,9 @@ def _segment_cells(segment: str) -> int:
     return cells
 
 
-def estimate_columns(text: str) -> int:
+def estimate_columns(text: str, *, cap: int | None = MAX_COLUMNS) -> int:
     """Columns enough that no line wraps or reaches the margin: one more than an upper bound on the
-    widest line, capped at 10000."""
+    widest line, capped at ``cap`` (10000, tmux's widest; None: no cap, logical lines)."""
     widest = 1
     # A restored cursor (DECRC, SCORC) may return to a column reached before a carriage return: then
     # the segments of a line add up, and the whole line is the bound.
@@ -153,7 +171,7 @@ def estimate_columns(text: str) -> int:
     for segment in segments:
         if len(segment) * 2 > widest or "\t" in segment or "\x1b" in segment:
             widest = max(widest, _segment_cells(segment))
-    return min(widest + 1, MAX_COLUMNS)
+    return widest + 1 if cap is None else min(widest + 1, cap)
 
 
 @dataclass(frozen=True)
@@ -195,29 +213,43 @@ def render(
     lines: int | None = None,
     onlcr: bool = True,
     flavour: str = XTERM,
+    rows: int | None = None,
+    terminal: bool | None = None,
+    fresh: bool | None = None,
 ) -> Rendering:
-    """Feed ``data`` to a fresh virtual terminal and return what it shows.
+    """Feed ``data`` to a virtual terminal and return what it shows.
 
-    ``columns`` defaults to the widest line (:func:`estimate_columns`), ``lines`` to 24. ``onlcr``
-    makes LF imply CR, as a pty does on output; pass ``False`` for bytes recorded on the terminal
-    side of a pty, where that translation has already happened. ``flavour`` (``"xterm"`` or
-    ``"tmux"``) settles what happens at the right margin where the two disagree (see
+    ``columns`` defaults to the widest line (:func:`estimate_columns`), ``lines`` (or ``rows``) to 24.
+    ``terminal=False``: no terminal (takes no size): strings ended at BEL removed first, no width cap.
+    ``fresh=False`` (with a terminal): a terminal in use, see the module docstring. ``onlcr`` makes
+    LF imply CR, as a pty does on output; pass ``False`` for bytes recorded on the terminal side of a
+    pty, where that translation has already happened. ``flavour`` (``"xterm"`` or ``"tmux"``)
+    settles what happens at the right margin where the two disagree (see
     :data:`oracle.screen.FLAVOURS`); at the default width no line reaches the margin.
     """
+    if rows is not None and lines is not None and rows != lines:
+        raise ValueError(f"rows={rows} and lines={lines} disagree (they name the same height)")
+    rows = rows if rows is not None else lines
+    terminal, in_use = _display(columns, rows, terminal, fresh)
     if isinstance(data, bytes):
         data = data.decode("utf-8", "surrogateescape")
+    if not terminal:
+        data = without_bel_ended_strings(data)
     invalid = _LONE_SURROGATE.search(data) is not None
     # tmux draws nothing for an undecodable byte; xterm and alacritty a U+FFFD.
     text = tmux_decode(data) if flavour == TMUX else decode(data)
-    rows = lines or DEFAULT_LINES
+    rows = rows or DEFAULT_LINES
     try:
-        columns = columns or estimate_columns(text)
+        columns = columns or estimate_columns(text, cap=MAX_COLUMNS if terminal else None)
         screen = OracleScreen(columns, rows, onlcr=onlcr, flavour=flavour)
-        OracleStream(screen).feed(text)
+        stream = OracleStream(screen)
+        if in_use:
+            stream.feed((EARLIER_OUTPUT + "\r\n") * rows)
+        stream.feed(text)
         return Rendering(
-            scrollback=tuple(line.text for line in screen.scrollback),
-            screen=tuple(screen.screen_lines()),
-            shown=tuple(screen.ever_shown()),
+            scrollback=_mine([line.text for line in screen.scrollback], in_use),
+            screen=_mine(screen.screen_lines(), in_use),
+            shown=_mine(screen.ever_shown(), in_use),
             columns=columns,
             rows=rows,
             alternate=screen.alternate,
@@ -225,6 +257,24 @@ def render(
         )
     except Exception as error:
         raise OracleError(*_failed_at(error), error) from error
+
+
+def _display(columns: int | None, rows: int | None, terminal: bool | None,
+             fresh: bool | None) -> tuple[bool, bool]:
+    """(whether there is a terminal, whether it is in use) for the display a caller names, checked as
+    the gate checks it: a size is a terminal's, and so is a new terminal."""
+    sized = columns is not None or rows is not None
+    if terminal is False and sized:
+        raise ValueError("terminal=False (no terminal) takes no columns or rows: a size is a terminal's")
+    if terminal is False and fresh:
+        raise ValueError("fresh=True (a new terminal) needs a terminal, not terminal=False")
+    there = terminal is not False
+    return there, there and fresh is False
+
+
+def _mine(lines: Iterable[str], in_use: bool) -> tuple[str, ...]:
+    """The lines, without the rows of earlier output a terminal in use started with."""
+    return tuple(line for line in lines if line != EARLIER_OUTPUT) if in_use else tuple(lines)
 
 
 def _failed_at(error: BaseException) -> tuple[str | None, int | None]:
@@ -242,7 +292,9 @@ def _failed_at(error: BaseException) -> tuple[str | None, int | None]:
 
 
 def informative_lines(
-    data: bytes | str, *, columns: int | None = None, lines: int | None = None
+    data: bytes | str, *, columns: int | None = None, lines: int | None = None, rows: int | None = None,
+    terminal: bool | None = None, fresh: bool | None = None,
 ) -> list[str]:
-    """The lines a terminal shows (scrollback + screen), right-trimmed, blank ones dropped."""
-    return render(data, columns=columns, lines=lines).informative
+    """The lines a terminal shows (scrollback + screen), right-trimmed, blank ones dropped, on the
+    display named as :func:`render` names it (``terminal=False``: no terminal)."""
+    return render(data, columns=columns, lines=lines, rows=rows, terminal=terminal, fresh=fresh).informative

@@ -20,8 +20,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from .logview import without_bel_ended_strings
+
 HISTORY_LIMIT = 5_000_000
 MAX_COLUMNS = 10000  # tmux's largest window
+#: How the judge shows text written for no terminal: tmux at its widest, so that no line shorter than
+#: this wraps (a longer one does: a CR on it returns to its last wrapped row, not to its start).
+NO_TERMINAL_COLUMNS = MAX_COLUMNS
 SETTLE_SECONDS = 0.2  # after cat exits, for tmux to drain the pty before we capture
 BATCH = 40  # windows open at once
 
@@ -110,6 +115,10 @@ class TmuxServer:
     def show(self, data: bytes, columns: int, lines: int) -> Capture:
         return self.show_many([(data, columns, lines)])[0]
 
+    def show_no_terminal(self, data: bytes, lines: int = 24) -> Capture:
+        """What a log viewer shows for ``data``, as tmux draws it: see :func:`no_terminal`."""
+        return self.show_many([no_terminal(data, lines)], join_wrapped=True)[0]
+
     def _stable_capture(self, name: str, join_wrapped: bool) -> list[str]:
         previous = None
         join = ("-J",) if join_wrapped else ()
@@ -126,6 +135,13 @@ class TmuxServer:
         while lines and not lines[-1]:
             lines.pop()
         return lines
+
+
+def no_terminal(data: bytes, lines: int = 24) -> tuple[bytes, int, int]:
+    """The job (bytes, columns, lines) that shows ``data`` as text written for no terminal: the strings
+    a log viewer ends at BEL removed (tmux would read DCS, SOS, PM and APC on to ST), in a window of
+    :data:`NO_TERMINAL_COLUMNS` columns, where lines do not wrap."""
+    return without_bel_ended_strings(data), NO_TERMINAL_COLUMNS, lines
 
 
 def _terminate(signum: int, frame: object) -> None:

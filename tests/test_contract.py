@@ -14,7 +14,8 @@ To add a rule: add its key and design.md wording to ``RULES``, and at least one 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import pytest
 
@@ -67,6 +68,9 @@ KEEPS_WHAT_TMUX_DROPS = "tmux 3.3a draws nothing for it; the models keep it (str
 SWALLOWED_BY_TMUX = "tmux swallows to the next ESC past a BEL-ended APC; the policy keeps the text (no redraw after)"
 KEEPS_WHAT_A_CLEAR_HID = "a clear or a screen switch hides the page before; the models keep it (docs/design.md)"
 
+# Rules the model branches implement (models.md); a row that needs one is a strict xfail until they merge.
+ISSUE_23_STRINGS = "issue 23 item 2: at a terminal, text after a BEL-ended APC/DCS/SOS/PM and before its ST is refused"
+
 
 @dataclass(frozen=True)
 class Case:
@@ -76,6 +80,7 @@ class Case:
     oracle_differs: str = ""  # why the oracle (a terminal) shows something else, if it does
     tmux_differs: str = ""  # why tmux 3.3a, the tie-breaker, shows something else, if it does
     cleaner_pending: str = ""  # where the cleaner still resolves what the verifier refuses (the gate refuses)
+    models_pending: str = ""  # a rule of models.md neither model implements on this branch yet (strict xfail)
 
     @property
     def id(self) -> str:
@@ -131,7 +136,9 @@ CASES = [
          cleaner_pending="F3: nothing after it ends the string; the cleaner keeps more"),
     Case("swallowing-string", "50%\r100%\n\x1b_bk;t=1\x07step\n", REFUSED,
          cleaner_pending="F3: nothing after it ends the string; the cleaner keeps more"),
-    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\x1b[m\n", ["step 1"], tmux_differs=SWALLOWED_BY_TMUX),
+    # At a terminal (issue 23 item 2): text between a BEL that ends the APC and the next ESC, which tmux
+    # swallows; no terminal keeps it (DISPLAY_CASES).
+    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\x1b[m\n", REFUSED, models_pending=ISSUE_23_STRINGS),
     Case("swallowing-string", "x\x1bP1;2\x18y\rz\n", ["zy"]),  # cancelled before DCS data: all agree
     Case("parameter-range", "progress 10%" + CSI + "99999999999D" + CSI + "Kdone\n", REFUSED),
     Case("parameter-range", "ab" + CSI + "2147483648GX\n", REFUSED),
@@ -254,7 +261,14 @@ def test_every_rule_has_a_case() -> None:
     assert {case.rule for case in CASES} == set(RULES)
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
+def _pending(cases: list[Case]) -> list:
+    def marks(case: Case) -> list:
+        return [pytest.mark.xfail(strict=True, reason=f"models: {case.models_pending}")] if case.models_pending else []
+
+    return [pytest.param(case, id=case.id, marks=marks(case)) for case in cases]
+
+
+@pytest.mark.parametrize("case", _pending(CASES))
 def test_cleaner_follows_the_contract(case: Case) -> None:
     shows = _cleaner_shows(case.raw)
     if case.cleaner_pending and shows != case.shows:
@@ -262,7 +276,7 @@ def test_cleaner_follows_the_contract(case: Case) -> None:
     assert shows == case.shows
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
+@pytest.mark.parametrize("case", _pending(CASES))
 def test_verifier_follows_the_contract(case: Case) -> None:
     if case.rule == "pages" and not _verifier_knows_pages():
         pytest.skip("the verifier on this branch predates the session semantics (docs/design.md, 'Pages')")
@@ -445,3 +459,230 @@ def _verifier_side(params: list) -> list:
 def test_verifier_refuses_what_the_red_team_found(raw: str, columns: int | None, rows: int | None) -> None:
     with pytest.raises(verify.Unresolvable):
         verify.terminal_lines(raw, columns=columns, rows=rows)
+
+
+# --- Which display the text was written for (issue 28), disputes (issue 22), strings ended by BEL (issue 23) --
+# The same stream is judged differently with no terminal (pipes, logs: logical lines, no right margin), on a
+# terminal of unknown size (at least 80 columns), and on a terminal of a given size (``fresh``: a new one).
+# Each row runs against the cleaner (``cleaner.candidate``), the verifier (``verify.first_difference``: a
+# resolved row's lines are accepted, a refused row is "unresolvable") and the oracle (a resolved row's lines
+# are lossless on that display); tmux 3.3a shows every resolved row (no terminal: at 10000 columns after the
+# BEL-ended strings go, ``oracle.tmux.no_terminal``). ``pending`` names the model (models.md) a row needs that
+# this branch does not have yet: a strict xfail, removed when the model branches merge.
+
+NO_TERMINAL: dict[str, Any] = {"terminal": False}
+UNKNOWN_SIZE: dict[str, Any] = {"terminal": True}
+
+
+def at(columns: int, rows: int, *, fresh: bool = False) -> dict[str, Any]:
+    return {"columns": columns, "rows": rows, "terminal": True, "fresh": fresh}
+
+
+DISPLAY_RULES = {
+    "no-terminal": "No terminal: logical lines, no right margin, no autowrap; a CR, a move or an erase on a line "
+    "past column 80 resolves (models.md item 1).",
+    "unknown-size": "A terminal of unknown size: at least 80 columns, as before; a column operation on a row past "
+    "column 80 is unresolvable.",
+    "a-size": "A terminal of a given size: rows wrap at its width; a wrapped line is one line.",
+    "fresh": "A new terminal: empty screen, cursor home, so absolute moves on the first page resolve; on a terminal "
+    "that may be in use they are unresolvable.",
+    "bel-string": "APC/DCS/SOS/PM end at BEL with no terminal (a log viewer); at a terminal tmux reads on to ST, so "
+    "text between that BEL and the ST is unresolvable (issue 23 item 2).",
+    "dispute-settle": "A dispute is a state: a move, BS or HT at the pending-wrap column is recorded and settled by "
+    "CR, LF/NEL, CHA/HPA, CUP, a page break or RIS; CUU/CUD and EL 2 carry it (models.md item 2).",
+    "dispute-read": "A disputed column is refused when something reads it: a character written, a relative "
+    "horizontal move, an erase whose reach depends on the column (models.md item 2).",
+}
+
+CLEANER_DISPLAYS = "cleaner: models.md item 1 (the displays: no terminal, fresh)"
+VERIFIER_DISPLAYS = "verifier: models.md item 1 (the displays: no terminal, fresh)"
+CLEANER_DISPUTES = "cleaner: models.md item 2 (a dispute is a state, refused only when read)"
+VERIFIER_DISPUTES = "verifier: models.md item 2 (a dispute is a state, refused only when read)"
+CLEANER_STRINGS = "cleaner: models.md item 1, issue 23 item 2 (text after a BEL-ended string at a terminal)"
+VERIFIER_STRINGS = "verifier: models.md item 1, issue 23 item 2 (text after a BEL-ended string at a terminal)"
+
+
+@dataclass(frozen=True)
+class DisplayCase:
+    rule: str
+    raw: str
+    display: dict[str, Any]
+    shows: list[str] | None  # the informative lines (a wrapped line as one line), or REFUSED
+    pending: tuple[str, ...] = ()  # the models' reasons this branch does not meet the row yet
+    tmux_differs: str = ""  # why tmux 3.3a shows something else, if it does
+
+    @property
+    def id(self) -> str:
+        shown = ("no-terminal" if not self.display["terminal"] else
+                 "unknown" if self.display.get("columns") is None else
+                 f"{self.display['columns']}x{self.display['rows']}{'-fresh' if self.display.get('fresh') else ''}")
+        return f"{self.rule}:{shown}:{self.raw[:40]!r}"
+
+
+PROGRESS = "#" * 90 + " 50%\r" + "#" * 95 + " 100%\n"  # a frame past column 80, then CR and a longer frame
+PROGRESS_EL = "[" + "=" * 120 + ">] 50%\r" + CSI + "K[" + "=" * 40 + "] done\n"
+FIRST_PAGE_CUP = "a\nb" + CSI + "1;1HX\n"
+FIRST_PAGE_VPA = "a\nb\nc" + CSI + "2dX\n"
+APC_BEL = "AB\x1b_x\x07\tCD\x1b\\\n"
+SOS_BEL = "wk\x1bXsos\x07 =0\x1b\\\n"
+BUILDKITE = "\x1b_bk;t=1\x07step 1\x1b[m\n"
+# A row written to exactly the last column of a 10-column terminal: the cursor at the pending-wrap column.
+FULL = "a\n" + "x" * 10
+X10 = "x" * 10
+
+DISPLAY_CASES = [
+    DisplayCase("no-terminal", PROGRESS, NO_TERMINAL, ["#" * 95 + " 100%"], (CLEANER_DISPLAYS, VERIFIER_DISPLAYS)),
+    DisplayCase("unknown-size", PROGRESS, UNKNOWN_SIZE, REFUSED),
+    DisplayCase("a-size", PROGRESS, at(80, 24), ["#" * 175 + " 100%"]),  # the first frame's first row stays
+    DisplayCase("a-size", PROGRESS, at(200, 50), ["#" * 95 + " 100%"]),
+    DisplayCase("no-terminal", PROGRESS_EL, NO_TERMINAL, ["[" + "=" * 40 + "] done"],
+                (CLEANER_DISPLAYS, VERIFIER_DISPLAYS)),
+    DisplayCase("unknown-size", PROGRESS_EL, UNKNOWN_SIZE, REFUSED),
+    DisplayCase("no-terminal", "ab" + CSI + "200CX\n", NO_TERMINAL, ["ab" + " " * 200 + "X"],
+                (CLEANER_DISPLAYS, VERIFIER_DISPLAYS)),
+    DisplayCase("unknown-size", "ab" + CSI + "200CX\n", UNKNOWN_SIZE, REFUSED),
+    DisplayCase("a-size", "ab" + CSI + "200CX\n", at(80, 24), ["ab" + " " * 77 + "X"]),  # stops at the margin
+    DisplayCase("no-terminal", "ab" + CSI + "100GX\n", NO_TERMINAL, ["ab" + " " * 97 + "X"],
+                (CLEANER_DISPLAYS, VERIFIER_DISPLAYS)),
+    DisplayCase("unknown-size", "ab" + CSI + "100GX\n", UNKNOWN_SIZE, REFUSED),
+    DisplayCase("a-size", "ab" + CSI + "100GX\n", at(80, 24), ["ab" + " " * 77 + "X"]),
+    DisplayCase("fresh", FIRST_PAGE_CUP, at(20, 5, fresh=True), ["X", "b"], (CLEANER_DISPLAYS, VERIFIER_DISPLAYS)),
+    DisplayCase("fresh", FIRST_PAGE_CUP, at(20, 5), REFUSED),
+    DisplayCase("fresh", FIRST_PAGE_VPA, at(20, 5, fresh=True), ["a", "bX", "c"],
+                (CLEANER_DISPLAYS, VERIFIER_DISPLAYS)),
+    DisplayCase("fresh", FIRST_PAGE_VPA, at(20, 5), REFUSED),
+    DisplayCase("bel-string", APC_BEL, NO_TERMINAL, ["AB\tCD"]),
+    DisplayCase("bel-string", APC_BEL, UNKNOWN_SIZE, REFUSED, (CLEANER_STRINGS, VERIFIER_STRINGS)),
+    DisplayCase("bel-string", APC_BEL, at(80, 24), REFUSED, (CLEANER_STRINGS, VERIFIER_STRINGS)),
+    DisplayCase("bel-string", SOS_BEL, NO_TERMINAL, ["wk =0"]),
+    DisplayCase("bel-string", SOS_BEL, at(200, 24), REFUSED, (CLEANER_STRINGS, VERIFIER_STRINGS)),
+    DisplayCase("bel-string", BUILDKITE, NO_TERMINAL, ["step 1"]),
+    DisplayCase("bel-string", BUILDKITE, at(80, 24), REFUSED, (CLEANER_STRINGS, VERIFIER_STRINGS)),
+    # Disputes at the pending-wrap column of a 10x5 terminal, settled ...
+    DisplayCase("dispute-settle", FULL + CSI + "A\rY\n", at(10, 5), ["Y", X10]),
+    DisplayCase("dispute-settle", FULL + CSI + "A" + CSI + "3GY\n", at(10, 5), ["a Y", X10]),
+    DisplayCase("dispute-settle", FULL + CSI + "A" + CSI + "3`Y\n", at(10, 5), ["a Y", X10]),
+    DisplayCase("dispute-settle", FULL + CSI + "A\nY\n", at(10, 5), ["a", "Y" + X10[1:]]),  # LF implies CR
+    DisplayCase("dispute-settle", FULL + CSI + "A\x1bEY\n", at(10, 5), ["a", "Y" + X10[1:]]),  # NEL
+    DisplayCase("dispute-settle", HOME_CLEAR + FULL + CSI + "A" + CSI + "1;3HY\n", at(10, 5), ["a Y", X10]),
+    DisplayCase("dispute-settle", FULL + CSI + "A" + CSI + "B\rY\n", at(10, 5), ["a", "Y" + X10[1:]]),  # CUD carries
+    DisplayCase("dispute-settle", FULL + CSI + "A" + CSI + "2K\rY\n", at(10, 5), ["Y", X10]),  # EL 2 carries
+    DisplayCase("dispute-settle", FULL + "\b\rY\n", at(10, 5), ["a", "Y" + X10[1:]]),
+    DisplayCase("dispute-settle", FULL + "\t\rY\n", at(10, 5), ["a", "Y" + X10[1:]]),
+    DisplayCase("dispute-settle", FULL + CSI + "A" + HOME_CLEAR + "Y\n", at(10, 5), ["a", X10, "Y"]),  # a page break
+    DisplayCase("dispute-settle", FULL + CSI + "A\x1bcY\n", at(10, 5), ["a", X10, "Y"]),  # RIS
+    # ... and read.
+    *(DisplayCase("dispute-read", FULL + reader, at(10, 5), REFUSED) for reader in (
+        CSI + "AY\n", CSI + "A" + CSI + "2DY\n", CSI + "A" + CSI + "CY\n", CSI + "A" + CSI + "K\n",
+        CSI + "A" + CSI + "1K\n", CSI + "A" + CSI + "3X\n", CSI + "A" + CSI + "P\n", CSI + "A" + CSI + "@\n",
+        "\bY\n", CSI + "KY\n", CSI + "BY\n", CSI + "A" + CSI + "2KY\n")),
+    # With no terminal there is no pending-wrap column: the same stream is logical lines.
+    DisplayCase("no-terminal", FULL + CSI + "AY\n", NO_TERMINAL, ["a" + " " * 9 + "Y", X10]),
+]
+
+# Every settled dispute is refused on this branch (the models refuse at the dispute itself): the model
+# branches of models.md item 2 resolve them.
+DISPLAY_CASES = [replace(case, pending=(CLEANER_DISPUTES, VERIFIER_DISPUTES)) if case.rule == "dispute-settle" else case
+                 for case in DISPLAY_CASES]
+
+
+def _display_param(case: DisplayCase, model: str) -> Any:
+    reasons = [reason for reason in case.pending if reason.startswith(model)]
+    marks = [pytest.mark.xfail(strict=True, reason="; ".join(reasons))] if reasons else []
+    return pytest.param(case, id=case.id, marks=marks)
+
+
+def _as_candidate(lines: list[str]) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+def _cleaner_shows_on(case: DisplayCase) -> list[str] | None:
+    try:
+        return _candidate_lines(cleaner.candidate(case.raw, **case.display).text)
+    except cleaner.Refused:
+        return REFUSED
+
+
+def test_every_display_rule_has_a_case() -> None:
+    assert {case.rule for case in DISPLAY_CASES} == set(DISPLAY_RULES)
+    # The same streams under each display: no terminal, unknown size, a size.
+    for raw in (PROGRESS, "ab" + CSI + "200CX\n", "ab" + CSI + "100GX\n"):
+        shown = {case.id.split(":")[1] for case in DISPLAY_CASES if case.raw == raw}
+        assert {"no-terminal", "unknown", "80x24"} <= shown, raw
+
+
+@pytest.mark.parametrize("case", [_display_param(case, "cleaner") for case in DISPLAY_CASES])
+def test_cleaner_follows_the_display_contract(case: DisplayCase) -> None:
+    assert _cleaner_shows_on(case) == case.shows
+
+
+@pytest.mark.parametrize("case", [_display_param(case, "verifier") for case in DISPLAY_CASES])
+def test_verifier_follows_the_display_contract(case: DisplayCase) -> None:
+    if case.shows is REFUSED:
+        # Whatever the candidate (here what a terminal of that display shows), the raw cannot be resolved.
+        shown = oracle.informative_lines(case.raw, **{**case.display, "fresh": case.display.get("fresh") or None})
+        verdict = verify.first_difference(case.raw, _as_candidate(shown), **case.display)
+        assert verdict is not None and verdict.startswith("unresolvable"), verdict
+    else:
+        assert verify.first_difference(case.raw, _as_candidate(case.shows), **case.display) is None
+
+
+DISPLAY_RESOLVED = [case for case in DISPLAY_CASES if case.shows is not REFUSED]
+
+
+@pytest.mark.parametrize("case", DISPLAY_RESOLVED, ids=lambda case: case.id)
+def test_oracle_keeps_what_the_models_resolve_on_each_display(case: DisplayCase) -> None:
+    """The oracle on the row's display: the models' lines keep every line it shows (a terminal in use or
+    a new one where the row does not say fresh); unsized, it shows exactly those lines."""
+    result = oracle.check_lossless(case.raw, _as_candidate(case.shows), **case.display)
+    assert result.ok, result.describe()
+    if case.display.get("columns") is None:
+        assert oracle.informative_lines(case.raw, **case.display) == _as_terminal_shows(case.shows)
+
+
+def test_oracle_judges_the_same_stream_differently_on_each_display() -> None:
+    """No terminal resolves the frame as one logical line; at 80 columns its rows wrapped, and the lines
+    of no terminal are not what that terminal showed."""
+    logical = _as_candidate(["#" * 95 + " 100%"])
+    assert oracle.check_lossless(PROGRESS, logical, terminal=False)
+    assert not oracle.check_lossless(PROGRESS, logical, columns=80, rows=24)
+    assert oracle.check_lossless(PROGRESS, _as_candidate(["#" * 175 + " 100%"]), columns=80, rows=24)
+    # A BEL-ended APC: a log viewer shows the text after it, tmux at a size does not.
+    assert oracle.informative_lines(APC_BEL, terminal=False) == ["AB      CD"]
+    assert oracle.render(APC_BEL, columns=80, rows=24, flavour="tmux").informative == ["AB"]
+    # A first-page absolute move: a new terminal and one in use show different lines.
+    assert not oracle.check_lossless(FIRST_PAGE_CUP, _as_candidate(["X", "b"]), **at(20, 5))
+
+
+@pytest.fixture(scope="module")
+def tmux_shows_displays() -> list[list[list[str]]]:
+    """What tmux 3.3a shows (wrapped rows joined) for every resolved display row, at each judge size."""
+    from oracle import tmux
+
+    if not tmux.available():
+        pytest.skip("tmux is not installed (.ci/run installs it)")
+    jobs: list[tuple[bytes, int, int]] = []
+    plan = []
+    for case in DISPLAY_RESOLVED:
+        data = case.raw.encode("utf-8", "surrogateescape")
+        if not case.display["terminal"]:
+            sized = [tmux.no_terminal(data)]
+        elif case.display.get("columns") is None:
+            sized = [(data, 80, 24), (data, 200, 60)]
+        else:
+            sized = [(data, case.display["columns"], case.display["rows"])]
+        plan.append((len(jobs), len(sized)))
+        jobs.extend(sized)
+    with tmux.server() as server:
+        captures = server.show_many(jobs, join_wrapped=True)
+    return [[[line for line in capture.lines if line.strip()] for capture in captures[start : start + count]]
+            for start, count in plan]
+
+
+@pytest.mark.tmux
+@pytest.mark.parametrize("index", range(len(DISPLAY_RESOLVED)), ids=[case.id for case in DISPLAY_RESOLVED])
+def test_tmux_shows_what_each_display_resolves(index: int, tmux_shows_displays: list[list[list[str]]]) -> None:
+    case = DISPLAY_RESOLVED[index]
+    for shown in tmux_shows_displays[index]:
+        same = shown == _as_terminal_shows(case.shows)
+        assert same is not bool(case.tmux_differs), shown

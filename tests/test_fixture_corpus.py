@@ -53,12 +53,23 @@ def test_cleaner_adopts_what_the_oracle_agrees_with_or_refuses(fixture: Fixture)
         assert verdict.tokens_after < verdict.tokens_before
 
 
+@pytest.mark.parametrize("fixture", by_name(FIXTURES))
+def test_no_terminal_keeps_every_line_of_the_unwrapped_rendering(fixture: Fixture) -> None:
+    """Cleaned as text written for no terminal (the default), judged by the oracle's no-terminal
+    rendering (logical lines, strings ended at BEL removed): adopted only when lossless and smaller."""
+    verdict = judge(fixture.text, terminal=False)
+    assert problems(verdict) == []
+    if verdict.adopted:
+        assert verdict.tokens_after < verdict.tokens_before
+
+
 def test_savings_table_has_a_row_per_fixture() -> None:
     rows = [measure(fixture) for fixture in FIXTURES]
     table = markdown_table(rows).splitlines()
     assert len(table) == 2 + len(FIXTURES) + 1
     for fixture, line in zip(FIXTURES, table[2:], strict=False):
-        assert line.startswith(f"| {fixture.name} |")
+        assert line.startswith(f"| {fixture.name} | {fixture.columns}x{fixture.rows} |")
+    assert all(row.after_sized is not None for row in rows)  # both displays measured
 
 
 def test_the_progress_captures_are_there_at_several_sizes() -> None:

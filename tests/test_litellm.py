@@ -200,3 +200,21 @@ def test_the_readme_config_runs_a_real_proxy_that_cleans(tmp_path: Path) -> None
             proxy.wait()
         log.close()
         upstream.shutdown()
+
+
+def test_the_hook_cleans_for_no_terminal_unless_told_a_size() -> None:
+    """Tool outputs through a proxy came through pipes unless the hook is told of a terminal."""
+    wide = "[" + "=" * 120 + ">] 50%\r[" + "=" * 121 + "] 100%\n" + "\x1b[32mok\x1b[0m\n" * 30
+    request = {"model": "gpt-4o", "messages": [{"role": "tool", "tool_call_id": "c", "content": wide}]}
+    out = _pre_call(TextCleanHook(), copy.deepcopy(request))
+    recorded = out["metadata"]["textclean"]
+    assert recorded["display"] == "no terminal"
+    expected = clean(wide, terminal=False)
+    assert out["messages"][0]["content"] == (expected.text if expected.applied else wide)
+    sized = _pre_call(TextCleanHook(columns=80, rows=24), copy.deepcopy(request))
+    assert sized["metadata"]["textclean"]["display"] == "terminal 80x24"
+    assert sized["messages"][0]["content"] == clean(wide, columns=80, rows=24).text
+    unknown = _pre_call(TextCleanHook(terminal=True), copy.deepcopy(request))
+    assert unknown["metadata"]["textclean"]["display"] == "terminal of unknown size"
+    with pytest.raises(ValueError, match="no columns or rows"):
+        TextCleanHook(columns=80, rows=24, terminal=False)

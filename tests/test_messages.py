@@ -193,3 +193,37 @@ def test_a_text_part_without_a_string_is_a_non_text_part_here_and_in_measure(tmp
     path.write_text(json.dumps([message]))
     outputs = list(read_file(str(path), ReadStats()))
     assert [o.non_text_blocks for o in outputs] == [True]  # measure counts what clean_messages leaves whole
+
+
+# --- The display the tool outputs were written for (issue 28 item 3) -----------------------------------------
+
+WIDE_PROGRESS = "[" + "=" * 120 + ">] 50%\r[" + "=" * 121 + "] 100%\n" + "\x1b[32mok\x1b[0m\n" * 30
+
+
+def _one_tool_output(text: str) -> list[dict]:
+    return [{"role": "tool", "tool_call_id": "c", "content": text}]
+
+
+def test_tool_outputs_are_cleaned_for_no_terminal_by_default() -> None:
+    messages = _one_tool_output(WIDE_PROGRESS)
+    new, report = clean_messages(messages)
+    assert report.display == "no terminal"
+    expected = clean(WIDE_PROGRESS, terminal=False)
+    assert new[0]["content"] == (expected.text if expected.applied else WIDE_PROGRESS)
+    assert [o.reason for o in report.outputs] == [expected.reason]
+
+
+def test_a_harness_that_knows_the_terminal_passes_its_size() -> None:
+    """At 80 columns the first frame wrapped: its first row stays, which no terminal never shows."""
+    messages = _one_tool_output(WIDE_PROGRESS)
+    new, report = clean_messages(messages, columns=80, rows=24)
+    assert report.display == "terminal 80x24"
+    sized = clean(WIDE_PROGRESS, columns=80, rows=24)
+    assert sized.applied and new[0]["content"] == sized.text
+    assert new[0]["content"] != clean_messages(messages)[0][0]["content"]
+    _, unknown = clean_messages(messages, terminal=True)
+    assert unknown.display == "terminal of unknown size"
+    _, fresh = clean_messages(messages, columns=100, rows=30, fresh=True)
+    assert fresh.display == "new terminal 100x30"
+    with pytest.raises(ValueError, match="no columns or rows"):
+        clean_messages(messages, columns=80, rows=24, terminal=False)

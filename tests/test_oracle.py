@@ -204,3 +204,108 @@ def test_corpora_locate_honours_the_environment(monkeypatch: pytest.MonkeyPatch,
     assert corpora.locate(repo) == tmp_path / "shared" / "corpora"  # beside the checkout
     monkeypatch.setenv(corpora.ENVIRONMENT_VARIABLE, "")  # set but empty: none, even with ../shared there
     assert corpora.locate(repo) is None
+
+
+# --- The displays (issue 28), named as textclean.clean names them ----------------------------------------
+
+APC_BEL = "AB\x1b_x\x07\tCD\x1b\\\n"  # tmux reads the APC on to ST; a log viewer ends it at BEL
+
+
+def test_no_terminal_removes_strings_ended_by_bel_as_a_log_viewer_does() -> None:
+    assert oracle.without_bel_ended_strings(APC_BEL) == "AB\tCD\x1b\\\n"
+    assert oracle.without_bel_ended_strings(APC_BEL.encode()) == b"AB\tCD\x1b\\\n"
+    for introducer in "]PX^_":
+        assert oracle.informative_lines(f"ab\x1b{introducer}x\x07cd\n", terminal=False) == ["abcd"]
+    # Ended by ST, cancelled, or cut by another ESC: not a BEL-ended string, left to the renderer.
+    assert oracle.without_bel_ended_strings("a\x1b_x\x1b\\b\x07") == "a\x1b_x\x1b\\b\x07"
+    assert oracle.without_bel_ended_strings("a\x1b_x\x18b\x07") == "a\x1b_x\x18b\x07"
+    rendering = oracle.render(APC_BEL, terminal=False)
+    assert rendering.informative == ["AB      CD"]
+    assert not rendering.ambiguous  # nothing left that terminals end differently
+    assert "string-ended-by-bel" in oracle.render(APC_BEL, terminal=True).ambiguous
+    # At a terminal tmux's flavour swallows on to ST.
+    assert oracle.informative_lines(APC_BEL, terminal=True) == ["AB      CD"]
+    assert oracle.render(APC_BEL, columns=80, rows=24, flavour="tmux").informative == ["AB"]
+
+
+def test_no_terminal_has_no_right_margin() -> None:
+    """Logical lines at any length: a CR goes back to the line's start, past tmux's 10000 columns too."""
+    line = "x" * 20000 + "\rY\n"
+    assert oracle.informative_lines(line, terminal=False) == ["Y" + "x" * 19999]
+    rendering = oracle.render(line, terminal=False)
+    assert rendering.columns > 20000
+    # A terminal of unknown size is at most tmux's widest; at 80 columns the line wraps.
+    assert oracle.render(line, terminal=True).columns == 10000
+    at_80 = oracle.informative_lines("x" * 100 + "\rY\n", columns=80, rows=24)
+    assert at_80 == ["x" * 80, "Y" + "x" * 19]
+
+
+def test_unknown_size_is_the_default_rendering() -> None:
+    for data in (APC_BEL, "x" * 300 + "\rY\n", "one\ntwo\x1b[A\rX\n", "a\x1b[2Jb\n"):
+        assert oracle.render(data, terminal=True) == oracle.render(data)
+        assert oracle.render(data, fresh=True) == oracle.render(data)
+
+
+def test_a_size_is_a_terminal_and_no_terminal_takes_none() -> None:
+    with pytest.raises(ValueError, match="no columns or rows"):
+        oracle.render("x", terminal=False, columns=80)
+    with pytest.raises(ValueError, match="needs a terminal"):
+        oracle.render("x", terminal=False, fresh=True)
+    with pytest.raises(ValueError, match="disagree"):
+        oracle.render("x", rows=5, lines=6)
+    assert oracle.render("x\n", rows=5).rows == 5
+
+
+FIRST_PAGE_CUP = "a\nb\x1b[1;1HX\n"  # an absolute move before any page break
+
+
+def test_fresh_is_a_new_terminal_and_not_fresh_one_in_use() -> None:
+    assert oracle.informative_lines(FIRST_PAGE_CUP, columns=20, rows=5, fresh=True) == ["X", "b"]
+    # In use: the screen was full, the output began on its bottom row; row 1 held earlier output.
+    assert oracle.informative_lines(FIRST_PAGE_CUP, columns=20, rows=5, fresh=False) == ["X", "a", "b"]
+    # Plain lines and output that starts with its own page break show the same on both.
+    for data in ("one\ntwo\n", "\x1b[H\x1b[2Jone\x1b[1;1HX\n"):
+        assert (oracle.informative_lines(data, columns=20, rows=5, fresh=False)
+                == oracle.informative_lines(data, columns=20, rows=5, fresh=True))
+    # No terminal: no earlier screen to write over.
+    assert oracle.informative_lines("one\n", terminal=False, fresh=False) == ["one"]
+
+
+def test_check_lossless_names_the_display() -> None:
+    # A first-page absolute move resolved as on a new terminal: lossless there, not on one in use.
+    assert oracle.check_lossless(FIRST_PAGE_CUP, "X\nb\n", columns=20, rows=5, fresh=True)
+    lost = oracle.check_lossless(FIRST_PAGE_CUP, "X\nb\n", columns=20, rows=5, fresh=False)
+    assert not lost and lost.missing == "a"
+    # A BEL-ended APC: no terminal keeps what follows it; tmux at a size swallows it.
+    assert not oracle.check_lossless(APC_BEL, "AB\n", terminal=False)
+    assert oracle.check_lossless(APC_BEL, "AB\n", columns=80, rows=24)
+    # A CR past column 80: resolved as one logical line; at 80 columns the wrapped row is what CR hit.
+    raw = "x" * 100 + "\rY\n"
+    assert oracle.check_lossless(raw, "Y" + "x" * 99 + "\n", terminal=False)
+    assert not oracle.check_lossless(raw, "Y" + "x" * 99 + "\n", columns=80, rows=24)
+    assert_lossless(raw, "Y" + "x" * 99 + "\n", terminal=False)
+    with pytest.raises(AssertionError, match="missing"):
+        assert_lossless(raw, "Y" + "x" * 99 + "\n", columns=80, rows=24)
+    with pytest.raises(AssertionError, match="missing"):
+        assert_lossless(FIRST_PAGE_CUP, "X\nb\n", columns=20, rows=5, fresh=False)
+    assert_agrees(APC_BEL, "AB\tCD\n", terminal=False)
+    assert oracle.ideal_lines(APC_BEL, terminal=False) == ["AB      CD"]
+
+
+def test_cli_names_the_display(tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    raw = tmp_path / "raw"
+    raw.write_bytes(b"AB\x1b_x\x07\tCD\x1b\\\n" + b"x" * 100 + b"\rY\n")
+    assert main(["render", "--no-terminal", str(raw)]) == 0
+    assert capsysbinary.readouterr().out == b"AB      CD\nY" + b"x" * 99 + b"\n"
+    logical = tmp_path / "logical"
+    logical.write_bytes(b"AB\tCD\nY" + b"x" * 99 + b"\n")
+    assert main(["check", "--no-terminal", str(raw), str(logical)]) == 0
+    assert main(["check", "--columns", "80", "--rows", "24", str(raw), str(logical)]) == 1
+    cup = tmp_path / "cup"
+    cup.write_bytes(b"a\nb\x1b[1;1HX\n")
+    resolved = tmp_path / "resolved"
+    resolved.write_bytes(b"X\nb\n")
+    assert main(["check", "--columns", "20", "--rows", "5", str(cup), str(resolved)]) == 0
+    assert main(["check", "--columns", "20", "--rows", "5", "--in-use", str(cup), str(resolved)]) == 1
+    with pytest.raises(SystemExit):
+        main(["check", "--no-terminal", "--columns", "80", str(raw), str(logical)])

@@ -614,3 +614,61 @@ def test_issue_examples_tmux_flavour() -> None:
         # "AB ...": tmux joins AB and EF (it swallows the LF and CD), the models would keep AB and
         # CDEF: a line end after a string tmux swallows past is refused (red team F3)
         assert adopted is None, data
+
+
+# --- The displays (issue 28): no terminal is tmux at its widest after the BEL-ended strings go ------------
+
+NO_TERMINAL_STREAMS = [
+    b"x" * 300 + b"\rY\r\n",  # a CR past column 80: the line's start
+    b"[" + b"=" * 150 + b">   ] 40%\r[" + b"=" * 200 + b"] 100%\r\n",
+    b"AB\x1b_x\x07\tCD\x1b\\\r\nnext\r\n",  # tmux at a size would swallow TAB CD
+    b"wk\x1bXsos\x07 =0\x1b\\\r\n",
+    b"\x1b_bk;t=1\x07step " + b"s" * 120 + b"\r\x1b[Kdone\r\n",
+    b"a\x1bP1$r\x07b" + b"\x08" * 1 + b"c\r\n",
+    b"one\r\n" + b"t" * 500 + b"\x1b[A\rONE\r\n",
+    b"\t" * 30 + b"x\r" + b"\x1b[240Gy\r\n",
+]
+
+
+def test_no_terminal_rendering_agrees_with_tmux_at_its_widest() -> None:
+    with tmux.server() as server:
+        captures = server.show_many([tmux.no_terminal(data) for data in NO_TERMINAL_STREAMS], join_wrapped=True)
+    assert all(capture.columns == tmux.MAX_COLUMNS == 10000 for capture in captures)
+    for data, capture in zip(NO_TERMINAL_STREAMS, captures, strict=True):
+        mine = oracle.render(data, terminal=False, flavour=TMUX).lines
+        assert capture.lines == mine, data
+
+
+def test_tmux_at_10000_columns_wraps_only_longer_lines() -> None:
+    """The judge's limit: below 10000 cells a CR returns to the line's start; past it, to the last
+    wrapped row (so the red team's no-terminal lines stay shorter than that)."""
+    data = b"a" * 9999 + b"\rX\r\n" + b"c" * 12000 + b"\rY\r\n"
+    with tmux.server() as server:
+        capture = server.show_no_terminal(data)
+    assert capture.lines == ["X" + "a" * 9998, "c" * 10000 + "Y" + "c" * 1999]
+    assert oracle.informative_lines(data, terminal=False) == ["X" + "a" * 9998, "Y" + "c" * 11999]
+
+
+def test_strings_ended_by_bel_differ_between_no_terminal_and_a_terminal() -> None:
+    with tmux.server() as server:
+        at_size, logged = server.show_many([(b"AB\x1b_x\x07\tCD\x1b\\\r\n", 80, 24),
+                                            tmux.no_terminal(b"AB\x1b_x\x07\tCD\x1b\\\r\n")])
+    apc = b"AB\x1b_x\x07\tCD\x1b\\\n"
+    assert at_size.lines == ["AB"] == oracle.render(apc, columns=80, rows=24, flavour=TMUX).lines
+    assert logged.lines == ["AB      CD"] == oracle.informative_lines(b"AB\x1b_x\x07\tCD\x1b\\\n", terminal=False)
+
+
+def test_a_terminal_in_use_agrees_with_tmux_after_earlier_output() -> None:
+    """``fresh=False``: the oracle's terminal in use is tmux after a screen of earlier output."""
+    from oracle.render import EARLIER_OUTPUT
+
+    streams = [b"a\r\nb\x1b[1;1HX\r\n", b"\x1b[2;4r\x1b[4;1Hx\r\ny\r\n\x1b[r", b"top\x1b[?1049hfull\x1b[?1049l\r\n",
+               b"one\r\ntwo\r\n"]
+    columns, rows = 20, 5
+    earlier = (EARLIER_OUTPUT + "\r\n").encode() * rows
+    with tmux.server() as server:
+        captures = server.show_many([(earlier + data, columns, rows) for data in streams])
+    for data, capture in zip(streams, captures, strict=True):
+        theirs = [line for line in capture.lines if line and line != EARLIER_OUTPUT]
+        mine = oracle.informative_lines(data, columns=columns, rows=rows, fresh=False)
+        assert mine == theirs, data

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from agent_logs import captures, write_cast_v1, write_cast_v2
+from agent_logs import captures, write_cast_v1, write_cast_v2, write_claude_code
 from agent_samples import (
     BASH_PROMPT,
     OSC_133_PROMPT,
@@ -100,7 +100,8 @@ def test_the_recordings_size_reaches_the_gate_when_it_takes_one(tmp_path, sessio
     measurer = measurer_for(Options())
     for output in _read(path):
         record, cleaned = measurer.measure(output)
-        expected = clean(output.text, columns=output.columns, rows=output.rows, fresh=output.fresh)
+        expected = clean(output.text, columns=output.columns, rows=output.rows, fresh=output.fresh,
+                         terminal=output.on_a_terminal)
         assert (record.reason == "applied", record.tokens_after) == (expected.applied, expected.tokens_after)
         assert cleaned == (expected.text if expected.applied else None)
 
@@ -140,3 +141,68 @@ FULL_SCREEN_LONG = "\x1b[?1049h\x1b[H\x1b[2J\x1b[0%m" + "editor screen line\r\n"
 
 def _size(output: sources.ToolOutput) -> dict:
     return {"columns": output.columns, "rows": output.rows, "fresh": output.fresh} if output.columns else {}
+
+
+# --- Which display measure cleans each output for (issue 28 item 3) ------------------------------------------
+
+
+def test_a_recording_is_a_terminal_and_its_first_output_a_new_one(tmp_path, session_outputs) -> None:
+    from textclean.measure.outputs import NEW_TERMINAL_AT_SIZE, TERMINAL_AT_SIZE
+
+    path = tmp_path / "session.cast"
+    write_recording_with_prompts(path, session_outputs, BASH_PROMPT)
+    outputs = _read(path)
+    assert len(outputs) > 2
+    assert [o.fresh for o in outputs] == [True] + [False] * (len(outputs) - 1)
+    assert all(o.terminal and o.columns == 100 and o.rows == 30 for o in outputs)
+    assert [o.display for o in outputs] == [NEW_TERMINAL_AT_SIZE] + [TERMINAL_AT_SIZE] * (len(outputs) - 1)
+
+
+def _cast(path: Path, events: list[list]) -> None:
+    header = {"version": 2, "width": 80, "height": 24}
+    path.write_text("\n".join(json.dumps(line) for line in [header, *events]) + "\n")
+
+
+def test_an_output_resized_midway_is_a_terminal_of_unknown_size(tmp_path, monkeypatch) -> None:
+    """No single width describes it: cleaned for a terminal of unknown size, never as no terminal."""
+    from textclean.measure.engines import Options, measurer_for
+    from textclean.measure.outputs import NEW_TERMINAL_AT_SIZE, TERMINAL
+
+    path = tmp_path / "resized.cast"
+    _cast(path, [[0.1, "o", "$ ls\r\n"], [0.2, "i", "\r"], [0.3, "o", "50%\r"], [0.4, "r", "120x40"],
+                 [0.5, "o", "100%\r\n"]])
+    outputs = _read(path)
+    assert [o.display for o in outputs] == [NEW_TERMINAL_AT_SIZE, TERMINAL]
+    assert (outputs[1].columns, outputs[1].terminal) == (None, True)
+    measurer = measurer_for(Options())
+    seen = []
+    original = measurer.gate.clean
+
+    def spy(text, **display):
+        seen.append(display)
+        return original(text, **display)
+
+    monkeypatch.setattr(measurer.gate, "clean", spy)
+    for output in outputs:
+        measurer.measure(output)
+    assert seen == [{"columns": 80, "rows": 24, "terminal": True, "fresh": True},
+                    {"columns": None, "rows": None, "terminal": True, "fresh": False}]
+
+
+def test_measure_reports_the_display_per_format(tmp_path, session_outputs, capsys) -> None:
+    from textclean.measure.outputs import NEW_TERMINAL_AT_SIZE, NO_TERMINAL, TERMINAL_AT_SIZE
+    from textclean.measure.report import measure_main, measure_paths, summarize
+
+    write_recording_with_prompts(tmp_path / "session.cast", session_outputs, BASH_PROMPT)
+    logged = write_claude_code(tmp_path / "log.jsonl", session_outputs)
+    report = summarize(measure_paths([str(tmp_path)]), 50)
+    recorded = len(_read(tmp_path / "session.cast"))
+    assert report["displays_by_format"] == {
+        "asciicast": {NEW_TERMINAL_AT_SIZE: 1, TERMINAL_AT_SIZE: recorded - 1},
+        "claude-code": {NO_TERMINAL: len(logged)},
+    }
+    assert all(sum(row["displays"].values()) == row["outputs"] for row in report["per_file"])
+    assert measure_main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "cleaned for (display per format)" in out
+    assert f"claude-code          {len(logged)} no terminal" in out

@@ -223,6 +223,20 @@ def test_the_judge_flags_a_dropped_line(judge_server) -> None:
     assert any("one" in p for p in lines_before_a_clear.problems), lines_before_a_clear.problems
 
 
+
+def test_the_judge_shows_no_terminal_at_tmuxs_widest(judge_server) -> None:
+    """No terminal (issue 28): judged at 10000 columns after the BEL-ended strings go, where a CR past
+    column 80 returns to the line's start; a dropped line is flagged, a faithful candidate is not."""
+    raw = b"[" + b"=" * 150 + b"] 50%\r[" + b"=" * 200 + b"] 100%\r\nAB\x1b_x\x07\tCD\x1b\\\r\n"
+    faithful = b"[" + b"=" * 200 + b"] 100%\r\nAB\tCD\r\n"
+    good = tmux_judge.Case(raw, None, None, "self", terminal=False, candidate=faithful)
+    lossy = tmux_judge.Case(raw, None, None, "self", terminal=False, candidate=b"[" + b"=" * 200 + b"] 100%\r\n")
+    at_80 = tmux_judge.Case(raw, 80, 24, "self", candidate=faithful)  # CR went to the wrapped row there
+    tmux_judge.judge([good, lossy, at_80], judge_server)
+    assert good.judge_sizes == [(10000, 24)] and good.problems == []
+    assert any("AB      CD" in p for p in lossy.problems), lossy.problems
+    assert at_80.problems, "at 80 columns the first frame's wrapped rows stay"
+
 # Session 13 findings on the cleaner's side (docs/red-team-findings.md): the cleaner refuses them
 # itself, so the gate refuses whatever the verifier says. Each comes with the candidate the cleaner gave
 # before: the judge must flag it (the finding is real in tmux 3.3a), and must find nothing wrong now.
@@ -367,6 +381,9 @@ _KNOWN: dict[str, re.Pattern[bytes]] = {
     # F20 (below): the batch's one instance, family "fixtures" at 40x10 (cr_progress with ?47h spliced in
     # the middle of a wrapped CR redraw, once tests/fixtures/progress joined the pool)
     "F20": re.compile(rb"safeten\x1b\[\?47hsors"),
+    # Issue 23 item 1 (ISSUE_23_LOSSES below): a cleaned page's added line end before a break that begins
+    # with ED 3 or RIS. The model branches fix it.
+    "issue-23-item-1": re.compile(rb"[^\n](?:\x1b\[3J|\x1bc)"),
 }
 
 
@@ -394,6 +411,85 @@ def test_generated_batch(judge_server) -> None:
     # the batch exercises adoptions (session 14's families nul_marks, broken_sessions, ed3_neighbours are
     # mostly refused by design: NUL, C1, pages left undecided; 60 of 375 streams adopted at this seed)
     assert sum(case.adopted for case in cases) >= len(cases) // 8
+
+
+GENERATED_PER_DISPLAY = 3
+
+
+@pytest.mark.parametrize("display", [tmux_families.NO_TERMINAL, tmux_families.UNKNOWN_SIZE])
+def test_generated_batch_in_each_display(judge_server, display: str) -> None:
+    """Every family written for no terminal (judged by tmux at 10000 columns after the BEL-ended strings
+    go) and for a terminal of unknown size (judged at 80x24 and 200x60), lines past 80 and past the
+    aimed width: no adoption may miss a line tmux shows (issue 28)."""
+    from fuzz.tmux_redteam import make_cases
+
+    cases = [case for family in tmux_families.FAMILIES
+             for case in make_cases(family, GENERATED_PER_DISPLAY, BATCH_SEED, display) if _known(case.raw) is None]
+    assert any(len(line) > 80 for case in cases for line in case.raw.split(b"\n"))
+    tmux_judge.judge(cases, judge_server)
+    bad = [(case.family, case.raw, case.problems) for case in cases if case.problems]
+    assert not bad, bad
+    if display == tmux_families.NO_TERMINAL:
+        assert all(case.judge_sizes[0][0] == 10000 for case in cases)
+
+
+# Issue 23 item 1, found by a held-out red team: the cleaned page gains a line end; its last row on the
+# bottom screen row, that line end scrolls the top row into the history the kept page's ED 3 (or RIS)
+# erases. tmux flags each today; the model branches refuse them (the cleaner and the verifier each).
+_L = b"".join(b"L%d\n" % n for n in range(1, 24))
+ISSUE_23_LOSSES = [
+    pytest.param(b"\x1b[1mA\x1b[m\nB\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", 2, 2, id="2x2-ED3"),
+    pytest.param(b"\x1b[1mL0\x1b[m\n" + _L + b"B\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", 80, 24, id="80x24-ED3"),
+    pytest.param(b"\x1b[1mL0\x1b[m\n" + _L + b"B\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", None, None, id="unknown-size-ED3"),
+    pytest.param(b"\x1b[1mA\x1b[m\nB\nC\x1b[3J\x1bcx\x1b[5ay", 2, 2, id="2x2-RIS"),
+    # found by this branch's red team (ed3_neighbours at 40x10, minimised): a row IL pushed off is kept
+    pytest.param(b"\x1b[H\x1b[2J\x1b[mzi\r\n\r\nmS\r\n\n\x1b[34mwi\r\n\n\x1b[3P6\r\n\n\x1b[mu\x1b[2H\x1b[LQg"
+                 b"\x1b[3J\x1b[1H\x1b[2Jqkfztbwdtn81j4vduxnrhz7qh9m5zv5f6e3av50m\x1b[K6", 40, 10, id="40x10-IL-ED3"),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="models: issue 23 item 1 (models.md item 3), cleaner and verifier each")
+@pytest.mark.parametrize(("raw", "columns", "rows"), ISSUE_23_LOSSES)
+def test_issue_23_a_line_end_before_ed3_or_ris_loses_nothing(judge_server, raw: bytes, columns: int | None,
+                                                           rows: int | None) -> None:
+    case = tmux_judge.Case(raw, columns, rows, "issue-23")
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
+def test_issue_23_repros_hold_their_ingredient() -> None:
+    """The batch leaves these out by their ingredient (``_KNOWN``): each repro has it."""
+    assert all(_known(param.values[0]) == "issue-23-item-1" for param in ISSUE_23_LOSSES)
+
+
+# Issue 23 item 2: at a terminal tmux reads a BEL-ended APC/DCS/SOS/PM on to ST and swallows the text
+# between; the candidate shows it. Judged strictly (the line tmux shows must be there as it is): the model
+# branches refuse these at a terminal; with no terminal (a log viewer ends them at BEL) they resolve.
+ISSUE_23_STRINGS = [
+    *(pytest.param(b"AB" + opener + b"x\x07\tCD\x1b\\\r\n", 80, 24, id=f"80x24-{name}")
+      for name, opener in (("APC", b"\x1b_"), ("DCS", b"\x1bP"), ("SOS", b"\x1bX"), ("PM", b"\x1b^"))),
+    pytest.param(b"wk\x1bXsos\x07 =0\x1b\\\n", 200, 24, id="200x24-SOS"),
+    pytest.param(b"AB\x1b_x\x07\tCD\x1b\\\r\n", None, None, id="unknown-size-APC"),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="models: issue 23 item 2 (models.md item 1), cleaner and verifier each")
+@pytest.mark.parametrize(("raw", "columns", "rows"), ISSUE_23_STRINGS)
+def test_issue_23_text_after_a_bel_ended_string_at_a_terminal(judge_server, raw: bytes, columns: int | None,
+                                                              rows: int | None) -> None:
+    case = tmux_judge.Case(raw, columns, rows, "issue-23", keeps_more_after_bel=False)
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows"), ISSUE_23_STRINGS)
+def test_text_after_a_bel_ended_string_with_no_terminal(judge_server, raw: bytes, columns: int | None,
+                                                        rows: int | None) -> None:
+    """With no terminal a log viewer ends the string at BEL: what follows is kept, and tmux at 10000
+    columns (the strings removed) shows every line the candidate has."""
+    case = tmux_judge.Case(raw, None, None, "issue-23", terminal=False, keeps_more_after_bel=False)
+    tmux_judge.judge([case], judge_server)
+    assert case.adopted and not case.problems, (case.result, case.problems)
 
 
 def test_hostile_sessions_never_raise() -> None:
@@ -636,3 +732,14 @@ def test_f20_every_row_tmux_shows_is_a_row_of_the_candidate(judge_server) -> Non
     assert result.applied
     shown, kept = judge_server.show_many([(F20_RAW, 40, 10), (result.text, 40, 10)])
     assert tmux_judge.subsequence_missing(shown.lines, kept.lines) is None
+
+
+def test_the_judge_finds_the_tail_of_a_wrapped_line_ed3_cut(judge_server) -> None:
+    """ED 3 can erase a wrapped line's first rows and leave its last on the screen: tmux then shows the
+    tail alone, which a candidate keeping the whole line (the policy keeps what ED 3 erased) holds."""
+    raw = b"\x1b[1mA\x1b[m" + b"b" * 9 + b"\r\n\x1b[3J\x1b[H\x1b[2Jnext\r\n"  # at 4x3: Abbb | bbbb | bb
+    whole = tmux_judge.Case(raw, 4, 3, "self", candidate=b"A" + b"b" * 9 + b"\r\n\x1b[3J\x1b[H\x1b[2Jnext\r\n")
+    tail_lost = tmux_judge.Case(raw, 4, 3, "self", candidate=b"Abbb\r\n\x1b[3J\x1b[H\x1b[2Jnext\r\n")
+    tmux_judge.judge([whole, tail_lost], judge_server)
+    assert whole.problems == []
+    assert tail_lost.problems

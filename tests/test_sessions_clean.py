@@ -163,7 +163,8 @@ def test_the_gate_keeps_the_page_the_verifier_rejects(monkeypatch: pytest.Monkey
     listing = next(s for s in first if s.text)
     listing_raw = FLASH[listing.page.start : listing.page.end]
 
-    def verifier(raw: str, candidate: str, *, columns: int | None = None, rows: int | None = None, **_: object) -> str | None:
+    def verifier(raw: str, candidate: str, *, columns: int | None = None, rows: int | None = None,
+                 **_: object) -> str | None:
         if listing.page.end <= len(raw) and listing_raw not in candidate:
             return "line 1: rejected"
         return None

@@ -928,3 +928,115 @@ def pending_wrap(rng: random.Random, columns: int, rows: int) -> bytes:
 
 
 FAMILIES["pending_wrap"] = pending_wrap
+
+
+# Issue 23: pages kept after cleaned ones (ED 3 / RIS at the break), text after BEL-ended strings, sizes at
+# the edges.
+
+# A page the models cannot resolve, so the gate keeps its raw bytes after the cleaned page before it.
+_KEPT_PAGE = [b"x\x1b[5ay", b"x\x1b[5ay\r\n", b"x\x1b[2;1H\x1b[Ly\r\n", b"x\x1b[?1048hy\r\n", b"x\x1b[3eY\r\n"]
+_ED3_OR_RIS = [b"\x1b[3J\x1b[H\x1b[2J", b"\x1bc", b"\x1b[3J\x1bc", b"\x1b[3J\x1b[2J\x1b[H", b"\x1b[3J\x1b[H\x1b[J"]
+KEPT_AFTER_CLEANED_SIZES = [(columns, rows) for rows in (2, 3, 5, 10, 24, 40) for columns in (2, 10, 80)]
+
+
+def kept_after_cleaned(rng: random.Random, columns: int, rows: int) -> bytes:
+    """A cleaned page (SGR to remove, rows up to the bottom screen row, the last one without a line end,
+    as in issue 23's ``ESC[1mA ESC[m LF B``), then a break that begins with ED 3 or RIS and a page the
+    gate keeps raw: a line end the cleaned page gains scrolls its top row into the history ED 3 erases."""
+    out = [rng.choice([b"", b"\x1b[H\x1b[2J"])]
+    count = rng.choice([rows - 1, rows, rows + 1, max(1, rows // 2), 1])
+    for i in range(max(1, count)):
+        if i:
+            out.append(rng.choice([b"\n", b"\r\n"]))
+        out.append(b"\x1b[1m%c\x1b[m" % rng.choice(b"ABCDEFGH") + word(rng, rng.randint(0, min(columns, 6))))
+    if rng.random() < 0.2:
+        out.append(rng.choice([b"\r\n", b"\n"]))
+    out.append(rng.choice(_ED3_OR_RIS))
+    out.append(rng.choice(_KEPT_PAGE))
+    return b"".join(out)
+
+
+FAMILIES["kept_after_cleaned"] = kept_after_cleaned
+
+_BEL_STRING_OPENERS = [b"\x1b_", b"\x1bP", b"\x1bX", b"\x1b^", b"\x1b]0;", b"\x1b_bk;t=", b"\x1bP1$r"]
+_AFTER_BEL = [b"\t", b" =0", b"CD", b"\r", b"\rX", b"\x1b[K", b"\x1b[2K", b"\b", b"\x1b[A", b"\r\n", b"\n",
+              b"\x1b[1m", b"\x1b[m", b"\x1b\\", b"\x1b[3C", b"step 1", b"\x1b[H", b"\x07"]
+
+
+def bel_strings(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Text before and after strings ended by BEL (APC, DCS, SOS, PM, OSC): tabs, words, redraws and line
+    ends before the next ESC, sometimes an ST later (``AB ESC _ x BEL TAB CD ESC \\ LF``), Buildkite-style
+    timestamps on every line, lines past the width."""
+    out = []
+    for _ in range(rng.randint(1, 6)):
+        if rng.random() < 0.5:
+            out.append(word(rng, rng.choice([rng.randint(1, 8), columns + rng.randint(-2, 5)])))
+        out.append(rng.choice(_BEL_STRING_OPENERS) + word(rng, rng.randint(0, 6)) + b"\x07")
+        for _ in range(rng.randint(0, 4)):
+            out.append(rng.choice(_AFTER_BEL))
+            if rng.random() < 0.5:
+                out.append(word(rng, rng.randint(1, 6)))
+        if rng.random() < 0.3:
+            out.append(b"\x1b\\")
+        out.append(rng.choice([b"\r\n", b"\n", b"", b"\x1b[m\r\n"]))
+    return b"".join(out)
+
+
+FAMILIES["bel_strings"] = bel_strings
+
+EDGE_SIZES = [(2, 24), (2, 2), (80, 2), (500, 24), (500, 2), (80, 10000), (2, 10000), (500, 10000)]
+_EDGE_SHAPES = ["redraws_ascii", "long_lines", "cr_overlay", "sessions", "reach", "multirow", "tall_progress"]
+
+
+def edge_sizes(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Other families' shapes at the sizes at the edges (2 columns, 2 rows, 500 columns, 10,000 rows),
+    with moves aimed at the far row and column (``CUP 9999;1``, ``CUD 10000``, ``CHA 500``)."""
+    out = [FAMILIES[rng.choice(_EDGE_SHAPES)](rng, columns, rows)]
+    if rng.random() < 0.5:
+        far = rng.choice([csi(f"{rows};1H"), csi(f"{rows - 1};1H"), csi(f"{rows}B"), csi(f"{columns}G"),
+                          csi(f"{rows};{columns}H"), b"\x1b[H\x1b[2J"])
+        out.append(far + word(rng, rng.randint(1, 5)) + rng.choice([b"\r\n", b"\ry\r\n", b""]))
+    return b"".join(out)
+
+
+FAMILIES["edge_sizes"] = edge_sizes
+
+#: Families written for particular sizes (the others are drawn at :data:`SIZES`).
+FAMILY_SIZES: dict[str, list[tuple[int, int]]] = {
+    "kept_after_cleaned": KEPT_AFTER_CLEANED_SIZES,
+    "edge_sizes": EDGE_SIZES,
+}
+
+# ---------------------------------------------------------------------------------------------------
+# The three displays (issue 28): each family is run written for no terminal, for a terminal of unknown
+# size, and for a terminal of a given size.
+
+NO_TERMINAL, UNKNOWN_SIZE, SIZED = "no-terminal", "unknown", "sized"
+DISPLAYS = (NO_TERMINAL, UNKNOWN_SIZE, SIZED)
+#: Widths the generators aim at where the display has none (no terminal, unknown size): past 80.
+WIDE_SIZES = [(100, 24), (132, 40), (200, 50), (300, 30)]
+
+
+def widen(rng: random.Random, data: bytes, columns: int) -> bytes:
+    """``data`` with a line that reaches past ``columns`` (and past 80) put in at a line start: plain words,
+    sometimes a CR frame over it or a shorter frame after it, as progress lines are."""
+    width = max(columns, 80) + rng.randint(1, max(columns, 80))
+    line = word(rng, width)
+    tail = rng.choice([b"\r\n", b"\r" + word(rng, rng.randint(1, width)) + b"\r\n",
+                       b"\r\x1b[K" + word(rng, 10) + b"\r\n", b"\x1b[2D!\r\n", b""])
+    starts = [0] + [i + 1 for i in range(len(data)) if data[i] in b"\n"]
+    at = rng.choice(starts)
+    return data[:at] + line + tail + data[at:]
+
+
+def generate(family: str, rng: random.Random, display: str) -> tuple[bytes, int | None, int | None]:
+    """A stream of ``family`` written for ``display``: (bytes, columns, rows), the size None where the
+    display has none. Lines reach past 80 and past the width the generator aimed at."""
+    sizes = FAMILY_SIZES.get(family, SIZES) if display == SIZED else WIDE_SIZES
+    columns, rows = rng.choice(sizes)
+    raw = FAMILIES[family](rng, columns, rows)
+    if rng.random() < 0.5 and columns <= 2000:
+        raw = widen(rng, raw, columns)
+    if display == SIZED:
+        return raw, columns, rows
+    return raw, None, None

@@ -11,6 +11,12 @@ escape, no tab) the check is also made on its bytes: every line tmux shows is a 
 byte-identical. It also checks the gate's promises: a refusal returns the very same object, cleaning
 an adopted text again changes nothing, bytes in give bytes out (where ``clean`` takes bytes).
 
+Three displays (issue 28), as ``textclean.clean`` names them: a case written for **no terminal**
+(``terminal=False``: pipes, logs) is cleaned so and judged by tmux at its widest, 10000 columns, after
+the strings a log viewer ends at BEL are removed from both texts (``oracle.tmux.no_terminal``); a
+case for a terminal of **unknown size** (``columns=None``) is judged at 80x24 and 200x60; a sized
+case at its size (``fresh``: a new terminal, which every tmux window is).
+
 Nothing here shares code with the cleaner or the verifier: tmux decides.
 """
 
@@ -20,6 +26,7 @@ import inspect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from wcwidth import wcswidth
 
@@ -31,6 +38,8 @@ _BEL_ENDED_STRING = re.compile(rb"(?:\x1b[PX^_]|\xc2[\x90\x98\x9e\x9f])[^\x1b\x0
 # The breaks after which a terminal no longer shows what it showed just before (the contract's page
 # breaks that can hide lines: ED 2 / ED 3 push or erase, RIS resets, the alternate screen switches).
 _HIDING = re.compile(rb"\x1b\[[0-9;]*[23]J|\x1bc|\x1b\[\?[0-9;]*(?:1049|47|1047)[0-9;]*[hl]")
+
+_ERASES_HISTORY = re.compile(rb"\x1b\[[0-9;]*3J")
 
 available = tmux.available
 server = tmux.server
@@ -52,9 +61,17 @@ def _clean_takes_size() -> bool:
 SIZED = _clean_takes_size()
 
 
-def clean(text: str, columns: int | None, rows: int | None) -> textclean.Result:
-    if SIZED and (columns is not None or rows is not None):
-        return textclean.clean(text, min_tokens=0, columns=columns, rows=rows)
+def display(columns: int | None, rows: int | None, terminal: bool = True, fresh: bool = False) -> dict[str, Any]:
+    """The keywords ``textclean.clean`` takes for a display (issue 28)."""
+    if not terminal:
+        return {"terminal": False}
+    return {"columns": columns, "rows": rows, "terminal": True, "fresh": fresh}
+
+
+def clean(text: str, columns: int | None, rows: int | None, terminal: bool = True,
+          fresh: bool = False) -> textclean.Result:
+    if SIZED:
+        return textclean.clean(text, min_tokens=0, **display(columns, rows, terminal, fresh))
     return textclean.clean(text, min_tokens=0)
 
 
@@ -78,6 +95,12 @@ class Case:
     result: textclean.Result | None = None
     candidate: bytes | None = None
     problems: list[str] = field(default_factory=list)
+    terminal: bool = True  # False: no terminal (then columns/rows are None), judged at tmux's widest
+    fresh: bool = False  # a new terminal (cleaned so; every tmux window is one)
+    # At a terminal, a line tmux shows before a BEL-ended DCS/SOS/PM/APC may be found inside a candidate's
+    # line that shows more (the policy before issue 23 item 2). False: the line itself must be there, as
+    # once the models refuse text after such a BEL at a terminal (models.md item 1).
+    keeps_more_after_bel: bool = True
 
     @property
     def adopted(self) -> bool:
@@ -113,12 +136,15 @@ def on_alternate_screen(prefix: bytes) -> bool:
 
 def subsequence_missing(
     shown: list[str], kept: list[str], columns: int | None = None, *, more: bool = False,
-    alternate_top: bool = False,
+    alternate_top: bool = False, erased_heads: bool = False,
 ) -> str | None:
     """The first non-blank line of ``shown`` not found, in order, among ``kept``; None if all are.
     ``more``: a line may also be found inside a kept line that shows strictly more (the documented
     policy that ends DCS/SOS/PM/APC at BEL, where tmux swallows on to ST). ``alternate_top``: ``shown``
-    is the alternate screen, whose top row may continue a row scrolled away (matched as a tail)."""
+    is the alternate screen, whose top row may continue a row scrolled away (matched as a tail).
+    ``erased_heads``: the raw erased its history (ED 3), which can take the first rows of a wrapped line
+    and leave its last ones on the screen: a line may be found as the tail of a kept line (the policy
+    keeps what ED 3 erased)."""
     at = 0
     first = True
     for line in shown:
@@ -131,6 +157,9 @@ def subsequence_missing(
             found = None
             if top and alternate_top:  # no history there: its top row may continue a row scrolled away
                 found = next((i for i in range(at, len(kept)) if kept[i].endswith(line)), None)
+            if found is None and erased_heads and columns is not None:
+                found = next((i for i in range(at, len(kept))
+                              if kept[i].endswith(line) and wcswidth(kept[i]) > columns), None)
             if found is None and _cut_by_a_hidden_row(line, columns):
                 found = next((i for i in range(at, len(kept)) if kept[i].startswith(line)), None)
             if found is None and more:
@@ -151,7 +180,7 @@ def prepare(case: Case) -> None:
     """Clean, and check the gate's promises that need no terminal."""
     text = decode(case.raw)
     try:
-        result = clean(text, case.columns, case.rows)
+        result = clean(text, case.columns, case.rows, case.terminal, case.fresh)
     except Exception as exc:  # noqa: BLE001 - a crash is a finding
         case.problems.append(f"clean raised {type(exc).__name__}: {exc}")
         return
@@ -161,7 +190,7 @@ def prepare(case: Case) -> None:
             case.problems.append("refusal did not return the very same object")
         return
     try:
-        again = clean(result.text, case.columns, case.rows)
+        again = clean(result.text, case.columns, case.rows, case.terminal, case.fresh)
     except Exception as exc:  # noqa: BLE001
         case.problems.append(f"clean(candidate) raised {type(exc).__name__}: {exc}")
         return
@@ -182,16 +211,23 @@ def prepare(case: Case) -> None:
             case.problems.append("clean(bytes) and clean(str) adopt different texts")
 
 
-def _size_kwargs(case: Case) -> dict[str, int]:
-    if SIZED and case.columns is not None:
-        return {"columns": case.columns, "rows": case.rows}
-    return {}
+def _size_kwargs(case: Case) -> dict[str, Any]:
+    return display(case.columns, case.rows, case.terminal, case.fresh) if SIZED else {}
 
 
 def _plain(data: bytes) -> bool:
     """Text whose lines tmux shows byte for byte: printable ASCII, LF and CR (tmux drops characters
     its width table does not know, so beyond ASCII only the rendered comparison is fair)."""
     return not re.search(rb"[^\x20-\x7e\n\r]", data)
+
+
+def _logged(data: bytes) -> bytes:
+    """What no terminal shows tmux: the strings a log viewer ends at BEL removed."""
+    return tmux.no_terminal(data)[0]
+
+
+def _as_it_is(data: bytes) -> bytes:
+    return data
 
 
 def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
@@ -201,7 +237,9 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
         if case.candidate is None:
             prepare(case)
         if not case.judge_sizes:
-            if case.columns is not None:
+            if not case.terminal:
+                case.judge_sizes = [(tmux.NO_TERMINAL_COLUMNS, case.rows or 24)]
+            elif case.columns is not None:
                 case.judge_sizes = [(case.columns, case.rows or 24)]
             else:
                 case.judge_sizes = [(80, 24), (200, 60)]
@@ -210,25 +248,31 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
     for case in cases:
         if not case.adopted or case.candidate is None:
             continue
+        shown = _logged if not case.terminal else _as_it_is
         for columns, rows in case.judge_sizes:
             start = len(jobs)
-            jobs.append((case.raw, columns, rows))
-            jobs.append((case.candidate, columns, rows))
+            jobs.append((shown(case.raw), columns, rows))
+            jobs.append((shown(case.candidate), columns, rows))
             points = prefix_points(case.raw)
-            jobs.extend((case.raw[:p], columns, rows) for p in points)
+            jobs.extend((shown(case.raw[:p]), columns, rows) for p in points)
             plan.append((case, columns, rows, start, len(points), points))
     captures = _show(srv, jobs)
     for case, columns, rows, start, count, points in plan:
         raw_lines, cand_lines = captures[start], captures[start + 1]
-        plain = _plain(case.candidate or b"")
-        more = _BEL_ENDED_STRING.search(case.raw) is not None
-        cand_text_lines = [line.rstrip("\r").rstrip(" ") for line in decode(case.candidate or b"").split("\n")]
+        candidate = case.candidate if case.terminal else _logged(case.candidate or b"")
+        plain = _plain(candidate or b"")
+        # No terminal: the strings a log viewer ends at BEL are gone from both texts, nothing swallows.
+        more = case.terminal and case.keeps_more_after_bel and _BEL_ENDED_STRING.search(case.raw) is not None
+        cand_text_lines = [line.rstrip("\r").rstrip(" ") for line in decode(candidate or b"").split("\n")]
         on_alt = on_alternate_screen(case.raw)
-        missing = subsequence_missing(raw_lines, cand_lines, columns, more=more, alternate_top=on_alt)
+        erased = _ERASES_HISTORY.search(case.raw) is not None
+        missing = subsequence_missing(raw_lines, cand_lines, columns, more=more, alternate_top=on_alt,
+                                      erased_heads=erased)
         if missing is not None:
             case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not in the candidate's rendering")
         if plain:
-            missing = subsequence_missing(raw_lines, cand_text_lines, columns, more=more, alternate_top=on_alt)
+            missing = subsequence_missing(raw_lines, cand_text_lines, columns, more=more, alternate_top=on_alt,
+                                          erased_heads=erased)
             if missing is not None:
                 case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not a line of the candidate")
         for i in range(count):

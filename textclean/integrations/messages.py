@@ -27,10 +27,10 @@ from textclean.integrations.content import (
     message_format,
     tool_output_sites,
 )
-from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, TextClean
+from textclean.pipeline.gate import DEFAULT_MIN_TOKENS, Display, TextClean
 from textclean.pipeline.result import NOTHING_REMOVED, Result
 
-__all__ = ["NON_TEXT_BLOCKS", "Format", "MessagesReport", "ToolOutputOutcome", "clean_messages"]
+__all__ = ["NON_TEXT_BLOCKS", "Format", "MessagesReport", "ToolOutputOutcome", "clean_messages", "describe_display"]
 
 Format = MessageFormat
 Message = dict[str, Any]
@@ -66,6 +66,8 @@ class MessagesReport:
     outputs: list[ToolOutputOutcome] = field(default_factory=list)
     #: Notes for the caller, e.g. an explicit ``format`` that matched no tool output while another did.
     warnings: list[str] = field(default_factory=list)
+    #: The display the outputs were cleaned for (:func:`describe_display`).
+    display: str = "no terminal"
 
     @property
     def applied(self) -> int:
@@ -82,6 +84,18 @@ class MessagesReport:
         return sum(o.result.tokens_saved for o in self.outputs if o.result is not None and o.applied)
 
 
+def describe_display(display: Display) -> str:
+    """The display tool outputs are cleaned for, in words: ``no terminal``, ``terminal of unknown size``,
+    ``terminal 120x40`` (``new terminal ...`` when fresh)."""
+    if not display.terminal:
+        return "no terminal"
+    if display.columns is None and display.rows is None:
+        size = "of unknown size"
+    else:
+        size = f"{display.columns or '?'}x{display.rows or '?'}"
+    return f"{'new ' if display.fresh else ''}terminal {size}"
+
+
 def clean_messages(
     messages: Sequence[Message],
     *,
@@ -92,6 +106,8 @@ def clean_messages(
     cleaner: TextClean | None = None,
     columns: int | None = None,
     rows: int | None = None,
+    terminal: bool | None = None,
+    fresh: bool = False,
 ) -> tuple[list[Message], MessagesReport]:
     """Return ``(new_messages, report)`` with each tool output cleaned where the gate allows.
 
@@ -99,14 +115,20 @@ def clean_messages(
     Responses API input items; a list may mix them). An explicit ``format`` reads only that shape; when
     it finds no tool output where another shape would have, ``report.warnings`` says so.
     ``cleaner`` reuses a configured :class:`TextClean` (then ``min_tokens``, ``tokenizer``,
-    ``max_chars``, ``columns`` and ``rows`` are ignored). ``columns`` / ``rows``: the size of the
-    terminal the tool outputs were written to, where the harness knows it.
+    ``max_chars`` and the display are ignored).
+
+    The display the tool outputs were written for, as :func:`textclean.clean` names it: by default
+    **no terminal** (a harness that captures a tool's output through pipes: logical lines, no wrap);
+    ``columns`` / ``rows``, the size of the terminal they were written to, where the harness runs
+    tools in a pty of known size; ``terminal=True`` without a size, a terminal of unknown size;
+    ``fresh=True``, a new terminal (each tool run in a pty of its own).
     """
     if format is not None and format not in MESSAGE_FORMATS:
         raise ValueError(f"format must be None or one of {', '.join(map(repr, MESSAGE_FORMATS))}, not {format!r}")
     if cleaner is None:
         cleaner = TextClean(
             min_tokens=min_tokens, tokenizer=tokenizer, max_chars=max_chars, columns=columns, rows=rows,
+            terminal=terminal, fresh=fresh,
         )
     # Two walks: the first collects the tool outputs' texts so that the gate cleans them in one batch
     # (TextClean.clean_many counts in threads where the counter allows), the second builds the new
@@ -117,7 +139,7 @@ def clean_messages(
         if shape is not None:
             _clean_message(index, message, shape, collected, MessagesReport())  # type: ignore[arg-type]
     replay = _Replay(cleaner.clean_many(collected.texts))
-    report = MessagesReport()
+    report = MessagesReport(display=describe_display(cleaner.display))
     out: list[Message] = []
     for index, message in enumerate(messages):
         shape = format or message_format(message)

@@ -1,8 +1,9 @@
 """Measure one tool output: the gate's verdict, the tokens before and after, each transform's share.
 
 A recording's outputs carry the terminal size (and whether the output starts on a new terminal); the
-gate gets them as ``columns=``/``rows=``/``fresh=``. Outputs without a size (agent logs: tool output
-that came through pipes) are cleaned as written for no terminal.
+gate gets them as ``columns=``/``rows=``/``fresh=`` (a recording's output whose size changed midway,
+as a terminal of unknown size). Outputs of agent logs (tool output that came through pipes) are
+cleaned as written for no terminal. ``ToolOutput.display`` names which.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def text_hash(output: ToolOutput) -> bytes:
     digest = hashlib.sha1(output.text.encode("utf-8", "surrogatepass"))
     if output.non_text_blocks:
         digest.update(b"\0non-text")
-    if output.columns is not None or output.fresh:
+    if output.on_a_terminal:
         digest.update(f"\0{output.columns}x{output.rows}{'f' if output.fresh else ''}".encode())
     return digest.digest()
 
@@ -80,7 +81,7 @@ class Measurer:
 
     def _clean(self, output: ToolOutput) -> Result[str]:
         return self.gate.clean(output.text, columns=output.columns, rows=output.rows,
-                               terminal=True if output.fresh else None, fresh=output.fresh)
+                               terminal=output.on_a_terminal, fresh=output.fresh)
 
     def measure(self, output: ToolOutput) -> tuple[OutputRecord, str | None]:
         """The record, and the cleaned text when the gate fired (for excerpts)."""

@@ -38,6 +38,7 @@ class FileRow(NamedTuple):
     top_refusal: str | None  # the most common gate reason among its refused outputs
     top_refusal_outputs: int
     top_refusal_detail: str | None  # the first such output's detail
+    displays: dict[str, int]  # outputs per display they were cleaned for (ToolOutput.display)
 
 
 class Saving(NamedTuple):
@@ -132,11 +133,13 @@ def measure_file(
     partial = Partial(stats=stats)
     outputs = fired = before = after = 0
     reasons: Counter[str] = Counter()
+    displays: Counter[str] = Counter()
     details: dict[str, str | None] = {}
     candidates: list[Saving] = []
     output: ToolOutput
     for n, output in enumerate(read_file(path, stats, detected if detected in FORMATS else None)):
         outputs += 1
+        displays[output.display] += 1
         digest = text_hash(output)
         record = partial.records.get(digest) or (known.get(digest) if known is not None else None)
         cleaned = None
@@ -162,7 +165,8 @@ def measure_file(
     top, top_n, top_detail = _top_refusal(reasons, details)
     if detected == UNKNOWN:
         top, top_detail = "unknown_shape", "JSON no reader knows, or broken JSON"
-    partial.rows.append(FileRow(path, detected, outputs, fired, before, after, stats.malformed, top, top_n, top_detail))
+    partial.rows.append(FileRow(path, detected, outputs, fired, before, after, stats.malformed, top, top_n, top_detail,
+                                dict(displays)))
     partial.top = top_savings(candidates)
     return partial
 

@@ -10,7 +10,9 @@ An agent reads a recorded session one command at a time, so a recording is measu
 * else the whole recording is one output.
 
 Each output carries the terminal size from the header, updated by ``"r"`` (resize) events; an output
-during which the size changed carries none (no single width describes it).
+during which the size changed carries none (no single width describes it: a terminal of unknown
+size). The first output is written to a new terminal (``fresh``: a recording starts with its
+terminal, an empty screen with the cursor home).
 """
 
 from __future__ import annotations
@@ -194,4 +196,4 @@ def read_asciicast(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
         return
     for n, command in enumerate(split_commands(recording)):
         columns, rows = command.size if command.size else (None, None)
-        yield ToolOutput(f"{path}:cmd {n}", command.text, columns=columns, rows=rows)
+        yield ToolOutput(f"{path}:cmd {n}", command.text, columns=columns, rows=rows, fresh=n == 0, terminal=True)

@@ -71,6 +71,11 @@ def summarize(partial: Partial, min_tokens: int) -> dict[str, Any]:
         entry["tokens_before"] += row.tokens_before
         entry["tokens_after"] += row.tokens_after
         entry["tokens_saved"] += row.tokens_before - row.tokens_after
+    displays: dict[str, dict[str, int]] = {}
+    for row in rows:
+        per_format = displays.setdefault(row.format, {})
+        for display, n in row.displays.items():
+            per_format[display] = per_format.get(display, 0) + n
     all_before = sum(row.tokens_before for row in rows)
     all_after = sum(row.tokens_after for row in rows)
     refusal_details: dict[str, str] = {}
@@ -108,6 +113,7 @@ def summarize(partial: Partial, min_tokens: int) -> dict[str, Any]:
             "multiline_redraws": round(sum(r.multiline_tokens for r in fired)),
         },
         "saved_by_format": by_format,
+        "displays_by_format": {fmt: dict(sorted(d.items())) for fmt, d in sorted(displays.items()) if d},
         "blank_line_runs_reference": sum(r.blank_run_tokens for r in records),
         "gate_reasons": dict(reasons.most_common()),
         "refusal_details": refusal_details,
@@ -224,6 +230,7 @@ def format_report(report: dict[str, Any]) -> str:
     for reason, n in r["gate_reasons"].items():
         bar = "#" * max(1, round(30 * n / widest))
         lines.append(f"  {reason:<20} {n:>12,}  {bar}")
+    lines.extend(_display_lines(r.get("displays_by_format", {})))
     lines.append("largest savings")
     for item in r["largest_savings"]:
         counts = f"({item['tokens_before']:,} -> {item['tokens_after']:,})"
@@ -238,6 +245,17 @@ def format_report(report: dict[str, Any]) -> str:
     for n, note in ((1, FOOTNOTE_ATTRIBUTION), (2, FOOTNOTE_BLANK), (3, FOOTNOTE_DISTINCT)):
         lines.extend(textwrap.wrap(f"[{n}] {note}", 100, subsequent_indent="    "))
     return "\n".join(lines) + "\n"
+
+
+def _display_lines(displays: dict[str, dict[str, int]]) -> list[str]:
+    """Which display each format's outputs were cleaned for (textclean.clean's terminal=/size/fresh)."""
+    if not displays:
+        return []
+    lines = ["cleaned for (display per format)"]
+    for fmt, counts in displays.items():
+        shown = ", ".join(f"{n:,} {display}" for display, n in counts.items())
+        lines.append(f"  {fmt:<20} {shown}")
+    return lines
 
 
 def format_per_file(report: dict[str, Any]) -> str:
