@@ -374,12 +374,15 @@ class OracleScreen(pyte.Screen):
         width = self.width(char)
         cursor = self.cursor
         if width > 0:
+            wrapped = False
             if cursor.x + width > self.columns:
                 if mo.DECAWM in self.mode:
                     self._wrap()
+                    wrapped = True
                 else:
                     cursor.x = self.columns - width
-            if mo.IRM in self.mode:
+            # tmux 3.3a writes a character that wrapped over the next row's first cell, insert mode or not
+            if mo.IRM in self.mode and not (wrapped and not self.xterm):
                 self.insert_characters(width)
             row = self._row()
             x = cursor.x

@@ -202,6 +202,11 @@ MARGIN_CASES = [
     b"xxxxxxxxx+\x0bb\n",
     b"xxxxxxxxx+\x1bMb\n",
     b"xxxxxxxxx+\x1bHb\n\t\t\t#\n",
+    # insert mode: tmux writes the character that wraps over the next row's first cell (no insert)
+    b"\x1b[2;1HXYZ\x1b[1;1H\x1b[4habcdefghij,\r\n",
+    b"\x1b[2;1HXYZ\x1b[1;1Habcdefghij\x1b[4h,\r\n",
+    b"\x1b[2;1HXYZ\x1b[1;8H\x1b[3g\x1b[4habc\t,\r\n",
+    b"\x1b[2;1HXYZ\x1b[1;1H\x1b[4habcdefghi\t,\r\n",
 ]
 
 
