@@ -366,6 +366,13 @@ def _swallows_on(seq: Sequence) -> bool:
     return False
 
 
+def _closer(string: str) -> str:
+    """What ends, in tmux, a string :func:`_swallows_on` names: ST for a DCS whose data began (tmux
+    reads DCS data on to ST), else the next ESC (SOS, PM, APC, and a DCS still in its header)."""
+    began = string[:2] == grammar.DCS and not set(string[2:-1]) <= _DCS_HEADER
+    return grammar.ST if began else ESC
+
+
 _ACTION_CACHE: dict[str, _Action] = {}
 _IDLE_WHEN_APPENDING: set[str] = set()  # cached sequences whose action is idle_when_appending
 _ACTION_CACHE_LIMIT = 4096
@@ -472,8 +479,7 @@ class _Screen:
             return
         end = self.offset + len(self.token)
         after = self.text[end:end + 2]
-        closes = grammar.ST if self.token[:2] == grammar.DCS else ESC
-        if after and not after.startswith(closes):
+        if after and not after.startswith(_closer(self.token)):
             detail = f"text at offset {end} that tmux swallows with the string before it"
             raise TerminalsDisagree(f"{_describe_token(self.token)} at offset {self.offset}: {detail}")
 

@@ -85,7 +85,7 @@ from .names import (
     VPA,
     XTWINOPS,
 )
-from .verify import _PARAMETER_ABOVE_RANGE, INERT, _csi_action, _swallows_on
+from .verify import _PARAMETER_ABOVE_RANGE, INERT, _closer, _csi_action, _swallows_on
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -567,10 +567,10 @@ class Model:
         """At a terminal, a string tmux does not end where the grammar does (BEL-ended DCS/SOS/PM/APC, a
         cancelled DCS): tmux swallows what follows up to the next ESC (SOS, PM, APC) or up to ST (DCS,
         breaks included: nothing after it is decided, RIS or not). Agreed only where that comes next."""
-        dcs = seq.text[:2] == grammar.DCS
+        closer = _closer(seq.text)
         after = self.text[end:end + 2]
-        if after and not after.startswith(grammar.ST if dcs else ESC):
-            if dcs:
+        if after and not after.startswith(closer):
+            if closer == grammar.ST:
                 self.poisoned = self.swallowed = f"text after a DCS tmux runs on to ST, at offset {end}"
             raise Undecided(f"text at offset {end} that tmux swallows with the string before it")
 
