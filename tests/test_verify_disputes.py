@@ -296,3 +296,30 @@ def test_sizes_at_the_edges_answer_without_raising(raw: str, candidate: str, col
                                                   fresh: bool) -> None:
     difference = verify.first_difference(raw, candidate, columns=columns, rows=rows, fresh=fresh)
     assert difference is None or isinstance(difference, str)
+
+
+# --- a kept page after cleaned text starts where that text left the cursor ------------------------------
+
+KEPT_AFTER_CLEANED = [
+    # a dispute carried to the end of the page, read by the kept page's first character
+    ("line1\r\n" + "x" * 10 + CSI + "1A" + CSI + "2J" + "X" + CSI + "5ay\r\n",
+     "line1\n" + "x" * 10 + "\n" + CSI + "2J" + "X" + CSI + "5ay\r\n", 10, 6),
+    # the cursor moved before a break that clears without a home
+    ("line1\r\nline2" + CSI + "1A" + CSI + "5G" + CSI + "2J" + "X" + CSI + "5ay\r\n",
+     "line1\nline2\n" + CSI + "2J" + "X" + CSI + "5ay\r\n", 80, 24),
+]
+
+
+@needs_tmux
+@pytest.mark.parametrize(("raw", "candidate", "columns", "rows"), KEPT_AFTER_CLEANED)
+def test_a_kept_page_that_does_not_clear_and_home_after_cleaned_text_is_rejected(
+        raw: str, candidate: str, columns: int, rows: int) -> None:
+    raw_lines, candidate_lines = _shown([(raw, columns, rows), (candidate, columns, rows)])
+    assert [line for line in raw_lines if line.strip()] != [line for line in candidate_lines if line.strip()]
+    assert verify.first_difference(raw, candidate, columns=columns, rows=rows) is not None
+    # the near miss: the kept page clears and homes first (ED 2 then CUP home, or the two joined)
+    for opening in (CSI + "2J" + CSI + "H", CSI + "H" + CSI + "2J"):
+        near_raw, near_candidate = (text.replace(CSI + "2J", opening) for text in (raw, candidate))
+        near_raw_lines, near_candidate_lines = _shown([(near_raw, columns, rows), (near_candidate, columns, rows)])
+        assert near_raw_lines == near_candidate_lines
+        assert verify.first_difference(near_raw, near_candidate, columns=columns, rows=rows) is None

@@ -84,6 +84,11 @@ def first_difference(
                 kept = after == length
             if kept and page.reason is None and run is not None and not body:
                 kept = False  # an empty page inside a cleaned run: nothing to keep
+        if kept and run is not None and not page.fresh_start:
+            # its bytes start where the cleaned text left the cursor and act on the rows it left on the
+            # screen, neither of which is the raw's: only a clear and a home make them agree
+            return (f"page {index} (cleaned) at offset {pages[index - 1].start}: the kept page after it at "
+                    f"offset {page.start} does not start with a clear and a home")
         if kept and run is not None and page.erases_history and pages[index - 1].full:
             # the cleaned text ends with a line end its raw may not have: on a full screen it scrolls a row
             # into the history this page's break erases, a row the raw still had on its screen

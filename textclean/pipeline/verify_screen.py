@@ -135,6 +135,9 @@ class Page:
     alternate: bool = False  # shown on the alternate screen
     erases_history: bool = False  # its break run begins with ED 3 or RIS (before any clear pushes rows there)
     full: bool = False  # at its end every row of its screen may hold a line (a line end more scrolls one off)
+    cleared: bool = False  # its break run clears the screen (ED 2, a homed ED 0, RIS)
+    # the screen cleared and the cursor homed before it writes: it starts the same after any text before it
+    fresh_start: bool = False
 
 
 class _Row:
@@ -547,6 +550,8 @@ class Model:
                 self.page_break(kind, seq, self.home_at if joined else start, end, joined)
                 return
             if _is_home(seq):
+                if self.breaks_seen and not self.printed and self.page.cleared:
+                    self.page.fresh_start = True
                 if self.lost is None:
                     self.flush_home()
                 self.home_at = start
@@ -616,6 +621,9 @@ class Model:
                 self.poisoned = self.poisoned or f"an undecided page may leave {self.page.leaves or sorted(self.modes)}"
         self.page.modes = frozenset(self.modes)
         self.begin_break(start, end, resets=kind == "RIS", erases_history=kind in ("ED 3", "RIS"))
+        if homed or kind in ("ED 2", "RIS"):
+            self.page.cleared = True
+            self.page.fresh_start = self.page.fresh_start or homed or kind == "RIS"
         if kind.startswith("alt "):
             entering = kind.endswith(" on")
             self.alt_on = len(self.pages) - 1 if entering else None
