@@ -323,3 +323,36 @@ def test_a_kept_page_that_does_not_clear_and_home_after_cleaned_text_is_rejected
         near_raw_lines, near_candidate_lines = _shown([(near_raw, columns, rows), (near_candidate, columns, rows)])
         assert near_raw_lines == near_candidate_lines
         assert verify.first_difference(near_raw, near_candidate, columns=columns, rows=rows) is None
+
+
+# --- disputes made elsewhere than at the pending-wrap position ----------------------------------------
+
+OTHER_DISPUTES = {
+    # a vertical move after a character whose width terminals measure differently (a combining mark)
+    "CUU after an uncertain width": HOME + "top\r\nabe\u0301c" + CSI + "A",
+    "CUU CUD after an uncertain width": HOME + "top\r\nmid\r\nabe\u0301c" + CSI + "2A" + CSI + "B",
+    # IL away from the first column: xterm moves the cursor to it, tmux does not; the rows move alike
+    "IL away from the first column": HOME + "a\r\nb\r\nc\r\nabc" + CSI + "2;2H" + CSI + "L",
+    "DL away from the first column": HOME + "a\r\nb\r\nc\r\nabc" + CSI + "2;2H" + CSI + "M",
+}
+
+
+@needs_tmux
+def test_other_disputes_settled_resolve_as_tmux_shows() -> None:
+    columns, rows = 80, 24
+    settles = {"CR": "\r", "CUP": CSI + "1;2H", "CHA": CSI + "G", "HPA": CSI + "3`"}  # off the uncertain row
+    cases = [(name, settle, OTHER_DISPUTES[name] + settles[settle] + "Z\r\n")
+             for name in OTHER_DISPUTES for settle in settles]
+    shown = _shown([(raw, columns, rows) for _, _, raw in cases])
+    for (name, settle, raw), lines in zip(cases, shown, strict=True):
+        assert verify.first_difference(raw, _faithful(lines), columns=columns, rows=rows) is None, (name, settle)
+        for candidate in _unfaithful(lines):
+            assert verify.first_difference(raw, candidate, columns=columns, rows=rows) is not None
+
+
+@pytest.mark.parametrize("name", list(OTHER_DISPUTES))
+@pytest.mark.parametrize("read", ["text", "CUB", "EL 0", "ECH"])
+def test_other_disputes_read_refuse(name: str, read: str) -> None:
+    raw = OTHER_DISPUTES[name] + READS[read] + "Z\r\n"
+    with pytest.raises(verify.Unresolvable):
+        verify.terminal_lines(raw, columns=80, rows=24)

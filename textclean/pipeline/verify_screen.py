@@ -848,10 +848,10 @@ class Model:
         return True
 
     def carry(self, what: str) -> None:
-        """A move that neither reads nor settles the column (CUU, CUD, VPA, RI, IND): it carries a dispute
-        and makes one at the pending-wrap position; elsewhere it needs a known column."""
-        if not self.at_margin(what) and self.disputed is None:
-            self.need_column()
+        """A move that neither reads nor settles the column (CUU, CUD, VPA): it carries a dispute, and makes
+        one at the pending-wrap position or after a character of uncertain width."""
+        if not self.at_margin(what) and self.disputed is None and not self.cx_known:
+            self.disputed = f"{what} after a character whose width terminals disagree on"
 
     def layout_known(self, *indexes: int, cursor: bool = True) -> None:
         """Width unknown: a row reaching past column 80 wraps on an 80-column terminal, so a column- or
@@ -1391,8 +1391,8 @@ class Model:
             if self.bottom is not None:
                 raise Undecided("IL/DL outside the scroll region (tmux acts on the whole screen, xterm not)")
             return
-        if self.need_column():
-            raise Undecided("IL/DL away from the first column (xterm moves the cursor there, tmux not)")
+        if self.need_column():  # the rows move alike in both: only the column is disputed
+            self.disputed = "IL/DL away from the first column (xterm moves the cursor there, tmux not)"
         while bottom >= len(self.grid):
             self.grid.append(_Row())
         if self.cy > 0 and self.grid[self.cy - 1].wrapped:
