@@ -356,3 +356,31 @@ def test_other_disputes_read_refuse(name: str, read: str) -> None:
     raw = OTHER_DISPUTES[name] + READS[read] + "Z\r\n"
     with pytest.raises(verify.Unresolvable):
         verify.terminal_lines(raw, columns=80, rows=24)
+
+
+# --- REP on plain lines (issue 23, item 4): taken a line at a time, equal to the walk -------------------
+
+REP_LINES = [
+    "\x1b[H\x1b[2J" + "a\x1b[70b\r\n" * 40,
+    "\x1b[H\x1b[2J" + "ab\x1b[77b\r\n" + "ab\x1b[78b\r\n" + "x\x1b[5b\x1b[3b\r\n",  # at the margin; twice
+    "\x1b[H\x1b[2J" + "a\x1b[1m\x1b[4b\r\n" + "a\x1b[0b\r\n" + "a\x1b[b\r\n" + "\u00e9\x1b[3b\r\n",
+    "\x1b[H\x1b[2J" + "a\x1b[3;4b\r\n" + "q\x1b[2b\x1b[Kz\r\n" + "a\x1b[99999999999b\r\n",
+    "intro\n" + "-\x1b[100b\n" + "=\x1b[60b\n",
+]
+
+
+@pytest.mark.parametrize("raw", REP_LINES)
+@pytest.mark.parametrize("display", [
+    {"columns": 80, "rows": 24}, {"columns": 120, "rows": 5}, {"columns": None, "rows": None},
+    {"columns": None, "rows": None, "terminal": False},
+])
+def test_repeated_characters_on_plain_lines_equal_the_walk(monkeypatch: pytest.MonkeyPatch, raw: str,
+                                                           display: dict) -> None:
+    from textclean.pipeline import verify_screen
+
+    def pages() -> list[tuple[list[str], str | None]]:
+        return [(page.lines, page.reason) for page in verify_screen.pages(raw, **display)]
+
+    fast = pages()
+    monkeypatch.setattr(verify_screen, "PLAIN_LINES", False)
+    assert fast == pages()

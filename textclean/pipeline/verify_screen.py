@@ -100,7 +100,7 @@ PLAIN_LINES = True  # tests switch it off to compare with the walk, token by tok
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 # `clear` writes ED 3 right before a home and ED 2 (ncurses' E3 then clear): the ED 2 clears the screen
 # A line that only appends: printable characters, SGR (checked against _PLAIN_SGR) and EL 0, CR, then LF
-_SGR_OR_EL = re.escape(grammar.CSI) + "[0-9;:]*[mK]"  # candidates only: each token is checked by its text
+_SGR_OR_EL = re.escape(grammar.CSI) + "[0-9;:]*[mKb]"  # SGR, EL, REP candidates: each token is checked by its text
 _PLAIN_LINE = re.compile(rf"(?:[^{C0_RANGE}\x7f{C1_RANGE}]|{_SGR_OR_EL})*(\r?)\n")
 _LINE_TOKEN = re.compile(_SGR_OR_EL)
 _ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
@@ -445,15 +445,27 @@ class Model:
             end = found.end()
             if ESC in line:
                 erases = 0
-                for token in _LINE_TOKEN.findall(line):
+                pieces = _LINE_TOKEN.split(line)
+                # put_narrow's charge, text run by text run (none for runs under 16 characters)
+                work = sum([len(piece) >> 4 for piece in pieces]) if len(line) >= 16 else 0
+                cells = 0
+                for index, token in enumerate(_LINE_TOKEN.findall(line)):
+                    cells += len(pieces[index])
                     if token in _ERASE_TO_END:
                         erases += 1  # at the end of the row's text: erase_line erases nothing
+                    elif token[-1] == REP:  # repeat: the character written right before it, short of the margin
+                        params = token[2:-1]
+                        count = int(params) if params.isdigit() and len(params) < 10 else 0
+                        before = pieces[index][-1:]
+                        limit = margin - 1 if margin is not None else None
+                        if not count or not " " <= before < "\x7f" or (limit is not None and cells + count > limit):
+                            return position
+                        pieces[index] += before * count
+                        cells += count
+                        work += count + (count >> 4)  # repeat's charge, then put_narrow's
                     elif token not in _PLAIN_SGR:
                         return position
-                pieces = _LINE_TOKEN.split(line)
                 chars = "".join(pieces)
-                # put_narrow's charge, text run by text run (none for runs under 16 characters)
-                work = sum([len(piece) >> 4 for piece in pieces]) if len(chars) >= 16 else 0
                 if erases and unknown_width:
                     if len(chars) >= MIN_COLUMNS:
                         return position  # layout_known may refuse it
