@@ -1583,7 +1583,8 @@ def first_difference(
     The candidate is, per raw page, a cleaned page (plain text whose non-blank lines, split on LF with
     trailing CRs stripped, are the page's informative lines) or a kept page (the page's raw bytes);
     see :func:`verify_pages.first_difference` for the pages. An unresolvable one-page ``raw`` gives
-    ``"unresolvable: "`` and the reason.
+    ``"unresolvable: "`` and the reason. The display, as :func:`terminal_lines` takes it: a terminal of
+    ``columns`` x ``rows`` (either unknown), or none (``terminal=False``); ``fresh``, a new terminal.
     """
     first_refusal: Unresolvable | None = None
     if _line_model_fits(raw, columns, rows):
