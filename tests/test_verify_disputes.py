@@ -61,6 +61,7 @@ CREATES = {
     "EL 2": CSI + "2K",
     "CUU EL 2": CSI + "A" + CSI + "2K",  # the progress-display shape: carried through EL 2
     "CUU CUD": CSI + "A" + CSI + "B",  # carried through vertical moves
+    "ED 2": CSI + "2J",  # a break that does not home: tmux keeps the wrap pending
 }
 SETTLES = {
     "CR": "\r",

@@ -674,6 +674,8 @@ class Model:
             _, mode, state = kind.split()
             self.alt_switch(int(mode), state == "on", lost)
             return
+        if not homed:
+            self.at_margin(kind)  # tmux keeps the wrap pending across ED: not every terminal may
         if kind == "ED 3":
             if lost is not None and _CLEAR_NEXT.match(self.text, end):
                 self.float_page()  # nothing is written before the clear that follows: it decides the page
