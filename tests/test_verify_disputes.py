@@ -385,3 +385,19 @@ def test_repeated_characters_on_plain_lines_equal_the_walk(monkeypatch: pytest.M
     fast = pages()
     monkeypatch.setattr(verify_screen, "PLAIN_LINES", False)
     assert fast == pages()
+
+
+@needs_tmux
+def test_a_fresh_terminal_of_unknown_size_resolves_as_tmux_shows_at_any_size() -> None:
+    raws = [
+        "hello\r\nworld\r\n" + CSI + "1;1H" + "HE" + CSI + "3;1H" + "third\r\n",
+        "one\r\ntwo\r\n" + CSI + "5d" + "five" + CSI + "2;2H" + "W\r\n",
+        "log\r\n" + CSI + "2;20r" + CSI + "20;1H" + "\r\n".join(f"unpack {n}" for n in range(30)) + CSI + "r\r\n",
+    ]
+    sizes = [(80, 24), (120, 40), (100, 30)]
+    shown = _shown([(raw, columns, rows) for raw in raws for columns, rows in sizes])
+    for index, raw in enumerate(raws):
+        judged = shown[index * len(sizes):(index + 1) * len(sizes)]
+        assert all(lines == judged[0] for lines in judged), raw  # the same at every size
+        assert verify.first_difference(raw, _faithful(judged[0]), terminal=True, fresh=True) is None, raw
+        assert verify.first_difference(raw, _faithful(judged[0]), terminal=True) is not None, raw
