@@ -401,3 +401,36 @@ def test_a_fresh_terminal_of_unknown_size_resolves_as_tmux_shows_at_any_size() -
         assert all(lines == judged[0] for lines in judged), raw  # the same at every size
         assert verify.first_difference(raw, _faithful(judged[0]), terminal=True, fresh=True) is None, raw
         assert verify.first_difference(raw, _faithful(judged[0]), terminal=True) is not None, raw
+
+
+# --- no terminal on the peer suites' recordings: what the gate adopts, tmux at its widest keeps ----------
+
+
+@needs_tmux
+@pytest.mark.corpora
+@pytest.mark.usefixtures("corpora_root")
+def test_no_terminal_adoptions_on_peer_recordings_keep_every_line_tmux_shows() -> None:
+    """The public default (no terminal) on xterm.js', alacritty's and pyte's recordings: every adopted
+    candidate keeps, in order, every line tmux at 10,000 columns shows for the raw (BEL-ended strings
+    removed first, as a log viewer removes them), before each clear and at the end."""
+    import re
+
+    import textclean
+    from oracle import corpora
+    from tests import tmux_judge
+
+    bel_ended = re.compile(rb"\x1b[PX^_][^\x1b\x07\x18\x1a]*\x07")
+    root = corpora.locate()
+    assert root is not None
+    cases = []
+    for suite in corpora.SUITES.values():
+        for case in suite(root):
+            result = textclean.clean(case.data, min_tokens=0)
+            if result.applied:
+                cases.append(tmux_judge.Case(raw=bel_ended.sub(b"", case.data), columns=None, rows=None,
+                                             family=case.name, judge_sizes=[(tmux.MAX_COLUMNS, 40)],
+                                             candidate=bel_ended.sub(b"", result.text)))
+    assert len(cases) >= 10
+    with tmux.server() as server:
+        tmux_judge.judge(cases, server)
+    assert [(case.family, case.problems) for case in cases if case.problems] == []
