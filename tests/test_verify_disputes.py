@@ -434,3 +434,15 @@ def test_no_terminal_adoptions_on_peer_recordings_keep_every_line_tmux_shows() -
     with tmux.server() as server:
         tmux_judge.judge(cases, server)
     assert [(case.family, case.problems) for case in cases if case.problems] == []
+
+
+@needs_tmux
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_dcs_cancelled_after_its_data_began_refuses_in_every_display(terminal: bool) -> None:
+    """tmux reads DCS data on to ST, CAN and SUB included: the text after them does not show there (nor
+    at 10,000 columns, the no-terminal judge, which removes only BEL-ended strings)."""
+    raw = "AB" + ESC + "Px\x18CD\r\n"
+    assert _shown([(raw, tmux.MAX_COLUMNS, 10)])[0] == ["AB"]
+    with pytest.raises(verify.Unresolvable):
+        verify.terminal_lines(raw, terminal=terminal)
+    assert verify.first_difference(raw, "ABCD\n", terminal=terminal) is not None

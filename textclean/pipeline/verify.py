@@ -475,8 +475,8 @@ class _Screen:
         """At a terminal, a string tmux does not end where the grammar does: tmux swallows what follows
         it, up to the next ESC (SOS, PM, APC: ``AB ESC _ x BEL CD ESC [ m EF`` shows ``ABEF``) or up to
         ST (DCS: ``ESC \\``). Agreed only where nothing but that follows (or the text ends)."""
-        if not self.terminal:
-            return
+        if not self.terminal and self.token[-1] == BEL:
+            return  # no terminal: a log viewer ends it at BEL (a DCS cancelled by CAN / SUB stays refused)
         end = self.offset + len(self.token)
         after = self.text[end:end + 2]
         if after and not after.startswith(_closer(self.token)):

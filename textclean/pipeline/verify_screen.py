@@ -554,7 +554,7 @@ class Model:
                           "(tmux discards the sequence, xterm acts)")
                 self.poisoned = self.poisoned or f"a sequence {reason}"
                 raise Undecided(reason)
-            if self.terminal and _swallows_on(seq):
+            if _swallows_on(seq) and (self.terminal or seq.text[-1] != "\x07"):  # no terminal: BEL ends it
                 self.swallow(seq, end)
             kind = self.break_kind(seq)
             if kind is not None:
