@@ -257,7 +257,7 @@ def test_rejected_pages_kept_one_at_a_time_then_refused_whole(monkeypatch, corpo
         return outcome
 
     monkeypatch.setattr(gate_module, "_keep_rejected_pages", recorded)
-    result = TextClean().clean(joined)
+    result = TextClean(terminal=True).clean(joined)  # a terminal of unknown size: no terminal adopts it
     assert len(retries) == 1 and retries[0][0] is not None  # the whole was rejected once
     assert retries[0][1] == (None, result.detail)
     assert not result.applied and result.reason == CONTENT_WOULD_CHANGE and result.text is joined

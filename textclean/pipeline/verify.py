@@ -366,6 +366,13 @@ def _swallows_on(seq: Sequence) -> bool:
     return False
 
 
+def _closer(string: str) -> str:
+    """What ends, in tmux, a string :func:`_swallows_on` names: ST for a DCS whose data began (tmux
+    reads DCS data on to ST), else the next ESC (SOS, PM, APC, and a DCS still in its header)."""
+    began = string[:2] == grammar.DCS and not set(string[2:-1]) <= _DCS_HEADER
+    return grammar.ST if began else ESC
+
+
 _ACTION_CACHE: dict[str, _Action] = {}
 _IDLE_WHEN_APPENDING: set[str] = set()  # cached sequences whose action is idle_when_appending
 _ACTION_CACHE_LIMIT = 4096
@@ -445,9 +452,9 @@ class _Screen:
             "autowrap_off": self.autowrap_off,
             STRING_SWALLOWS_ON: self.string_swallows_on,
         }
-        self.swallowed_at = -1  # where a string tmux swallows on after began (see string_swallows_on)
         self.text = ""  # the whole page, for what follows a swallowing string
         self.unknown_width = False  # the terminal's width is unknown (at least MIN_COLUMNS, may wrap there)
+        self.terminal = True  # False: no terminal (a pipe, a log viewer), where strings end at BEL
         self.narrow_rows: dict[int, str] = {}  # rows (by index) measured within MIN_COLUMNS
 
     # -- errors and budget ---------------------------------------------------------------------------
@@ -465,24 +472,16 @@ class _Screen:
         return UNWRITTEN * cells
 
     def string_swallows_on(self, _count: int = 0) -> None:
-        """After a string tmux keeps swallowing past, only appending is resolved: what follows may not
-        show in tmux at all, so no redraw may act on it (nor on anything above it). tmux swallows up
-        to the next ESC: a line end before it joins lines there (``AB ESC _ x BEL LF CD ESC \\ EF``
-        shows ``ABEF`` in tmux 3.3a)."""
+        """At a terminal, a string tmux does not end where the grammar does: tmux swallows what follows
+        it, up to the next ESC (SOS, PM, APC: ``AB ESC _ x BEL CD ESC [ m EF`` shows ``ABEF``) or up to
+        ST (DCS: ``ESC \\``). Agreed only where nothing but that follows (or the text ends)."""
+        if not self.terminal and self.token[-1] == BEL:
+            return  # no terminal: a log viewer ends it at BEL (a DCS cancelled by CAN / SUB stays refused)
         end = self.offset + len(self.token)
-        line_end = self.text.find(LF, end)
-        if line_end >= 0 and not 0 <= self.text.find(ESC, end) < line_end:
-            detail = f"a line end at offset {line_end} that tmux swallows with the string before it"
+        after = self.text[end:end + 2]
+        if after and not after.startswith(_closer(self.token)):
+            detail = f"text at offset {end} that tmux swallows with the string before it"
             raise TerminalsDisagree(f"{_describe_token(self.token)} at offset {self.offset}: {detail}")
-        if self.swallowed_at < 0:
-            self.swallowed_at = self.offset
-            for name in self.operations:
-                if name != STRING_SWALLOWS_ON:
-                    self.operations[name] = self.refuse_after_swallowing
-
-    def refuse_after_swallowing(self, _count: int = 0) -> None:
-        detail = f"redraw after the string at offset {self.swallowed_at}, which tmux does not end there"
-        raise TerminalsDisagree(f"{_describe_token(self.token)} at offset {self.offset}: {detail}")
 
     # -- mode changes --------------------------------------------------------------------------------
 
@@ -556,8 +555,6 @@ class _Screen:
         if self.pieces is not None:
             self.pieces.append(text)
             return
-        if self.swallowed_at >= 0:
-            self.refuse_after_swallowing()
         col = self.col
         if col == UNKNOWN_COLUMN:
             raise self.refuse("cursor column depends on the width of a zero-width or ambiguous character")
@@ -613,8 +610,6 @@ class _Screen:
         if self.pieces is not None:
             self.pieces.append(HT)
             return
-        if self.swallowed_at >= 0:
-            self.refuse_after_swallowing()
         row = self.rows[self.row]
         col = self.known_column()
         if isinstance(row, str) and col >= len(row) and _all_narrow(row):
@@ -680,8 +675,6 @@ class _Screen:
         self.col = 0
 
     def cursor_back(self, count: int) -> None:
-        if self.swallowed_at >= 0:
-            self.refuse_after_swallowing()
         col = self.col if self.pieces is None else self.cursor_column()
         self.check_layout(self.row)
         if col != UNKNOWN_COLUMN:
@@ -703,8 +696,8 @@ class _Screen:
     def check_within_narrowest(self, col: int) -> None:
         """A move into empty cells past the narrowest terminal's last column stops at the right margin
         there: where it lands depends on the terminal's width."""
-        if col < MIN_COLUMNS:
-            return
+        if col < MIN_COLUMNS or not self.unknown_width:
+            return  # a known width is the screen model's; no terminal has no right margin
         width = len(self.cells())  # a list from now on: the next check costs nothing
         if col > width:
             raise self.refuse(f"moves to column {col + 1}, past the row's text and past column {MIN_COLUMNS}")
@@ -975,7 +968,7 @@ def _feed_line(screen: _Screen, line: str, offset: int) -> None:
         _feed_gap(screen, line[position:], offset + position)
 
 
-def _line_model(text: str, unknown_width: bool = False, route: bool = False) -> list[str]:
+def _line_model(text: str, unknown_width: bool = False, route: bool = False, terminal: bool = True) -> list[str]:
     """Informative lines of a single page by the line model (today's fast path).
 
     Resolved, blank ones (empty or only spaces/tabs) dropped. Written spaces are kept (no right-trim of
@@ -989,15 +982,16 @@ def _line_model(text: str, unknown_width: bool = False, route: bool = False) -> 
     if lines is None and ROWS_FAST_PATH:
         lines = _rows_lines(text, MIN_COLUMNS if unknown_width else None)
     if lines is None and route and ROUTE_PAGES and len(text) <= _ROUTE_LIMIT and _line_model_refuses(text):
-        raise _SentOn(text, unknown_width)  # ``route``: the caller takes any refusal to the screen model
-    return _model_lines(text, unknown_width) if lines is None else lines
+        raise _SentOn(text, unknown_width, terminal)  # ``route``: the caller takes any refusal to the screen model
+    return _model_lines(text, unknown_width, terminal) if lines is None else lines
 
 
-def _model_lines(text: str, unknown_width: bool = False) -> list[str]:
+def _model_lines(text: str, unknown_width: bool = False, terminal: bool = True) -> list[str]:
     """:func:`terminal_lines` by the line model, token by token."""
     screen = _Screen(len(text))
     screen.text = text
     screen.unknown_width = unknown_width
+    screen.terminal = terminal
     try:
         return _feed_lines(screen, text)
     finally:
@@ -1461,14 +1455,15 @@ class _SentOn(Unresolvable):
     """The line model's refusal of a text :func:`_line_model_refuses` sends on to the screen model,
     found (by the walk) only where a message needs it."""
 
-    def __init__(self, text: str, unknown_width: bool) -> None:
+    def __init__(self, text: str, unknown_width: bool, terminal: bool) -> None:
         super().__init__()
         self.text = text
         self.unknown_width = unknown_width
+        self.terminal = terminal
 
     def found(self) -> Unresolvable:
         try:
-            _model_lines(self.text, self.unknown_width)
+            _model_lines(self.text, self.unknown_width, self.terminal)
         except Unresolvable as exc:
             return exc
         return Unresolvable("the line model was expected to refuse this text")  # not reached (tested)
@@ -1477,18 +1472,22 @@ class _SentOn(Unresolvable):
         return str(self.found())
 
 
-def terminal_lines(text: str, *, columns: int | None = None, rows: int | None = None) -> list[str]:
+def terminal_lines(
+    text: str, *, columns: int | None = None, rows: int | None = None, terminal: bool = True, fresh: bool = False
+) -> list[str]:
     """Informative lines a terminal shows for ``text``, page after page (docs/design.md, 'Pages').
 
     Resolved, blank ones (empty or only spaces/tabs) dropped. Written spaces are kept (no right-trim of
     written spaces); never-written/erased cells are dropped at line end and render as ' ' inside a line.
     Tabs kept literally. ``columns`` / ``rows``: the terminal's size when known (else at least 80 x 24,
-    no wrapping assumed). Raises :class:`Unresolvable` for anything the models cannot decide.
+    no wrapping assumed); ``terminal=False``: no terminal (logical lines, no right margin, strings end
+    at BEL); ``fresh``: a new terminal (empty screen, cursor home). Raises :class:`Unresolvable` for
+    anything the models cannot decide.
     """
     first_refusal: Unresolvable | None = None
     if _line_model_fits(text, columns, rows):
         try:
-            return _line_model(text, columns is None, route=True)
+            return _line_model(text, terminal and columns is None, route=True, terminal=terminal)
         except TerminalsDisagree:
             raise
         except Unresolvable as exc:
@@ -1496,7 +1495,7 @@ def terminal_lines(text: str, *, columns: int | None = None, rows: int | None = 
     from . import verify_screen
 
     try:
-        pages = verify_screen.pages(text, columns, rows, strict=True)
+        pages = verify_screen.pages(text, columns, rows, strict=True, terminal=terminal, fresh=fresh)
     except verify_screen.Undecided as exc:
         if first_refusal is not None and getattr(exc, "page", 0) == 0:
             raise first_refusal.found() if isinstance(first_refusal, _SentOn) else first_refusal from None
@@ -1584,12 +1583,13 @@ def first_difference(
     The candidate is, per raw page, a cleaned page (plain text whose non-blank lines, split on LF with
     trailing CRs stripped, are the page's informative lines) or a kept page (the page's raw bytes);
     see :func:`verify_pages.first_difference` for the pages. An unresolvable one-page ``raw`` gives
-    ``"unresolvable: "`` and the reason.
+    ``"unresolvable: "`` and the reason. The display, as :func:`terminal_lines` takes it: a terminal of
+    ``columns`` x ``rows`` (either unknown), or none (``terminal=False``); ``fresh``, a new terminal.
     """
     first_refusal: Unresolvable | None = None
     if _line_model_fits(raw, columns, rows):
         try:
-            expected = _line_model(raw, columns is None, route=True)
+            expected = _line_model(raw, terminal and columns is None, route=True, terminal=terminal)
         except TerminalsDisagree as exc:
             return f"unresolvable: {exc}"
         except Unresolvable as exc:
@@ -1600,4 +1600,4 @@ def first_difference(
             return _line_difference(expected, _candidate_lines(candidate))
     from . import verify_pages
 
-    return verify_pages.first_difference(raw, candidate, columns, rows, first_refusal)
+    return verify_pages.first_difference(raw, candidate, columns, rows, first_refusal, terminal=terminal, fresh=fresh)

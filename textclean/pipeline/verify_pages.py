@@ -32,7 +32,8 @@ def _pages_label(first: int, last: int) -> str:
 
 
 def first_difference(
-    raw: str, candidate: str, columns: int | None, rows: int | None, refusal: Exception | None = None
+    raw: str, candidate: str, columns: int | None, rows: int | None, refusal: Exception | None = None, *,
+    terminal: bool = True, fresh: bool = False,
 ) -> str | None:
     from .verify import _line_difference  # the line-by-line message, one place
 
@@ -83,6 +84,18 @@ def first_difference(
                 kept = after == length
             if kept and page.reason is None and run is not None and not body:
                 kept = False  # an empty page inside a cleaned run: nothing to keep
+        if kept and run is not None and not page.fresh_start:
+            # its bytes start where the cleaned text left the cursor and act on the rows it left on the
+            # screen, neither of which is the raw's: only a clear and a home make them agree
+            return (f"page {index} (cleaned) at offset {pages[index - 1].start}: the kept page after it at "
+                    f"offset {page.start} does not start with a clear and a home")
+        if kept and run is not None and page.erases_history and pages[index - 1].full:
+            # the cleaned text ends with a line end its raw may not have: on a full screen it scrolls a row
+            # into the history this page's break erases, a row the raw still had on its screen
+            # named by the cleaned page's offset: the gate keeps that one
+            return (f"page {index} (cleaned) at offset {pages[index - 1].start}: its screen is full and the "
+                    f"kept page after it breaks with ED 3 or RIS first, which erases the history the "
+                    f"cleaned text's line end scrolls a row into")
         if kept and not page.resets:
             for state, origin in page.inherits.items():
                 if origin not in kept_pages:
@@ -133,7 +146,11 @@ def first_difference(
             found = match(matched)
             matched += 1
 
-    pages = verify_screen.pages(raw, columns, rows, on_page=on_page if STREAMED else None)
+    try:
+        pages = verify_screen.pages(raw, columns, rows, on_page=on_page if STREAMED else None, terminal=terminal,
+                                    fresh=fresh)
+    except verify_screen.Undecided as exc:  # outside any page (the first screen outgrows the work budget)
+        return f"unresolvable: {exc}"
     if len(pages) == 1 and pages[0].reason is not None:
         return f"unresolvable: {refusal or pages[0].reason}"
     while found is None and matched < len(pages):

@@ -85,7 +85,7 @@ from .names import (
     VPA,
     XTWINOPS,
 )
-from .verify import _PARAMETER_ABOVE_RANGE, INERT, _csi_action, _swallows_on
+from .verify import _PARAMETER_ABOVE_RANGE, INERT, _closer, _csi_action, _swallows_on
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -100,7 +100,7 @@ PLAIN_LINES = True  # tests switch it off to compare with the walk, token by tok
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 # `clear` writes ED 3 right before a home and ED 2 (ncurses' E3 then clear): the ED 2 clears the screen
 # A line that only appends: printable characters, SGR (checked against _PLAIN_SGR) and EL 0, CR, then LF
-_SGR_OR_EL = re.escape(grammar.CSI) + "[0-9;:]*[mK]"  # candidates only: each token is checked by its text
+_SGR_OR_EL = re.escape(grammar.CSI) + "[0-9;:]*[mKb]"  # SGR, EL, REP candidates: each token is checked by its text
 _PLAIN_LINE = re.compile(rf"(?:[^{C0_RANGE}\x7f{C1_RANGE}]|{_SGR_OR_EL})*(\r?)\n")
 _LINE_TOKEN = re.compile(_SGR_OR_EL)
 _ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
@@ -133,6 +133,11 @@ class Page:
     # restores): each with the index of the page whose bytes set it. A cleaned page gives none of it.
     inherits: dict[str, int] = field(default_factory=dict)
     alternate: bool = False  # shown on the alternate screen
+    erases_history: bool = False  # its break run begins with ED 3 or RIS (before any clear pushes rows there)
+    full: bool = False  # at its end every row of its screen may hold a line (a line end more scrolls one off)
+    cleared: bool = False  # its break run clears the screen (ED 2, a homed ED 0, RIS)
+    # the screen cleared and the cursor homed before it writes: it starts the same after any text before it
+    fresh_start: bool = False
 
 
 class _Row:
@@ -182,7 +187,8 @@ class Model:
     """Feed a whole text; :meth:`run` returns what each page shows."""
 
     def __init__(self, text: str, columns: int | None, rows: int | None, strict: bool = False,
-                 on_page: Callable[[list[Page]], None] | None = None) -> None:
+                 on_page: Callable[[list[Page]], None] | None = None, terminal: bool = True,
+                 fresh: bool = False) -> None:
         if (columns is not None and columns < 2) or (rows is not None and rows < 2):
             raise ValueError("a terminal has at least 2 columns and 2 rows")
         self.text = text
@@ -191,6 +197,8 @@ class Model:
         self.on_page = on_page
         self.strict = strict  # raise at the first undecided page instead of skipping it
         self.columns = columns
+        self.terminal = terminal  # False: no terminal (logical lines, no right margin, strings end at BEL)
+        self.unknown_width = terminal and columns is None  # at least MIN_COLUMNS wide: may wrap there
         self.height = rows
         self.window = rows or MIN_ROWS
         self.work_left = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * len(text)
@@ -204,10 +212,12 @@ class Model:
         self.home_at = -1  # a CUP home not applied yet: it may join the ED after it into a break
         self.alt: dict[str, Any] | None = None  # the main screen while the alternate one is shown
         self.scrolls = 0
+        self.swallowed: str | None = None  # a DCS tmux runs on past the text after it: no RIS ends it
         self.undecodable: str | None = None  # found at the first page break: "" for none
         self.reset_state()
-        # The output starts on some row of a screen we know nothing of: its top is unknown.
-        self.float_page()
+        if not (fresh and terminal):
+            # The output starts on some row of a screen we know nothing of: its top is unknown.
+            self.float_page()
 
     # -- state ---------------------------------------------------------------------------------------
 
@@ -226,16 +236,17 @@ class Model:
         self.saved_unknown = False
         self.wide_page = False  # a row passed MIN_COLUMNS with an unknown width
         self.has_shown = False  # some rows may be marked shown (checks that only then cost)
-        self.erased_at_margin = False  # EL 0 met the pending-wrap position: the next wrap is undecided
         self.history: list[str] = []  # the page's scrolled-off lines, joined where they wrapped
         self.tail: list[str] = []  # pieces of a scrolled-off line that continues (it wrapped)
         self.modes.clear()
         self.set_on: dict[str, int] = {}  # each mode in ``modes``: the page that set it
         self.saved_on: int | None = None  # the page of the last cursor save (DECSC, SCOSC, ?1049h)
         self.alt_on: int | None = None  # the page whose break entered the alternate screen
-        self.swallowed: str | None = None  # a string tmux swallows past came before: only appending
         self.saved_1048: tuple[Any, ...] | None = None  # where xterm's DECSET 1048 saved the cursor (tmux ignores it)
-        self.disputed = False  # after DECRST 1048 on the saved row: the column differs (xterm, tmux) until LF
+        # Terminals disagree on the cursor's column or wrap flag (a move, BS, HT or EL at the pending-wrap
+        # position): what created the dispute. Whatever reads the column refuses; CR, LF and absolute
+        # columns settle it; vertical moves and EL 2 carry it (docs/design.md, "Disputes: the verifier").
+        self.disputed: str | None = None
 
     def float_page(self) -> None:
         """A fresh page whose first row is the cursor's, at an unknown place on the screen."""
@@ -286,14 +297,16 @@ class Model:
                 out.append(line)
         return out
 
-    def begin_break(self, start: int, end: int, resets: bool) -> None:
-        """A page-break sequence at ``raw[start:end]``: a new page, unless the run of breaks goes on."""
+    def begin_break(self, start: int, end: int, resets: bool, erases_history: bool = False) -> None:
+        """A page-break sequence at ``raw[start:end]``: a new page, unless the run of breaks goes on.
+        ``erases_history``: it is ED 3 or RIS (the run's first decides what the page before loses)."""
         if self.printed or not self.breaks_seen:
             self.page.end = start
+            self.page.full = self.lost is None and self.screen_full()
             inherits = dict(self.set_on)
             if self.alt_on is not None:
                 inherits["the alternate screen"] = self.alt_on
-            self.pages.append(Page(start, end, inherits=inherits))
+            self.pages.append(Page(start, end, inherits=inherits, erases_history=erases_history))
             if self.on_page is not None:
                 self.on_page(self.pages)
         else:
@@ -302,6 +315,16 @@ class Model:
             self.page.resets = True
         self.breaks_seen = True
         self.printed = False
+
+    def screen_full(self) -> bool:
+        """Whether every row of the screen may hold a line: then a line end the cleaned text adds at the
+        page's end scrolls its top row into the history (at an unknown height, a screen anchored at
+        its top with fewer than 24 rows has blank rows below)."""
+        grid = self.grid
+        if self.anchored and self.height is None and len(grid) < MIN_ROWS:
+            return False
+        self.charge(len(grid))
+        return all(_informative(_render(row)) for row in grid)
 
     def emit(self) -> None:
         """Move what the page shows into its record (before a break changes the screen)."""
@@ -352,10 +375,6 @@ class Model:
                 if self.lost is None:
                     try:
                         self.flush_home()
-                        if self.disputed:
-                            raise Undecided("the cursor's column after DECRST 1048 (tmux ignores it)")
-                        if self.swallowed is not None:
-                            self.after_swallowing(appends=True)
                         self.write(text[position:stop])
                     except Undecided as exc:
                         self.lose(f"text at offset {position}: {exc}")
@@ -384,13 +403,6 @@ class Model:
                 if self.lost is None:
                     try:
                         self.flush_home()
-                        if self.disputed:
-                            if char != "\n":
-                                raise Undecided("the cursor's column after DECRST 1048 (tmux ignores it)")
-                            self.disputed = False
-                        if self.swallowed is not None and char not in ("\n", "\x07") and (
-                                char != "\r" or text[stop + 1:stop + 2] != "\n"):
-                            self.after_swallowing()
                         self.control(char, text[stop + 1:stop + 2] == "\n")
                     except Undecided as exc:
                         self.lose(f"{_control_label(char)} at offset {stop}: {exc}")
@@ -414,12 +426,13 @@ class Model:
         on (at the first line it must take token by token)."""
         text = self.text
         match = _PLAIN_LINE.match
-        margin = MIN_COLUMNS if self.columns is None else self.columns  # where the walk's mark_wide or wrap acts
-        if (self.lost is not None or self.home_at >= 0 or self.disputed or self.swallowed is not None
+        # where the walk's mark_wide or wrap acts (none without a terminal)
+        margin = self.columns if self.columns is not None else MIN_COLUMNS if self.unknown_width else None
+        if (self.lost is not None or self.home_at >= 0 or self.disputed
                 or self.pending or not self.cx_known or self.cx or self.bottom is not None or self.has_shown):
             return position
         # none of these change below: a line feed only moves the cursor down and rows off the screen
-        unknown_width = self.columns is None
+        unknown_width = self.unknown_width
         while True:
             row = self.grid[self.cy]
             if row.cells or row.shown:
@@ -432,15 +445,27 @@ class Model:
             end = found.end()
             if ESC in line:
                 erases = 0
-                for token in _LINE_TOKEN.findall(line):
+                pieces = _LINE_TOKEN.split(line)
+                # put_narrow's charge, text run by text run (none for runs under 16 characters)
+                work = sum([len(piece) >> 4 for piece in pieces]) if len(line) >= 16 else 0
+                cells = 0
+                for index, token in enumerate(_LINE_TOKEN.findall(line)):
+                    cells += len(pieces[index])
                     if token in _ERASE_TO_END:
                         erases += 1  # at the end of the row's text: erase_line erases nothing
+                    elif token[-1] == REP:  # repeat: the character written right before it, short of the margin
+                        params = token[2:-1]
+                        count = int(params) if params.isdigit() and len(params) < 10 else 0
+                        before = pieces[index][-1:]
+                        limit = margin - 1 if margin is not None else None
+                        if not count or not " " <= before < "\x7f" or (limit is not None and cells + count > limit):
+                            return position
+                        pieces[index] += before * count
+                        cells += count
+                        work += count + (count >> 4)  # repeat's charge, then put_narrow's
                     elif token not in _PLAIN_SGR:
                         return position
-                pieces = _LINE_TOKEN.split(line)
                 chars = "".join(pieces)
-                # put_narrow's charge, text run by text run (none for runs under 16 characters)
-                work = sum([len(piece) >> 4 for piece in pieces]) if len(chars) >= 16 else 0
                 if erases and unknown_width:
                     if len(chars) >= MIN_COLUMNS:
                         return position  # layout_known may refuse it
@@ -450,7 +475,7 @@ class Model:
                 work = len(line) >> 4
             if self.work_left < work or not (chars.isascii() or _narrow(chars)):
                 return position
-            if len(chars) >= margin:
+            if margin is not None and len(chars) >= margin:
                 # at an unknown width the walk only marks the page wide (mark_wide), and refuses past
                 # column 80 with autowrap off; at a known one the line wraps: walked
                 if not unknown_width or (len(chars) > MIN_COLUMNS and not self.autowrap):
@@ -495,13 +520,13 @@ class Model:
         more = end - position
         if self.lost is not None:
             return end  # each would only forget a pending home, which the first did
-        if not self.cx_known or self.pending or self.home_at >= 0 or self.disputed or self.swallowed is not None:
+        if not self.cx_known or self.pending or self.home_at >= 0 or self.disputed:
             return position
-        if self.columns is None and self.work_left < more:
+        if self.unknown_width and self.work_left < more:
             return position
         if self.cx < more and ((self.cy > 0 and self.grid[self.cy - 1].wrapped) or (self.cy == 0 and self.tail)):
             return position
-        if self.columns is None:
+        if self.unknown_width:
             self.work_left -= more  # layout_known's charge, once per BS
         self.cx = max(self.cx - more, 0)
         return end
@@ -529,21 +554,16 @@ class Model:
                           "(tmux discards the sequence, xterm acts)")
                 self.poisoned = self.poisoned or f"a sequence {reason}"
                 raise Undecided(reason)
-            if _swallows_on(seq):
+            if _swallows_on(seq) and (self.terminal or seq.text[-1] != "\x07"):  # no terminal: BEL ends it
                 self.swallow(seq, end)
-            elif self.swallowed is not None and seq.kind is Kind.CSI and seq.final != SGR:
-                if self.break_kind(seq) not in ("RIS", None):
-                    self.poisoned = self.poisoned or self.swallowed
-                elif self.lost is None:
-                    self.after_swallowing()
-            elif self.swallowed is not None and seq.kind in (Kind.ESC2, Kind.NF) and seq.final not in (RIS, ST_FINAL):
-                self.after_swallowing()
             kind = self.break_kind(seq)
             if kind is not None:
                 joined = self.home_at >= 0 and kind in ("ED 0", "ED 2")
                 self.page_break(kind, seq, self.home_at if joined else start, end, joined)
                 return
             if _is_home(seq):
+                if self.breaks_seen and not self.printed and self.page.cleared:
+                    self.page.fresh_start = True
                 if self.lost is None:
                     self.flush_home()
                 self.home_at = start
@@ -561,23 +581,15 @@ class Model:
     # -- page breaks ---------------------------------------------------------------------------------
 
     def swallow(self, seq: grammar.Sequence, end: int) -> None:
-        """A string tmux does not end where the grammar does (BEL-ended DCS/SOS/PM/APC, a cancelled
-        DCS): tmux swallows on to the next ESC, so a line end before it joins lines there, and no later
-        redraw may act on what tmux did not show."""
-        next_escape = self.text.find(ESC, end)
-        line_end = self.text.find("\n", end, next_escape if next_escape >= 0 else len(self.text))
-        if line_end >= 0:
-            self.poisoned = self.poisoned or "a line end tmux swallows with a string"
-            raise Undecided(f"a line end at offset {line_end} that tmux swallows with the string")
-        self.swallowed = self.swallowed or f"a string tmux swallows past, at offset {end - len(seq.text)}"
-
-    def after_swallowing(self, appends: bool = False) -> None:
-        """After such a string only appending is decided (tmux did not show what it swallowed)."""
-        if appends and self.cx_known and not self.pending and self.cx >= len(self.grid[self.cy].cells):
-            return
-        reason = f"a redraw after {self.swallowed}"
-        self.poisoned = self.poisoned or reason
-        raise Undecided(reason)
+        """At a terminal, a string tmux does not end where the grammar does (BEL-ended DCS/SOS/PM/APC, a
+        cancelled DCS): tmux swallows what follows up to the next ESC (SOS, PM, APC) or up to ST (DCS,
+        breaks included: nothing after it is decided, RIS or not). Agreed only where that comes next."""
+        closer = _closer(seq.text)
+        after = self.text[end:end + 2]
+        if after and not after.startswith(closer):
+            if closer == grammar.ST:
+                self.poisoned = self.swallowed = f"text after a DCS tmux runs on to ST, at offset {end}"
+            raise Undecided(f"text at offset {end} that tmux swallows with the string before it")
 
     def break_kind(self, seq: grammar.Sequence) -> str | None:
         if seq.kind is Kind.ESC2 and seq.final == RIS:
@@ -602,7 +614,7 @@ class Model:
 
     def at_home(self) -> bool:
         """At home, or maybe (the page's first row, its place unknown): tmux keeps the screen then."""
-        return (self.cy == 0 and self.cx == 0 and self.cx_known and not self.pending
+        return (self.cy == 0 and self.cx == 0 and self.cx_known and not self.pending and self.disputed is None
                 and not (self.origin and self.top))
 
     def page_break(self, kind: str, seq: grammar.Sequence, start: int, end: int, homed: bool) -> None:
@@ -620,7 +632,10 @@ class Model:
             if self.modes or self.page.leaves:
                 self.poisoned = self.poisoned or f"an undecided page may leave {self.page.leaves or sorted(self.modes)}"
         self.page.modes = frozenset(self.modes)
-        self.begin_break(start, end, resets=kind == "RIS")
+        self.begin_break(start, end, resets=kind == "RIS", erases_history=kind in ("ED 3", "RIS"))
+        if homed or kind in ("ED 2", "RIS"):
+            self.page.cleared = True
+            self.page.fresh_start = self.page.fresh_start or homed or kind == "RIS"
         if kind.startswith("alt "):
             entering = kind.endswith(" on")
             self.alt_on = len(self.pages) - 1 if entering else None
@@ -635,7 +650,7 @@ class Model:
             self.lose(f"a page break in a text with {self.undecodable}")
             return
         if self.poisoned is not None:
-            if kind != "RIS":
+            if kind != "RIS" or self.swallowed is not None:
                 self.lose(self.poisoned)
                 return
             self.poisoned = None
@@ -659,6 +674,8 @@ class Model:
             _, mode, state = kind.split()
             self.alt_switch(int(mode), state == "on", lost)
             return
+        if not homed:
+            self.at_margin(kind)  # tmux keeps the wrap pending across ED: not every terminal may
         if kind == "ED 3":
             if lost is not None and _CLEAR_NEXT.match(self.text, end):
                 self.float_page()  # nothing is written before the clear that follows: it decides the page
@@ -676,7 +693,7 @@ class Model:
             self.grid = self.blank_grid(True)
             self.anchored = True
             self.cy = 0  # home (origin mode with a region below the top is no homed break)
-            self.cx, self.cx_known, self.pending = 0, True, False
+            self.cx, self.cx_known, self.pending, self.disputed = 0, True, False, None
             return
         if lost is not None:
             self.float_page()
@@ -701,6 +718,8 @@ class Model:
         if self.bottom is not None or self.origin:
             raise Undecided("switches screens with a scroll region or origin mode set")
         if enter:
+            if self.disputed is not None:
+                raise Undecided(f"saves or carries a column terminals disagree on ({self.disputed})")
             if self.alt is not None:
                 raise Undecided("enters the alternate screen twice")
             self.alt = {
@@ -816,6 +835,8 @@ class Model:
                 self.layout_known(self.cy, cursor=False)
             self.carriage_return()
         elif char == "\b":
+            if self.at_margin("BS"):
+                return
             if self.cx_known and self.cx == 0 and not self.pending and (
                     (self.cy > 0 and self.grid[self.cy - 1].wrapped) or (self.cy == 0 and self.tail)):
                 raise Undecided("BS at the first column of a wrapped row (tmux goes up a row, xterm not)")
@@ -829,11 +850,27 @@ class Model:
         self.cx = 0
         self.cx_known = True
         self.pending = False
+        self.disputed = None
+
+    def at_margin(self, what: str) -> bool:
+        """A move or erase at the pending-wrap position: terminals disagree on the column and the wrap
+        flag after it (a dispute, not yet a refusal). True when it was."""
+        if not (self.pending and self.cx_known):
+            return False
+        self.disputed = f"{what} at the pending-wrap position"
+        self.pending = False
+        return True
+
+    def carry(self, what: str) -> None:
+        """A move that neither reads nor settles the column (CUU, CUD, VPA): it carries a dispute, and makes
+        one at the pending-wrap position or after a character of uncertain width."""
+        if not self.at_margin(what) and self.disputed is None and not self.cx_known:
+            self.disputed = f"{what} after a character whose width terminals disagree on"
 
     def layout_known(self, *indexes: int, cursor: bool = True) -> None:
         """Width unknown: a row reaching past column 80 wraps on an 80-column terminal, so a column- or
         row-dependent operation on it (or across it) is undecided; appending to it stays decided."""
-        if self.columns is not None:
+        if not self.unknown_width:
             return
         grid = self.grid
         low, high = min(indexes), max(indexes)
@@ -844,6 +881,8 @@ class Model:
                 raise Undecided(f"acts on a row past column {MIN_COLUMNS} of a terminal of unknown width")
 
     def need_column(self) -> int:
+        if self.disputed is not None:
+            raise Undecided(f"reads the cursor's column, which terminals disagree on after {self.disputed}")
         if not self.cx_known:
             raise Undecided("cursor column depends on the width of a zero-width or ambiguous character")
         if self.pending:
@@ -862,7 +901,7 @@ class Model:
 
     def line_feed(self, wrapping: bool = False) -> None:
         """LF / IND: down a row, scrolling at the region's bottom (the top row leaves: kept)."""
-        if self.columns is None and not wrapping and (self.cy < len(self.grid) - 1 or self.bottom is not None):
+        if self.unknown_width and not wrapping and (self.cy < len(self.grid) - 1 or self.bottom is not None):
             self.wraps_below(True)
         self.pending = False
         if wrapping:  # tmux 3.3a never unmarks a wrapped row on a later line feed (checked live)
@@ -887,7 +926,7 @@ class Model:
         wraps, on an 80-column terminal, over the row below: a line feed from it (``moves``) lands a
         row lower than here, and the row below shows joined to it if it holds cells."""
         cy, grid = self.cy, self.grid
-        if self.columns is not None or (cy >= len(grid) - 1 and self.bottom is None):
+        if not self.unknown_width or (cy >= len(grid) - 1 and self.bottom is None):
             return
         row = grid[cy]
         width = len(row.cells) + row.uncertain  # a character of uncertain width may take 2 cells
@@ -1044,11 +1083,15 @@ class Model:
         return None if self.columns is None else self.columns - 1
 
     def cursor_left(self, count: int) -> None:
+        if self.at_margin("CUB"):
+            return
         col = self.need_column()
         self.layout_known(self.cy)
         self.cx = max(col - count, 0)
 
     def cursor_right(self, count: int) -> None:
+        if self.at_margin("CUF"):
+            return
         col = self.need_column()
         limit = self.right_limit()
         target = col + count
@@ -1069,21 +1112,24 @@ class Model:
         self.cx = col
         self.cx_known = True
         self.pending = False
+        self.disputed = None
         self.mark_wide(col)
 
     def within_narrowest(self, col: int) -> None:
         """Width unknown: a move into empty cells past column 80 stops at a margin of unknown place."""
-        if self.columns is None and col >= MIN_COLUMNS and col > len(self.grid[self.cy].cells):
+        if self.unknown_width and col >= MIN_COLUMNS and col > len(self.grid[self.cy].cells):
             raise Undecided(f"moves to column {col + 1}, past the row's text and past column {MIN_COLUMNS}")
 
     def mark_wide(self, col: int) -> None:
-        if self.columns is None and col >= MIN_COLUMNS:
+        if self.unknown_width and col >= MIN_COLUMNS:
             self.wide_page = True
             if col > MIN_COLUMNS and not self.autowrap:
                 # an 80-column terminal overwrites its last cell with what passes it
                 raise Undecided(f"reaches past column {MIN_COLUMNS} with autowrap off at an unknown width")
 
     def tab(self) -> None:
+        if self.at_margin("HT"):
+            return
         col = self.need_column()
         stop = (col // TAB_WIDTH + 1) * TAB_WIDTH
         limit = self.right_limit()
@@ -1122,6 +1168,8 @@ class Model:
             cells.extend(UNWRITTEN * (col - len(cells)))
 
     def write(self, text: str) -> None:
+        if self.disputed is not None:
+            self.need_column()  # a character written reads the column
         if self.cx_known and (text.isascii() or _narrow(text)):
             self.put_narrow(text)
         else:
@@ -1144,8 +1192,6 @@ class Model:
         self.last_char = text[-1]
 
     def wrap(self) -> None:
-        if self.erased_at_margin:
-            raise Undecided("writes after EL at the pending-wrap position (xterm and tmux differ)")
         if not self.autowrap:
             raise Undecided("writes at the right margin with autowrap off")
         self.line_feed(wrapping=True)
@@ -1188,7 +1234,6 @@ class Model:
                     raise Undecided("writes at the right margin with autowrap off")
                 self.cx = limit
                 self.pending = True
-                self.erased_at_margin = False
             else:
                 self.cx = end
             self.mark_wide(end)
@@ -1238,7 +1283,6 @@ class Model:
         if limit is not None and end > limit:
             self.cx = limit
             self.pending = True
-            self.erased_at_margin = False
         else:
             self.cx = end
         self.mark_wide(end)
@@ -1270,13 +1314,14 @@ class Model:
     def erase_line(self, mode: int) -> None:
         self.layout_known(self.cy)
         row = self.grid[self.cy]
-        if self.pending and self.cx_known:
+        if self.at_margin(f"EL {mode}"):
             # tmux's cursor is past the last column: EL 0 erases nothing there (xterm would erase the
             # last character: keeping it is the safe side); EL 1 and EL 2 erase the whole row in both.
-            if mode == 0:
-                self.erased_at_margin = True
-                return
-            self.erase_cells(row, 0, None, self.cy)
+            if mode:
+                self.erase_cells(row, 0, None, self.cy)
+            return
+        if mode == 2 and self.disputed is not None:
+            self.erase_cells(row, 0, None, self.cy)  # the whole row, wherever the cursor is: carried
             return
         self.need_column()
         if mode == 2:
@@ -1360,8 +1405,8 @@ class Model:
             if self.bottom is not None:
                 raise Undecided("IL/DL outside the scroll region (tmux acts on the whole screen, xterm not)")
             return
-        if self.need_column():
-            raise Undecided("IL/DL away from the first column (xterm moves the cursor there, tmux not)")
+        if self.need_column():  # the rows move alike in both: only the column is disputed
+            self.disputed = "IL/DL away from the first column (xterm moves the cursor there, tmux not)"
         while bottom >= len(self.grid):
             self.grid.append(_Row())
         if self.cy > 0 and self.grid[self.cy - 1].wrapped:
@@ -1392,8 +1437,8 @@ class Model:
         if not last_char or not last_char.isascii() or _width(last_char) != 1:
             raise Undecided("REP without a narrow character written just before it")
         right = self.right_limit()
-        limit = MIN_COLUMNS - 1 if right is None else right
-        if self.pending or self.cx + count > limit:
+        limit = right if right is not None else MIN_COLUMNS - 1 if self.unknown_width else None
+        if self.pending or (limit is not None and self.cx + count > limit):
             raise Undecided("REP reaches the right margin (tmux stops there, xterm wraps)")
         self.charge(count)
         self.write(last_char * count)
@@ -1456,16 +1501,12 @@ class Model:
             raise Undecided("restores a cursor saved under another origin mode")
         while cy >= len(self.grid):
             self.grid.append(_Row())
-        self.cy, self.cx, self.cx_known, self.pending = cy, cx, True, False
+        self.cy, self.cx, self.cx_known, self.pending, self.disputed = cy, cx, True, False, None
 
     # -- sequences -----------------------------------------------------------------------------------
 
     def apply(self, seq: grammar.Sequence, last_char: str) -> None:
         kind = seq.kind
-        if self.disputed and kind in (Kind.CSI, Kind.ESC2, Kind.NF) and not (kind is Kind.CSI and seq.final == SGR):
-            if not (kind is Kind.CSI and seq.final in (CUP, HVP) and not seq.private):
-                raise Undecided("the cursor's column after DECRST 1048 (tmux ignores it)")
-            self.disputed = False
         if kind is Kind.CSI:
             self.csi(seq, last_char)
         elif kind is Kind.ESC2:
@@ -1475,12 +1516,10 @@ class Model:
             elif final == DECRC:
                 self.restore_cursor()
             elif final == RI:
-                if self.pending:
-                    self.need_column()
+                self.at_margin("RI")
                 self.reverse_index()
             elif final == IND:
-                if self.pending:
-                    self.need_column()
+                self.at_margin("IND")
                 self.line_feed()
             elif final == NEL:
                 self.line_feed()
@@ -1551,15 +1590,17 @@ class Model:
         elif final in (CHA, HPA):
             self.goto_column(count - 1)
         elif final == VPA:
-            self.need_column()  # from the pending-wrap position: tmux wraps the next character, xterm not
+            self.carry("VPA")  # from the pending-wrap position: tmux wraps the next character, xterm not
             self.goto_row(count - 1)
         elif final == CUF:
             self.cursor_right(count)
         elif final == CUB:
             self.cursor_left(count)
         elif final in (CUU, CUD, CNL, CPL):  # not HPR / VPR: tmux ignores them, xterm moves
-            if final not in (CNL, CPL) or self.pending:
-                self.need_column()
+            if final in (CNL, CPL):
+                self.at_margin(f"CSI {final}")  # settled by the carriage return below
+            else:
+                self.carry(f"CSI {final}")
             self.move_rows(-count if final in (CUU, CPL) else count)
             if final in (CNL, CPL):
                 self.carriage_return()
@@ -1617,16 +1658,19 @@ def _control_label(char: str) -> str:
 
 
 def pages(text: str, columns: int | None = None, rows: int | None = None, *, strict: bool = False,
-          on_page: Callable[[list[Page]], None] | None = None) -> list[Page]:
+          on_page: Callable[[list[Page]], None] | None = None, terminal: bool = True,
+          fresh: bool = False) -> list[Page]:
     """The raw text's pages, each with its informative lines or the reason it is undecided.
 
     ``strict``: raise :class:`Undecided` at the first undecided page (its ``page`` attribute: which).
     ``on_page``: see :class:`Model` (pages it empties of their lines are returned so).
+    ``terminal=False``: no terminal (no right margin, strings end at BEL); ``fresh``: a new terminal
+    (the first page's top is the screen's, the cursor home).
     """
     collecting = gc.isenabled()
     gc.disable()  # one page record per break, none in a cycle: a collection per thousand is pure cost
     try:
-        return Model(text, columns, rows, strict, on_page).run()
+        return Model(text, columns, rows, strict, on_page, terminal, fresh).run()
     finally:
         if collecting:
             gc.enable()
