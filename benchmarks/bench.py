@@ -40,6 +40,7 @@ import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import tiktoken
 
@@ -209,6 +210,15 @@ PATHOLOGICAL: dict[str, Callable[[int], str]] = {
     "tab runs": lambda n: _repeat_to("a\t", n, suffix="\rX\n"),
     # Were tests/test_gate.py's timed test: coloured frames redrawn by CR on one line.
     "coloured frames redrawn by CR": lambda n: _repeat_to("\x1b[31mx\x1b[0m\r", n, suffix="\n"),
+}
+
+#: Issue 23's shapes at a known 80x24 (each cleaned and verified at that size): one long line wrapping
+#: (was quadratic in the cleaner's screen model), REP chains, many small pages. Goal: at most 1 s per MB,
+#: and the cost per MB at 8 MB within 1.5x the cost at 1 MB.
+SIZED_SHAPES: dict[str, Callable[[int], str]] = {
+    "one long line wrapping, then CR": lambda n: "\x1b[H\x1b[2J" + "x" * max(n - 16, 1) + "\rY\r\n",
+    "REP chains": lambda n: _repeat_to("a\x1b[70b\r\n", n, prefix="\x1b[H\x1b[2J"),
+    "many small pages": lambda n: _repeat_to("\x1b[H\x1b[2Jabc\rX\r\n\x1b[3;5HY\r\n", n),
 }
 
 _CSI = "\x1b["
@@ -872,12 +882,34 @@ def _max_rss() -> int:
     return peak if sys.platform == "darwin" else peak * KB
 
 
-def _clean_and_verify(text: str) -> None:
+def _clean_and_verify(text: str, **display: Any) -> None:
     try:
-        proposal = cleaner.candidate(text)
+        proposal = cleaner.candidate(text, **display)
     except cleaner.Refused:
         return
-    verify.first_difference(text, proposal.text)
+    verify.first_difference(text, proposal.text, **display)
+
+
+def sized_shapes(bench: Bench) -> None:
+    """Issue 23's shapes at 80x24: clean+verify seconds per MB at 1 and 8 MB (one call each)."""
+    sizes = (16 * KB, 128 * KB) if bench.quick else (MB, 8 * MB)
+    bench.out(f"issue 23's shapes at 80x24, clean+verify once at {_size(sizes[0])} and {_size(sizes[1])}")
+    worst_rate, worst_growth = (0.0, ""), (0.0, "")
+    for name, make in SIZED_SHAPES.items():
+        rates = []
+        for size in sizes:
+            text = make(size)
+            seconds = _once(lambda text=text: _clean_and_verify(text, columns=80, rows=24))
+            rates.append(seconds / (len(text) / MB))
+        growth = rates[1] / rates[0]
+        bench.out(f"  {name:<34} {rates[0]:.2f} s/MB at {_size(sizes[0])}, {rates[1]:.2f} s/MB at "
+                  f"{_size(sizes[1])} (growth {growth:.2f})")
+        worst_rate = max(worst_rate, (rates[1], name))
+        worst_growth = max(worst_growth, (growth, name))
+    bench.ratios.append(Ratio(f"issue 23 shapes at 80x24, worst s/MB ({worst_rate[1]})", worst_rate[0], 1.0,
+                              unit=" s/MB"))
+    bench.ratios.append(Ratio(f"issue 23 shapes, worst growth per MB 8 MB / 1 MB ({worst_growth[1]})",
+                              worst_growth[0], 1.5))
 
 
 def _load() -> str:
@@ -900,7 +932,7 @@ def _ms(seconds: float) -> str:
 
 
 SECTIONS = ("issue13", "counting", "inert", "clean", "grammar", "verifier", "pathological", "pathological-once",
-            "oracle", "memory", "hook")
+            "oracle", "memory", "hook", "sized")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -957,6 +989,8 @@ def main(argv: list[str] | None = None) -> int:
             bench.peak_memory()
     if "hook" in sections:
         hook_latency(bench, args.fixtures)
+    if "sized" in sections:
+        sized_shapes(bench)
     out("")
     out(f"load average at the end: {_load()} (a busy machine makes every ratio noisier)")
     out(f"{'ratio':<78} {'value':>12}  goal")
