@@ -448,7 +448,6 @@ ISSUE_23_LOSSES = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="models: issue 23 item 1 (models.md item 3), cleaner and verifier each")
 @pytest.mark.parametrize(("raw", "columns", "rows"), ISSUE_23_LOSSES)
 def test_issue_23_a_line_end_before_ed3_or_ris_loses_nothing(judge_server, raw: bytes, columns: int | None,
                                                            rows: int | None) -> None:
@@ -473,7 +472,6 @@ ISSUE_23_STRINGS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="models: issue 23 item 2 (models.md item 1), cleaner and verifier each")
 @pytest.mark.parametrize(("raw", "columns", "rows"), ISSUE_23_STRINGS)
 def test_issue_23_text_after_a_bel_ended_string_at_a_terminal(judge_server, raw: bytes, columns: int | None,
                                                               rows: int | None) -> None:

@@ -259,6 +259,11 @@ ED3_LOSSES = [
     ("\x1b[1mA\x1b[m\nB\nC\x1b[3J\x1bcx\x1b[5ay", "A\nB\nC\n\x1b[3J\x1bcx\x1b[5ay", 2, 2),
     ("\x1b[1mL0\x1b[m\n" + "\n".join(f"L{n}" for n in range(1, 25)) + "\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay",
      "L0\n" + "\n".join(f"L{n}" for n in range(1, 25)) + "\n\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", 80, 24),
+    # rows IL pushed down to the bottom row, blank rows between them (the screen is not all lines)
+    ("\x1b[H\x1b[2J\x1b[mzi\r\n\r\nmS\r\n\n\x1b[34mwi\r\n\n\x1b[3P6\r\n\n\x1b[mu\x1b[2H\x1b[LQg\x1b[3J\x1b[1H\x1b[2J"
+     "qkfztbwdtn81j4vduxnrhz7qh9m5zv5f6e3av50m\x1b[K6",
+     "zi\r\nQg\r\n\r\nmS\r\n\nwi\r\n\n6\r\n\nu\r\n\x1b[3J\x1b[1H\x1b[2Jqkfztbwdtn81j4vduxnrhz7qh9m5zv5f6e3av50m\x1b[K6",
+     40, 10),
 ]
 
 

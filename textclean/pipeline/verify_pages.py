@@ -89,13 +89,16 @@ def first_difference(
             # screen, neither of which is the raw's: only a clear and a home make them agree
             return (f"page {index} (cleaned) at offset {pages[index - 1].start}: the kept page after it at "
                     f"offset {page.start} does not start with a clear and a home")
-        if kept and run is not None and page.erases_history and pages[index - 1].full:
-            # the cleaned text ends with a line end its raw may not have: on a full screen it scrolls a row
-            # into the history this page's break erases, a row the raw still had on its screen
-            # named by the cleaned page's offset: the gate keeps that one
-            return (f"page {index} (cleaned) at offset {pages[index - 1].start}: its screen is full and the "
-                    f"kept page after it breaks with ED 3 or RIS first, which erases the history the "
-                    f"cleaned text's line end scrolls a row into")
+        before = pages[index - 1] if index else None
+        if (kept and run is not None and before is not None and page.erases_history
+                and (before.full or not raw[before.start:before.end].endswith(LF))):
+            # the cleaned text ends with a line end its raw may not have: where the raw's last row may be
+            # the screen's bottom row (a full screen, or rows pushed down by IL below blank ones) it
+            # scrolls a row into the history this page's break erases, a row the raw still had on its
+            # screen; named by the cleaned page's offset: the gate keeps that one
+            return (f"page {index} (cleaned) at offset {before.start}: its raw does not end a line (or its "
+                    f"screen is full) and the kept page after it breaks with ED 3 or RIS first, which erases "
+                    f"the history the cleaned text's line end scrolls a row into")
         if kept and not page.resets:
             for state, origin in page.inherits.items():
                 if origin not in kept_pages:
