@@ -109,9 +109,13 @@ class LineModel:
     #: rows: it moves and pins them by identity, and its pages are read row by row (session.py).
     freezes = True
 
-    def __init__(self, input_length: int = 0, *, screen_lines: int = SCREEN_LINES, columns: int | None = None) -> None:
+    def __init__(self, input_length: int = 0, *, screen_lines: int = SCREEN_LINES, columns: int | None = None,
+                 terminal: bool = True) -> None:
         self.screen_lines = screen_lines  # a known height, or the fewest rows assumed
         self.columns = columns  # a known width: this model does not wrap, so reaching it is refused
+        # False: no terminal (a pipe, a log): logical lines with no right margin, so no rule about an
+        # unknown width (at least 80 columns) applies
+        self.terminal = terminal
         # A row the cursor can no longer reach is kept as the string it renders to (``_freeze``: memory);
         # rows[:live] are frozen, and the last of them wider than MIN_COLUMNS cells is ``wide_frozen``.
         self.rows: list[Any] = [Row()]  # Row, or str once frozen
@@ -294,7 +298,7 @@ class LineModel:
         gap of unwritten cells, a row an unknown width may wrap, a run reaching a known margin.
         """
         columns = self.columns
-        limit = MIN_COLUMNS if columns is None else None  # _require_layout's bound on an unknown width
+        limit = MIN_COLUMNS if self._unknown_width() else None  # _require_layout's bound on an unknown width
         shown = ""  # the row's cells up to its last written one (unwritten cells only after it)
         extent = col = written = charged = 0  # extent: len(cells), unwritten cells at the end included
         copied = 0  # characters copied rebuilding ``shown``: past its allowance the cell model is cheaper
@@ -384,7 +388,8 @@ class LineModel:
         self.col = stop
 
     def _unknown_width(self) -> bool:
-        return self.columns is None
+        """A terminal of unknown width (at least 80 columns); no terminal has no width at all."""
+        return self.columns is None and self.terminal
 
     def _require_layout(self, *, relative: bool) -> None:
         """An unknown width is "at least 80 columns, no wrapping assumed": a row past column 80 wraps
@@ -458,6 +463,8 @@ class LineModel:
             if self.col >= self.columns:
                 raise Unresolved(f"cursor move to column {self.col + 1}, at or past the right margin")
             return
+        if not self.terminal:
+            return  # no right margin
         if self.col >= MIN_COLUMNS and self.col > len(self.rows[self.row].cells):
             raise Unresolved(f"cursor move to column {self.col + 1}, past the row's text and past column {MIN_COLUMNS}")
 

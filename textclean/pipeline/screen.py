@@ -58,8 +58,9 @@ class ScreenModel(LineModel):
         cursor: tuple[int, int] | None = (0, 0),
         margins: tuple[int, int | None] | None = None,
         origin: bool = False,
+        terminal: bool = True,
     ) -> None:
-        super().__init__(input_length, screen_lines=rows or SCREEN_LINES)
+        super().__init__(input_length, screen_lines=rows or SCREEN_LINES, terminal=terminal)
         self.width = columns
         self.height = rows
         self.top = 0
@@ -106,12 +107,12 @@ class ScreenModel(LineModel):
             self.saved = None
 
     def _unknown_width(self) -> bool:
-        return self.width is None
+        return self.width is None and self.terminal
 
     def _require_narrow_screen(self) -> None:
         """An unknown width: a row on screen past column 80 is more than one row on an 80-column
         terminal, so vertical and absolute positions on this screen are unknown."""
-        if self.width is None:
+        if self._unknown_width():
             self._require_narrow_rows(self.top, len(self.rows) - 1)
 
     def _require_cursor(self) -> None:
@@ -166,7 +167,7 @@ class ScreenModel(LineModel):
         if (row.cells or self.col or self.pending_wrap or not self.cursor_known or self.margins is not None
                 or row.ambiguous or row.ending is WRAP or (index and rows[index - 1].ending is WRAP)):
             return False  # (a wrap into the row: EL at its first column would split the line)
-        if self.width is None and len(text) > MIN_COLUMNS and index != len(rows) - 1:
+        if self._unknown_width() and len(text) > MIN_COLUMNS and index != len(rows) - 1:
             return False  # the walk decides (_require_wrap_room)
         if not self.top_known:
             if index != len(rows) - 1:
@@ -352,12 +353,13 @@ class ScreenModel(LineModel):
         if row.special or row.ambiguous:
             raise Unresolved("insert characters on a row with wide, ambiguous or tab characters")
         cells = row.cells
-        if 2 * n > (self.width or MIN_COLUMNS) - self.col:
+        # no terminal: judged as the widest tmux (10,000 columns), whose ICH bug is the same
+        if 2 * n > (self.width or (MIN_COLUMNS if self.terminal else 10_000)) - self.col:
             raise Unresolved("insert characters of more than half the rest of the row (tmux 3.3a leaves old cells)")
         if self.col >= len(cells):
             return
         limit = self.width
-        if limit is None and len(cells) + n > MIN_COLUMNS:
+        if limit is None and self.terminal and len(cells) + n > MIN_COLUMNS:
             raise Unresolved("insert characters that may push cells past an unknown right margin")
         self._charge(n)
         row.mark("cr")

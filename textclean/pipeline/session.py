@@ -118,7 +118,7 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
         # tmux drops or joins a broken UTF-8 sequence around a page break; where it lands is unsettled
         raise WholeRefusal("unsupported_control", f"an undecodable byte at offset {undecodable.start()} in a "
                            "session with page breaks (terminals disagree on what it shows)", [])
-    walker = _Walker(len(text), columns, rows)
+    walker = _Walker(len(text), columns, rows, terminal=terminal, fresh=fresh)
     ending = "\r\n" if "\r\n" in text else "\n"
     segments: list[Segment] = []
     carried: dict[int, str] = {}  # kept pages, and what earlier pages leave them that the candidate would not
@@ -155,8 +155,11 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
 class _Walker:
     """What one page leaves for the next: its model, the main screen under an alternate one, modes."""
 
-    def __init__(self, length: int, columns: int | None, rows: int | None) -> None:
+    def __init__(self, length: int, columns: int | None, rows: int | None, *, terminal: bool = True,
+                 fresh: bool = False) -> None:
         self.length, self.columns, self.rows = length, columns, rows
+        self.terminal = terminal
+        self.fresh = fresh and terminal  # a new terminal: the first page starts on a blank, homed screen
         self.previous: ScreenModel | None = None  # the last page's model (None: kept, state unknown)
         self.main: ScreenModel | None = None  # the main screen while the alternate one is up
         self.frozen: list[tuple[Row, str]] = []
@@ -180,16 +183,26 @@ class _Walker:
         if cursor is None and previous is not None and previous.cursor_known and not previous.pending_wrap \
                 and margins is None and not origin:
             return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False,
-                                              blank=True, cursor=(0, previous.col)))
+                                              blank=True, cursor=(0, previous.col), terminal=self.terminal))
         return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
-                                          cursor=cursor, margins=margins, origin=origin))
+                                          cursor=cursor, margins=margins, origin=origin, terminal=self.terminal))
 
     def begin(self, page: pages.Page) -> tuple[ScreenModel, bool]:
         """The model ``page`` is written on; True when it continues a main screen with frozen rows."""
         previous = self.previous
+        if page.start == 0 and self.fresh:
+            # a new terminal: an empty screen, the cursor home, default modes, the main screen; a
+            # leading break changes none of that (an alternate screen starts blank and homed too)
+            if page.screen == "alt":
+                self.on_alt = True
+                self.main = ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
+                                        cursor=(0, 0))
+            return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
+                                              cursor=(0, 0))), False
         if page.start == 0 and (page.body == 0 or not (page.cleared or page.homed or page.switch)):
             # a text's first page; a leading ED 3 alone changes no visible row
-            return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False), False
+            return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False,
+                               terminal=self.terminal), False
         if not (page.cleared or page.reset or page.switch):
             # ED 3 (with or without a home) blanks no row: the page writes over the one before it,
             # which the candidate holds as other text (cleaned) or as bytes of unknown effect (kept)
