@@ -73,6 +73,9 @@ class ScreenModel(LineModel):
         self.origin = origin
         self.pending_wrap = False
         self.wrap_disputed = False  # EL at the pending-wrap column: terminals disagree on the next character
+        # What terminals disagree on about the cursor's column (and whether the next character wraps),
+        # or "": a dispute is a state (docs/design.md, "Disputes: the cleaner"), refused only where read.
+        self.col_disputed = ""
         self.last_char: str | None = None
         self.pins: dict[Row, list[str]] = {}  # rows on screen when ED acted, and their cells then
         self.cursor_saved = False  # DECSC / SCOSC on this page: a terminal keeps it across breaks
@@ -130,10 +133,11 @@ class ScreenModel(LineModel):
         self.col = column
         self.cursor_known = True
         self.pending_wrap = self.wrap_disputed = False
+        self.col_disputed = ""
 
     def screen_cursor(self) -> tuple[int, int] | None:
         """The cursor's screen position where it is certain."""
-        if not self.cursor_known or not self.top_known or self.pending_wrap:
+        if not self.cursor_known or not self.top_known or self.pending_wrap or self.col_disputed:
             return None
         if self.height is None and len(self.rows) - self.top > SCREEN_LINES:
             return None
@@ -195,6 +199,8 @@ class ScreenModel(LineModel):
 
     def write(self, text: str) -> None:
         self._require_cursor()
+        if self.col_disputed:
+            raise Unresolved(f"a character written where terminals disagree on the cursor's column ({self.col_disputed})")
         self.last_char = text[-1]
         width = self.width
         if width is None:
@@ -261,8 +267,30 @@ class ScreenModel(LineModel):
             super()._require_on_any_screen()
 
     def _no_pending_wrap(self, what: str) -> None:
+        """``what`` reads the cursor's column: refused at the pending-wrap column or in a dispute."""
         if self.pending_wrap:
             raise Unresolved(f"{what} at the pending-wrap column (terminals disagree)")
+        if self.col_disputed:
+            raise Unresolved(f"{what} where terminals disagree on the cursor's column ({self.col_disputed})")
+
+    def _dispute(self, what: str) -> bool:
+        """``what`` at the pending-wrap column: tmux 3.3a keeps its cursor past the last column (the
+        next character wraps), xterm stands on the last column with its wrap flag reset, and a
+        backspace or a relative move counts from there. Terminals agree on the row, not on the column:
+        recorded, not refused; what reads the column refuses (:meth:`_no_pending_wrap`), what puts
+        every terminal on one column settles it (:meth:`_place`, CR, LF, CHA). True: a dispute began."""
+        if not self.pending_wrap:
+            return False
+        assert self.width is not None  # a pending wrap needs a known width
+        self.pending_wrap = self.wrap_disputed = False
+        self.col = self.width - 1
+        self.col_disputed = f"{what} at the pending-wrap column"
+        return True
+
+    def _settled(self) -> None:
+        """Every terminal now stands on the model's column with no wrap pending."""
+        self.pending_wrap = self.wrap_disputed = False
+        self.col_disputed = ""
 
     def _keep_joined(self, index: int, *, own: bool = True) -> None:
         """An erase that clears all of row ``index``: tmux 3.3a then drops the wrap into it from the row
@@ -275,11 +303,14 @@ class ScreenModel(LineModel):
     # --- moves within a row -----------------------------------------------------------------------
     def carriage_return(self) -> None:
         self._require_cursor()
-        self.pending_wrap = self.wrap_disputed = False
+        self._settled()
         super().carriage_return()
 
     def backspace(self) -> None:
         self._require_cursor()
+        if self._dispute("backspace"):
+            self.rows[self.row].mark("bs")
+            return
         self._no_pending_wrap("backspace")
         if self.col == 0:
             self._require_unwrapped_above()
@@ -292,18 +323,25 @@ class ScreenModel(LineModel):
     def backspaces(self, n: int) -> None:
         """``n`` backspaces; the first-column check applies to each one that starts at column 0."""
         self.backspace()
+        if n > 1:
+            self._no_pending_wrap("backspace")  # the second reads the column the first disputed
         if n > 1 and self.col <= n - 2:
             self._require_unwrapped_above()
         self.col = max(0, self.col - (n - 1))
 
     def tab(self) -> None:
         self._require_cursor()
+        if self._dispute("tab"):
+            return
+        self._no_pending_wrap("tab")
         if self.width is not None and (self.col // 8 + 1) * 8 >= self.width:
             raise Unresolved("tab to the right margin")
         super().tab()
 
     def cursor_forward(self, n: int) -> None:
         self._require_cursor()
+        if self._dispute("cursor forward"):
+            return
         self._no_pending_wrap("cursor forward")
         if self.width is not None:
             self._require_exact_column()
@@ -314,12 +352,14 @@ class ScreenModel(LineModel):
 
     def cursor_back(self, n: int) -> None:
         self._require_cursor()
+        if self._dispute("cursor back"):
+            return
         self._no_pending_wrap("cursor back")
         super().cursor_back(n)
 
     def cursor_to_column(self, column: int) -> None:
         self._require_cursor()
-        self.pending_wrap = False
+        self._settled()
         if self.width is not None:
             column = min(column, self.width - 1)
         super().cursor_to_column(column)
@@ -331,7 +371,13 @@ class ScreenModel(LineModel):
             # keeping it keeps more); where the next character goes then differs, so it refuses
             self.wrap_disputed = True
             return
-        self._no_pending_wrap("erase in line")
+        if mode == 2 or (mode == 1 and self.pending_wrap):
+            # the whole row in every terminal (EL 1 from the pending-wrap column too); the column
+            # stays disputed, neither read nor settled
+            self._dispute("erase in line")
+            mode = 2
+        else:
+            self._no_pending_wrap("erase in line")
         width = self.width
         if width is not None and (mode == 2 or (mode == 0 and self.col == 0) or (mode == 1 and self.col >= width - 1)):
             self._keep_joined(self.row)
@@ -386,7 +432,8 @@ class ScreenModel(LineModel):
     def index(self) -> None:
         """IND (ESC D): down one row, the column kept."""
         self._require_cursor()
-        self._no_pending_wrap("index")
+        if not self._dispute("index") and not self.col_disputed:
+            self._no_pending_wrap("index")
         column = self.col
         if not self.top_known:
             self._require_exact_column()
@@ -423,7 +470,7 @@ class ScreenModel(LineModel):
 
     def line_feed(self, ending: str) -> None:
         self._require_cursor()
-        self.pending_wrap = self.wrap_disputed = False
+        self._settled()  # LF implies CR (docs/design.md, "The display model")
         if not self.top_known:
             super().line_feed(ending)
             return
@@ -436,8 +483,8 @@ class ScreenModel(LineModel):
     def reverse_index(self) -> None:
         """RI: up one row, scrolling the region down at its top margin."""
         self._require_cursor()
+        self._dispute("reverse index")
         if not self.top_known:
-            self._no_pending_wrap("reverse index")
             super().cursor_vertical(-1, to_column_zero=False)
             return
         self._require_top("reverse index")
@@ -449,14 +496,16 @@ class ScreenModel(LineModel):
             self._scroll_down(1)
         elif screen_row > 0:
             self.row -= 1
-        self.pending_wrap = False
 
     def cursor_vertical(self, delta: int, *, to_column_zero: bool) -> None:
         self._require_cursor()
+        if to_column_zero:
+            disputed = ""
+            self._settled()  # CNL / CPL: column 0 in every terminal
+        else:
+            self._dispute("cursor up or down")
+            disputed = self.col_disputed  # carried: a vertical move neither reads nor settles it
         if not self.top_known:
-            if not to_column_zero:
-                self._no_pending_wrap("cursor up or down")  # the row model's column would be the width
-            self.pending_wrap = False
             super().cursor_vertical(delta, to_column_zero=to_column_zero)
             return
         self._require_top("cursor move")
@@ -464,7 +513,6 @@ class ScreenModel(LineModel):
         self._require_narrow_screen()
         if not to_column_zero:
             self._require_exact_column()
-            self._no_pending_wrap("cursor up or down")
         upper, lower = self._region()
         screen_row = self.row - self.top
         inside = self.margins is not None and upper <= screen_row <= (lower if lower is not None else screen_row)
@@ -483,6 +531,7 @@ class ScreenModel(LineModel):
                 raise Unresolved("cursor move down past row 24 of a screen of unknown height")
         self.rows[self.row].mark("multiline")
         self._place(target, 0 if to_column_zero else self.col)
+        self.col_disputed = disputed
         self.rows[self.row].mark("multiline")
 
     def cursor_position(self, row: int, column: int | None) -> None:
@@ -491,9 +540,11 @@ class ScreenModel(LineModel):
         self._settle_top()
         self._require_top("absolute position")
         self._require_narrow_screen()
+        disputed = ""
         if column is None:
             self._require_cursor()
-            self._no_pending_wrap("VPA")
+            self._dispute("VPA")
+            disputed = self.col_disputed  # VPA keeps the column: carried
             column = self.col
         if self.origin:
             upper, lower = self._region()
@@ -507,6 +558,7 @@ class ScreenModel(LineModel):
         if self.width is not None:
             column = min(column, self.width - 1)
         self._place(row, column)
+        self.col_disputed = disputed
         self.rows[self.row].mark("multiline")
         self._require_on_any_screen()
 
@@ -527,7 +579,10 @@ class ScreenModel(LineModel):
             self._charge(len(self.rows) - self.top)
             self.rows[self.top :] = [r for r in self.rows[self.top :] if not _blank(r)]
             self.top = len(self.rows)
+            self._dispute("erase in display")
+            disputed = self.col_disputed
             self._place(screen_row, self.col)
+            self.col_disputed = disputed  # ED 2 / 3 leave the cursor where it was, disputed or not
             return
         if mode == 0 and self.row == self.top and self.col == 0 and not self.pending_wrap and not self.origin:
             self.erase_in_display(2)  # ED 0 at home: a page break (everything shown stays)

@@ -181,6 +181,7 @@ class _Walker:
         margins, origin = self.modes
         previous = self.previous
         if cursor is None and previous is not None and previous.cursor_known and not previous.pending_wrap \
+                and not previous.col_disputed \
                 and margins is None and not origin:
             return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False,
                                               blank=True, cursor=(0, previous.col), terminal=self.terminal))
