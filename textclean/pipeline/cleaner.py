@@ -169,6 +169,8 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None,
     swallowing = _SWALLOWING_STRING.search(text) if "\x1b" in text else None
     if swallowing is not None:
         swallowed = session.joined_by_swallowing(text)
+        if swallowed is None and terminal:
+            swallowed = session.swallowed_text(text)
         if swallowed is not None:
             raise TerminalsDisagree(UNSUPPORTED_CONTROL, swallowed)
     # With a backspace or a CR before text, the whole-text substitution would leave that control: skip it.

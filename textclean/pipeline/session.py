@@ -71,6 +71,29 @@ def joined_by_swallowing(text: str) -> str | None:
     return None
 
 
+# Where tmux 3.3a ends a string that :data:`SWALLOWING_STRING` ended early (checked live): SOS, PM and
+# APC at the next ESC (which starts a sequence of its own), CAN or SUB; DCS only at ST (an ESC followed
+# by anything else, CAN and SUB are the string's data there).
+_TMUX_ENDS_STRING = re.compile(rf"[\x1b{grammar.ABORT_CONTROLS}]")
+_TMUX_ENDS_DCS = re.compile(r"\x1b\\")
+
+
+def swallowed_text(text: str) -> str | None:
+    """At a terminal: where something (text, a control, a sequence: anything but BEL) lies between
+    the early end of a :data:`SWALLOWING_STRING` and the place tmux ends it. tmux swallows it, a
+    terminal or viewer that ends the string at BEL shows or acts on it: they disagree on the line
+    (issue 23). A description, or None."""
+    for m in SWALLOWING_STRING.finditer(text):
+        start = m.end()
+        tmux_end = (_TMUX_ENDS_DCS if m.group()[1] == "P" else _TMUX_ENDS_STRING).search(text, start)
+        stop = len(text) if tmux_end is None else tmux_end.start()
+        if text[start:stop].strip("\x07"):
+            return (f"{grammar.describe(grammar.parse(m.group()))} at offset {m.start()} ends there, but tmux "
+                    f"reads on to {'its ST' if m.group()[1] == 'P' else 'the next ESC'} and swallows what lies "
+                    f"between (offset {start} to {stop}): terminals disagree on what shows")
+    return None
+
+
 def swallowed_redraw(text: str) -> str | None:
     """Where a string tmux swallows past is followed by a redraw or a line end before the next ESC
     (terminals disagree on what shows): a description, or None."""
@@ -111,6 +134,8 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
     """One segment per page of ``text``; ``keep``: indices of pages to keep whatever the model says.
     ``fast=False``: every backspace its own move (the reference the run path is tested against)."""
     swallowed = swallowed_redraw(text)
+    if swallowed is None and terminal and "\x1b" in text:
+        swallowed = swallowed_text(text)
     if swallowed is not None:
         raise WholeRefusal("unsupported_control", swallowed, [])
     undecodable = None if text.isascii() else _UNDECODABLE.search(text)
