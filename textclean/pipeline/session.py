@@ -78,6 +78,20 @@ _TMUX_ENDS_STRING = re.compile(rf"[\x1b{grammar.ABORT_CONTROLS}]")
 _TMUX_ENDS_DCS = re.compile(r"\x1b\\")
 
 
+_PLAIN_STRETCH = re.compile(r"[^\x00-\x06\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*")  # text, HT, LF, CR, BEL
+
+
+def _line_shows_nothing_before(text: str, at: int) -> bool:
+    """Whether the line holding ``at`` has nothing but inert sequences before it."""
+    pos = text.rfind("\n", 0, at) + 1
+    while pos < at:
+        m = grammar.INERT_SEQUENCE.match(text, pos, at)
+        if m is None:
+            return False
+        pos = m.end()
+    return True
+
+
 def swallowed_text(text: str) -> str | None:
     """At a terminal: where something (text, a control, a sequence: anything but BEL) lies between
     the early end of a :data:`SWALLOWING_STRING` and the place tmux ends it. tmux swallows it, a
@@ -87,10 +101,18 @@ def swallowed_text(text: str) -> str | None:
         start = m.end()
         tmux_end = (_TMUX_ENDS_DCS if m.group()[1] == "P" else _TMUX_ENDS_STRING).search(text, start)
         stop = len(text) if tmux_end is None else tmux_end.start()
-        if text[start:stop].strip("\x07"):
-            return (f"{grammar.describe(grammar.parse(m.group()))} at offset {m.start()} ends there, but tmux "
-                    f"reads on to {'its ST' if m.group()[1] == 'P' else 'the next ESC'} and swallows what lies "
-                    f"between (offset {start} to {stop}): terminals disagree on what shows")
+        stretch = text[start:stop]
+        if not stretch.strip("\x07"):
+            continue
+        if (_PLAIN_STRETCH.fullmatch(stretch) is not None and _line_shows_nothing_before(text, m.start())
+                and (tmux_end is None or SWALLOWING_STRING.match(text, stop) is not None)):
+            # tmux shows nothing of the string's line from its start to the text's end or to the next
+            # such string (a Buildkite timestamp at each line's start): a terminal that shows the
+            # stretch shows strictly more, and its plain text acts on no row tmux shows
+            continue
+        return (f"{grammar.describe(grammar.parse(m.group()))} at offset {m.start()} ends there, but tmux "
+                f"reads on to {'its ST' if m.group()[1] == 'P' else 'the next ESC'} and swallows what lies "
+                f"between (offset {start} to {stop}): terminals disagree on what shows")
     return None
 
 
