@@ -92,6 +92,22 @@ def _line_shows_nothing_before(text: str, at: int) -> bool:
     return True
 
 
+def _line_shows_nothing_after(text: str, at: int) -> bool:
+    """Whether the line holding ``at`` has nothing but inert sequences from there to its end."""
+    end = text.find("\n", at)
+    if end < 0:
+        end = len(text)
+    while end > at and text[end - 1] == "\r":
+        end -= 1  # CRs that end the line
+    pos = at
+    while pos < end:
+        m = grammar.INERT_SEQUENCE.match(text, pos, end)
+        if m is None:
+            return False
+        pos = m.end()
+    return True
+
+
 def swallowed_text(text: str) -> str | None:
     """At a terminal: where something (text, a control, a sequence: anything but BEL) lies between
     the early end of a :data:`SWALLOWING_STRING` and the place tmux ends it. tmux swallows it, a
@@ -105,10 +121,12 @@ def swallowed_text(text: str) -> str | None:
         if not stretch.strip("\x07"):
             continue
         if (_PLAIN_STRETCH.fullmatch(stretch) is not None and _line_shows_nothing_before(text, m.start())
-                and (tmux_end is None or SWALLOWING_STRING.match(text, stop) is not None)):
-            # tmux shows nothing of the string's line from its start to the text's end or to the next
-            # such string (a Buildkite timestamp at each line's start): a terminal that shows the
-            # stretch shows strictly more, and its plain text acts on no row tmux shows
+                and (tmux_end is None or SWALLOWING_STRING.match(text, stop) is not None
+                     or _line_shows_nothing_after(text, stop))):
+            # tmux shows nothing of the string's line (a Buildkite timestamp at a line's start): a
+            # terminal that shows the stretch shows strictly more, and its plain text acts on no row
+            # tmux shows (a line end in it is refused unless nothing follows but such strings, and a
+            # redraw after it is: joined_by_swallowing, swallowed_redraw, the row model)
             continue
         return (f"{grammar.describe(grammar.parse(m.group()))} at offset {m.start()} ends there, but tmux "
                 f"reads on to {'its ST' if m.group()[1] == 'P' else 'the next ESC'} and swallows what lies "
