@@ -208,12 +208,13 @@ class ScreenModel(LineModel):
             super().write(text)
             return
         if text.isascii():
-            while text:
+            pos, end = 0, len(text)
+            while pos < end:  # a row at a time, by offsets (re-slicing the rest per row is quadratic)
                 if self.col >= width:
                     self._wrap()
                 room = width - self.col
-                super().write(text[:room])
-                text = text[room:]
+                super().write(text[pos : pos + room])
+                pos += room
             self.pending_wrap = self.col >= width
             return
         if "\u200d" in text:

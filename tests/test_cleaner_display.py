@@ -1,0 +1,167 @@
+"""The cleaner for each display a text was written for (issue 28, issue 22 item 3, issue 23), judged by
+a live tmux: no terminal (tmux at its widest, strings ended at BEL removed first, as a log viewer
+ends them), a terminal of unknown size, a terminal of a given size, a fresh terminal.
+
+Only the cleaner is asked (``cleaner.candidate``); tmux decides whether its candidate keeps every line.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from fixtures_gen.checks import load_fixtures
+from tests import tmux_judge
+from textclean.pipeline import cleaner
+
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.skipif(not tmux_judge.available(), reason="tmux is not installed (.ci/run installs it)"),
+]
+
+WIDEST = 10_000  # tmux's widest window: no line of these texts wraps there
+# What a log viewer removes before showing a line: DCS / SOS / PM / APC ended by BEL.
+_BEL_ENDED = re.compile(rb"\x1b[PX^_][^\x1b\x07\x18\x1a]*\x07")
+FIXTURES = load_fixtures(Path(__file__).parent / "fixtures")
+
+
+@pytest.fixture(scope="module")
+def judge_server():
+    with tmux_judge.server() as srv:
+        yield srv
+
+
+def _no_terminal(text: str) -> str:
+    return cleaner.candidate(text, columns=None, rows=None, terminal=False).text
+
+
+def _judge(srv: tmux_judge.JudgeServer, raw: bytes, candidate: bytes, sizes: list[tuple[int, int]]) -> list[str]:
+    case = tmux_judge.Case(raw, None, None, "display", sizes, candidate=candidate)
+    tmux_judge.judge([case], srv)
+    return case.problems
+
+
+def _judge_no_terminal(srv: tmux_judge.JudgeServer, raw: bytes, candidate: str) -> list[str]:
+    cleaned = _BEL_ENDED.sub(b"", candidate.encode("utf-8", "surrogateescape"))
+    return _judge(srv, _BEL_ENDED.sub(b"", raw), cleaned, [(WIDEST, 24), (WIDEST, 60)])
+
+
+# --- no terminal ------------------------------------------------------------------------------------
+TQDM = b"".join(b"\r %3d%%|" % p + b"#" * p + b" " * (100 - p) + b"| %d/100 [00:01<00:00]" % p for p in range(0, 101, 10))
+
+
+def test_no_terminal_has_no_right_margin(judge_server) -> None:
+    """A progress line past column 80, redrawn by CR: an unknown-width terminal cannot tell where CR
+    goes (an 80-column one wrapped it), no terminal can: the last redraw is the line."""
+    raw = b"start\r\n" + TQDM + b"\r\ndone\r\n"
+    with pytest.raises(cleaner.Refused, match="past column 80"):
+        cleaner.candidate(raw.decode(), columns=None, rows=None)  # a terminal of unknown size: as before
+    candidate = _no_terminal(raw.decode())
+    assert candidate.splitlines()[1].startswith(" 100%|" + "#" * 100)
+    assert _judge_no_terminal(judge_server, raw, candidate) == []
+
+
+def test_no_terminal_moves_past_column_80_and_wide_rows_above_are_resolved(judge_server) -> None:
+    long = b"x" * 150
+    raw = long + b"\r\n" + long + b"\r\n\x1b[2A\x1b[120C!\r\n\r\n\x1b[200Cend\r\n"
+    candidate = _no_terminal(raw.decode())
+    assert _judge_no_terminal(judge_server, raw, candidate) == []
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=[f.name for f in FIXTURES])
+def test_every_capture_without_a_terminal_is_cleaned_and_keeps_every_line(judge_server, fixture) -> None:
+    candidate = _no_terminal(fixture.text)
+    assert len(candidate) < len(fixture.text)
+    assert _judge_no_terminal(judge_server, fixture.raw, candidate) == []
+
+
+# --- strings ended by BEL (issue 23 item 2) ---------------------------------------------------------
+@pytest.mark.parametrize("intro", [b"\x1b_", b"\x1bP", b"\x1bPq", b"\x1bX", b"\x1b^"], ids=["APC", "DCS", "DCS q", "SOS", "PM"])
+def test_text_tmux_swallows_after_a_bel_ended_string_is_refused_at_a_terminal(judge_server, intro) -> None:
+    raw = b"AB" + intro + b"x\x07\tCD\x1b\\\r\n"
+    assert judge_server.show(raw, 80, 24).lines == ["AB"]  # tmux reads on past BEL and swallows TAB CD
+    for size in ((None, None), (80, 24), (200, 24)):
+        with pytest.raises(cleaner.Refused, match="tmux reads on"):
+            cleaner.candidate(raw.decode(), columns=size[0], rows=size[1])
+    assert _no_terminal(raw.decode()) == "AB\tCD\r\n"  # a log viewer ends it at BEL: as before
+
+
+def test_sos_swallowing_a_space_and_text_at_200_columns_is_refused(judge_server) -> None:
+    raw = b"wk\x1bXsos\x07 =0\x1b\\\n"
+    assert judge_server.show(raw, 200, 24).lines == ["wk"]
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(raw.decode(), columns=200, rows=24)
+
+
+@pytest.mark.parametrize("raw", [
+    b"\x1b_bk;t=1\x07step 1\x1b[m\r\nnext\r\n",  # a Buildkite timestamp at a line's start: tmux shows less
+    b"AB\x1b_x\x07\x07\x1b\\GH\r\n",  # only BEL before tmux's end
+    b"AB\x1b_x\x07\x1b[1mGH\r\n",  # the next ESC ends it in tmux too
+], ids=["timestamp", "bel", "esc"])
+def test_where_tmux_shows_no_less_of_the_line_a_bel_ended_string_is_cleaned(judge_server, raw) -> None:
+    candidate = cleaner.candidate(raw.decode(), columns=80, rows=24).text.encode()
+    assert _judge(judge_server, raw, candidate, [(80, 24)]) == []
+
+
+# --- a fresh terminal (issue 22 item 3) -------------------------------------------------------------
+FRESH = {
+    "absolute positions": b"title\x1b[3;5Hthird\x1b[2;1Hsecond\x1b[5;1H",
+    "a scroll region (dpkg-style status line)": (
+        b"\x1b[1;4r\x1b[5;1H\x1b[7mProgress: [ 10%]\x1b[m\x1b[1;1H"
+        + b"".join(b"Unpacking pkg%d ...\r\n" % i for i in range(8))
+        + b"\x1b[5;1H\x1b[7mProgress: [100%]\x1b[m\x1b[r\x1b[5;1H\r\n"
+    ),
+    "the alternate screen, then an absolute position": b"top\x1b[?1049h\x1b[2;3Hin alt\x1b[?1049l\x1b[3;1Hafter\r\n",
+    "?47 out, the cursor where the alternate screen had it": b"top\x1b[?47h\x1b[2;3Hin alt\x1b[?47l\x1b[3;1Hafter\r\n",
+}
+
+
+@pytest.mark.parametrize("raw", FRESH.values(), ids=FRESH.keys())
+def test_a_fresh_terminal_resolves_the_first_page(judge_server, raw: bytes) -> None:
+    """tmux's pane is a new terminal, as ``fresh`` says; without it the first page's top is unknown."""
+    text = raw.decode()
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(text, columns=40, rows=6)
+    candidate = cleaner.candidate(text, columns=40, rows=6, fresh=True).text.encode()
+    assert _judge(judge_server, raw, candidate, [(40, 6)]) == []
+
+
+def test_fresh_means_nothing_without_a_terminal() -> None:
+    raw = "title\x1b[3;5Hthird\r\n"
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(raw, columns=None, rows=None, terminal=False, fresh=True)
+
+
+# --- a line end before a break that erases the scrollback (issue 23 item 1) -------------------------
+ERASED_HISTORY = {
+    "ED 3 at 2x2": (b"\x1b[1mA\x1b[m\nB\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", 2, 2),
+    "RIS at 2x2": (b"\x1b[1mA\x1b[m\nB\nC\x1b[3J\x1bcx\x1b[5ay", 2, 2),
+    "ED 3 at 80x24": (b"\x1b[1mA\x1b[m\n" + b"".join(b"L%d\n" % i for i in range(24)) + b"B\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay",
+                      80, 24),
+    "ED 3, unknown size": (b"\x1b[1mA\x1b[m\n" + b"".join(b"L%d\n" % i for i in range(24))
+                           + b"B\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", None, None),
+}
+
+
+@pytest.mark.parametrize(("raw", "columns", "rows"), ERASED_HISTORY.values(), ids=ERASED_HISTORY.keys())
+def test_no_line_end_is_added_before_a_kept_page_that_erases_the_scrollback(judge_server, raw, columns, rows) -> None:
+    proposal = cleaner.candidate(raw.decode(), columns=columns, rows=rows)
+    assert proposal.pages_kept == 1
+    sizes = [(columns, rows)] if columns else [(80, 24), (200, 60)]
+    assert _judge(judge_server, raw, proposal.text.encode(), sizes) == []
+
+
+# --- sizes at tmux's limits (issue 23 item 3) -------------------------------------------------------
+@pytest.mark.parametrize(("raw", "columns", "rows"), [
+    ("\x1b[2Jx", 2, 10_000),
+    ("\x1b[H\x1b[2Jx\x1b[9999;1Hy\r\n", 80, 10_000),
+    ("\x1b[H\x1b[2Jx\x1b[9999;9999Hy\r\n", 10_000, 10_000),
+    ("\x1b[H\x1b[2J" + "x" * 30_000 + "\x1b[1;1H\x1b[5000Lq\r\n", 10_000, 10_000),
+])
+def test_sizes_at_tmux_s_limits_give_a_candidate_or_a_refusal(raw, columns, rows) -> None:
+    try:
+        cleaner.candidate(raw, columns=columns, rows=rows)
+    except cleaner.Refused as refusal:
+        assert refusal.reason == "unsupported_control"
