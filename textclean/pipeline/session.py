@@ -500,8 +500,10 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
                     size = sum(len(pieces[i]) + 1 for i in range(index, stop)) - 1
                     marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, text[offset : offset + size]).split("\n")
                 line = _plain(pieces[index], marked[index - block_start], model.width)
-                if line is None or not model.append_line(line[0], line[1]):
+                if line is None or line[4] > model.pad_budget or not model.append_line(line[0], line[1]):
                     break
+                if line[4]:
+                    model._charge(line[4])  # as REP charges the cells it repeats
                 tally[0] += line[2]
                 tally[1] += line[3]
                 offset += len(pieces[index]) + 1
@@ -528,7 +530,36 @@ _PLAIN = re.compile(ONE_CELL_TEXT.pattern[0] + INERT_MARK + ONE_CELL_TEXT.patter
 _DECAWM_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?7(?:;[0-9;]*)?l")
 
 
-def _plain(raw: str, marked: str, width: int | None) -> tuple[str, str, int, int] | None:
+# REP right after a printable ASCII character of the same line (no sequence between: each one left
+# unmarked here is not inert, and REP repeats only a character written right before it)
+_REP_AFTER_CHARACTER = re.compile(r"([\x20-\x7e])\x1b\[([0-9]{0,3})b")
+
+
+@functools.lru_cache(maxsize=256)
+def _expand_repeats(marked: str) -> tuple[str, int, int, int] | None:
+    """``marked`` with each REP after a character written out, the REPs, their characters and the
+    cells they repeat; None unless the line is then plain. (Cached: a bar's lines repeat.)"""
+    repeats = repeat_chars = repeated = 0
+    pieces: list[str] = []
+    pos = 0
+    for m in _REP_AFTER_CHARACTER.finditer(marked):
+        count = int(m.group(2) or 1) or 1  # 0 or none: once
+        pieces.append(marked[pos : m.start()])
+        pieces.append(m.group(1) * (1 + count))
+        pos = m.end()
+        repeats += 1
+        repeat_chars += m.end() - m.start() - 1
+        repeated += count
+    if not repeats:
+        return None
+    pieces.append(marked[pos:])
+    expanded = "".join(pieces)
+    if _PLAIN.fullmatch(expanded) is None:
+        return None
+    return expanded, repeats, repeat_chars, repeated
+
+
+def _plain(raw: str, marked: str, width: int | None) -> tuple[str, str, int, int, int] | None:
     """A line (without its LF; ``marked``: its inert sequences and EL 0 as :data:`INERT_MARK`) that
     the walk would only write and line-feed, from the first column of an empty row: its text, line
     ending, and the sequences and their characters removed; or None. Every ESC and control of it
@@ -540,8 +571,15 @@ def _plain(raw: str, marked: str, width: int | None) -> tuple[str, str, int, int
     if raw and raw[-1] == "\r":
         body = len(raw.rstrip("\r"))
         marked = marked[: len(marked) - (len(raw) - body)]  # the same CRs end the marked line
+    repeated = repeats = repeat_chars = 0
     if _PLAIN.fullmatch(marked) is None:
-        return None
+        if "\x1b[" not in marked or "b" not in marked:
+            return None
+        # a line of text and REP (a padded bar, a rule): the repeats written out, as the walk writes them
+        expanded = _expand_repeats(marked)
+        if expanded is None:
+            return None
+        marked, repeats, repeat_chars, repeated = expanded
     sequences = marked.count(INERT_MARK)
     shown = marked.replace(INERT_MARK, "") if sequences else marked
     if width is not None and (len(shown) > width or (sequences and _DECAWM_OFF.search(raw) is not None)):
@@ -550,7 +588,7 @@ def _plain(raw: str, marked: str, width: int | None) -> tuple[str, str, int, int
         erase = max(raw.rfind("\x1b[K"), raw.rfind("\x1b[0K"))
         if erase >= 0 and len(grammar.APPEND_ONLY_INERT.sub("", raw[:erase])) >= (width or MIN_COLUMNS):
             return None
-    return shown, raw[body:] + "\n", sequences, body - len(shown)
+    return shown, raw[body:] + "\n", sequences + repeats, body - len(shown) + repeated, repeated
 
 
 _UNSET = object()
