@@ -17,6 +17,8 @@ from typing import Any
 from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 
 ZWJ = "\u200d"
+#: No terminal has no right margin, but the widest terminal that judges it (tmux) has this many columns.
+WIDEST_COLUMNS = 10_000
 
 
 class _Marker(str):
@@ -464,7 +466,12 @@ class LineModel:
                 raise Unresolved(f"cursor move to column {self.col + 1}, at or past the right margin")
             return
         if not self.terminal:
-            return  # no right margin
+            # no right margin; but a move far past the row's text lands where a viewer with a width
+            # stops it (tmux's widest window, the judge): as past column 80 at an unknown width
+            if self.col >= WIDEST_COLUMNS and self.col > len(self.rows[self.row].cells):
+                raise Unresolved(f"cursor move to column {self.col + 1}, past the row's text and past column "
+                                 f"{WIDEST_COLUMNS} (no terminal)")
+            return
         if self.col >= MIN_COLUMNS and self.col > len(self.rows[self.row].cells):
             raise Unresolved(f"cursor move to column {self.col + 1}, past the row's text and past column {MIN_COLUMNS}")
 

@@ -22,7 +22,7 @@ margin an unknown height hides, a relative move from the pending-wrap column, an
 from __future__ import annotations
 
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
-from .redraw import UNWRITTEN, LineModel, Row, Unresolved
+from .redraw import UNWRITTEN, WIDEST_COLUMNS, LineModel, Row, Unresolved
 
 
 class _Wrap(str):
@@ -260,6 +260,11 @@ class ScreenModel(LineModel):
             raise Unresolved("REP not right after a character (terminals disagree)")
         if not self.last_char.isascii():
             raise Unresolved("REP after a non-ASCII character (tmux 3.3a repeats only ASCII)")
+        # tmux 3.3a repeats only up to the right margin (xterm wraps on): past it terminals disagree
+        limit = self.width if self.width is not None else (MIN_COLUMNS if self.terminal else WIDEST_COLUMNS)
+        if self.col + n > limit:
+            raise Unresolved(f"REP of {n} from column {self.col + 1} past the right margin (tmux 3.3a repeats up "
+                             "to it, xterm wraps on)")
         self._charge(n)
         self.write(self.last_char * n)
 
@@ -401,7 +406,7 @@ class ScreenModel(LineModel):
             raise Unresolved("insert characters on a row with wide, ambiguous or tab characters")
         cells = row.cells
         # no terminal: judged as the widest tmux (10,000 columns), whose ICH bug is the same
-        if 2 * n > (self.width or (MIN_COLUMNS if self.terminal else 10_000)) - self.col:
+        if 2 * n > (self.width or (MIN_COLUMNS if self.terminal else WIDEST_COLUMNS)) - self.col:
             raise Unresolved("insert characters of more than half the rest of the row (tmux 3.3a leaves old cells)")
         if self.col >= len(cells):
             return
@@ -682,6 +687,12 @@ class ScreenModel(LineModel):
             last = SCREEN_LINES - 1
         n = min(n, last - first + 1)
         self._charge(n * (last - first + 2))  # each shift moves the region's rows
+        if not (up and keep):
+            # tmux 3.3a splits a wrapped line that IL, DL, SD or RI move or cut (checked live: the row
+            # moved down is no longer joined); scrolling up (LF, IND, SU) keeps it
+            stop = min(len(self.rows), self.top + last + 1)
+            if any(self.rows[index].ending is WRAP for index in range(max(self.top + first - 1, 0), stop)):
+                raise Unresolved("rows of a wrapped line inserted, deleted or scrolled down (tmux splits the line)")
         cursor = self.row - self.top
         self._ensure(self.top + last)
         for _ in range(n):

@@ -584,6 +584,8 @@ def _plain(raw: str, marked: str, width: int | None) -> tuple[str, str, int, int
     shown = marked.replace(INERT_MARK, "") if sequences else marked
     if width is not None and (len(shown) > width or (sequences and _DECAWM_OFF.search(raw) is not None)):
         return None  # it would wrap; DECAWM off is refused
+    if repeats and width is None and len(shown) > MIN_COLUMNS:
+        return None  # REP past a margin: the walk decides (ScreenModel.repeat)
     if sequences and "K" in raw:
         erase = max(raw.rfind("\x1b[K"), raw.rfind("\x1b[0K"))
         if erase >= 0 and len(grammar.APPEND_ONLY_INERT.sub("", raw[:erase])) >= (width or MIN_COLUMNS):
