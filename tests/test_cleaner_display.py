@@ -165,3 +165,32 @@ def test_sizes_at_tmux_s_limits_give_a_candidate_or_a_refusal(raw, columns, rows
         cleaner.candidate(raw, columns=columns, rows=rows)
     except cleaner.Refused as refusal:
         assert refusal.reason == "unsupported_control"
+
+
+# --- found judging the cleaner's own candidates in all displays (a red team of its own) -------------
+def test_rep_past_the_right_margin_is_refused(judge_server) -> None:
+    """tmux 3.3a repeats only up to the right margin; xterm wraps on."""
+    raw = b"pmi\r\nkprc" + b"\x1b[32b" + b"rj\r\n"
+    assert judge_server.show(raw, 10, 4).lines == ["pmi", "kprccccccc", "rj"]
+    with pytest.raises(cleaner.Refused, match="REP"):
+        cleaner.candidate(raw.decode(), columns=10, rows=4)
+    assert cleaner.candidate(raw.decode(), columns=None, rows=None).text == "pmi\r\nkprc" + "c" * 32 + "rj\r\n"
+    past_80 = b"\x1b[H\x1b[2Jpmi\r\nkprc\x1b[90brj\r\n"  # an unknown width is at least 80 columns
+    with pytest.raises(cleaner.Refused, match="REP"):
+        cleaner.candidate(past_80.decode(), columns=None, rows=None)
+
+
+@pytest.mark.parametrize("shift", [b"\x1b[1L", b"\x1b[1T", b"\x1bM"], ids=["IL", "SD", "RI"])
+def test_a_wrapped_line_moved_down_is_refused(judge_server, shift: bytes) -> None:
+    """tmux 3.3a splits a wrapped line that IL, SD or RI move down (scrolling up keeps it joined)."""
+    raw = b"\x1b[H\x1b[2JabcdefghijKLM\x1b[1;1H" + shift + b"\r\n"
+    joined = judge_server.show_many([(raw, 10, 6)], join_wrapped=True)[0].lines
+    assert "abcdefghijKLM" not in joined and "abcdefghij" in joined
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(raw.decode(), columns=10, rows=6)
+
+
+def test_no_terminal_refuses_a_move_past_the_widest_terminal() -> None:
+    with pytest.raises(cleaner.Refused, match="10000"):
+        _no_terminal("ab\x1b[65535Cc\r\n")
+    assert _no_terminal("ab\x1b[150Cc\r\n") == "ab" + " " * 150 + "c\r\n"
