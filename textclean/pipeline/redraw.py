@@ -118,6 +118,9 @@ class LineModel:
         # False: no terminal (a pipe, a log): logical lines with no right margin, so no rule about an
         # unknown width (at least 80 columns) applies
         self.terminal = terminal
+        # What terminals disagree on about the cursor's column, or "" (docs/design.md, "Disputes: the
+        # cleaner"): a state that only what reads the column refuses
+        self.col_disputed = ""
         # A row the cursor can no longer reach is kept as the string it renders to (``_freeze``: memory);
         # rows[:live] are frozen, and the last of them wider than MIN_COLUMNS cells is ``wide_frozen``.
         self.rows: list[Any] = [Row()]  # Row, or str once frozen
@@ -155,6 +158,8 @@ class LineModel:
 
     # --- writing ---------------------------------------------------------------------------------
     def write(self, text: str) -> None:
+        if self.col_disputed:
+            raise Unresolved(f"a character written where terminals disagree on the cursor's column ({self.col_disputed})")
         self._write(text)
         if self.columns is not None and self.col >= self.columns:
             raise Unresolved(f"a row reaches the right margin of {self.columns} columns (autowrap)")
@@ -190,6 +195,8 @@ class LineModel:
         row = self.rows[self.row]
         cells, col, n = row.cells, self.col, len(text)
         length = len(cells)
+        if self.col_disputed:
+            return False  # write refuses
         if col == length:  # every piece appends
             if ZWJ in text:
                 return False
@@ -377,6 +384,8 @@ class LineModel:
         return True
 
     def tab(self) -> None:
+        if self.col_disputed:
+            raise Unresolved(f"tab where terminals disagree on the cursor's column ({self.col_disputed})")
         row = self.rows[self.row]
         cells, col = row.cells, self.col
         stop = (col // TAB_WIDTH + 1) * TAB_WIDTH
@@ -423,6 +432,7 @@ class LineModel:
     # --- moves within a row -----------------------------------------------------------------------
     def carriage_return(self) -> None:
         self._require_layout(relative=False)
+        self.col_disputed = ""
         self.rows[self.row].mark("cr")
         self.col = 0
 
@@ -453,6 +463,7 @@ class LineModel:
 
     def cursor_to_column(self, column: int) -> None:
         self._require_layout(relative=False)
+        self.col_disputed = ""
         self.rows[self.row].mark("cr")
         self.col = column
         self._require_exact_column()
@@ -476,7 +487,15 @@ class LineModel:
             raise Unresolved(f"cursor move to column {self.col + 1}, past the row's text and past column {MIN_COLUMNS}")
 
     def erase_in_line(self, mode: int) -> None:
-        self._require_layout(relative=True)
+        if mode == 2 and self._unknown_width() and self.col == MIN_COLUMNS and not self.rows[self.row].ambiguous \
+                and len(self.rows[self.row].cells) <= MIN_COLUMNS:
+            # the whole row in every terminal; the column (an 80-column terminal's pending wrap) is
+            # disputed, neither read nor settled
+            self.col_disputed = "erase in line at column 81 of a screen of unknown width"
+            relative = False
+        else:
+            relative = True
+        self._require_layout(relative=relative)
         row = self.rows[self.row]
         length = len(row.cells)
         if mode == 2 or (mode == 0 and self.col == 0):
@@ -555,11 +574,22 @@ class LineModel:
             self.rows[self.row + 1].kind = "multiline"  # back down through rows already written
         self.row += 1
         self.col = 0
+        self.col_disputed = ""  # LF implies CR
 
     def cursor_vertical(self, delta: int, *, to_column_zero: bool) -> None:
         if not to_column_zero:
             self._require_exact_column()
-        self._require_layout(relative=not to_column_zero)
+        relative = not to_column_zero
+        if to_column_zero:
+            self.col_disputed = ""
+        elif (self._unknown_width() and self.col == MIN_COLUMNS and not self.rows[self.row].ambiguous
+              and len(self.rows[self.row].cells) <= MIN_COLUMNS):
+            # right after column 80 of an unknown width: an 80-column terminal's pending wrap (tmux
+            # then stands on column 80, xterm too with its wrap flag reset, others past it), a wider
+            # one's column 81. They agree on the row: the column is disputed, carried to the target
+            self.col_disputed = "a vertical move from column 81 of a screen of unknown width"
+            relative = False  # the row's layout is still checked: its cells are what matter
+        self._require_layout(relative=relative)
         target = self.row + delta
         self._require_narrow_rows(self.row, target)
         self.rows[self.row].mark("multiline")
