@@ -144,3 +144,41 @@ def test_the_dispute_is_the_screen_model_s_state_not_a_refusal() -> None:
     """The walk itself: after CUU at the pending-wrap column the model records the dispute, CR clears it."""
     segments = session.resolve((b"hdr\r\n" + ROW + b"\x1b[1A\r\x1b[2Kxy\r\n").decode(), columns=10, rows=4)
     assert [s.text for s in segments] == ["xy\r\n0123456789"]
+
+
+# At an unknown width (at least 80 columns), a row of exactly 80 cells leaves an 80-column terminal at
+# its pending-wrap column and a wider one at column 81: the same dispute, judged at 80 and 200 columns.
+ROW_80 = b"0123456789" * 8
+UNKNOWN_SETTLED = {
+    "CUU, then CR": b"hdr\r\n" + ROW_80 + b"\x1b[1A\r\x1b[2Kxy\r\n",
+    "CUU, EL 2, then CR": b"hdr\r\n" + ROW_80 + b"\x1b[1A\x1b[2K\rxy\r\n",
+    "EL 2, then CR": b"hdr\r\n" + ROW_80 + b"\x1b[2K\rxy\r\n",
+    "CUU, then CHA": b"hdr\r\n" + ROW_80 + b"\x1b[1A\x1b[3GX\r\n",
+    "CUU, CUD, then LF": b"hdr\r\n" + ROW_80 + b"\x1b[1A\x1b[1B\nX\r\n",
+}
+UNKNOWN_READ = {
+    "CUU, then a character": b"hdr\r\n" + ROW_80 + b"\x1b[1AX\r\n",
+    "CUU, then HT": b"hdr\r\n" + ROW_80 + b"\x1b[1A\t\rX\r\n",
+    "CUU, then BS": b"hdr\r\n" + ROW_80 + b"\x1b[1A\x08\rX\r\n",
+    "CUU, then EL 0": b"hdr\r\n" + ROW_80 + b"\x1b[1A\x1b[K\rX\r\n",
+}
+
+
+@pytest.mark.parametrize("raw", UNKNOWN_SETTLED.values(), ids=UNKNOWN_SETTLED.keys())
+def test_a_settled_dispute_at_an_unknown_width_is_cleaned(judge_server, raw: bytes) -> None:
+    candidate = cleaner.candidate(raw.decode(), columns=None, rows=None).text.encode()
+    case = tmux_judge.Case(raw, None, None, "dispute", [(80, 24), (200, 60)], candidate=candidate)
+    tmux_judge.judge([case], judge_server)
+    assert case.problems == []
+
+
+@pytest.mark.parametrize("raw", UNKNOWN_READ.values(), ids=UNKNOWN_READ.keys())
+def test_what_reads_a_dispute_at_an_unknown_width_is_refused(raw: bytes) -> None:
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(raw.decode(), columns=None, rows=None)
+
+
+def test_tmux_at_80_and_200_columns_disagree_on_a_character_after_the_move(judge_server) -> None:
+    raw = b"hdr\r\n" + ROW_80 + b"\x1b[1AX\r\n"
+    narrow, wide = judge_server.show_many([(raw, 80, 24), (raw, 200, 24)])
+    assert narrow.lines[0] == "hdr" + " " * 76 + "X" and wide.lines[0] == "hdr" + " " * 77 + "X"
