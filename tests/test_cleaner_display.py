@@ -49,7 +49,8 @@ def _judge_no_terminal(srv: tmux_judge.JudgeServer, raw: bytes, candidate: str) 
 
 
 # --- no terminal ------------------------------------------------------------------------------------
-TQDM = b"".join(b"\r %3d%%|" % p + b"#" * p + b" " * (100 - p) + b"| %d/100 [00:01<00:00]" % p for p in range(0, 101, 10))
+TQDM = b"".join(b"\r %3d%%|" % p + b"#" * p + b" " * (100 - p) + b"| %d/100 [00:01<00:00]" % p
+                for p in range(0, 101, 10))
 
 
 def test_no_terminal_has_no_right_margin(judge_server) -> None:
@@ -78,7 +79,8 @@ def test_every_capture_without_a_terminal_is_cleaned_and_keeps_every_line(judge_
 
 
 # --- strings ended by BEL (issue 23 item 2) ---------------------------------------------------------
-@pytest.mark.parametrize("intro", [b"\x1b_", b"\x1bP", b"\x1bPq", b"\x1bX", b"\x1b^"], ids=["APC", "DCS", "DCS q", "SOS", "PM"])
+@pytest.mark.parametrize("intro", [b"\x1b_", b"\x1bP", b"\x1bPq", b"\x1bX", b"\x1b^"],
+                         ids=["APC", "DCS", "DCS q", "SOS", "PM"])
 def test_text_tmux_swallows_after_a_bel_ended_string_is_refused_at_a_terminal(judge_server, intro) -> None:
     raw = b"AB" + intro + b"x\x07\tCD\x1b\\\r\n"
     assert judge_server.show(raw, 80, 24).lines == ["AB"]  # tmux reads on past BEL and swallows TAB CD
@@ -113,7 +115,8 @@ FRESH = {
         + b"".join(b"Unpacking pkg%d ...\r\n" % i for i in range(8))
         + b"\x1b[5;1H\x1b[7mProgress: [100%]\x1b[m\x1b[r\x1b[5;1H\r\n"
     ),
-    "the alternate screen, then an absolute position": b"top\x1b[?1049h\x1b[2;3Hin alt\x1b[?1049l\x1b[3;1Hafter\r\n",
+    "the alternate screen, then an absolute position": (
+        b"top\x1b[?1049h\x1b[2;3Hin alt\x1b[?1049l\x1b[3;1Hafter\r\n"),
     "?47 out, the cursor where the alternate screen had it": b"top\x1b[?47h\x1b[2;3Hin alt\x1b[?47l\x1b[3;1Hafter\r\n",
 }
 
@@ -138,8 +141,8 @@ def test_fresh_means_nothing_without_a_terminal() -> None:
 ERASED_HISTORY = {
     "ED 3 at 2x2": (b"\x1b[1mA\x1b[m\nB\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", 2, 2),
     "RIS at 2x2": (b"\x1b[1mA\x1b[m\nB\nC\x1b[3J\x1bcx\x1b[5ay", 2, 2),
-    "ED 3 at 80x24": (b"\x1b[1mA\x1b[m\n" + b"".join(b"L%d\n" % i for i in range(24)) + b"B\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay",
-                      80, 24),
+    "ED 3 at 80x24": (b"\x1b[1mA\x1b[m\n" + b"".join(b"L%d\n" % i for i in range(24))
+                      + b"B\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", 80, 24),
     "ED 3, unknown size": (b"\x1b[1mA\x1b[m\n" + b"".join(b"L%d\n" % i for i in range(24))
                            + b"B\x1b[3J\x1b[H\x1b[2Jx\x1b[5ay", None, None),
 }

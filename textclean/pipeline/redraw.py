@@ -159,7 +159,8 @@ class LineModel:
     # --- writing ---------------------------------------------------------------------------------
     def write(self, text: str) -> None:
         if self.col_disputed:
-            raise Unresolved(f"a character written where terminals disagree on the cursor's column ({self.col_disputed})")
+            raise Unresolved(f"a character written where terminals disagree on the cursor's column "
+                             f"({self.col_disputed})")
         self._write(text)
         if self.columns is not None and self.col >= self.columns:
             raise Unresolved(f"a row reaches the right margin of {self.columns} columns (autowrap)")

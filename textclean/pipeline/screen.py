@@ -200,7 +200,8 @@ class ScreenModel(LineModel):
     def write(self, text: str) -> None:
         self._require_cursor()
         if self.col_disputed:
-            raise Unresolved(f"a character written where terminals disagree on the cursor's column ({self.col_disputed})")
+            raise Unresolved(f"a character written where terminals disagree on the cursor's column "
+                             f"({self.col_disputed})")
         self.last_char = text[-1]
         width = self.width
         if width is None:
