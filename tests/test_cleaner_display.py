@@ -101,7 +101,9 @@ def test_sos_swallowing_a_space_and_text_at_200_columns_is_refused(judge_server)
     b"\x1b_bk;t=1\x07step 1\x1b[m\r\nnext\r\n",  # a Buildkite timestamp at a line's start: tmux shows less
     b"AB\x1b_x\x07\x07\x1b\\GH\r\n",  # only BEL before tmux's end
     b"AB\x1b_x\x07\x1b[1mGH\r\n",  # the next ESC ends it in tmux too
-], ids=["timestamp", "bel", "esc"])
+    b"h\x1bP\x07\x1b[m3\r\n",  # a DCS before its data: the next ESC ends it in tmux too
+    b"h\x1bP1;2\x07\x1b[m3\r\n",
+], ids=["timestamp", "bel", "esc", "dcs-before-data", "dcs-parameters"])
 def test_where_tmux_shows_no_less_of_the_line_a_bel_ended_string_is_cleaned(judge_server, raw) -> None:
     candidate = cleaner.candidate(raw.decode(), columns=80, rows=24).text.encode()
     assert _judge(judge_server, raw, candidate, [(80, 24)]) == []

@@ -76,6 +76,11 @@ def joined_by_swallowing(text: str) -> str | None:
 # by anything else, CAN and SUB are the string's data there).
 _TMUX_ENDS_STRING = re.compile(rf"[\x1b{grammar.ABORT_CONTROLS}]")
 _TMUX_ENDS_DCS = re.compile(r"\x1b\\")
+# A DCS before its data (only parameter digits and ';', and C0 tmux ignores, after ESC P): tmux is still
+# reading its parameters, where an ESC, CAN or SUB ends it as it ends SOS / PM / APC (checked live:
+# ``h ESC P BEL ESC [ m 3`` shows ``h3``). Anything else (a final byte, ':', a private marker) may have
+# begun its data, which only ST ends.
+_DCS_BEFORE_DATA = re.compile(r"[\x00-\x17\x19\x1c-\x1f0-9;]*")
 
 
 _PLAIN_STRETCH = re.compile(r"[^\x00-\x06\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*")  # text, HT, LF, CR, BEL
@@ -115,7 +120,8 @@ def swallowed_text(text: str) -> str | None:
     (issue 23). A description, or None."""
     for m in SWALLOWING_STRING.finditer(text):
         start = m.end()
-        tmux_end = (_TMUX_ENDS_DCS if m.group()[1] == "P" else _TMUX_ENDS_STRING).search(text, start)
+        in_data = m.group()[1] == "P" and _DCS_BEFORE_DATA.fullmatch(m.group(), 2, m.end() - m.start() - 1) is None
+        tmux_end = (_TMUX_ENDS_DCS if in_data else _TMUX_ENDS_STRING).search(text, start)
         stop = len(text) if tmux_end is None else tmux_end.start()
         stretch = text[start:stop]
         if not stretch.strip("\x07"):
@@ -129,7 +135,7 @@ def swallowed_text(text: str) -> str | None:
             # redraw after it is: joined_by_swallowing, swallowed_redraw, the row model)
             continue
         return (f"{grammar.describe(grammar.parse(m.group()))} at offset {m.start()} ends there, but tmux "
-                f"reads on to {'its ST' if m.group()[1] == 'P' else 'the next ESC'} and swallows what lies "
+                f"reads on to {'its ST' if in_data else 'the next ESC'} and swallows what lies "
                 f"between (offset {start} to {stop}): terminals disagree on what shows")
     return None
 
