@@ -88,6 +88,10 @@ READ = {
     "CUU, then ICH": b"hdr\r\n" + ROW + b"\x1b[1A\x1b[2@\rX\r\n",
     "CUU, then DECSC": b"hdr\r\n" + ROW + b"\x1b[1A\x1b7\rX\r\n",
     "CUU, then REP": b"hdr\r\n" + ROW + b"\x1b[1A\x1b[3b\rX\r\n",
+    "IND (carried), then a character": b"hdr\r\nmid\r\n" + ROW + b"\x1b[2A\x1bDX\r\n",
+    "RI (carried), then a character": b"hdr\r\n" + ROW + b"\x1bMX\r\n",
+    "VPA (carried), then a character": HOME + b"hdr\r\n" + ROW + b"\x1b[1dX\r\n",
+    "ED 2 (carried), then a character": HOME + b"hdr\r\n" + ROW + b"\x1b[2JX\r\n",
 }
 
 

@@ -439,9 +439,8 @@ class ScreenModel(LineModel):
     def index(self) -> None:
         """IND (ESC D): down one row, the column kept."""
         self._require_cursor()
-        if not self._dispute("index") and not self.col_disputed:
-            self._no_pending_wrap("index")
-        column = self.col
+        self._dispute("index")
+        column, disputed = self.col, self.col_disputed  # IND keeps the column: a dispute is carried
         if not self.top_known:
             self._require_exact_column()
             super().line_feed("")
@@ -449,7 +448,7 @@ class ScreenModel(LineModel):
             self._require_layout(relative=True)
             self._require_narrow_screen()
             self._index()
-        self.col = column
+        self.col, self.col_disputed = column, disputed
 
     def _index(self) -> None:
         """Down one row, scrolling the region at its bottom margin."""
