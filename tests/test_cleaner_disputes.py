@@ -10,6 +10,8 @@ refused. Only the cleaner is asked here (``cleaner.candidate``), never the verif
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tests import tmux_judge
@@ -186,3 +188,41 @@ def test_tmux_at_80_and_200_columns_disagree_on_a_character_after_the_move(judge
     raw = b"hdr\r\n" + ROW_80 + b"\x1b[1AX\r\n"
     narrow, wide = judge_server.show_many([(raw, 80, 24), (raw, 200, 24)])
     assert narrow.lines[0] == "hdr" + " " * 76 + "X" and wide.lines[0] == "hdr" + " " * 77 + "X"
+
+
+# Generated: rows padded to the width, then a creator, carriers, and a settler or a reader, in random
+# order and number; the cleaner's candidates (where it proposes one) judged by tmux at the size.
+CREATORS = [b"\x1b[1A", b"\x1b[A", b"\x08", b"\x1b[2D", b"\x1b[C", b"\t", b"\x1b[2K", b"\x1b[1K", b"\x1bM", b"\x1b[1B"]
+CARRIERS = [b"\x1b[1A", b"\x1b[1B", b"\x1b[2K", b"\x1bM", b"\x1b[m", b"\x1b]0;t\x07"]
+SETTLERS = [b"\r", b"\n", b"\r\n", b"\x1b[1G", b"\x1b[5G", b"\x1b[1E", b"\x1b[1F", b"\x1bE"]
+READERS = [b"X", b"\x08", b"\x1b[D", b"\x1b[C", b"\t", b"\x1b[K", b"\x1b[1K", b"\x1b[X", b"\x1b[P", b"\x1b[@", b"\x1b7"]
+
+
+def _dispute_stream(rng: random.Random, columns: int) -> bytes:
+    out = [b"head\r\n"]
+    for _ in range(rng.randint(1, 4)):
+        for _ in range(rng.randint(1, 3)):
+            out.append(b"".join(rng.choice([b"#", b"-", b"a", b" "]) for _ in range(columns)))
+            out.append(rng.choice([b"", b"\r\n"]))
+        out.append(rng.choice(CREATORS))
+        out.extend(rng.choice(CARRIERS) for _ in range(rng.randint(0, 2)))
+        out.append(rng.choice(SETTLERS) if rng.random() < 0.7 else rng.choice(READERS))
+        out.append(b"".join(rng.choice([b"x", b"y", b"z"]) for _ in range(rng.randint(0, 6))))
+    out.append(b"\r\ndone\r\n")
+    return b"".join(out)
+
+
+def test_generated_dispute_streams_keep_every_line(judge_server) -> None:
+    rng = random.Random(22)
+    cases = []
+    for _ in range(80):
+        columns, rows = rng.choice([(10, 4), (40, 10), (80, 24), (160, 40)])
+        raw = _dispute_stream(rng, columns)
+        try:
+            candidate = _propose(raw, columns, rows)
+        except cleaner.Refused:
+            continue
+        cases.append(tmux_judge.Case(raw, columns, rows, "disputes", [(columns, rows)], candidate=candidate))
+    assert len(cases) >= 15  # the batch exercises adoptions, not only refusals
+    tmux_judge.judge(cases, judge_server)
+    assert [(c.raw, c.problems) for c in cases if c.problems] == []
