@@ -199,3 +199,14 @@ def test_no_terminal_refuses_a_move_past_the_widest_terminal() -> None:
     with pytest.raises(cleaner.Refused, match="10000"):
         _no_terminal("ab\x1b[65535Cc\r\n")
     assert _no_terminal("ab\x1b[150Cc\r\n") == "ab" + " " * 150 + "c\r\n"
+
+
+def test_a_switch_back_to_the_main_screen_is_kept_where_the_candidate_switched_away(judge_server) -> None:
+    """A kept page, then a cleaned page whose break (which the candidate holds, after a kept page) enters
+    the alternate screen, then a cleaned page whose break returns to the main screen and clears it: the
+    candidate returns too, else the main screen's rows (the kept page's) never reach the scrollback."""
+    raw = (b"\x1b[H\x1b[2Jp0\r\n\x1b[3J\x1b[H\x1b[2JH0 eyoa\nF1 t869cs\x1b[H\nG2 q7s\nB3 ol0\n\x1b[11;1HX\x1b[L\r\n"
+           b"\x1b[?1049h\x1b[H\x1b[2JC0 cz\r\nH1 2g\r\n\x1b[?1049l\x1b[H\x1b[2JA0 2g\r\nA1 0c\r\n")
+    proposal = cleaner.candidate(raw.decode(), columns=80, rows=24)
+    assert proposal.pages_kept == 1 and "\x1b[?1049l" in proposal.text
+    assert _judge(judge_server, raw, proposal.text.encode(), [(80, 24)]) == []

@@ -458,9 +458,11 @@ def assemble(text: str, segments: list[Segment]) -> str:
     followed by another segment ends with a line end; one after a kept page starts with its break."""
     out: list[str] = []
     previous_kept = False
+    candidate_alt = False  # the screen the candidate is on: only break bytes it holds switch it
     ending = "\r\n" if "\r\n" in text else "\n"
     for segment in segments:
         page = segment.page
+        switches = bool(page.switch or page.reset)
         if segment.text is None:
             if out and not previous_kept and not out[-1].endswith("\n") and not _erases_history(text, page):
                 out.append(ending)
@@ -468,10 +470,18 @@ def assemble(text: str, segments: list[Segment]) -> str:
             # makes a whole slice four bytes a character), and the join holds them all at once
             out.extend(text[at : min(at + _KEPT_SLICE, page.end)] for at in range(page.start, page.end, _KEPT_SLICE))
             previous_kept = True
+            if switches:
+                candidate_alt = page.screen == "alt"
             continue
-        if previous_kept and page.body > page.start:
+        # after a kept page, a cleaned page starts with its break; so does one whose break returns to
+        # the main screen the candidate left (a break it holds switched to the alternate one)
+        if (previous_kept or (switches and candidate_alt and page.screen != "alt")) and page.body > page.start:
+            if out and not previous_kept and not out[-1].endswith("\n"):
+                out.append(ending)
             out.append(text[page.start : page.body])
             previous_kept = False
+            if switches:
+                candidate_alt = page.screen == "alt"
         if not segment.text:
             continue
         if out and not previous_kept and not out[-1].endswith("\n"):
