@@ -210,3 +210,12 @@ def test_a_switch_back_to_the_main_screen_is_kept_where_the_candidate_switched_a
     proposal = cleaner.candidate(raw.decode(), columns=80, rows=24)
     assert proposal.pages_kept == 1 and "\x1b[?1049l" in proposal.text
     assert _judge(judge_server, raw, proposal.text.encode(), [(80, 24)]) == []
+
+
+def test_autowrap_on_the_last_row_below_a_region_is_refused(judge_server) -> None:
+    """A fresh page under a region carried across a clear: the wrap at the screen's last row, below the
+    region, does not move the cursor in tmux (the row is written over from its first column)."""
+    raw = b"\x1b[5;8r\x1b[H\x1b[2Jrg9\x1b[10;40Hyxkw\r\n"
+    assert judge_server.show(raw, 40, 10).lines[-1] == "xkw" + " " * 36 + "y"
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(raw.decode(), columns=40, rows=10, fresh=True)

@@ -250,8 +250,16 @@ class ScreenModel(LineModel):
         """Autowrap (DECAWM, on by default): the next character goes to the next row's first column."""
         if self.wrap_disputed:
             raise Unresolved("a character after erase in line at the pending-wrap column (terminals disagree)")
-        self.rows[self.row].ending = WRAP
+        row, top = self.rows[self.row], self.top
+        lower = self.margins[1] if self.margins is not None else None
+        if lower is not None and self.height is not None and lower < self.row - self.top == self.height - 1:
+            # the last row below a scroll region: no line feed moves from it, the wrap writes over
+            # its own first column (found judging fresh pages with a region carried across a clear)
+            raise Unresolved("autowrap on the screen's last row below a scroll region")
+        row.ending = WRAP
         self._index()
+        if self.rows[self.row] is row and self.top == top:
+            raise Unresolved("autowrap where a line feed does not move the cursor")
         self.col = 0
         self.pending_wrap = False
 
