@@ -219,3 +219,13 @@ def test_autowrap_on_the_last_row_below_a_region_is_refused(judge_server) -> Non
     assert judge_server.show(raw, 40, 10).lines[-1] == "xkw" + " " * 36 + "y"
     with pytest.raises(cleaner.Refused):
         cleaner.candidate(raw.decode(), columns=40, rows=10, fresh=True)
+
+
+def test_a_scroll_region_past_row_24_of_an_unknown_height_is_refused(judge_server) -> None:
+    """tmux at 24 rows ignores DECSTBM 32 (its top is past the screen); a 50-row terminal sets it."""
+    raw = b"\x1b[H\x1b[2J\x1b[32rp0\r\n\x1b[H\x1b[2JA0\r\nF1 sj\nF2\r\n\x1b[S\r\nB12\x1b[3A\r\nD17\x1b[H\nG18\r\n"
+    short, tall = judge_server.show_many([(raw, 80, 24), (raw, 80, 50)])
+    assert short.lines != tall.lines
+    for display in ({"columns": None, "rows": None}, {"columns": None, "rows": None, "terminal": False}):
+        with pytest.raises(cleaner.Refused):
+            cleaner.candidate(raw.decode(), **display)

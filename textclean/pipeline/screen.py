@@ -742,6 +742,10 @@ class ScreenModel(LineModel):
             raise Unresolved("scroll region set in origin mode (tmux homes to the screen's top, xterm the region's)")
         if self.height is not None:
             lower = self.height - 1 if lower is None else min(lower, self.height - 1)
+        elif upper >= SCREEN_LINES - 1 or (lower is not None and lower >= SCREEN_LINES):
+            # past the 24 rows an unknown height is sure of: a 24-row terminal clamps the bottom or
+            # ignores the region, a taller one sets it (found judging at an unknown size)
+            raise Unresolved(f"scroll region past row {SCREEN_LINES} of a screen of unknown height")
         if lower is not None and upper >= lower:
             raise Unresolved("scroll region with its top at or below its bottom (terminals disagree)")
         full = upper == 0 and (lower is None or lower == (self.height or 0) - 1)
