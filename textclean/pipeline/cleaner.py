@@ -153,7 +153,10 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None,
             UNSUPPORTED_CONTROL,
             f"C1 control U+{ord(text[c1]):04X} at offset {c1} (terminals disagree on C1 in UTF-8)",
         )
-    autowrap_off = _AUTOWRAP_OFF.search(text) if "\x1b" in text else None
+    if not terminal:
+        columns = rows = None
+        fresh = False
+    autowrap_off = _AUTOWRAP_OFF.search(text) if "\x1b" in text and terminal else None
     if autowrap_off is not None and columns is None and _past_min_columns(text, autowrap_off.start()):
         # an unknown width is at least 80 columns: with autowrap off, an 80-column terminal writes
         # everything past its margin over the last column
@@ -166,6 +169,8 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None,
     swallowing = _SWALLOWING_STRING.search(text) if "\x1b" in text else None
     if swallowing is not None:
         swallowed = session.joined_by_swallowing(text)
+        if swallowed is None and terminal:
+            swallowed = session.swallowed_text(text)
         if swallowed is not None:
             raise TerminalsDisagree(UNSUPPORTED_CONTROL, swallowed)
     # With a backspace or a CR before text, the whole-text substitution would leave that control: skip it.
@@ -176,15 +181,15 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None,
         del stripped  # not kept alive beside the row model
     if swallowing is None and pages.has_break(text) and _row_model_refuses(text):
         try:
-            return _resolve_pages(text, columns, rows, None)
+            return _resolve_pages(text, columns, rows, None, terminal=terminal, fresh=fresh)
         except _RowRefusalNeeded:
             pass  # no page cleaned: the row model's own refusal is the answer, as below
     try:
-        return _resolve_redraws(text, columns, rows, checked=True, swallowing=swallowing)
+        return _resolve_redraws(text, columns, rows, checked=True, swallowing=swallowing, terminal=terminal)
     except Refused as refusal:
-        if ("\x1b" not in text and columns is None) or isinstance(refusal, TerminalsDisagree):
+        if ("\x1b" not in text and columns is None and not fresh) or isinstance(refusal, TerminalsDisagree):
             raise
-        return _resolve_pages(text, columns, rows, refusal)
+        return _resolve_pages(text, columns, rows, refusal, terminal=terminal, fresh=fresh)
 
 
 class _RowRefusalNeeded(Exception):
@@ -203,11 +208,12 @@ def _row_model_refuses(text: str) -> bool:
     return clear is not None and _LONG_PARAMETERS.search(text, 0, clear.start()) is None
 
 
-def _resolve_pages(text: str, columns: int | None, rows: int | None, refusal: Refused | None) -> Candidate:
+def _resolve_pages(text: str, columns: int | None, rows: int | None, refusal: Refused | None, *,
+                   terminal: bool = True, fresh: bool = False) -> Candidate:
     """The screen model, page by page (:mod:`session`); the row model's refusal stands when no page
     gets cleaned (None: not known yet, :class:`_RowRefusalNeeded` is raised instead)."""
     try:
-        segments = session.resolve(text, columns=columns, rows=rows)
+        segments = session.resolve(text, columns=columns, rows=rows, terminal=terminal, fresh=fresh)
     except session.WholeRefusal as whole:
         if len(whole.segments) == 1 or all(s.text is None for s in whole.segments):
             if refusal is None:
@@ -235,13 +241,14 @@ def from_segments(text: str, segments: list[session.Segment], refusal: Refused |
 
 
 def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = None, *,
-                     fast: bool = True, checked: bool = False, swallowing: re.Match[str] | None = None) -> Candidate:
+                     fast: bool = True, checked: bool = False, swallowing: re.Match[str] | None = None,
+                     terminal: bool = True) -> Candidate:
     """Feed the text to the row model line by line; a line written once, left to right, onto a fresh
     row takes the one-regex path (with ``fast``, a block of such lines one substitution), a fresh row
     redrawn by CR, EL and backspaces the string path, any other line is fed a run at a time
     (:func:`_feed_runs`). ``fast=False``: every line the one-regex path does not take is fed one token
     at a time (the reference the fast paths are tested against)."""
-    model = LineModel(len(text), screen_lines=rows or SCREEN_LINES, columns=columns)
+    model = LineModel(len(text), screen_lines=rows or SCREEN_LINES, columns=columns, terminal=terminal)
     runs = fast and (checked or c1_control_offset(text) is None)  # C1: token by token
     tally = [0, 0]  # escape sequences removed, and their characters
     offset = 0

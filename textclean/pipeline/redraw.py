@@ -17,6 +17,8 @@ from typing import Any
 from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 
 ZWJ = "\u200d"
+#: No terminal has no right margin, but the widest terminal that judges it (tmux) has this many columns.
+WIDEST_COLUMNS = 10_000
 
 
 class _Marker(str):
@@ -109,9 +111,16 @@ class LineModel:
     #: rows: it moves and pins them by identity, and its pages are read row by row (session.py).
     freezes = True
 
-    def __init__(self, input_length: int = 0, *, screen_lines: int = SCREEN_LINES, columns: int | None = None) -> None:
+    def __init__(self, input_length: int = 0, *, screen_lines: int = SCREEN_LINES, columns: int | None = None,
+                 terminal: bool = True) -> None:
         self.screen_lines = screen_lines  # a known height, or the fewest rows assumed
         self.columns = columns  # a known width: this model does not wrap, so reaching it is refused
+        # False: no terminal (a pipe, a log): logical lines with no right margin, so no rule about an
+        # unknown width (at least 80 columns) applies
+        self.terminal = terminal
+        # What terminals disagree on about the cursor's column, or "" (docs/design.md, "Disputes: the
+        # cleaner"): a state that only what reads the column refuses
+        self.col_disputed = ""
         # A row the cursor can no longer reach is kept as the string it renders to (``_freeze``: memory);
         # rows[:live] are frozen, and the last of them wider than MIN_COLUMNS cells is ``wide_frozen``.
         self.rows: list[Any] = [Row()]  # Row, or str once frozen
@@ -149,6 +158,9 @@ class LineModel:
 
     # --- writing ---------------------------------------------------------------------------------
     def write(self, text: str) -> None:
+        if self.col_disputed:
+            raise Unresolved(f"a character written where terminals disagree on the cursor's column "
+                             f"({self.col_disputed})")
         self._write(text)
         if self.columns is not None and self.col >= self.columns:
             raise Unresolved(f"a row reaches the right margin of {self.columns} columns (autowrap)")
@@ -184,6 +196,8 @@ class LineModel:
         row = self.rows[self.row]
         cells, col, n = row.cells, self.col, len(text)
         length = len(cells)
+        if self.col_disputed:
+            return False  # write refuses
         if col == length:  # every piece appends
             if ZWJ in text:
                 return False
@@ -294,7 +308,7 @@ class LineModel:
         gap of unwritten cells, a row an unknown width may wrap, a run reaching a known margin.
         """
         columns = self.columns
-        limit = MIN_COLUMNS if columns is None else None  # _require_layout's bound on an unknown width
+        limit = MIN_COLUMNS if self._unknown_width() else None  # _require_layout's bound on an unknown width
         shown = ""  # the row's cells up to its last written one (unwritten cells only after it)
         extent = col = written = charged = 0  # extent: len(cells), unwritten cells at the end included
         copied = 0  # characters copied rebuilding ``shown``: past its allowance the cell model is cheaper
@@ -371,6 +385,8 @@ class LineModel:
         return True
 
     def tab(self) -> None:
+        if self.col_disputed:
+            raise Unresolved(f"tab where terminals disagree on the cursor's column ({self.col_disputed})")
         row = self.rows[self.row]
         cells, col = row.cells, self.col
         stop = (col // TAB_WIDTH + 1) * TAB_WIDTH
@@ -384,7 +400,8 @@ class LineModel:
         self.col = stop
 
     def _unknown_width(self) -> bool:
-        return self.columns is None
+        """A terminal of unknown width (at least 80 columns); no terminal has no width at all."""
+        return self.columns is None and self.terminal
 
     def _require_layout(self, *, relative: bool) -> None:
         """An unknown width is "at least 80 columns, no wrapping assumed": a row past column 80 wraps
@@ -416,6 +433,7 @@ class LineModel:
     # --- moves within a row -----------------------------------------------------------------------
     def carriage_return(self) -> None:
         self._require_layout(relative=False)
+        self.col_disputed = ""
         self.rows[self.row].mark("cr")
         self.col = 0
 
@@ -446,6 +464,7 @@ class LineModel:
 
     def cursor_to_column(self, column: int) -> None:
         self._require_layout(relative=False)
+        self.col_disputed = ""
         self.rows[self.row].mark("cr")
         self.col = column
         self._require_exact_column()
@@ -458,11 +477,26 @@ class LineModel:
             if self.col >= self.columns:
                 raise Unresolved(f"cursor move to column {self.col + 1}, at or past the right margin")
             return
+        if not self.terminal:
+            # no right margin; but a move far past the row's text lands where a viewer with a width
+            # stops it (tmux's widest window, the judge): as past column 80 at an unknown width
+            if self.col >= WIDEST_COLUMNS and self.col > len(self.rows[self.row].cells):
+                raise Unresolved(f"cursor move to column {self.col + 1}, past the row's text and past column "
+                                 f"{WIDEST_COLUMNS} (no terminal)")
+            return
         if self.col >= MIN_COLUMNS and self.col > len(self.rows[self.row].cells):
             raise Unresolved(f"cursor move to column {self.col + 1}, past the row's text and past column {MIN_COLUMNS}")
 
     def erase_in_line(self, mode: int) -> None:
-        self._require_layout(relative=True)
+        if mode == 2 and self._unknown_width() and self.col == MIN_COLUMNS and not self.rows[self.row].ambiguous \
+                and len(self.rows[self.row].cells) <= MIN_COLUMNS:
+            # the whole row in every terminal; the column (an 80-column terminal's pending wrap) is
+            # disputed, neither read nor settled
+            self.col_disputed = "erase in line at column 81 of a screen of unknown width"
+            relative = False
+        else:
+            relative = True
+        self._require_layout(relative=relative)
         row = self.rows[self.row]
         length = len(row.cells)
         if mode == 2 or (mode == 0 and self.col == 0):
@@ -541,11 +575,22 @@ class LineModel:
             self.rows[self.row + 1].kind = "multiline"  # back down through rows already written
         self.row += 1
         self.col = 0
+        self.col_disputed = ""  # LF implies CR
 
     def cursor_vertical(self, delta: int, *, to_column_zero: bool) -> None:
         if not to_column_zero:
             self._require_exact_column()
-        self._require_layout(relative=not to_column_zero)
+        relative = not to_column_zero
+        if to_column_zero:
+            self.col_disputed = ""
+        elif (self._unknown_width() and self.col == MIN_COLUMNS and not self.rows[self.row].ambiguous
+              and len(self.rows[self.row].cells) <= MIN_COLUMNS):
+            # right after column 80 of an unknown width: an 80-column terminal's pending wrap (tmux
+            # then stands on column 80, xterm too with its wrap flag reset, others past it), a wider
+            # one's column 81. They agree on the row: the column is disputed, carried to the target
+            self.col_disputed = "a vertical move from column 81 of a screen of unknown width"
+            relative = False  # the row's layout is still checked: its cells are what matter
+        self._require_layout(relative=relative)
         target = self.row + delta
         self._require_narrow_rows(self.row, target)
         self.rows[self.row].mark("multiline")

@@ -22,7 +22,7 @@ margin an unknown height hides, a relative move from the pending-wrap column, an
 from __future__ import annotations
 
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
-from .redraw import UNWRITTEN, LineModel, Row, Unresolved
+from .redraw import UNWRITTEN, WIDEST_COLUMNS, LineModel, Row, Unresolved
 
 
 class _Wrap(str):
@@ -58,8 +58,9 @@ class ScreenModel(LineModel):
         cursor: tuple[int, int] | None = (0, 0),
         margins: tuple[int, int | None] | None = None,
         origin: bool = False,
+        terminal: bool = True,
     ) -> None:
-        super().__init__(input_length, screen_lines=rows or SCREEN_LINES)
+        super().__init__(input_length, screen_lines=rows or SCREEN_LINES, terminal=terminal)
         self.width = columns
         self.height = rows
         self.top = 0
@@ -72,6 +73,9 @@ class ScreenModel(LineModel):
         self.origin = origin
         self.pending_wrap = False
         self.wrap_disputed = False  # EL at the pending-wrap column: terminals disagree on the next character
+        # What terminals disagree on about the cursor's column (and whether the next character wraps),
+        # or "": a dispute is a state (docs/design.md, "Disputes: the cleaner"), refused only where read.
+        self.col_disputed = ""
         self.last_char: str | None = None
         self.pins: dict[Row, list[str]] = {}  # rows on screen when ED acted, and their cells then
         self.cursor_saved = False  # DECSC / SCOSC on this page: a terminal keeps it across breaks
@@ -106,12 +110,12 @@ class ScreenModel(LineModel):
             self.saved = None
 
     def _unknown_width(self) -> bool:
-        return self.width is None
+        return self.width is None and self.terminal
 
     def _require_narrow_screen(self) -> None:
         """An unknown width: a row on screen past column 80 is more than one row on an 80-column
         terminal, so vertical and absolute positions on this screen are unknown."""
-        if self.width is None:
+        if self._unknown_width():
             self._require_narrow_rows(self.top, len(self.rows) - 1)
 
     def _require_cursor(self) -> None:
@@ -129,10 +133,11 @@ class ScreenModel(LineModel):
         self.col = column
         self.cursor_known = True
         self.pending_wrap = self.wrap_disputed = False
+        self.col_disputed = ""
 
     def screen_cursor(self) -> tuple[int, int] | None:
         """The cursor's screen position where it is certain."""
-        if not self.cursor_known or not self.top_known or self.pending_wrap:
+        if not self.cursor_known or not self.top_known or self.pending_wrap or self.col_disputed:
             return None
         if self.height is None and len(self.rows) - self.top > SCREEN_LINES:
             return None
@@ -166,7 +171,7 @@ class ScreenModel(LineModel):
         if (row.cells or self.col or self.pending_wrap or not self.cursor_known or self.margins is not None
                 or row.ambiguous or row.ending is WRAP or (index and rows[index - 1].ending is WRAP)):
             return False  # (a wrap into the row: EL at its first column would split the line)
-        if self.width is None and len(text) > MIN_COLUMNS and index != len(rows) - 1:
+        if self._unknown_width() and len(text) > MIN_COLUMNS and index != len(rows) - 1:
             return False  # the walk decides (_require_wrap_room)
         if not self.top_known:
             if index != len(rows) - 1:
@@ -194,6 +199,9 @@ class ScreenModel(LineModel):
 
     def write(self, text: str) -> None:
         self._require_cursor()
+        if self.col_disputed:
+            raise Unresolved(f"a character written where terminals disagree on the cursor's column "
+                             f"({self.col_disputed})")
         self.last_char = text[-1]
         width = self.width
         if width is None:
@@ -201,12 +209,13 @@ class ScreenModel(LineModel):
             super().write(text)
             return
         if text.isascii():
-            while text:
+            pos, end = 0, len(text)
+            while pos < end:  # a row at a time, by offsets (re-slicing the rest per row is quadratic)
                 if self.col >= width:
                     self._wrap()
                 room = width - self.col
-                super().write(text[:room])
-                text = text[room:]
+                super().write(text[pos : pos + room])
+                pos += room
             self.pending_wrap = self.col >= width
             return
         if "\u200d" in text:
@@ -241,8 +250,16 @@ class ScreenModel(LineModel):
         """Autowrap (DECAWM, on by default): the next character goes to the next row's first column."""
         if self.wrap_disputed:
             raise Unresolved("a character after erase in line at the pending-wrap column (terminals disagree)")
-        self.rows[self.row].ending = WRAP
+        row, top = self.rows[self.row], self.top
+        lower = self.margins[1] if self.margins is not None else None
+        if lower is not None and self.height is not None and lower < self.row - self.top == self.height - 1:
+            # the last row below a scroll region: no line feed moves from it, the wrap writes over
+            # its own first column (found judging fresh pages with a region carried across a clear)
+            raise Unresolved("autowrap on the screen's last row below a scroll region")
+        row.ending = WRAP
         self._index()
+        if self.rows[self.row] is row and self.top == top:
+            raise Unresolved("autowrap where a line feed does not move the cursor")
         self.col = 0
         self.pending_wrap = False
 
@@ -252,6 +269,11 @@ class ScreenModel(LineModel):
             raise Unresolved("REP not right after a character (terminals disagree)")
         if not self.last_char.isascii():
             raise Unresolved("REP after a non-ASCII character (tmux 3.3a repeats only ASCII)")
+        # tmux 3.3a repeats only up to the right margin (xterm wraps on): past it terminals disagree
+        limit = self.width if self.width is not None else (MIN_COLUMNS if self.terminal else WIDEST_COLUMNS)
+        if self.col + n > limit:
+            raise Unresolved(f"REP of {n} from column {self.col + 1} past the right margin (tmux 3.3a repeats up "
+                             "to it, xterm wraps on)")
         self._charge(n)
         self.write(self.last_char * n)
 
@@ -260,8 +282,30 @@ class ScreenModel(LineModel):
             super()._require_on_any_screen()
 
     def _no_pending_wrap(self, what: str) -> None:
+        """``what`` reads the cursor's column: refused at the pending-wrap column or in a dispute."""
         if self.pending_wrap:
             raise Unresolved(f"{what} at the pending-wrap column (terminals disagree)")
+        if self.col_disputed:
+            raise Unresolved(f"{what} where terminals disagree on the cursor's column ({self.col_disputed})")
+
+    def _dispute(self, what: str) -> bool:
+        """``what`` at the pending-wrap column: tmux 3.3a keeps its cursor past the last column (the
+        next character wraps), xterm stands on the last column with its wrap flag reset, and a
+        backspace or a relative move counts from there. Terminals agree on the row, not on the column:
+        recorded, not refused; what reads the column refuses (:meth:`_no_pending_wrap`), what puts
+        every terminal on one column settles it (:meth:`_place`, CR, LF, CHA). True: a dispute began."""
+        if not self.pending_wrap:
+            return False
+        assert self.width is not None  # a pending wrap needs a known width
+        self.pending_wrap = self.wrap_disputed = False
+        self.col = self.width - 1
+        self.col_disputed = f"{what} at the pending-wrap column"
+        return True
+
+    def _settled(self) -> None:
+        """Every terminal now stands on the model's column with no wrap pending."""
+        self.pending_wrap = self.wrap_disputed = False
+        self.col_disputed = ""
 
     def _keep_joined(self, index: int, *, own: bool = True) -> None:
         """An erase that clears all of row ``index``: tmux 3.3a then drops the wrap into it from the row
@@ -274,11 +318,14 @@ class ScreenModel(LineModel):
     # --- moves within a row -----------------------------------------------------------------------
     def carriage_return(self) -> None:
         self._require_cursor()
-        self.pending_wrap = self.wrap_disputed = False
+        self._settled()
         super().carriage_return()
 
     def backspace(self) -> None:
         self._require_cursor()
+        if self._dispute("backspace"):
+            self.rows[self.row].mark("bs")
+            return
         self._no_pending_wrap("backspace")
         if self.col == 0:
             self._require_unwrapped_above()
@@ -291,18 +338,25 @@ class ScreenModel(LineModel):
     def backspaces(self, n: int) -> None:
         """``n`` backspaces; the first-column check applies to each one that starts at column 0."""
         self.backspace()
+        if n > 1:
+            self._no_pending_wrap("backspace")  # the second reads the column the first disputed
         if n > 1 and self.col <= n - 2:
             self._require_unwrapped_above()
         self.col = max(0, self.col - (n - 1))
 
     def tab(self) -> None:
         self._require_cursor()
+        if self._dispute("tab"):
+            return
+        self._no_pending_wrap("tab")
         if self.width is not None and (self.col // 8 + 1) * 8 >= self.width:
             raise Unresolved("tab to the right margin")
         super().tab()
 
     def cursor_forward(self, n: int) -> None:
         self._require_cursor()
+        if self._dispute("cursor forward"):
+            return
         self._no_pending_wrap("cursor forward")
         if self.width is not None:
             self._require_exact_column()
@@ -313,12 +367,14 @@ class ScreenModel(LineModel):
 
     def cursor_back(self, n: int) -> None:
         self._require_cursor()
+        if self._dispute("cursor back"):
+            return
         self._no_pending_wrap("cursor back")
         super().cursor_back(n)
 
     def cursor_to_column(self, column: int) -> None:
         self._require_cursor()
-        self.pending_wrap = False
+        self._settled()
         if self.width is not None:
             column = min(column, self.width - 1)
         super().cursor_to_column(column)
@@ -330,7 +386,13 @@ class ScreenModel(LineModel):
             # keeping it keeps more); where the next character goes then differs, so it refuses
             self.wrap_disputed = True
             return
-        self._no_pending_wrap("erase in line")
+        if mode == 2 or (mode == 1 and self.pending_wrap):
+            # the whole row in every terminal (EL 1 from the pending-wrap column too); the column
+            # stays disputed, neither read nor settled
+            self._dispute("erase in line")
+            mode = 2
+        else:
+            self._no_pending_wrap("erase in line")
         width = self.width
         if width is not None and (mode == 2 or (mode == 0 and self.col == 0) or (mode == 1 and self.col >= width - 1)):
             self._keep_joined(self.row)
@@ -352,12 +414,13 @@ class ScreenModel(LineModel):
         if row.special or row.ambiguous:
             raise Unresolved("insert characters on a row with wide, ambiguous or tab characters")
         cells = row.cells
-        if 2 * n > (self.width or MIN_COLUMNS) - self.col:
+        # no terminal: judged as the widest tmux (10,000 columns), whose ICH bug is the same
+        if 2 * n > (self.width or (MIN_COLUMNS if self.terminal else WIDEST_COLUMNS)) - self.col:
             raise Unresolved("insert characters of more than half the rest of the row (tmux 3.3a leaves old cells)")
         if self.col >= len(cells):
             return
         limit = self.width
-        if limit is None and len(cells) + n > MIN_COLUMNS:
+        if limit is None and self.terminal and len(cells) + n > MIN_COLUMNS:
             raise Unresolved("insert characters that may push cells past an unknown right margin")
         self._charge(n)
         row.mark("cr")
@@ -384,8 +447,8 @@ class ScreenModel(LineModel):
     def index(self) -> None:
         """IND (ESC D): down one row, the column kept."""
         self._require_cursor()
-        self._no_pending_wrap("index")
-        column = self.col
+        self._dispute("index")
+        column, disputed = self.col, self.col_disputed  # IND keeps the column: a dispute is carried
         if not self.top_known:
             self._require_exact_column()
             super().line_feed("")
@@ -393,7 +456,7 @@ class ScreenModel(LineModel):
             self._require_layout(relative=True)
             self._require_narrow_screen()
             self._index()
-        self.col = column
+        self.col, self.col_disputed = column, disputed
 
     def _index(self) -> None:
         """Down one row, scrolling the region at its bottom margin."""
@@ -421,7 +484,7 @@ class ScreenModel(LineModel):
 
     def line_feed(self, ending: str) -> None:
         self._require_cursor()
-        self.pending_wrap = self.wrap_disputed = False
+        self._settled()  # LF implies CR (docs/design.md, "The display model")
         if not self.top_known:
             super().line_feed(ending)
             return
@@ -434,8 +497,8 @@ class ScreenModel(LineModel):
     def reverse_index(self) -> None:
         """RI: up one row, scrolling the region down at its top margin."""
         self._require_cursor()
+        self._dispute("reverse index")
         if not self.top_known:
-            self._no_pending_wrap("reverse index")
             super().cursor_vertical(-1, to_column_zero=False)
             return
         self._require_top("reverse index")
@@ -447,14 +510,16 @@ class ScreenModel(LineModel):
             self._scroll_down(1)
         elif screen_row > 0:
             self.row -= 1
-        self.pending_wrap = False
 
     def cursor_vertical(self, delta: int, *, to_column_zero: bool) -> None:
         self._require_cursor()
+        if to_column_zero:
+            disputed = ""
+            self._settled()  # CNL / CPL: column 0 in every terminal
+        else:
+            self._dispute("cursor up or down")
+            disputed = self.col_disputed  # carried: a vertical move neither reads nor settles it
         if not self.top_known:
-            if not to_column_zero:
-                self._no_pending_wrap("cursor up or down")  # the row model's column would be the width
-            self.pending_wrap = False
             super().cursor_vertical(delta, to_column_zero=to_column_zero)
             return
         self._require_top("cursor move")
@@ -462,7 +527,6 @@ class ScreenModel(LineModel):
         self._require_narrow_screen()
         if not to_column_zero:
             self._require_exact_column()
-            self._no_pending_wrap("cursor up or down")
         upper, lower = self._region()
         screen_row = self.row - self.top
         inside = self.margins is not None and upper <= screen_row <= (lower if lower is not None else screen_row)
@@ -481,6 +545,7 @@ class ScreenModel(LineModel):
                 raise Unresolved("cursor move down past row 24 of a screen of unknown height")
         self.rows[self.row].mark("multiline")
         self._place(target, 0 if to_column_zero else self.col)
+        self.col_disputed = disputed
         self.rows[self.row].mark("multiline")
 
     def cursor_position(self, row: int, column: int | None) -> None:
@@ -489,9 +554,11 @@ class ScreenModel(LineModel):
         self._settle_top()
         self._require_top("absolute position")
         self._require_narrow_screen()
+        disputed = ""
         if column is None:
             self._require_cursor()
-            self._no_pending_wrap("VPA")
+            self._dispute("VPA")
+            disputed = self.col_disputed  # VPA keeps the column: carried
             column = self.col
         if self.origin:
             upper, lower = self._region()
@@ -505,6 +572,7 @@ class ScreenModel(LineModel):
         if self.width is not None:
             column = min(column, self.width - 1)
         self._place(row, column)
+        self.col_disputed = disputed
         self.rows[self.row].mark("multiline")
         self._require_on_any_screen()
 
@@ -525,7 +593,10 @@ class ScreenModel(LineModel):
             self._charge(len(self.rows) - self.top)
             self.rows[self.top :] = [r for r in self.rows[self.top :] if not _blank(r)]
             self.top = len(self.rows)
+            self._dispute("erase in display")
+            disputed = self.col_disputed
             self._place(screen_row, self.col)
+            self.col_disputed = disputed  # ED 2 / 3 leave the cursor where it was, disputed or not
             return
         if mode == 0 and self.row == self.top and self.col == 0 and not self.pending_wrap and not self.origin:
             self.erase_in_display(2)  # ED 0 at home: a page break (everything shown stays)
@@ -624,6 +695,12 @@ class ScreenModel(LineModel):
             last = SCREEN_LINES - 1
         n = min(n, last - first + 1)
         self._charge(n * (last - first + 2))  # each shift moves the region's rows
+        if not (up and keep):
+            # tmux 3.3a splits a wrapped line that IL, DL, SD or RI move or cut (checked live: the row
+            # moved down is no longer joined); scrolling up (LF, IND, SU) keeps it
+            stop = min(len(self.rows), self.top + last + 1)
+            if any(self.rows[index].ending is WRAP for index in range(max(self.top + first - 1, 0), stop)):
+                raise Unresolved("rows of a wrapped line inserted, deleted or scrolled down (tmux splits the line)")
         cursor = self.row - self.top
         self._ensure(self.top + last)
         for _ in range(n):
@@ -665,6 +742,10 @@ class ScreenModel(LineModel):
             raise Unresolved("scroll region set in origin mode (tmux homes to the screen's top, xterm the region's)")
         if self.height is not None:
             lower = self.height - 1 if lower is None else min(lower, self.height - 1)
+        elif upper >= SCREEN_LINES - 1 or (lower is not None and lower >= SCREEN_LINES):
+            # past the 24 rows an unknown height is sure of: a 24-row terminal clamps the bottom or
+            # ignores the region, a taller one sets it (found judging at an unknown size)
+            raise Unresolved(f"scroll region past row {SCREEN_LINES} of a screen of unknown height")
         if lower is not None and upper >= lower:
             raise Unresolved("scroll region with its top at or below its bottom (terminals disagree)")
         full = upper == 0 and (lower is None or lower == (self.height or 0) - 1)

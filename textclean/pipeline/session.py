@@ -71,6 +71,75 @@ def joined_by_swallowing(text: str) -> str | None:
     return None
 
 
+# Where tmux 3.3a ends a string that :data:`SWALLOWING_STRING` ended early (checked live): SOS, PM and
+# APC at the next ESC (which starts a sequence of its own), CAN or SUB; DCS only at ST (an ESC followed
+# by anything else, CAN and SUB are the string's data there).
+_TMUX_ENDS_STRING = re.compile(rf"[\x1b{grammar.ABORT_CONTROLS}]")
+_TMUX_ENDS_DCS = re.compile(r"\x1b\\")
+# A DCS before its data (only parameter digits and ';', and C0 tmux ignores, after ESC P): tmux is still
+# reading its parameters, where an ESC, CAN or SUB ends it as it ends SOS / PM / APC (checked live:
+# ``h ESC P BEL ESC [ m 3`` shows ``h3``). Anything else (a final byte, ':', a private marker) may have
+# begun its data, which only ST ends.
+_DCS_BEFORE_DATA = re.compile(r"[\x00-\x17\x19\x1c-\x1f0-9;]*")
+
+
+_PLAIN_STRETCH = re.compile(r"[^\x00-\x06\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*")  # text, HT, LF, CR, BEL
+
+
+def _line_shows_nothing_before(text: str, at: int) -> bool:
+    """Whether the line holding ``at`` has nothing but inert sequences before it."""
+    pos = text.rfind("\n", 0, at) + 1
+    while pos < at:
+        m = grammar.INERT_SEQUENCE.match(text, pos, at)
+        if m is None:
+            return False
+        pos = m.end()
+    return True
+
+
+def _line_shows_nothing_after(text: str, at: int) -> bool:
+    """Whether the line holding ``at`` has nothing but inert sequences from there to its end."""
+    end = text.find("\n", at)
+    if end < 0:
+        end = len(text)
+    while end > at and text[end - 1] == "\r":
+        end -= 1  # CRs that end the line
+    pos = at
+    while pos < end:
+        m = grammar.INERT_SEQUENCE.match(text, pos, end)
+        if m is None:
+            return False
+        pos = m.end()
+    return True
+
+
+def swallowed_text(text: str) -> str | None:
+    """At a terminal: where something (text, a control, a sequence: anything but BEL) lies between
+    the early end of a :data:`SWALLOWING_STRING` and the place tmux ends it. tmux swallows it, a
+    terminal or viewer that ends the string at BEL shows or acts on it: they disagree on the line
+    (issue 23). A description, or None."""
+    for m in SWALLOWING_STRING.finditer(text):
+        start = m.end()
+        in_data = m.group()[1] == "P" and _DCS_BEFORE_DATA.fullmatch(m.group(), 2, m.end() - m.start() - 1) is None
+        tmux_end = (_TMUX_ENDS_DCS if in_data else _TMUX_ENDS_STRING).search(text, start)
+        stop = len(text) if tmux_end is None else tmux_end.start()
+        stretch = text[start:stop]
+        if not stretch.strip("\x07"):
+            continue
+        if (_PLAIN_STRETCH.fullmatch(stretch) is not None and _line_shows_nothing_before(text, m.start())
+                and (tmux_end is None or SWALLOWING_STRING.match(text, stop) is not None
+                     or _line_shows_nothing_after(text, stop))):
+            # tmux shows nothing of the string's line (a Buildkite timestamp at a line's start): a
+            # terminal that shows the stretch shows strictly more, and its plain text acts on no row
+            # tmux shows (a line end in it is refused unless nothing follows but such strings, and a
+            # redraw after it is: joined_by_swallowing, swallowed_redraw, the row model)
+            continue
+        return (f"{grammar.describe(grammar.parse(m.group()))} at offset {m.start()} ends there, but tmux "
+                f"reads on to {'its ST' if in_data else 'the next ESC'} and swallows what lies "
+                f"between (offset {start} to {stop}): terminals disagree on what shows")
+    return None
+
+
 def swallowed_redraw(text: str) -> str | None:
     """Where a string tmux swallows past is followed by a redraw or a line end before the next ESC
     (terminals disagree on what shows): a description, or None."""
@@ -111,6 +180,8 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
     """One segment per page of ``text``; ``keep``: indices of pages to keep whatever the model says.
     ``fast=False``: every backspace its own move (the reference the run path is tested against)."""
     swallowed = swallowed_redraw(text)
+    if swallowed is None and terminal and "\x1b" in text:
+        swallowed = swallowed_text(text)
     if swallowed is not None:
         raise WholeRefusal("unsupported_control", swallowed, [])
     undecodable = None if text.isascii() else _UNDECODABLE.search(text)
@@ -118,7 +189,7 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
         # tmux drops or joins a broken UTF-8 sequence around a page break; where it lands is unsettled
         raise WholeRefusal("unsupported_control", f"an undecodable byte at offset {undecodable.start()} in a "
                            "session with page breaks (terminals disagree on what it shows)", [])
-    walker = _Walker(len(text), columns, rows)
+    walker = _Walker(len(text), columns, rows, terminal=terminal, fresh=fresh)
     ending = "\r\n" if "\r\n" in text else "\n"
     segments: list[Segment] = []
     carried: dict[int, str] = {}  # kept pages, and what earlier pages leave them that the candidate would not
@@ -155,8 +226,11 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
 class _Walker:
     """What one page leaves for the next: its model, the main screen under an alternate one, modes."""
 
-    def __init__(self, length: int, columns: int | None, rows: int | None) -> None:
+    def __init__(self, length: int, columns: int | None, rows: int | None, *, terminal: bool = True,
+                 fresh: bool = False) -> None:
         self.length, self.columns, self.rows = length, columns, rows
+        self.terminal = terminal
+        self.fresh = fresh and terminal  # a new terminal: the first page starts on a blank, homed screen
         self.previous: ScreenModel | None = None  # the last page's model (None: kept, state unknown)
         self.main: ScreenModel | None = None  # the main screen while the alternate one is up
         self.frozen: list[tuple[Row, str]] = []
@@ -178,18 +252,29 @@ class _Walker:
         margins, origin = self.modes
         previous = self.previous
         if cursor is None and previous is not None and previous.cursor_known and not previous.pending_wrap \
+                and not previous.col_disputed \
                 and margins is None and not origin:
             return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False,
-                                              blank=True, cursor=(0, previous.col)))
+                                              blank=True, cursor=(0, previous.col), terminal=self.terminal))
         return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
-                                          cursor=cursor, margins=margins, origin=origin))
+                                          cursor=cursor, margins=margins, origin=origin, terminal=self.terminal))
 
     def begin(self, page: pages.Page) -> tuple[ScreenModel, bool]:
         """The model ``page`` is written on; True when it continues a main screen with frozen rows."""
         previous = self.previous
+        if page.start == 0 and self.fresh:
+            # a new terminal: an empty screen, the cursor home, default modes, the main screen; a
+            # leading break changes none of that (an alternate screen starts blank and homed too)
+            if page.screen == "alt":
+                self.on_alt = True
+                self.main = ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
+                                        cursor=(0, 0))
+            return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
+                                              cursor=(0, 0))), False
         if page.start == 0 and (page.body == 0 or not (page.cleared or page.homed or page.switch)):
             # a text's first page; a leading ED 3 alone changes no visible row
-            return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False), False
+            return ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False,
+                               terminal=self.terminal), False
         if not (page.cleared or page.reset or page.switch):
             # ED 3 (with or without a home) blanks no row: the page writes over the one before it,
             # which the candidate holds as other text (cleaned) or as bytes of unknown effect (kept)
@@ -357,6 +442,15 @@ def _render(model: ScreenModel, start_row: int, ending: str) -> str:
 
 
 _KEPT_SLICE = 1 << 12
+_ERASES_HISTORY = re.compile(r"\x1b\[3J|\x1bc")
+
+
+def _erases_history(text: str, page: pages.Page) -> bool:
+    """Whether the break run of ``page`` holds ED 3 or RIS, which erase the scrollback. A line end
+    the raw did not have before it would scroll the screen's top row into that scrollback first
+    (issue 23: a row lost), so a cleaned page before it ends where its raw ended."""
+    return _ERASES_HISTORY.search(text, page.start, page.body) is not None
+
 
 
 def assemble(text: str, segments: list[Segment]) -> str:
@@ -364,20 +458,30 @@ def assemble(text: str, segments: list[Segment]) -> str:
     followed by another segment ends with a line end; one after a kept page starts with its break."""
     out: list[str] = []
     previous_kept = False
+    candidate_alt = False  # the screen the candidate is on: only break bytes it holds switch it
     ending = "\r\n" if "\r\n" in text else "\n"
     for segment in segments:
         page = segment.page
+        switches = bool(page.switch or page.reset)
         if segment.text is None:
-            if out and not previous_kept and not out[-1].endswith("\n"):
+            if out and not previous_kept and not out[-1].endswith("\n") and not _erases_history(text, page):
                 out.append(ending)
             # in slices of a bounded length: each is as narrow as its own characters allow (one emoji
             # makes a whole slice four bytes a character), and the join holds them all at once
             out.extend(text[at : min(at + _KEPT_SLICE, page.end)] for at in range(page.start, page.end, _KEPT_SLICE))
             previous_kept = True
+            if switches:
+                candidate_alt = page.screen == "alt"
             continue
-        if previous_kept and page.body > page.start:
+        # after a kept page, a cleaned page starts with its break; so does one whose break returns to
+        # the main screen the candidate left (a break it holds switched to the alternate one)
+        if (previous_kept or (switches and candidate_alt and page.screen != "alt")) and page.body > page.start:
+            if out and not previous_kept and not out[-1].endswith("\n"):
+                out.append(ending)
             out.append(text[page.start : page.body])
             previous_kept = False
+            if switches:
+                candidate_alt = page.screen == "alt"
         if not segment.text:
             continue
         if out and not previous_kept and not out[-1].endswith("\n"):
@@ -412,8 +516,10 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
                     size = sum(len(pieces[i]) + 1 for i in range(index, stop)) - 1
                     marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, text[offset : offset + size]).split("\n")
                 line = _plain(pieces[index], marked[index - block_start], model.width)
-                if line is None or not model.append_line(line[0], line[1]):
+                if line is None or line[4] > model.pad_budget or not model.append_line(line[0], line[1]):
                     break
+                if line[4]:
+                    model._charge(line[4])  # as REP charges the cells it repeats
                 tally[0] += line[2]
                 tally[1] += line[3]
                 offset += len(pieces[index]) + 1
@@ -440,7 +546,36 @@ _PLAIN = re.compile(ONE_CELL_TEXT.pattern[0] + INERT_MARK + ONE_CELL_TEXT.patter
 _DECAWM_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?7(?:;[0-9;]*)?l")
 
 
-def _plain(raw: str, marked: str, width: int | None) -> tuple[str, str, int, int] | None:
+# REP right after a printable ASCII character of the same line (no sequence between: each one left
+# unmarked here is not inert, and REP repeats only a character written right before it)
+_REP_AFTER_CHARACTER = re.compile(r"([\x20-\x7e])\x1b\[([0-9]{0,3})b")
+
+
+@functools.lru_cache(maxsize=256)
+def _expand_repeats(marked: str) -> tuple[str, int, int, int] | None:
+    """``marked`` with each REP after a character written out, the REPs, their characters and the
+    cells they repeat; None unless the line is then plain. (Cached: a bar's lines repeat.)"""
+    repeats = repeat_chars = repeated = 0
+    pieces: list[str] = []
+    pos = 0
+    for m in _REP_AFTER_CHARACTER.finditer(marked):
+        count = int(m.group(2) or 1) or 1  # 0 or none: once
+        pieces.append(marked[pos : m.start()])
+        pieces.append(m.group(1) * (1 + count))
+        pos = m.end()
+        repeats += 1
+        repeat_chars += m.end() - m.start() - 1
+        repeated += count
+    if not repeats:
+        return None
+    pieces.append(marked[pos:])
+    expanded = "".join(pieces)
+    if _PLAIN.fullmatch(expanded) is None:
+        return None
+    return expanded, repeats, repeat_chars, repeated
+
+
+def _plain(raw: str, marked: str, width: int | None) -> tuple[str, str, int, int, int] | None:
     """A line (without its LF; ``marked``: its inert sequences and EL 0 as :data:`INERT_MARK`) that
     the walk would only write and line-feed, from the first column of an empty row: its text, line
     ending, and the sequences and their characters removed; or None. Every ESC and control of it
@@ -452,17 +587,26 @@ def _plain(raw: str, marked: str, width: int | None) -> tuple[str, str, int, int
     if raw and raw[-1] == "\r":
         body = len(raw.rstrip("\r"))
         marked = marked[: len(marked) - (len(raw) - body)]  # the same CRs end the marked line
+    repeated = repeats = repeat_chars = 0
     if _PLAIN.fullmatch(marked) is None:
-        return None
+        if "\x1b[" not in marked or "b" not in marked:
+            return None
+        # a line of text and REP (a padded bar, a rule): the repeats written out, as the walk writes them
+        expanded = _expand_repeats(marked)
+        if expanded is None:
+            return None
+        marked, repeats, repeat_chars, repeated = expanded
     sequences = marked.count(INERT_MARK)
     shown = marked.replace(INERT_MARK, "") if sequences else marked
     if width is not None and (len(shown) > width or (sequences and _DECAWM_OFF.search(raw) is not None)):
         return None  # it would wrap; DECAWM off is refused
+    if repeats and width is None and len(shown) > MIN_COLUMNS:
+        return None  # REP past a margin: the walk decides (ScreenModel.repeat)
     if sequences and "K" in raw:
         erase = max(raw.rfind("\x1b[K"), raw.rfind("\x1b[0K"))
         if erase >= 0 and len(grammar.APPEND_ONLY_INERT.sub("", raw[:erase])) >= (width or MIN_COLUMNS):
             return None
-    return shown, raw[body:] + "\n", sequences, body - len(shown)
+    return shown, raw[body:] + "\n", sequences + repeats, body - len(shown) + repeated, repeated
 
 
 _UNSET = object()
