@@ -98,15 +98,25 @@ def test_sos_swallowing_a_space_and_text_at_200_columns_is_refused(judge_server)
 
 
 @pytest.mark.parametrize("raw", [
-    b"\x1b_bk;t=1\x07step 1\x1b[m\r\nnext\r\n",  # a Buildkite timestamp at a line's start: tmux shows less
     b"AB\x1b_x\x07\x07\x1b\\GH\r\n",  # only BEL before tmux's end
     b"AB\x1b_x\x07\x1b[1mGH\r\n",  # the next ESC ends it in tmux too
     b"h\x1bP\x07\x1b[m3\r\n",  # a DCS before its data: the next ESC ends it in tmux too
     b"h\x1bP1;2\x07\x1b[m3\r\n",
-], ids=["timestamp", "bel", "esc", "dcs-before-data", "dcs-parameters"])
+], ids=["bel", "esc", "dcs-before-data", "dcs-parameters"])
 def test_where_tmux_shows_no_less_of_the_line_a_bel_ended_string_is_cleaned(judge_server, raw) -> None:
     candidate = cleaner.candidate(raw.decode(), columns=80, rows=24).text.encode()
     assert _judge(judge_server, raw, candidate, [(80, 24)]) == []
+
+
+def test_a_buildkite_timestamp_at_a_terminal_is_refused_though_tmux_shows_nothing_of_its_line(judge_server) -> None:
+    """tmux swallows `step 1` (the APC runs on to the next ESC): a terminal that ends it at BEL shows
+    more than tmux's line, which is not the same line. With no terminal a log viewer ends it at BEL."""
+    raw = b"\x1b_bk;t=1\x07step 1\x1b[m\r\nnext\r\n"
+    assert judge_server.show(raw, 80, 24).lines == ["", "next"]
+    for size in ((None, None), (80, 24)):
+        with pytest.raises(cleaner.Refused, match="tmux reads on"):
+            cleaner.candidate(raw.decode(), columns=size[0], rows=size[1])
+    assert _no_terminal(raw.decode()) == "step 1\r\nnext\r\n"
 
 
 # --- a fresh terminal (issue 22 item 3) -------------------------------------------------------------

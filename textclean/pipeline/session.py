@@ -126,14 +126,8 @@ def swallowed_text(text: str) -> str | None:
         stretch = text[start:stop]
         if not stretch.strip("\x07"):
             continue
-        if (_PLAIN_STRETCH.fullmatch(stretch) is not None and _line_shows_nothing_before(text, m.start())
-                and (tmux_end is None or SWALLOWING_STRING.match(text, stop) is not None
-                     or _line_shows_nothing_after(text, stop))):
-            # tmux shows nothing of the string's line (a Buildkite timestamp at a line's start): a
-            # terminal that shows the stretch shows strictly more, and its plain text acts on no row
-            # tmux shows (a line end in it is refused unless nothing follows but such strings, and a
-            # redraw after it is: joined_by_swallowing, swallowed_redraw, the row model)
-            continue
+        # Even where tmux shows nothing of the string's line (a Buildkite timestamp at a line's start), a
+        # terminal that shows the stretch shows more than tmux: text tmux swallows is a dispute.
         return (f"{grammar.describe(grammar.parse(m.group()))} at offset {m.start()} ends there, but tmux "
                 f"reads on to {'its ST' if in_data else 'the next ESC'} and swallows what lies "
                 f"between (offset {start} to {stop}): terminals disagree on what shows")
