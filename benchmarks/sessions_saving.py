@@ -18,9 +18,8 @@ tokens before stay those of the recording as it was.
 
 ``--no-size`` measures single-command captures (``tests/fixtures/*.raw`` and
 ``tests/fixtures/progress/*.raw``) cleaned without a size (issue 28's measure): the ideal is the
-oracle's informative lines of an unwrapped rendering, and tmux judges at 80x24 and 200x60 (the
-judge's sizes for an unknown width; ``--judge-sizes 10000x60`` for issue 28's "no terminal", tmux at
-its widest).
+oracle's informative lines of an unwrapped rendering, and tmux judges as for no terminal (at its
+widest, 10,000 columns, the strings a log viewer ends at BEL removed; ``--judge-sizes`` for others).
 
 Recordings: ``tests/fixtures/sessions`` and ``tests/fixtures/pages`` (kind ``captured``),
 ``tests/fixtures/progress`` (``progress``), the peer suites through ``oracle.corpora`` (``peer-SUITE``),
@@ -238,9 +237,10 @@ def measure(recording: Recording, timeout: float) -> tuple[Row, dict[str, str]]:
 
 
 def judge(rows: Sequence[Row], recordings: Sequence[Recording], candidates: Sequence[dict[str, str]],
-          batch: int, unsized: Sequence[tuple[int, int]] = ((80, 24), (200, 60))) -> None:
-    """Every adopted candidate judged by a live tmux at its recording's size (the judge's two sizes
-    for an unknown width)."""
+          batch: int, unsized: Sequence[tuple[int, int]] = ()) -> None:
+    """Every adopted candidate judged by a live tmux at its recording's size; an output without one was
+    cleaned for no terminal and is judged so (tmux at its widest, BEL-ended strings removed), at
+    ``unsized`` where given."""
     import tmux_judge
 
     if not tmux_judge.available():
@@ -250,7 +250,8 @@ def judge(rows: Sequence[Row], recordings: Sequence[Recording], candidates: Sequ
         for mode, text in chosen.items():
             sizes = [(recording.columns, recording.rows or 24)] if recording.columns else list(unsized)
             case = tmux_judge.Case(tmux_judge.encode(recording.text), recording.columns, recording.rows,
-                                   recording.kind, sizes, candidate=tmux_judge.encode(text))
+                                   recording.kind, sizes, candidate=tmux_judge.encode(text),
+                                   terminal=recording.columns is not None)
             plan.append((row.runs[mode], case))
     with tmux_judge.server() as srv:
         for at in range(0, len(plan), batch):
@@ -376,7 +377,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per recording (default 60)")
     parser.add_argument("--rewrite-cuu-cr", action="store_true", help="issue 22's experiment (see above)")
     parser.add_argument("--no-tmux", action="store_true", help="skip the live tmux judge")
-    parser.add_argument("--judge-sizes", default="80x24,200x60", help="tmux sizes for recordings without one")
+    parser.add_argument("--judge-sizes", default="",
+                        help="tmux sizes for recordings without one (default: as for no terminal, 10000 columns)")
     parser.add_argument("--batch", type=int, default=20, help="recordings per tmux batch")
     parser.add_argument("--table", action="store_true", help="print the per-recording table")
     parser.add_argument("--json", type=Path, help="write rows and summaries as JSON to this file ('-': stdout)")
@@ -392,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         candidates.append(chosen)
         print(f"measured {len(rows)}/{len(recordings)} {recording.name}", file=sys.stderr, flush=True)
     if not args.no_tmux:
-        unsized = [tuple(int(n) for n in size.split("x")) for size in args.judge_sizes.split(",")]
+        unsized = [tuple(int(n) for n in size.split("x")) for size in args.judge_sizes.split(",") if size]
         judge(rows, recordings, candidates, args.batch, unsized)  # type: ignore[arg-type]
     modes = ["plain", "fresh"] if TAKES_FRESH and not args.no_size else ["plain"]
     summaries = [summarise(rows, mode) for mode in modes]
