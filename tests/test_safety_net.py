@@ -1,0 +1,5 @@
+"""placeholder"""
+
+
+def test_placeholder() -> None:
+    assert 1 + 1 == 2
