@@ -1,5 +1,171 @@
-"""placeholder"""
+"""Tests that kill bugs planted one at a time (issue 29), written against behaviour only.
+
+* The verifier's line comparison: a candidate line with anything after the expected text (``LEAK``
+  appended, a trailing space) is a difference, on the one-page path, the multi-page path, CR LF
+  candidates, candidates with blank lines and candidates too large to be compared joined.
+* The grammar's final bytes: every byte 0x40-0x7E ends a CSI, listed here by number (not through
+  ``grammar.FINAL_BYTES``, which the oracle shares); ``~`` and ``@`` in real codes.
+* The harmless private modes, written out by hand (``HARMLESS_MODES_BY_HAND`` in test_contract.py),
+  against ``names.HARMLESS_PRIVATE_MODES`` and against what the cleaner and the verifier do.
+
+Expected values are by hand: the candidates are the lines a terminal shows for each raw text.
+The ED cases of the screen model are in ``test_screen.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_contract import HARMLESS_MODES_BY_HAND
+
+from textclean import clean
+from textclean.pipeline import cleaner, grammar, names, verify
+
+CSI = "\x1b["
+CLEAR = CSI + "H" + CSI + "2J"
+
+# --- the verifier: extra or trailing text on a line ----------------------------------------------
+
+#: (path, raw, the candidate a terminal's lines give, by hand)
+RAWS = [
+    ("one page", "10%\r100%\ndone\n", "100%\ndone\n"),
+    ("one page, three lines", "building\rcompiled\nlinking\rlinked!\nok\n", "compiled\nlinked!\nok\n"),
+    ("multi page", CLEAR + "one\ntwo\n" + CLEAR + "three\nfour\n", "one\ntwo\nthree\nfour\n"),
+    ("multi page, redrawn", "start\n" + CLEAR + "a\rb\n" + CLEAR + "c 1%\rc 99%\nend\n", "start\nb\nc 99%\nend\n"),
+]
+SIZES = [{}, {"columns": 80, "rows": 24}]
 
 
-def test_placeholder() -> None:
-    assert 1 + 1 == 2
+def _altered(candidate: str) -> list[tuple[str, str]]:
+    """Candidates that differ from ``candidate`` by text after a line's expected text."""
+    lines = candidate.rstrip("\n").split("\n")
+    out = []
+    for index in (0, len(lines) - 1):
+        for extra, what in (("LEAK", "LEAK appended"), (" ", "a trailing space"), ("\tx", "a tab and text")):
+            changed = lines.copy()
+            changed[index] += extra
+            out.append((f"{what}, line {index + 1}", "\n".join(changed) + "\n"))
+    out.append(("LEAK after the last line, no LF", candidate + "LEAK"))
+    out.append(("a line appended", candidate + "LEAK\n"))
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["unknown size", "80x24"])
+@pytest.mark.parametrize("name,raw,candidate", RAWS, ids=[r[0] for r in RAWS])
+def test_the_right_candidate_passes(name: str, raw: str, candidate: str, size: dict[str, int]) -> None:
+    assert verify.first_difference(raw, candidate, **size) is None
+    # the same lines with CR LF endings and blank lines between are the same informative lines
+    assert verify.first_difference(raw, candidate.replace("\n", "\r\n"), **size) is None
+    assert verify.first_difference(raw, candidate.replace("\n", "\n\n \n"), **size) is None
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["unknown size", "80x24"])
+@pytest.mark.parametrize("name,raw,candidate", RAWS, ids=[r[0] for r in RAWS])
+def test_extra_text_on_a_line_is_a_difference(name: str, raw: str, candidate: str, size: dict[str, int]) -> None:
+    for what, altered in _altered(candidate):
+        assert verify.first_difference(raw, altered, **size) is not None, what
+        # read line by line: CR LF endings, and a line of spaces between (no joined comparison)
+        assert verify.first_difference(raw, altered.replace("\n", "\r\n"), **size) is not None, what
+        assert verify.first_difference(raw, altered.replace("\n", "\n \n"), **size) is not None, what
+
+
+@pytest.mark.parametrize("name,raw,candidate", RAWS, ids=[r[0] for r in RAWS])
+def test_the_gate_refuses_a_leak(name: str, raw: str, candidate: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole gate with a cleaner that appends LEAK to its first line: LEAK never comes out (a text
+    of several pages may be resolved again with the rejected page kept as it was)."""
+    original = cleaner.candidate
+
+    def leaky(text: str, **kwargs: object) -> cleaner.Candidate:
+        proposal = original(text, **kwargs)  # type: ignore[arg-type]
+        first, _, rest = proposal.text.partition("\n")
+        return cleaner.Candidate(first + "LEAK\n" + rest, proposal.removed, proposal.segments)
+
+    assert clean(raw, min_tokens=0).text == candidate  # the honest cleaner is adopted
+    monkeypatch.setattr(cleaner, "candidate", leaky)
+    result = clean(raw, min_tokens=0)
+    assert "LEAK" not in result.text
+    if "\x1b[2J" not in raw:
+        assert (result.applied, result.text) == (False, raw)
+
+
+def test_extra_text_in_a_large_candidate() -> None:
+    """A candidate past a megabyte is compared line by line, not joined."""
+    raw = "".join(f"line {n}\n" for n in range(150_000)) + "50%\r100%\n"
+    right = raw.replace("50%\r", "")
+    assert len(right) > 1 << 20
+    assert verify.first_difference(raw, right) is None
+    assert verify.first_difference(raw, right.replace("line 7\n", "line 7LEAK\n", 1)) is not None
+    assert verify.first_difference(raw, right[:-1] + "LEAK\n") is not None
+    assert verify.first_difference(raw, right + "LEAK\n") is not None
+
+
+# --- the grammar: final bytes, by number --------------------------------------------------------
+
+FINALS = [chr(code) for code in range(0x40, 0x7F)]  # ECMA-48 5.4: Fe 04/00 to 07/14
+
+
+@pytest.mark.parametrize("final", FINALS, ids=[f"0x{ord(f):02x}" for f in FINALS])
+def test_every_final_byte_ends_a_csi(final: str) -> None:
+    for code in (f"\x1b[1{final}", f"\x1b[?25;1 {final}", f"\x9b{final}"):
+        seq = grammar.parse(code)
+        assert (seq.kind, seq.final, seq.text) == (grammar.Kind.CSI, final, code)
+        assert list(grammar.scan(f"a{code}b")) == [(1, 1 + len(code), "csi")]
+        assert grammar.ESCAPE_SEQUENCE.sub("", f"a{code}b") == "ab"
+
+
+@pytest.mark.parametrize("byte", [0x3F, 0x7F, 0x0A, 0x30], ids=["?", "DEL", "LF", "0"])
+def test_bytes_outside_the_final_range_end_no_csi(byte: int) -> None:
+    code = "\x1b[1" + chr(byte)
+    assert list(grammar.scan(code)) == []
+    with pytest.raises(ValueError):
+        grammar.parse(code)
+
+
+@pytest.mark.parametrize(
+    "code,final,params",
+    [
+        ("\x1b[200~", "~", "200"),  # bracketed paste start (bash, zsh, vim)
+        ("\x1b[201~", "~", "201"),  # bracketed paste end
+        ("\x1b[15~", "~", "15"),  # F5
+        ("\x1b[3;5~", "~", "3;5"),  # ctrl+Delete
+        ("\x1b[4@", "@", "4"),  # ICH: insert 4 characters
+        ("\x1b[@", "@", ""),  # ICH, default 1
+    ],
+)
+def test_tilde_and_at_final_bytes(code: str, final: str, params: str) -> None:
+    seq = grammar.parse(code)
+    assert (seq.kind, seq.final, seq.params) == (grammar.Kind.CSI, final, params)
+    assert grammar.ESCAPE_SEQUENCE.sub("", f"paste:{code}text\n") == "paste:text\n"
+    # what the models do with them: not inert (ICH moves cells; "~" is no display control)
+    assert grammar.INERT_SEQUENCE.fullmatch(code) is None
+
+
+def test_bracketed_paste_echo_is_one_sequence_each() -> None:
+    text = "$ \x1b[200~echo hi\x1b[201~\nhi\n"
+    assert [text[s:e] for s, e, _ in grammar.scan(text)] == ["\x1b[200~", "\x1b[201~"]
+
+
+# --- the harmless private modes ------------------------------------------------------------------
+
+
+def test_the_harmless_modes_are_the_hand_written_list() -> None:
+    assert set(names.HARMLESS_PRIVATE_MODES) == HARMLESS_MODES_BY_HAND
+
+
+@pytest.mark.parametrize("mode", [2027, 2, 3, 5, 6, 38, 42, 45, 47, 69, 1047, 1048, 1049, 2028, 9002])
+def test_modes_that_change_what_shows_are_not_harmless(mode: int) -> None:
+    raw = f"a{CSI}?{mode}hb{CSI}?{mode}l\n"
+    assert grammar.INERT_SEQUENCE.fullmatch(f"{CSI}?{mode}h") is None
+    assert mode not in names.HARMLESS_PRIVATE_MODES
+    if mode in (1049,):
+        return  # a page of its own (test_contract.py)
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(raw)
+    with pytest.raises(verify.Unresolvable):
+        verify.terminal_lines(raw)
+
+
+@pytest.mark.parametrize("mode", sorted(HARMLESS_MODES_BY_HAND))
+def test_harmless_modes_are_removed(mode: int) -> None:
+    raw = f"a{CSI}?{mode}hb{CSI}?{mode}l\n"
+    assert cleaner.candidate(raw).text == "ab\n"
+    assert verify.first_difference(raw, "ab\n") is None
