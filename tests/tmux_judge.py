@@ -16,7 +16,6 @@ Nothing here shares code with the cleaner or the verifier: tmux decides.
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -45,17 +44,8 @@ def _show(srv: JudgeServer, jobs: Sequence[tuple[bytes, int, int]]) -> list[list
 # ---------------------------------------------------------------------------------------------------
 
 
-def _clean_takes_size() -> bool:
-    return "columns" in inspect.signature(textclean.clean).parameters
-
-
-SIZED = _clean_takes_size()
-
-
 def clean(text: str, columns: int | None, rows: int | None) -> textclean.Result:
-    if SIZED and (columns is not None or rows is not None):
-        return textclean.clean(text, min_tokens=0, columns=columns, rows=rows)
-    return textclean.clean(text, min_tokens=0)
+    return textclean.clean(text, min_tokens=0, columns=columns, rows=rows)
 
 
 def decode(data: bytes) -> str:
@@ -170,8 +160,6 @@ def prepare(case: Case) -> None:
     case.candidate = encode(result.text)
     try:
         out = textclean.clean(case.raw, min_tokens=0, **_size_kwargs(case))
-    except TypeError:
-        out = None  # clean takes str only (before bytes in/out lands)
     except Exception as exc:  # noqa: BLE001
         case.problems.append(f"clean(bytes) raised {type(exc).__name__}: {exc}")
         out = None
@@ -183,7 +171,7 @@ def prepare(case: Case) -> None:
 
 
 def _size_kwargs(case: Case) -> dict[str, int]:
-    if SIZED and case.columns is not None:
+    if case.columns is not None:
         return {"columns": case.columns, "rows": case.rows}
     return {}
 
