@@ -87,9 +87,11 @@ def prepare(target: str, fresh: bool) -> Path:
 
 
 def run(work: Path, timeout: int, children: int, functions: list[str]) -> int:
+    """``mutmut run`` in ``work``, its progress spinner written to ``work/mutmut.log``."""
     command = ["nice", "-n", "10", "timeout", str(timeout), sys.executable, "-m", "mutmut", "run",
                "--max-children", str(children), *functions]
-    return subprocess.run(command, cwd=work).returncode
+    with open(work / "mutmut.log", "w", encoding="utf-8") as log:
+        return subprocess.run(command, cwd=work, stdout=log, stderr=subprocess.STDOUT).returncode
 
 
 def results(work: Path) -> dict[str, str]:
@@ -127,7 +129,9 @@ def main(argv: list[str] | None = None) -> int:
         code = run(work, args.timeout, args.children, args.functions)
         statuses = results(work)
         survivors = sorted(name for name, status in statuses.items() if status not in ("killed", "timeout"))
-        print(f"\n# {target} (mutmut exit {code}{', timed out' if code == 124 else ''})")
+        print(f"\n# {target} (mutmut exit {code}{', timed out' if code == 124 else ''}; log: {work / 'mutmut.log'})")
+        if not statuses:
+            print("    no mutants: mutmut mutates function bodies only (module-level tables are guarded by hand)")
         for name in survivors:
             print(f"    {name}: {statuses[name]}")
         lines.append(summary(target, statuses))

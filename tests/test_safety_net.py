@@ -169,3 +169,102 @@ def test_harmless_modes_are_removed(mode: int) -> None:
     raw = f"a{CSI}?{mode}hb{CSI}?{mode}l\n"
     assert cleaner.candidate(raw).text == "ab\n"
     assert verify.first_difference(raw, "ab\n") is None
+
+
+# --- the grammar: each family split into its parts, by hand ------------------------------------
+
+K = grammar.Kind
+PARTS = [
+    # text, kind, private, params, intermediates, final
+    ("\x1b[1;31m", K.CSI, "", "1;31", "", "m"),
+    ("\x9b1;31m", K.CSI, "", "1;31", "", "m"),  # C1 CSI: a one-character introducer
+    ("\x9b?25h", K.CSI, "?", "25", "", "h"),
+    ("\x1b[?1049h", K.CSI, "?", "1049", "", "h"),
+    ("\x1b[>=1;2c", K.CSI, ">=", "1;2", "", "c"),  # private markers in a run
+    ("\x1b[2 q", K.CSI, "", "2", " ", "q"),
+    ("\x1b[?5$p", K.CSI, "?", "5", "$", "p"),
+    ("\x1b[1 !p", K.CSI, "", "1", " !", "p"),
+    ("\x1b[m", K.CSI, "", "", "", "m"),
+    ("\x1b]0;title\x07", K.OSC, "", "0;title", "", ""),
+    ("\x1b]0;title\x1b\\", K.OSC, "", "0;title", "", ""),
+    ("\x1b]0;title\x9c", K.OSC, "", "0;title", "", ""),
+    ("\x9d8;;url\x07", K.OSC, "", "8;;url", "", ""),
+    ("\x9d8;;url\x1b\\", K.OSC, "", "8;;url", "", ""),
+    ("\x1bP$qm\x1b\\", K.DCS, "", "$qm", "", ""),
+    ("\x90$qm\x9c", K.DCS, "", "$qm", "", ""),
+    ("\x1bXsos\x07", K.SOS, "", "sos", "", ""),
+    ("\x98sos\x9c", K.SOS, "", "sos", "", ""),
+    ("\x1b^pm\x1b\\", K.PM, "", "pm", "", ""),
+    ("\x9epm\x07", K.PM, "", "pm", "", ""),
+    ("\x1b_bk;t=1\x07", K.APC, "", "bk;t=1", "", ""),
+    ("\x9fG\x9c", K.APC, "", "G", "", ""),
+    ("\x1b(B", K.NF, "", "", "(", "B"),
+    ("\x1b#8", K.NF, "", "", "#", "8"),
+    ("\x1b $(A", K.NF, "", "", " $(", "A"),
+    ("\x1b7", K.ESC2, "", "", "", "7"),
+    ("\x1bc", K.ESC2, "", "", "", "c"),
+    ("\x1b[31\x18", K.CANCELLED, "", "", "", ""),
+    ("\x1b]0;x\x1a", K.CANCELLED, "", "", "", ""),
+    ("\x1b(\x18", K.CANCELLED, "", "", "", ""),
+]
+
+
+@pytest.mark.parametrize("parts", PARTS, ids=[repr(p[0]) for p in PARTS])
+def test_parse_splits_a_sequence_into_its_parts(parts: tuple[object, ...]) -> None:
+    text = parts[0]
+    assert isinstance(text, str)
+    assert tuple(grammar.parse(text)) == (parts[1], text, *parts[2:])
+    assert [(s, e) for s, e, _ in grammar.scan("x" + text + "y")] == [(1, 1 + len(text))]
+    match = grammar.match_at("x" + text, 1)
+    assert match is not None and match.group() == text
+
+
+@pytest.mark.parametrize(
+    "params,default,numbers",
+    [
+        ("", 0, [0]),
+        ("", 7, [7]),
+        ("1;;3", 5, [1, 5, 3]),
+        ("38:2::255:100:0", 0, [38]),  # sub-parameters after ':' ignored
+        ("4:3", 0, [4]),
+        ("007;0", 1, [7, 0]),  # leading zeros; an explicit 0 stays 0
+        ("000", 1, [0]),
+        ("999999999", 0, [999_999_999]),  # nine digits: read as they are
+        ("1000000000", 0, [999_999_999]),  # ten digits: clamped
+        ("0001000000000", 0, [999_999_999]),  # leading zeros do not count
+        ("9" * 5000, 0, [999_999_999]),
+        ("1;<;2", 9, [1, 9, 2]),  # a field that is not digits: the default
+    ],
+)
+def test_numbers_by_hand(params: str, default: int, numbers: list[int]) -> None:
+    assert grammar.parse(f"\x1b[{params}m").numbers(default) == numbers
+
+
+@pytest.mark.parametrize("params,first", [("", 4), ("0", 4), ("0;7", 4), ("3", 3), ("3;9", 3), ("00012", 12)])
+def test_first_parameter_zero_or_absent_is_the_default(params: str, first: int) -> None:
+    assert grammar.parse(f"\x1b[{params}A").first(4) == first
+
+
+@pytest.mark.parametrize(
+    "text,described",
+    [
+        ("\x1b[2J", "CSI 2 J (ED)"),
+        ("\x1b[?1049h", "CSI ?1049 h (DECSET)"),
+        ("\x1b[?25l", "CSI ?25 l (DECRST)"),
+        ("\x1b[>1u", "CSI >1 u (private)"),
+        ("\x1b[2 q", "CSI 2   q (private)"),  # parts joined by spaces: "2", " ", "q"
+        ("\x1b[?5$p", "CSI ?5 $ p (private)"),
+        ("\x1b[?1m", "CSI ?1 m (private)"),  # a private marker without h / l
+        ("\x1b[1y", "CSI 1 y (?)"),  # a final byte names.py has no name for
+        ("\x1b[H", "CSI H (CUP)"),
+        ("\x1bc", "ESC c (RIS)"),
+        ("\x1b7", "ESC 7 (DECSC)"),
+        ("\x1b:", "ESC : (?)"),
+        ("\x1b(B", "ESC ( B"),
+        ("\x1b]0;t\x07", "OSC"),
+        ("\x1bPq\x1b\\", "DCS"),
+        ("\x1b[1\x18", "CANCELLED"),
+    ],
+)
+def test_describe_by_hand(text: str, described: str) -> None:
+    assert grammar.describe(grammar.parse(text)) == described
