@@ -37,7 +37,8 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "gate": (
         ["textclean/pipeline/gate.py"],
-        ["tests/test_safety_net.py", "tests/test_gate.py"],
+        # test_sessions_clean: the pages kept on the verifier's word; test_tokens: clean_many
+        ["tests/test_safety_net.py", "tests/test_gate.py", "tests/test_sessions_clean.py", "tests/test_tokens.py"],
     ),
     "verify": (
         ["textclean/pipeline/verify*.py"],

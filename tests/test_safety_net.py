@@ -268,3 +268,87 @@ def test_first_parameter_zero_or_absent_is_the_default(params: str, first: int) 
 )
 def test_describe_by_hand(text: str, described: str) -> None:
     assert grammar.describe(grammar.parse(text)) == described
+
+
+# --- the gate: what each argument does (expected values by hand) --------------------------------
+
+WIDE = "x" * 100 + "\rY\n"  # CR after a row past column 80: the width decides which row it returns to
+TALL = "".join(f"r{n}\n" for n in range(30)) + CSI + "29AX\n"  # 29 rows up: only a screen of 30+ rows
+
+
+@pytest.mark.parametrize("as_bytes", [False, True], ids=["str", "bytes"])
+def test_the_terminal_size_reaches_the_models_and_the_verifier(as_bytes: bool) -> None:
+    def run(text: str, **size: int) -> tuple[bool, str]:
+        result = clean(text.encode() if as_bytes else text, min_tokens=0, **size)  # type: ignore[call-overload]
+        out = result.text.decode() if as_bytes else result.text
+        return result.applied, out
+
+    assert run(WIDE) == (False, WIDE)  # an 80-column terminal wraps it: undecided
+    assert run(WIDE, columns=200, rows=24) == (True, "Y" + "x" * 99 + "\n")
+    assert run(WIDE, columns=200) == (True, "Y" + "x" * 99 + "\n")
+    # 80 columns: CR returns to the start of the wrapped row; the logical line stays one line
+    assert run(WIDE, columns=80, rows=24) == (True, "x" * 80 + "Y" + "x" * 19 + "\n")
+    assert run(TALL) == (False, TALL)
+    shown = "r0\nX1\n" + "".join(f"r{n}\n" for n in range(2, 30))
+    assert run(TALL, columns=80, rows=40) == (True, shown)
+    assert run(TALL, rows=40) == (True, shown)
+    assert run(TALL, columns=80) == (False, TALL)
+
+
+@pytest.mark.parametrize("size", [{}, {"columns": 80, "rows": 40}, {"columns": 200}, {"rows": 40}],
+                         ids=["no size", "80x40", "200 columns", "40 rows"])
+def test_the_gate_verifies_at_every_size(size: dict[str, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    raw = "10%\r100%\ndone\n"
+    assert clean(raw, min_tokens=0, **size).text == "100%\ndone\n"  # type: ignore[call-overload]
+    original = cleaner.candidate
+
+    def leaky(text: str, **kwargs: object) -> cleaner.Candidate:
+        proposal = original(text, **kwargs)  # type: ignore[arg-type]
+        return cleaner.Candidate("LEAK" + proposal.text, proposal.removed, proposal.segments)
+
+    monkeypatch.setattr(cleaner, "candidate", leaky)
+    result = clean(raw, min_tokens=0, **size)  # type: ignore[call-overload]
+    assert (result.applied, result.text) == (False, raw)
+    result = clean(raw.encode(), min_tokens=0, **size)  # type: ignore[call-overload]
+    assert (result.applied, result.text) == (False, raw.encode())
+
+
+def test_max_chars_and_min_tokens_are_each_calls_own() -> None:
+    from textclean import BELOW_MIN_TOKENS, TOO_LARGE, TextClean
+
+    text = "\x1b[1mbold\x1b[m words\n" * 3
+    assert clean(text, max_chars=10).reason == TOO_LARGE
+    assert clean(text, max_chars=10, tokenizer=lambda s: len(s.split())).reason == TOO_LARGE
+    assert TextClean(max_chars=10).clean(text).reason == TOO_LARGE
+    assert clean(text, min_tokens=0).applied
+    # the default gates are kept per (min_tokens, max_chars): a later call does not get an earlier one's
+    assert clean(text, min_tokens=1000).reason == BELOW_MIN_TOKENS
+    assert clean(text, min_tokens=0).applied
+    assert clean(text, min_tokens=0, max_chars=10).reason == TOO_LARGE
+    assert clean(text, min_tokens=0).applied
+
+
+def test_tokens_before_is_taken_as_given() -> None:
+    text = "\x1b[1mbold\x1b[m words\n" * 3
+    assert clean(text, min_tokens=0, tokens_before=123).tokens_before == 123
+    refused = clean(text, min_tokens=500, tokens_before=123)
+    assert (refused.applied, refused.tokens_before) == (False, 123)
+    as_bytes = clean(text.encode(), min_tokens=0, tokens_before=77)
+    assert (as_bytes.applied, as_bytes.tokens_before) == (True, 77)
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"min_tokens": -1}, "min_tokens must be >= 0"),
+        ({"columns": 1}, "columns must be an int >= 2 or None, not 1"),
+        ({"rows": 0}, "rows must be an int >= 2 or None, not 0"),
+        ({"columns": 80, "rows": True}, "rows must be an int >= 2 or None, not True"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs: dict[str, int], message: str) -> None:
+    from textclean import TextClean
+
+    with pytest.raises(ValueError) as info:
+        TextClean(**kwargs)
+    assert str(info.value) == message
