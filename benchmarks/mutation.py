@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -24,6 +25,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # oracle.corpora, when run as a script
 
 #: target -> (modules to mutate, the test files that guard them)
 TARGETS: dict[str, tuple[list[str], list[str]]] = {
@@ -51,7 +53,8 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
     ),
 }
 
-COPIED = ("textclean", "oracle", "fixtures_gen", "benchmarks", "fuzz", "tests")
+COPIED = ("textclean", "oracle", "fixtures_gen", "benchmarks", "fuzz", "tests", "docs", "README.md", "CHANGELOG.md")
+ALSO_COPY = ["oracle/", "fixtures_gen/", "benchmarks/", "fuzz/", "docs/", "README.md", "CHANGELOG.md"]
 STATUS = re.compile(r"^\s*(\S+): (.+)$")
 
 
@@ -63,7 +66,7 @@ def _config(modules: list[str], tests: list[str]) -> str:
         "\n[tool.mutmut]\n"
         'source_paths = ["textclean/"]\n'
         f"only_mutate = {toml_list(modules)}\n"
-        'also_copy = ["oracle/", "fixtures_gen/", "benchmarks/", "fuzz/"]\n'
+        f"also_copy = {toml_list(ALSO_COPY)}\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]\n'
         f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
     )
@@ -78,6 +81,9 @@ def prepare(target: str, fresh: bool) -> Path:
     work.mkdir(parents=True, exist_ok=True)
     ignore = shutil.ignore_patterns("__pycache__", ".hypothesis", "*.pyc")
     for name in COPIED:
+        if (ROOT / name).is_file():
+            shutil.copy2(ROOT / name, work / name)
+            continue
         if (work / name).exists():
             shutil.rmtree(work / name)
         shutil.copytree(ROOT / name, work / name, ignore=ignore)
@@ -91,8 +97,15 @@ def run(work: Path, timeout: int, children: int, functions: list[str]) -> int:
     """``mutmut run`` in ``work``, its progress spinner written to ``work/mutmut.log``."""
     command = ["nice", "-n", "10", "timeout", str(timeout), sys.executable, "-m", "mutmut", "run",
                "--max-children", str(children), *functions]
+    env = dict(os.environ)
+    if "TEXTCLEAN_CORPORA" not in env:  # the copy is not beside ../shared/corpora: name where it is
+        from oracle import corpora
+
+        found = corpora.locate()
+        if found is not None:
+            env["TEXTCLEAN_CORPORA"] = str(found)
     with open(work / "mutmut.log", "w", encoding="utf-8") as log:
-        return subprocess.run(command, cwd=work, stdout=log, stderr=subprocess.STDOUT).returncode
+        return subprocess.run(command, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
 
 
 def results(work: Path) -> dict[str, str]:

@@ -139,6 +139,13 @@ def test_tilde_and_at_final_bytes(code: str, final: str, params: str) -> None:
     assert grammar.INERT_SEQUENCE.fullmatch(code) is None
 
 
+def test_a_bel_outside_a_string_is_inert() -> None:
+    assert grammar.INERT_SEQUENCE.fullmatch("\x07") is not None
+    assert grammar.INERT_SEQUENCE.sub("", "a\x07b\x1b]0;t\x07c") == "abc"
+    assert grammar.APPEND_ONLY_INERT.sub("", "a\x07b\x1b[Kc") == "abc"
+    assert cleaner.candidate("done\x07\n").text == "done\n"
+
+
 def test_bracketed_paste_echo_is_one_sequence_each() -> None:
     text = "$ \x1b[200~echo hi\x1b[201~\nhi\n"
     assert [text[s:e] for s, e, _ in grammar.scan(text)] == ["\x1b[200~", "\x1b[201~"]
@@ -232,12 +239,17 @@ def test_parse_splits_a_sequence_into_its_parts(parts: tuple[object, ...]) -> No
         ("999999999", 0, [999_999_999]),  # nine digits: read as they are
         ("1000000000", 0, [999_999_999]),  # ten digits: clamped
         ("0001000000000", 0, [999_999_999]),  # leading zeros do not count
+        ("0000000001", 0, [1]),  # ten characters, one digit that counts
         ("9" * 5000, 0, [999_999_999]),
         ("1;<;2", 9, [1, 9, 2]),  # a field that is not digits: the default
     ],
 )
 def test_numbers_by_hand(params: str, default: int, numbers: list[int]) -> None:
     assert grammar.parse(f"\x1b[{params}m").numbers(default) == numbers
+
+
+def test_numbers_default_to_zero() -> None:
+    assert grammar.parse("\x1b[;5m").numbers() == [0, 5]
 
 
 @pytest.mark.parametrize("params,first", [("", 4), ("0", 4), ("0;7", 4), ("3", 3), ("3;9", 3), ("00012", 12)])
