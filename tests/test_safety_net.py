@@ -385,3 +385,42 @@ def test_min_tokens_is_decided_by_the_count_where_bounds_cannot() -> None:
     assert clean(words, min_tokens=17).reason == BELOW_MIN_TOKENS
     assert clean(words, min_tokens=67).reason == BELOW_MIN_TOKENS
     assert clean("\x1b[1mx\x1b[m", min_tokens=100).reason == BELOW_MIN_TOKENS
+
+
+# --- the gate's second try: pages kept on the verifier's word -----------------------------------
+
+SESSION = ("start\n" + CLEAR + WIDE + CLEAR + TALL + CLEAR + "a 1%\ra 99%\n" + CLEAR + "end 1\rend 2\n")
+SESSION_SIZE = {"columns": 200, "rows": 40}  # WIDE and TALL resolve only at a known width and height
+
+
+def _leaking(monkeypatch: pytest.MonkeyPatch, *, also_again: bool) -> None:
+    """The cleaner's first candidate leaks into the progress page (and, with ``also_again``, every
+    candidate the gate builds again from pages)."""
+    candidate, from_segments = cleaner.candidate, cleaner.from_segments
+
+    def leak(proposal: cleaner.Candidate) -> cleaner.Candidate:
+        return cleaner.Candidate(proposal.text.replace("a 99%", "a 99%LEAK"), proposal.removed, proposal.segments)
+
+    monkeypatch.setattr(cleaner, "candidate", lambda text, **kw: leak(candidate(text, **kw)))
+    if also_again:
+        monkeypatch.setattr(cleaner, "from_segments", lambda *a, **kw: leak(from_segments(*a, **kw)))
+
+
+def test_a_rejected_page_is_kept_and_the_others_cleaned_at_the_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = clean(SESSION, min_tokens=0, **SESSION_SIZE)  # type: ignore[call-overload]
+    assert (honest.applied, honest.pages_kept) == (True, 0)
+    _leaking(monkeypatch, also_again=False)
+    result = clean(SESSION, min_tokens=0, **SESSION_SIZE)  # type: ignore[call-overload]
+    assert result.applied and result.pages_kept >= 1
+    assert "LEAK" not in result.text
+    assert verify.first_difference(SESSION, result.text, **SESSION_SIZE) is None
+    # the pages that need the size were cleaned again at it (not kept: their raw bytes are not there)
+    assert "Y" + "x" * 99 + "\n" in result.text and "\rY" not in result.text
+    assert "\nX1\n" in result.text and CSI + "29A" not in result.text
+
+
+def test_a_candidate_built_again_is_verified_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    _leaking(monkeypatch, also_again=True)
+    for size in ({}, SESSION_SIZE):
+        result = clean(SESSION, min_tokens=0, **size)  # type: ignore[call-overload]
+        assert (result.applied, result.text) == (False, SESSION)
