@@ -424,3 +424,29 @@ def test_a_candidate_built_again_is_verified_again(monkeypatch: pytest.MonkeyPat
     for size in ({}, SESSION_SIZE):
         result = clean(SESSION, min_tokens=0, **size)  # type: ignore[call-overload]
         assert (result.applied, result.text) == (False, SESSION)
+
+
+def test_a_gates_own_size_is_its_default() -> None:
+    from textclean import TextClean
+
+    assert TextClean(min_tokens=0, columns=200, rows=24).clean(WIDE).text == "Y" + "x" * 99 + "\n"
+    assert TextClean(min_tokens=0, rows=40).clean(TALL).applied
+    assert not TextClean(min_tokens=0, columns=200).clean(TALL).applied
+    assert TextClean(min_tokens=0, rows=40).clean(TALL, rows=None).applied  # None: the gate's own
+    assert not TextClean(min_tokens=0).clean(WIDE, columns=None).applied
+
+
+def test_refusals_before_cleaning_return_the_very_object() -> None:
+    from textclean import BELOW_MIN_TOKENS, TOO_LARGE
+
+    text = "\x1b[1mbold\x1b[m words\n" * 3  # 3 x (4 + 4 + 3 + 6 + 1) = 54 characters
+    assert len(text) == 54
+    assert clean(text, min_tokens=0, max_chars=54).applied  # max_chars is inclusive
+    large = clean(text, min_tokens=0, max_chars=53, tokens_before=9)
+    assert (large.reason, large.detail, large.tokens_before) == (TOO_LARGE, "54 characters > max_chars=53", 9)
+    assert large.text is text
+    below = clean(text, min_tokens=10, tokens_before=9)
+    assert below.reason == BELOW_MIN_TOKENS and below.text is text
+    assert clean(text, min_tokens=9, tokens_before=9).reason != BELOW_MIN_TOKENS  # inclusive
+    with pytest.raises(TypeError, match="takes str or bytes, not int"):
+        clean(57)  # type: ignore[call-overload]
