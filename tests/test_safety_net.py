@@ -450,3 +450,55 @@ def test_refusals_before_cleaning_return_the_very_object() -> None:
     assert clean(text, min_tokens=9, tokens_before=9).reason != BELOW_MIN_TOKENS  # inclusive
     with pytest.raises(TypeError, match="takes str or bytes, not int"):
         clean(57)  # type: ignore[call-overload]
+
+
+def test_each_refusal_carries_the_callers_count_and_its_detail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller's ``tokens_before`` (from its own count: deliberately not tiktoken's here) is what
+    every refusal reports, with the very object and the reason's detail."""
+    from textclean import BELOW_MIN_TOKENS, CONTENT_WOULD_CHANGE, NO_TERMINAL_NOISE, UNSUPPORTED_CONTROL
+
+    plain = "plain words\n" * 20
+    result = clean(plain, min_tokens=0, tokens_before=5)
+    assert (result.reason, result.tokens_before, result.text is plain) == (NO_TERMINAL_NOISE, 5, True)
+    result = clean(WIDE, min_tokens=0, tokens_before=7)
+    assert (result.reason, result.tokens_before, result.text is WIDE) == (UNSUPPORTED_CONTROL, 7, True)
+    assert result.detail == "a column on a row past column 80 of a screen of unknown width (in the line at offset 0)"
+    tiny = "\x1b[1mx\x1b[m"
+    result = clean(tiny, min_tokens=100)
+    assert (result.reason, result.text is tiny) == (BELOW_MIN_TOKENS, True)
+    raw = "10%\r100%\ndone\n"
+    original = cleaner.candidate
+    monkeypatch.setattr(cleaner, "candidate", lambda text, **kw: cleaner.Candidate(
+        "LEAK" + original(text, **kw).text, original(text, **kw).removed))
+    result = clean(raw, min_tokens=0, tokens_before=11)
+    assert (result.reason, result.tokens_before, result.text is raw) == (CONTENT_WOULD_CHANGE, 11, True)
+    assert result.detail == "line 1: expected '100%', got 'LEAK100%'"
+
+
+def test_not_smaller_says_by_how_much() -> None:
+    from textclean import NOT_SMALLER
+
+    text = "word " * 60 + "\x1b[m"
+    result = clean(text, min_tokens=0, tokenizer=lambda s: 1, tokens_before=1)
+    assert (result.reason, result.detail, result.tokens_before) == (NOT_SMALLER, "1 >= 1 tokens", 1)
+    assert result.text is text
+
+
+def test_a_second_try_on_two_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two pages are enough for the gate to keep one on the verifier's word and clean the other."""
+    raw = "a 1%\ra 99%\n" + CLEAR + "b 1%\rb 99%\n"
+    original = cleaner.candidate
+    monkeypatch.setattr(cleaner, "candidate", lambda text, **kw: cleaner.Candidate(
+        original(text, **kw).text.replace("b 99%", "b 99%LEAK"), original(text, **kw).removed,
+        original(text, **kw).segments))
+    result = clean(raw, min_tokens=0)
+    assert (result.applied, result.pages_kept, result.pages_cleaned) == (True, 1, 1)
+    assert "LEAK" not in result.text and verify.first_difference(raw, result.text) is None
+
+
+def test_the_smallest_terminal_is_two_by_two() -> None:
+    from textclean import TextClean
+
+    gate = TextClean(min_tokens=0, columns=2, rows=2)
+    assert (gate.columns, gate.rows) == (2, 2)
+    assert clean("ab\x1b[1m\n", min_tokens=0, columns=2, rows=2).text == "ab\n"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import os
 import re
 from collections.abc import Sequence
@@ -56,22 +55,9 @@ def _size(columns: int | None, rows: int | None) -> tuple[int | None, int | None
     return columns, rows
 
 
-def _verifier_knows_sizes() -> bool:
-    try:
-        return "columns" in inspect.signature(verify.first_difference).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 def _check(raw: str, candidate: str, columns: int | None, rows: int | None) -> str | None:
     """The verifier's verdict on a whole candidate (None: it passes)."""
-    if columns is None and rows is None:
-        difference = verify.first_difference(raw, candidate)
-    elif not _verifier_knows_sizes():
-        return "the verifier does not take a terminal size: a candidate for a known size cannot be checked"
-    else:
-        size: dict[str, int | None] = {"columns": columns, "rows": rows}
-        difference = verify.first_difference(raw, candidate, **size)
+    difference = verify.first_difference(raw, candidate, columns=columns, rows=rows)
     return difference or _joined_bytes(candidate)
 
 
@@ -220,8 +206,7 @@ class TextClean:
             if tokens_before < self.min_tokens:
                 return self._refuse(text, BELOW_MIN_TOKENS, None, tokens_before)
         difference = _check(text, proposal.text, columns, rows)
-        if (difference is not None and proposal.segments is not None and len(proposal.segments) > 1
-                and (columns is None and rows is None or _verifier_knows_sizes())):
+        if difference is not None and proposal.segments is not None and len(proposal.segments) > 1:
             segments = list(proposal.segments)
             proposal = pair = None  # the rejected candidate is not kept beside the next one
             retried, difference = _keep_rejected_pages(text, segments, difference, columns, rows)
