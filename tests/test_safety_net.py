@@ -68,6 +68,23 @@ def test_extra_text_on_a_line_is_a_difference(name: str, raw: str, candidate: st
         assert verify.first_difference(raw, altered.replace("\n", "\n \n"), **size) is not None, what
 
 
+@pytest.mark.parametrize("size", SIZES, ids=["unknown size", "80x24"])
+@pytest.mark.parametrize("name,raw,candidate", RAWS, ids=[r[0] for r in RAWS])
+def test_lines_are_compared_as_written(name: str, raw: str, candidate: str, size: dict[str, int]) -> None:
+    """Only CRs at a line's end, and lines of spaces and tabs only, are not text: a CR at a line's
+    start, a line of other white space, two lines joined by a space are differences."""
+    lines = candidate.rstrip("\n").split("\n")
+    for what, altered in (
+        ("CR at the start of a line", "\r" + candidate),
+        ("a line of NBSP", candidate + "\u00a0\n"),
+        ("a line of FF", candidate + "\x0c\n"),
+        ("a line of VT between", candidate.replace("\n", "\n\x0b\n", 1)),
+        ("two lines joined by a space, a blank line after", " ".join(lines[:2]) + "\n\n" + "\n".join(lines[2:]) + "\n"),
+        ("two lines joined by a tab", "\t".join(lines[:2]) + "\n" + "\n".join(lines[2:]) + "\n"),
+    ):
+        assert verify.first_difference(raw, altered, **size) is not None, what
+
+
 @pytest.mark.parametrize("name,raw,candidate", RAWS, ids=[r[0] for r in RAWS])
 def test_the_gate_refuses_a_leak(name: str, raw: str, candidate: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole gate with a cleaner that appends LEAK to its first line: LEAK never comes out (a text
