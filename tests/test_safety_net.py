@@ -342,7 +342,7 @@ def test_the_gate_verifies_at_every_size(size: dict[str, int], monkeypatch: pyte
     assert (result.applied, result.text) == (False, raw.encode())
 
 
-def test_max_chars_and_min_tokens_are_each_calls_own() -> None:
+def test_max_chars_and_min_tokens_are_each_calls_own(monkeypatch: pytest.MonkeyPatch) -> None:
     from textclean import BELOW_MIN_TOKENS, TOO_LARGE, TextClean
 
     text = "\x1b[1mbold\x1b[m words\n" * 3
@@ -351,6 +351,9 @@ def test_max_chars_and_min_tokens_are_each_calls_own() -> None:
     assert TextClean(max_chars=10).clean(text).reason == TOO_LARGE
     assert clean(text, min_tokens=0).applied
     # the default gates are kept per (min_tokens, max_chars): a later call does not get an earlier one's
+    import textclean.pipeline.gate
+
+    monkeypatch.setattr(textclean.pipeline.gate, "_DEFAULT", {})  # as in a fresh process
     assert clean(text, min_tokens=1000).reason == BELOW_MIN_TOKENS
     assert clean(text, min_tokens=0).applied
     assert clean(text, min_tokens=0, max_chars=10).reason == TOO_LARGE
@@ -399,7 +402,8 @@ def test_min_tokens_is_decided_by_the_count_where_bounds_cannot() -> None:
     words = "\x1b[1m" + "plain words " * 5 + "\x1b[m"  # 67 characters, 16 tokens
     assert (len(words), len(count(words))) == (67, 16)
     assert clean(words, min_tokens=16).reason is None
-    assert clean(words, min_tokens=17).reason == BELOW_MIN_TOKENS
+    below = clean(words, min_tokens=17)
+    assert (below.reason, below.text is words, below.tokens_before) == (BELOW_MIN_TOKENS, True, 16)
     assert clean(words, min_tokens=67).reason == BELOW_MIN_TOKENS
     assert clean("\x1b[1mx\x1b[m", min_tokens=100).reason == BELOW_MIN_TOKENS
 
@@ -496,9 +500,21 @@ def test_not_smaller_says_by_how_much() -> None:
     from textclean import NOT_SMALLER
 
     text = "word " * 60 + "\x1b[m"
-    result = clean(text, min_tokens=0, tokenizer=lambda s: 1, tokens_before=1)
-    assert (result.reason, result.detail, result.tokens_before) == (NOT_SMALLER, "1 >= 1 tokens", 1)
-    assert result.text is text
+    result = clean(text, min_tokens=0, tokenizer=lambda s: 5, tokens_before=3)
+    assert (result.reason, result.detail, result.tokens_before) == (NOT_SMALLER, "5 >= 3 tokens", 3)
+    assert result.text is text and result.removed.escape_sequences == 0
+
+
+def test_one_page_resolved_by_the_screen_model_is_not_tried_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second try keeps pages; a text of one page has nothing else to clean: the leak is refused."""
+    from textclean import CONTENT_WOULD_CHANGE
+
+    original = cleaner.candidate
+    monkeypatch.setattr(cleaner, "candidate", lambda text, **kw: cleaner.Candidate(
+        "LEAK" + original(text, **kw).text, original(text, **kw).removed, original(text, **kw).segments))
+    assert original(WIDE, columns=80, rows=24).pages_cleaned == 1
+    result = clean(WIDE, min_tokens=0, columns=80, rows=24)
+    assert (result.reason, result.text is WIDE) == (CONTENT_WOULD_CHANGE, True)
 
 
 def test_a_second_try_on_two_pages(monkeypatch: pytest.MonkeyPatch) -> None:
