@@ -77,6 +77,8 @@ def test_lines_are_compared_as_written(name: str, raw: str, candidate: str, size
     for what, altered in (
         ("CR at the start of a line", "\r" + candidate),
         ("a line of NBSP", candidate + "\u00a0\n"),
+        ("a line of X", candidate + "X\n"),
+        ("a line of X between, CR LF", candidate.replace("\n", "\r\nX\r\n", 1)),
         ("a line of FF", candidate + "\x0c\n"),
         ("a line of VT between", candidate.replace("\n", "\n\x0b\n", 1)),
         ("two lines joined by a space, a blank line after", " ".join(lines[:2]) + "\n\n" + "\n".join(lines[2:]) + "\n"),
