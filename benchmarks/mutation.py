@@ -68,6 +68,8 @@ def _config(modules: list[str], tests: list[str]) -> str:
         f"only_mutate = {toml_list(modules)}\n"
         f"also_copy = {toml_list(ALSO_COPY)}\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]\n'
+        # a mutant that loops is stopped after 3x its tests' time (mutmut's default 15x: minutes each)
+        "timeout_multiplier = 3.0\n"
         f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
     )
 

@@ -537,3 +537,19 @@ def test_the_smallest_terminal_is_two_by_two() -> None:
     gate = TextClean(min_tokens=0, columns=2, rows=2)
     assert (gate.columns, gate.rows) == (2, 2)
     assert clean("ab\x1b[1m\n", min_tokens=0, columns=2, rows=2).text == "ab\n"
+
+
+def test_the_verifier_answers_at_the_size_it_is_given() -> None:
+    """The same candidate, right at one size and wrong at another (by hand: an 80-column terminal wraps
+    the 100-column row; a 10-row screen shows r11 to the blank last row: CUU 15 stops at r11, not r5; tmux agrees)."""
+    wide_right = "Y" + "x" * 99 + "\n"
+    assert verify.first_difference(WIDE, wide_right, columns=200, rows=24) is None
+    assert verify.first_difference(WIDE, wide_right, columns=200) is None
+    assert verify.first_difference(WIDE, wide_right) is not None  # width unknown: undecided
+    rows = "".join(f"r{n}\n" for n in range(20))
+    up = rows + CSI + "15AX\n"
+    on_24_rows = rows.replace("r5\n", "X5\n")
+    assert verify.first_difference(up, on_24_rows) is None
+    assert verify.first_difference(up, on_24_rows, columns=80, rows=24) is None
+    assert verify.first_difference(up, on_24_rows, columns=80, rows=10) is not None
+    assert verify.first_difference(up, rows.replace("r11\n", "X11\n"), columns=80, rows=10) is None
