@@ -68,6 +68,9 @@ SLOW_RUN = 1.0  # seconds
 KB = 1024
 MB = 1024 * 1024
 ORACLE_LABEL = "oracle throughput (oracle.render on fixtures)"
+ORACLE_PYTE_LABEL = "oracle.render / pyte ByteStream, time per byte (log text)"
+CAPTURE_TIMEOUT_LABEL = "pty capture timing out after 1 s, background child killed (wall)"
+CAPTURE_BACKGROUND_LABEL = "pty capture, a background child holding the pty (wall)"
 PEAK_MEMORY_LABEL = "peak memory / input size, one 50 MB line (tracemalloc)"
 DEFAULT_FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 
@@ -566,6 +569,50 @@ class Bench:
         mb_per_s = chars / MB / seconds
         self.out(f"oracle throughput: oracle.render on {len(texts)} inputs, {_size(chars)} in {_ms(seconds)}")
         self.ratios.append(Ratio(ORACLE_LABEL, mb_per_s, None, " MB/s"))
+        self.oracle_against_pyte(render)
+
+    def oracle_against_pyte(self, render: Callable[[bytes], object]) -> None:
+        """Was tests/test_oracle_fixes.py's timed test: pyte's Stream parses one character at a time,
+        the oracle must judge megabytes in seconds (at least 3x pyte's throughput)."""
+        try:
+            import pyte
+        except ImportError as error:
+            self.out(f"oracle against pyte: skipped ({error})")
+            self.ratios.append(Ratio(ORACLE_PYTE_LABEL, 0.0, None, skipped=True))
+            return
+        lines = 800 if self.quick else 8000
+        data = b"".join(
+            b"\x1b[32m%6d\x1b[0m some log text with words and \x1b[1mbold\x1b[m parts\n" % i
+            + (b"progress 10%\rprogress 50%\r\x1b[Kprogress 100%\n" if i % 5 == 0 else b"")
+            for i in range(lines)
+        )
+        sample = data[: len(data) // 8]
+        budget = Budget(self.budget.repeat, 0.0)
+        ours = best_time(lambda: render(data), budget) / len(data)
+
+        def feed() -> None:
+            pyte.ByteStream(pyte.HistoryScreen(80, 24, history=100000)).feed(sample)
+
+        theirs = best_time(feed, budget) / len(sample)
+        self.out(f"oracle against pyte: {1 / MB / ours:.2f} MB/s against pyte's "
+                 f"{1 / MB / theirs:.2f} MB/s (ByteStream into an 80x24 HistoryScreen)")
+        self.ratios.append(Ratio(ORACLE_PYTE_LABEL, ours / theirs, 0.33))
+
+    def pty_captures(self) -> None:
+        """Were tests/test_fixtures_gen.py's wall-clock limits: a capture that times out kills its process
+        group at once, and a background child holding the pty does not hold up the capture."""
+        from fixtures_gen import capture
+
+        cases = (
+            (CAPTURE_TIMEOUT_LABEL, ["sh", "-c", "sleep 100 & sleep 100"], 1.0, 10.0),
+            (CAPTURE_BACKGROUND_LABEL, ["sh", "-c", "sleep 30 & echo done"], 20.0, 5.0),
+        )
+        for label, argv, timeout, goal in cases:
+            started = time.perf_counter()
+            result = capture(argv, timeout=timeout, version_argv=())
+            seconds = time.perf_counter() - started
+            self.out(f"pty capture {argv[-1]!r}: {seconds:.2f} s, timed out: {result.timed_out}")
+            self.ratios.append(Ratio(label, seconds, goal, " s"))
 
     def peak_memory(self) -> None:
         size = 50 * MB
@@ -932,7 +979,7 @@ def _ms(seconds: float) -> str:
 
 
 SECTIONS = ("issue13", "counting", "inert", "clean", "grammar", "verifier", "pathological", "pathological-once",
-            "oracle", "memory", "hook", "sized")
+            "oracle", "captures", "memory", "hook", "sized")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -979,6 +1026,8 @@ def main(argv: list[str] | None = None) -> int:
         bench.pathological_once(args.pathological_mb, args.family)
     if "oracle" in sections:
         bench.oracle_throughput(fixtures)
+    if "captures" in sections:
+        bench.pty_captures()
     if "memory" in sections:
         if "issue13" not in sections:  # issue 13's memory row on its own: --only memory
             issue13.memory()

@@ -23,6 +23,9 @@ RATIO_LINES = (
     "grammar, largest growth t(2S)/2t(S)",  # were tests/test_grammar.py's timed test
     "verifier, largest growth t(2S)/2t(S)",  # were tests/test_verify.py's timed tests
     "oracle throughput",
+    "oracle.render / pyte ByteStream, time per byte",  # was tests/test_oracle_fixes.py's timed test
+    "pty capture timing out after 1 s",  # were tests/test_fixtures_gen.py's wall-clock limits
+    "pty capture, a background child holding the pty",
     "peak memory / input size, one 50 MB line",
     # issue 13's table and issue 17's counting rows
     "clean+verify (tokenizer len) / ansi-regex re.sub, all",

@@ -14,7 +14,7 @@ To add a rule: add its key and design.md wording to ``RULES``, and at least one 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -68,8 +68,16 @@ KEEPS_WHAT_TMUX_DROPS = "tmux 3.3a draws nothing for it; the models keep it (str
 SWALLOWED_BY_TMUX = "tmux swallows to the next ESC past a BEL-ended APC; the policy keeps the text (no redraw after)"
 KEEPS_WHAT_A_CLEAR_HID = "a clear or a screen switch hides the page before; the models keep it (docs/design.md)"
 
-# Rules the model branches implement (models.md); a row that needs one is a strict xfail until they merge.
-ISSUE_23_STRINGS = "issue 23 item 2: at a terminal, text after a BEL-ended APC/DCS/SOS/PM and before its ST is refused"
+
+#: The DEC private modes that change neither which characters show nor where, written out by hand from
+#: xterm's ctlseqs (names.HARMLESS_PRIVATE_MODES must equal it; tmux shows each in ``tmux_shows``).
+HARMLESS_MODES_BY_HAND = frozenset({
+    1, 4, 7, 8, 9, 12, 13, 14, 18, 19, 25, 40, 44, 66, 67,
+    1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1010, 1011, 1015, 1016,
+    1034, 1035, 1036, 1037, 1039, 1040, 1041, 1042, 1043, 1044,
+    1050, 1051, 1052, 1053, 1060, 1061,
+    2004, 2026, 2031, 2048, 9001,
+})
 
 
 @dataclass(frozen=True)
@@ -79,8 +87,6 @@ class Case:
     shows: list[str] | None  # the informative lines, or REFUSED
     oracle_differs: str = ""  # why the oracle (a terminal) shows something else, if it does
     tmux_differs: str = ""  # why tmux 3.3a, the tie-breaker, shows something else, if it does
-    cleaner_pending: str = ""  # where the cleaner still resolves what the verifier refuses (the gate refuses)
-    models_pending: str = ""  # a rule of models.md neither model implements on this branch yet (strict xfail)
 
     @property
     def id(self) -> str:
@@ -132,13 +138,11 @@ CASES = [
     Case("swallowing-string", "a\nb" + CSI + "A\x1b_x\x07\nc\n", REFUSED),  # onto a row above
     Case("swallowing-string", "ab\x1bPx\x18cd\rX\n", REFUSED),  # DCS data cancelled
     # tmux 3.3a swallows the line end too (to the next ESC): it joins lines there
-    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\n", REFUSED,
-         cleaner_pending="F3: nothing after it ends the string; the cleaner keeps more"),
-    Case("swallowing-string", "50%\r100%\n\x1b_bk;t=1\x07step\n", REFUSED,
-         cleaner_pending="F3: nothing after it ends the string; the cleaner keeps more"),
+    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\n", REFUSED),  # F3, fixed on both sides
+    Case("swallowing-string", "50%\r100%\n\x1b_bk;t=1\x07step\n", REFUSED),
     # At a terminal (issue 23 item 2): text between a BEL that ends the APC and the next ESC, which tmux
     # swallows; no terminal keeps it (DISPLAY_CASES).
-    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\x1b[m\n", REFUSED, models_pending=ISSUE_23_STRINGS),
+    Case("swallowing-string", "\x1b_bk;t=1\x07step 1\x1b[m\n", REFUSED),
     Case("swallowing-string", "x\x1bP1;2\x18y\rz\n", ["zy"]),  # cancelled before DCS data: all agree
     Case("parameter-range", "progress 10%" + CSI + "99999999999D" + CSI + "Kdone\n", REFUSED),
     Case("parameter-range", "ab" + CSI + "2147483648GX\n", REFUSED),
@@ -245,13 +249,6 @@ def _verifier_shows(raw: str) -> list[str] | None:
         return REFUSED
 
 
-def _verifier_knows_pages() -> bool:
-    """Whether this tree's verifier has the session semantics (issue 11: it takes the terminal's size)."""
-    import inspect
-
-    return "columns" in inspect.signature(verify.first_difference).parameters
-
-
 def _as_terminal_shows(lines: list[str]) -> list[str]:
     """What the oracle's rendering of ``lines`` looks like: tabs expanded, right-trimmed."""
     return [line.expandtabs(8).rstrip() for line in lines]
@@ -261,30 +258,13 @@ def test_every_rule_has_a_case() -> None:
     assert {case.rule for case in CASES} == set(RULES)
 
 
-# The model branches of models.md merged so far: their rows are no longer pending.
-LANDED = frozenset({"verifier", "cleaner"})
-
-
-def _pending(cases: list[Case], model: str) -> list:
-    def marks(case: Case) -> list:
-        pending = case.models_pending and model not in LANDED
-        return [pytest.mark.xfail(strict=True, reason=f"models: {case.models_pending}")] if pending else []
-
-    return [pytest.param(case, id=case.id, marks=marks(case)) for case in cases]
-
-
-@pytest.mark.parametrize("case", _pending(CASES, "cleaner"))
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
 def test_cleaner_follows_the_contract(case: Case) -> None:
-    shows = _cleaner_shows(case.raw)
-    if case.cleaner_pending and shows != case.shows:
-        pytest.xfail(f"{case.cleaner_pending} (the verifier refuses, so the gate does)")
-    assert shows == case.shows
+    assert _cleaner_shows(case.raw) == case.shows
 
 
-@pytest.mark.parametrize("case", _pending(CASES, "verifier"))
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
 def test_verifier_follows_the_contract(case: Case) -> None:
-    if case.rule == "pages" and not _verifier_knows_pages():
-        pytest.skip("the verifier on this branch predates the session semantics (docs/design.md, 'Pages')")
     assert _verifier_shows(case.raw) == case.shows
 
 
@@ -304,44 +284,43 @@ def test_oracle_differs_only_where_a_case_says_so(case: Case) -> None:
 
 def test_both_models_take_the_same_private_modes_as_harmless() -> None:
     """DECSET / DECRST of every mode xterm numbers (and beyond): resolved by both models or by neither."""
-    from textclean.pipeline.names import HARMLESS_PRIVATE_MODES
-
     # Resolved as pages (docs/design.md, 'Pages'): the cursor saved and restored; the alternate screen a
     # page of its own, the main screen continuing after it.
     # 1048: tmux 3.3a ignores it, xterm saves the cursor: refused (red team F8).
     pages = {1048: REFUSED, 1049: ["a", " b"]}
     for mode in (*range(2100), 9001, 9999):
         raw = f"a{CSI}?{mode}hb{CSI}?{mode}l\n"
-        shows = ["ab"] if mode in HARMLESS_PRIVATE_MODES else pages.get(mode, REFUSED)
-        if mode in pages and not _verifier_knows_pages():
-            assert _cleaner_shows(raw) == shows, mode
-            continue
+        shows = ["ab"] if mode in HARMLESS_MODES_BY_HAND else pages.get(mode, REFUSED)
         assert (_cleaner_shows(raw), _verifier_shows(raw)) == (shows, shows), mode
 
 
 def test_no_final_byte_is_compared_as_a_bare_letter() -> None:
-    """The models compare sequences against names.py, never against a literal final byte."""
+    """Every pipeline module and the oracle's models compare sequences against names.py, never against a
+    literal final byte (``final == "J"``, ``final in "Hf"``, ``seq.final in "78"``, ``text[-1] == "m"``)."""
     import importlib
     import re
     from pathlib import Path
 
-    bare = re.compile(r"""(final|\[-1\])\s*(==|!=|in)\s*["']""")
-    names = ("textclean.pipeline.cleaner", "textclean.pipeline.redraw", "textclean.pipeline.verify",
-             "textclean.pipeline.grammar", "oracle.stream", "oracle.render")
-    for name in names:
-        source = Path(importlib.import_module(name).__file__ or "").read_text(encoding="utf-8")
-        assert not bare.search(source), (name, bare.search(source))
+    import textclean.pipeline
+
+    bare = re.compile(r"""(final|\[-1\])\s*(==|!=|(not\s+)?in)\s*[(\[{]?\s*["'](?!\\)""")  # "\r": no final
+    pipeline = Path(textclean.pipeline.__file__).parent
+    sources = sorted(pipeline.glob("*.py"))
+    assert len(sources) >= 15, sources  # every module, not a list that forgets the new ones
+    sources += [Path(importlib.import_module(name).__file__ or "") for name in ("oracle.stream", "oracle.render")]
+    found = [f"{path.name}:{n}: {line.strip()}" for path in sources
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if bare.search(line)]
+    assert found == []
 
 
 @pytest.fixture(scope="module")
 def tmux_shows() -> list[list[str]]:
     """What tmux 3.3a shows for every resolved case, then for the harmless private modes, in one server."""
     from oracle import tmux
-    from textclean.pipeline.names import HARMLESS_PRIVATE_MODES
 
     if not tmux.available():
         pytest.skip("tmux is not installed (.ci/run installs it)")
-    modes = "".join(f"m{mode} a{CSI}?{mode}hb{CSI}?{mode}l\n" for mode in sorted(HARMLESS_PRIVATE_MODES))
+    modes = "".join(f"m{mode} a{CSI}?{mode}hb{CSI}?{mode}l\n" for mode in sorted(HARMLESS_MODES_BY_HAND))
     streams = [case.raw for case in RESOLVED] + [modes]
     with tmux.server() as server:
         captures = server.show_many([(raw.encode(), 400, 60) for raw in streams])
@@ -359,9 +338,8 @@ def test_tmux_shows_what_the_models_resolve(index: int, tmux_shows: list[list[st
 
 @pytest.mark.tmux
 def test_tmux_shows_text_around_every_harmless_private_mode(tmux_shows: list[list[str]]) -> None:
-    from textclean.pipeline.names import HARMLESS_PRIVATE_MODES
 
-    assert tmux_shows[-1] == [f"m{mode} ab" for mode in sorted(HARMLESS_PRIVATE_MODES)]
+    assert tmux_shows[-1] == [f"m{mode} ab" for mode in sorted(HARMLESS_MODES_BY_HAND)]
 
 
 # --- The session rules, verifier side (docs/design.md, 'Pages'), at the terminal's size where given -------
@@ -472,8 +450,7 @@ def test_verifier_refuses_what_the_red_team_found(raw: str, columns: int | None,
 # Each row runs against the cleaner (``cleaner.candidate``), the verifier (``verify.first_difference``: a
 # resolved row's lines are accepted, a refused row is "unresolvable") and the oracle (a resolved row's lines
 # are lossless on that display); tmux 3.3a shows every resolved row (no terminal: at 10000 columns after the
-# BEL-ended strings go, ``oracle.tmux.no_terminal``). ``pending`` names the model (models.md) a row needs that
-# this branch does not have yet: a strict xfail, removed when the model branches merge.
+# BEL-ended strings go, ``oracle.tmux.no_terminal``).
 
 NO_TERMINAL: dict[str, Any] = {"terminal": False}
 UNKNOWN_SIZE: dict[str, Any] = {"terminal": True}
@@ -499,12 +476,6 @@ DISPLAY_RULES = {
     "horizontal move, an erase whose reach depends on the column (models.md item 2).",
 }
 
-CLEANER_DISPLAYS = "cleaner: models.md item 1 (the displays: no terminal, fresh)"
-VERIFIER_DISPLAYS = "verifier: models.md item 1 (the displays: no terminal, fresh)"
-CLEANER_DISPUTES = "cleaner: models.md item 2 (a dispute is a state, refused only when read)"
-VERIFIER_DISPUTES = "verifier: models.md item 2 (a dispute is a state, refused only when read)"
-CLEANER_STRINGS = "cleaner: models.md item 1, issue 23 item 2 (text after a BEL-ended string at a terminal)"
-VERIFIER_STRINGS = "verifier: models.md item 1, issue 23 item 2 (text after a BEL-ended string at a terminal)"
 
 
 @dataclass(frozen=True)
@@ -513,7 +484,6 @@ class DisplayCase:
     raw: str
     display: dict[str, Any]
     shows: list[str] | None  # the informative lines (a wrapped line as one line), or REFUSED
-    pending: tuple[str, ...] = ()  # the models' reasons this branch does not meet the row yet
     tmux_differs: str = ""  # why tmux 3.3a shows something else, if it does
 
     @property
@@ -536,33 +506,29 @@ FULL = "a\n" + "x" * 10
 X10 = "x" * 10
 
 DISPLAY_CASES = [
-    DisplayCase("no-terminal", PROGRESS, NO_TERMINAL, ["#" * 95 + " 100%"], (CLEANER_DISPLAYS, VERIFIER_DISPLAYS)),
+    DisplayCase("no-terminal", PROGRESS, NO_TERMINAL, ["#" * 95 + " 100%"]),
     DisplayCase("unknown-size", PROGRESS, UNKNOWN_SIZE, REFUSED),
     DisplayCase("a-size", PROGRESS, at(80, 24), ["#" * 175 + " 100%"]),  # the first frame's first row stays
     DisplayCase("a-size", PROGRESS, at(200, 50), ["#" * 95 + " 100%"]),
-    DisplayCase("no-terminal", PROGRESS_EL, NO_TERMINAL, ["[" + "=" * 40 + "] done"],
-                (CLEANER_DISPLAYS, VERIFIER_DISPLAYS)),
+    DisplayCase("no-terminal", PROGRESS_EL, NO_TERMINAL, ["[" + "=" * 40 + "] done"]),
     DisplayCase("unknown-size", PROGRESS_EL, UNKNOWN_SIZE, REFUSED),
-    DisplayCase("no-terminal", "ab" + CSI + "200CX\n", NO_TERMINAL, ["ab" + " " * 200 + "X"],
-                (CLEANER_DISPLAYS, VERIFIER_DISPLAYS)),
+    DisplayCase("no-terminal", "ab" + CSI + "200CX\n", NO_TERMINAL, ["ab" + " " * 200 + "X"]),
     DisplayCase("unknown-size", "ab" + CSI + "200CX\n", UNKNOWN_SIZE, REFUSED),
     DisplayCase("a-size", "ab" + CSI + "200CX\n", at(80, 24), ["ab" + " " * 77 + "X"]),  # stops at the margin
-    DisplayCase("no-terminal", "ab" + CSI + "100GX\n", NO_TERMINAL, ["ab" + " " * 97 + "X"],
-                (CLEANER_DISPLAYS, VERIFIER_DISPLAYS)),
+    DisplayCase("no-terminal", "ab" + CSI + "100GX\n", NO_TERMINAL, ["ab" + " " * 97 + "X"]),
     DisplayCase("unknown-size", "ab" + CSI + "100GX\n", UNKNOWN_SIZE, REFUSED),
     DisplayCase("a-size", "ab" + CSI + "100GX\n", at(80, 24), ["ab" + " " * 77 + "X"]),
-    DisplayCase("fresh", FIRST_PAGE_CUP, at(20, 5, fresh=True), ["X", "b"], (CLEANER_DISPLAYS, VERIFIER_DISPLAYS)),
+    DisplayCase("fresh", FIRST_PAGE_CUP, at(20, 5, fresh=True), ["X", "b"]),
     DisplayCase("fresh", FIRST_PAGE_CUP, at(20, 5), REFUSED),
-    DisplayCase("fresh", FIRST_PAGE_VPA, at(20, 5, fresh=True), ["a", "bX", "c"],
-                (CLEANER_DISPLAYS, VERIFIER_DISPLAYS)),
+    DisplayCase("fresh", FIRST_PAGE_VPA, at(20, 5, fresh=True), ["a", "bX", "c"]),
     DisplayCase("fresh", FIRST_PAGE_VPA, at(20, 5), REFUSED),
     DisplayCase("bel-string", APC_BEL, NO_TERMINAL, ["AB\tCD"]),
-    DisplayCase("bel-string", APC_BEL, UNKNOWN_SIZE, REFUSED, (CLEANER_STRINGS, VERIFIER_STRINGS)),
-    DisplayCase("bel-string", APC_BEL, at(80, 24), REFUSED, (CLEANER_STRINGS, VERIFIER_STRINGS)),
+    DisplayCase("bel-string", APC_BEL, UNKNOWN_SIZE, REFUSED),
+    DisplayCase("bel-string", APC_BEL, at(80, 24), REFUSED),
     DisplayCase("bel-string", SOS_BEL, NO_TERMINAL, ["wk =0"]),
-    DisplayCase("bel-string", SOS_BEL, at(200, 24), REFUSED, (CLEANER_STRINGS, VERIFIER_STRINGS)),
+    DisplayCase("bel-string", SOS_BEL, at(200, 24), REFUSED),
     DisplayCase("bel-string", BUILDKITE, NO_TERMINAL, ["step 1"]),
-    DisplayCase("bel-string", BUILDKITE, at(80, 24), REFUSED, (CLEANER_STRINGS, VERIFIER_STRINGS)),
+    DisplayCase("bel-string", BUILDKITE, at(80, 24), REFUSED),
     # Disputes at the pending-wrap column of a 10x5 terminal, settled ...
     DisplayCase("dispute-settle", FULL + CSI + "A\rY\n", at(10, 5), ["Y", X10]),
     DisplayCase("dispute-settle", FULL + CSI + "A" + CSI + "3GY\n", at(10, 5), ["a Y", X10]),
@@ -585,18 +551,6 @@ DISPLAY_CASES = [
     DisplayCase("no-terminal", FULL + CSI + "AY\n", NO_TERMINAL, ["a" + " " * 9 + "Y", X10]),
 ]
 
-# Every settled dispute is refused on this branch (the models refuse at the dispute itself): the model
-# branches of models.md item 2 resolve them.
-DISPLAY_CASES = [replace(case, pending=(CLEANER_DISPUTES, VERIFIER_DISPUTES)) if case.rule == "dispute-settle" else case
-                 for case in DISPLAY_CASES]
-
-
-def _display_param(case: DisplayCase, model: str) -> Any:
-    reasons = [reason for reason in case.pending if reason.startswith(model) and model not in LANDED]
-    marks = [pytest.mark.xfail(strict=True, reason="; ".join(reasons))] if reasons else []
-    return pytest.param(case, id=case.id, marks=marks)
-
-
 def _as_candidate(lines: list[str]) -> str:
     return "".join(line + "\n" for line in lines)
 
@@ -616,12 +570,12 @@ def test_every_display_rule_has_a_case() -> None:
         assert {"no-terminal", "unknown", "80x24"} <= shown, raw
 
 
-@pytest.mark.parametrize("case", [_display_param(case, "cleaner") for case in DISPLAY_CASES])
+@pytest.mark.parametrize("case", DISPLAY_CASES, ids=lambda case: case.id)
 def test_cleaner_follows_the_display_contract(case: DisplayCase) -> None:
     assert _cleaner_shows_on(case) == case.shows
 
 
-@pytest.mark.parametrize("case", [_display_param(case, "verifier") for case in DISPLAY_CASES])
+@pytest.mark.parametrize("case", DISPLAY_CASES, ids=lambda case: case.id)
 def test_verifier_follows_the_display_contract(case: DisplayCase) -> None:
     if case.shows is REFUSED:
         # Whatever the candidate (here what a terminal of that display shows), the raw cannot be resolved.

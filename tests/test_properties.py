@@ -15,13 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import oracle
+import textclean
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from strategies import screen_controls, terminal_streams  # noqa: E402
-
-textclean = pytest.importorskip("textclean")
-if not hasattr(textclean, "clean"):  # pragma: no cover - while the gate is being written
-    pytest.skip("textclean.clean is not there yet", allow_module_level=True)
 
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

@@ -1,8 +1,9 @@
 """Red team of whole-session cleaning, judged by a live tmux 3.3a (tests/tmux_judge.py).
 
 Each finding is the exact short input the minimiser (fuzz/tmux_minimise.py) left, at the size it was
-cleaned for, as a strict xfail: it fails today (the gate adopts a candidate that misses a line tmux
-shows) and passes once the owners fix it (by refusing or by a right candidate); then flip it.
+cleaned for. Every finding so far is fixed (the gate refuses it or adopts a candidate tmux agrees with),
+so each runs as a regression with no mark; a new finding that is not fixed yet goes in as a strict
+xfail (``pytest.param(..., marks=pytest.mark.xfail(strict=True, reason=...))``) and is flipped when fixed.
 ``test_generated_batch`` runs a bounded batch of every stream family through the judge.
 """
 
@@ -34,10 +35,6 @@ def _judged(srv: tmux_judge.JudgeServer, raw: bytes, columns: int | None, rows: 
     case = tmux_judge.Case(raw, columns, rows, "finding", sizes)
     tmux_judge.judge([case], srv)
     return case
-
-
-def _xfail(reason: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=reason)
 
 
 F2 = ("F2 cleaner+verifier (or design): size unknown, a line passes column 80 then CR/EL/CHA acts as if "
@@ -381,9 +378,6 @@ _KNOWN: dict[str, re.Pattern[bytes]] = {
     # F20 (below): the batch's one instance, family "fixtures" at 40x10 (cr_progress with ?47h spliced in
     # the middle of a wrapped CR redraw, once tests/fixtures/progress joined the pool)
     "F20": re.compile(rb"safeten\x1b\[\?47hsors"),
-    # Issue 23 item 1 (ISSUE_23_LOSSES below): a cleaned page's added line end before a break that begins
-    # with ED 3 or RIS. The model branches fix it.
-    "issue-23-item-1": re.compile(rb"[^\n](?:\x1b\[3J|\x1bc)"),
 }
 
 
@@ -454,11 +448,6 @@ def test_issue_23_a_line_end_before_ed3_or_ris_loses_nothing(judge_server, raw: 
     case = tmux_judge.Case(raw, columns, rows, "issue-23")
     tmux_judge.judge([case], judge_server)
     assert not case.problems, case.problems
-
-
-def test_issue_23_repros_hold_their_ingredient() -> None:
-    """The batch leaves these out by their ingredient (``_KNOWN``): each repro has it."""
-    assert all(_known(param.values[0]) == "issue-23-item-1" for param in ISSUE_23_LOSSES)
 
 
 # Issue 23 item 2: at a terminal tmux reads a BEL-ended APC/DCS/SOS/PM on to ST and swallows the text
@@ -717,7 +706,7 @@ F20_RAW = (b"".join(_f20_frame(90 + i) for i in range(5)) + b"\r\n" + b"".join(_
 F20 = "F20 judge (tmux_judge.subsequence_missing): the alternate screen's top row, under the main history"
 
 
-@_xfail(F20)
+@pytest.mark.xfail(strict=True, reason=F20)
 def test_f20_judge_matches_the_alternate_screens_top_row_as_a_tail(judge_server) -> None:
     case = _judged(judge_server, F20_RAW, 40, 10)
     assert case.adopted and not case.problems, case.problems

@@ -177,14 +177,13 @@ def test_the_gate_keeps_the_page_the_verifier_rejects(monkeypatch: pytest.Monkey
     assert result.detail.startswith("page kept: ") and "offset" in result.detail
 
 
-def test_without_a_verifier_that_takes_sizes_a_sized_session_is_refused_untouched() -> None:
+def test_the_gate_adopts_a_sized_session_and_keeps_every_shown_line() -> None:
     recording = SESSIONS["session_bash"]
     raw = _text("session_bash")
     result = textclean.clean(raw, columns=recording.columns, rows=recording.rows)
-    if result.applied:  # the verifier knows sizes: then what it adopts keeps every shown line
-        assert _missing(raw, result.text, recording.columns, recording.rows) is None
-    else:
-        assert result.text is raw and result.reason in textclean.GATE_REASONS
+    assert (result.applied, result.reason, result.pages_kept) == (True, None, 0), result.detail
+    assert result.pages_cleaned >= 2
+    assert _missing(raw, result.text, recording.columns, recording.rows) is None
 
 
 @pytest.mark.parametrize("bad", [0, 1, -5, 2.5, True, "80"])

@@ -22,7 +22,6 @@ Nothing here shares code with the cleaner or the verifier: tmux decides.
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -54,13 +53,6 @@ def _show(srv: JudgeServer, jobs: Sequence[tuple[bytes, int, int]]) -> list[list
 # ---------------------------------------------------------------------------------------------------
 
 
-def _clean_takes_size() -> bool:
-    return "columns" in inspect.signature(textclean.clean).parameters
-
-
-SIZED = _clean_takes_size()
-
-
 def display(columns: int | None, rows: int | None, terminal: bool = True, fresh: bool = False) -> dict[str, Any]:
     """The keywords ``textclean.clean`` takes for a display (issue 28)."""
     if not terminal:
@@ -70,9 +62,7 @@ def display(columns: int | None, rows: int | None, terminal: bool = True, fresh:
 
 def clean(text: str, columns: int | None, rows: int | None, terminal: bool = True,
           fresh: bool = False) -> textclean.Result:
-    if SIZED:
-        return textclean.clean(text, min_tokens=0, **display(columns, rows, terminal, fresh))
-    return textclean.clean(text, min_tokens=0)
+    return textclean.clean(text, min_tokens=0, **display(columns, rows, terminal, fresh))
 
 
 def decode(data: bytes) -> str:
@@ -199,8 +189,6 @@ def prepare(case: Case) -> None:
     case.candidate = encode(result.text)
     try:
         out = textclean.clean(case.raw, min_tokens=0, **_size_kwargs(case))
-    except TypeError:
-        out = None  # clean takes str only (before bytes in/out lands)
     except Exception as exc:  # noqa: BLE001
         case.problems.append(f"clean(bytes) raised {type(exc).__name__}: {exc}")
         out = None
@@ -212,7 +200,7 @@ def prepare(case: Case) -> None:
 
 
 def _size_kwargs(case: Case) -> dict[str, Any]:
-    return display(case.columns, case.rows, case.terminal, case.fresh) if SIZED else {}
+    return display(case.columns, case.rows, case.terminal, case.fresh)
 
 
 def _plain(data: bytes) -> bool:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from . import grammar
+from .names import CUP, DECSTBM, HVP
 
 _HOME = r"\x1b\[(?:0?1?(?:;0?1?)?)?[Hf]"
 _ERASE_ALL = r"\x1b\[[23]J"
@@ -85,7 +86,7 @@ def _describe(parts: list[str]) -> tuple[bool, bool, bool, str, str]:
             cleared = part.endswith("h")  # the alternate screen starts blank (tmux clears it)
             homed = False  # a switch leaves the cursor where it is (1049 restores it on leaving)
         else:
-            homed = homed or part[-1] in "Hf" or part[-2] not in "23" or len(part) > 4
+            homed = homed or part[-1] in (CUP, HVP) or part[-2] not in "23" or len(part) > 4
             # ED 3 erases the scrollback only (tmux 3.3a screen_write_clearhistory): no visible row
             # changes, so a run of ED 3 (or home + ED 3) alone does not blank the screen
             cleared = cleared or not part.endswith("3J")
@@ -105,7 +106,7 @@ def persists(page_text: str) -> str | None:
     """What in a page's bytes could change how a later page renders, or None."""
     for m in _MODES.finditer(page_text):
         private, params, final = m.groups()
-        if final == "r":
+        if final == DECSTBM:
             if not private:
                 return f"DECSTBM at page offset {m.start()}"
             continue

@@ -17,6 +17,39 @@ from dataclasses import dataclass
 from . import grammar, pages
 from .grammar import Kind
 from .model import MIN_COLUMNS, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR
+from .names import (
+    CHA,
+    CNL,
+    CPL,
+    CUB,
+    CUD,
+    CUF,
+    CUP,
+    CUU,
+    DCH,
+    DECRC,
+    DECSC,
+    DECSTBM,
+    DL,
+    ECH,
+    ED,
+    EL,
+    HPA,
+    HVP,
+    ICH,
+    IL,
+    IND,
+    NEL,
+    REP,
+    RI,
+    RM,
+    SCORC,
+    SCOSC,
+    SD,
+    SM,
+    SU,
+    VPA,
+)
 from .redraw import INERT_MARK, ONE_CELL_TEXT, Row, Unresolved
 from .screen import WRAP, ScreenModel
 
@@ -617,7 +650,7 @@ def _last_char(pieces: list[str], first: int, stop: int, before: str | None) -> 
             if m.start() > pos:
                 found = body[m.start() - 1]
             pos = m.end()
-            if m.group()[-1] != "b":
+            if m.group()[-1] != REP:
                 found = None
         if pos < len(body):
             found = body[-1]
@@ -649,16 +682,16 @@ def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tok
         pos = m.end()
         token = m.group()
         first = token[0]
-        if token[-1] != "b":
+        if token[-1] != REP:
             model.last_char = None  # REP repeats only a character written right before it
         if first == "\x1b":
             if len(token) == 1:
                 raise Unresolved(f"ESC that starts no complete sequence at offset {offset + token_start}")
             tally[0] += 1
             tally[1] += len(token)
-            if token[-1] == "l" and model.width is not None and token.startswith("\x1b[?"):
+            if token[-1] == RM and model.width is not None and token.startswith("\x1b[?"):
                 seq = _parse(token)
-                if seq.kind is Kind.CSI and seq.private == "?" and seq.final == "l" and "7" in seq.params.split(";"):
+                if seq.kind is Kind.CSI and seq.private == "?" and seq.final == RM and "7" in seq.params.split(";"):
                     raise Unresolved("DECAWM off on a screen of known width")
             if not _inert(token):
                 _apply(model, _parse(token), offset + token_start)
@@ -686,10 +719,10 @@ def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
         numbers = seq.numbers()
         final = seq.final
         if seq.private == "?":
-            if final in "hl" and len(numbers) == 1:
+            if final in (SM, RM) and len(numbers) == 1:
                 mode = numbers[0]
                 if mode == 6:
-                    model.set_origin(final == "h")
+                    model.set_origin(final == SM)
                     return
                 if mode == 7:
                     return  # DECAWM on (off was refused above where it matters)
@@ -699,61 +732,61 @@ def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
             _refuse(seq, offset)
         single = len(numbers) == 1
         count = seq.first(1)
-        if final in "Hf":
+        if final in (CUP, HVP):
             row = numbers[0] if numbers[0] else 1
             col = numbers[1] if len(numbers) > 1 and numbers[1] else 1
             if len(numbers) > 2:
                 _refuse(seq, offset)
             model.cursor_position(row - 1, col - 1)
-        elif final == "d" and single:
+        elif final == VPA and single:
             model.cursor_position(count - 1, None)
-        elif final in "G`" and single:
+        elif final in (CHA, HPA) and single:
             model.cursor_to_column(count - 1)
-        elif final == "K" and single:
+        elif final == EL and single:
             model.erase_in_line(numbers[0])
-        elif final == "J" and single:
+        elif final == ED and single:
             model.erase_in_display(numbers[0])
-        elif final == "X" and single:
+        elif final == ECH and single:
             model.erase_characters(count)
-        elif final == "C" and single:
+        elif final == CUF and single:
             model.cursor_forward(count)
-        elif final == "D" and single:
+        elif final == CUB and single:
             model.cursor_back(count)
-        elif final in "ABEF" and single:
-            model.cursor_vertical(count if final in "BE" else -count, to_column_zero=final in "EF")
-        elif final == "L" and single:
+        elif final in (CUU, CUD, CNL, CPL) and single:
+            model.cursor_vertical(count if final in (CUD, CNL) else -count, to_column_zero=final in (CNL, CPL))
+        elif final == IL and single:
             model.insert_lines(count)
-        elif final == "M" and single:
+        elif final == DL and single:
             model.delete_lines(count)
-        elif final == "@" and single:
+        elif final == ICH and single:
             model.insert_characters(count)
-        elif final == "P" and single:
+        elif final == DCH and single:
             model.delete_characters(count)
-        elif final == "S" and single:
+        elif final == SU and single:
             model.scroll(count, up=True)
-        elif final == "T" and single:
+        elif final == SD and single:
             model.scroll(count, up=False)
-        elif final == "b" and single:
+        elif final == REP and single:
             model.repeat(count)
-        elif final == "r" and len(numbers) <= 2:
+        elif final == DECSTBM and len(numbers) <= 2:
             upper = numbers[0] or 1
             fields = seq.params.split(";")
             if len(fields) > 1 and fields[1] and not numbers[1]:
                 _refuse(seq, offset)  # a 0 bottom: tmux reads it as row 1 (region ignored), xterm as the last
             lower = numbers[1] if len(numbers) > 1 and numbers[1] else None
             model.set_margins(upper - 1, None if lower is None else lower - 1)
-        elif final in "su" and not seq.params:
-            (model.save_cursor if final == "s" else model.restore_cursor)()
+        elif final in (SCOSC, SCORC) and not seq.params:
+            (model.save_cursor if final == SCOSC else model.restore_cursor)()
         else:
             _refuse(seq, offset)
-    elif seq.kind is Kind.ESC2 and seq.final in "78MDE":
-        if seq.final == "7":
+    elif seq.kind is Kind.ESC2 and seq.final in (DECSC, DECRC, RI, IND, NEL):
+        if seq.final == DECSC:
             model.save_cursor()
-        elif seq.final == "8":
+        elif seq.final == DECRC:
             model.restore_cursor()
-        elif seq.final == "M":
+        elif seq.final == RI:
             model.reverse_index()
-        elif seq.final == "D":
+        elif seq.final == IND:
             model.index()
         else:
             model.index()
