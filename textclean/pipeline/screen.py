@@ -276,6 +276,7 @@ class ScreenModel(LineModel):
                              "to it, xterm wraps on)")
         self._charge(n)
         self.write(self.last_char * n)
+        self.last_char = None  # tmux 3.3a repeats nothing on a second REP, xterm the character again
 
     def _require_on_any_screen(self) -> None:
         if self.width is None:
@@ -576,6 +577,12 @@ class ScreenModel(LineModel):
         self.rows[self.row].mark("multiline")
         self._require_on_any_screen()
 
+    def at_column_81(self) -> bool:
+        """Right after column 80 of an unknown width: an 80-column terminal's pending wrap (kept through
+        ED and a page break that does not home), a wider one's column 81: the column is disputed."""
+        return (self._unknown_width() and self.col == MIN_COLUMNS and self.row < len(self.rows)
+                and not self.rows[self.row].ambiguous and len(self.rows[self.row].cells) <= MIN_COLUMNS)
+
     def erase_in_display(self, mode: int) -> None:
         """ED: what it erases leaves the screen and is kept (modes 2 and 3 keep the whole screen)."""
         self._require_cursor()
@@ -589,11 +596,16 @@ class ScreenModel(LineModel):
             self._require_layout(relative=True)
             self._require_narrow_screen()
         if mode in (2, 3):
+            at_81 = self.at_column_81()
             screen_row = self.row - self.top
             self._charge(len(self.rows) - self.top)
             self.rows[self.top :] = [r for r in self.rows[self.top :] if not _blank(r)]
             self.top = len(self.rows)
             self._dispute("erase in display")
+            if at_81:
+                # right after column 80 of an unknown width: an 80-column terminal's pending wrap, which
+                # tmux keeps through ED (the next character wraps), a wider one's column 81
+                self.col_disputed = "erase in display at column 81 of a screen of unknown width"
             disputed = self.col_disputed
             self._place(screen_row, self.col)
             self.col_disputed = disputed  # ED 2 / 3 leave the cursor where it was, disputed or not

@@ -279,7 +279,7 @@ class _Walker:
         margins, origin = self.modes
         previous = self.previous
         if cursor is None and previous is not None and previous.cursor_known and not previous.pending_wrap \
-                and not previous.col_disputed \
+                and not previous.col_disputed and not previous.at_column_81() \
                 and margins is None and not origin:
             return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False,
                                               blank=True, cursor=(0, previous.col), terminal=self.terminal))
@@ -641,7 +641,8 @@ _UNSET = object()
 
 def _last_char(pieces: list[str], first: int, stop: int, before: str | None) -> str | None:
     """What REP repeats after lines ``pieces[first:stop]`` as the walk leaves it: the last character
-    written, unless a sequence after it reset it (every sequence but one ending in ``b``)."""
+    written, unless a sequence after it reset it (every sequence, REP too: terminals disagree on a
+    second REP)."""
     for index in range(stop - 1, first - 1, -1):
         body = pieces[index].rstrip("\r")
         found: object = _UNSET
@@ -650,8 +651,7 @@ def _last_char(pieces: list[str], first: int, stop: int, before: str | None) -> 
             if m.start() > pos:
                 found = body[m.start() - 1]
             pos = m.end()
-            if m.group()[-1] != REP:
-                found = None
+            found = None
         if pos < len(body):
             found = body[-1]
         if found is not _UNSET:

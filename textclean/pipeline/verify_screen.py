@@ -676,6 +676,10 @@ class Model:
             return
         if not homed:
             self.at_margin(kind)  # tmux keeps the wrap pending across ED: not every terminal may
+            if self.unknown_width and self.disputed is None and self.cx_known and self.cx >= MIN_COLUMNS:
+                # past 80 cells of an unknown width: an 80-column terminal's wrap is pending (tmux keeps
+                # it through ED), a wider one stands on this column
+                self.disputed = f"{kind} at column {self.cx + 1} of a terminal of unknown width"
         if kind == "ED 3":
             if lost is not None and _CLEAR_NEXT.match(self.text, end):
                 self.float_page()  # nothing is written before the clear that follows: it decides the page
@@ -1442,6 +1446,7 @@ class Model:
             raise Undecided("REP reaches the right margin (tmux stops there, xterm wraps)")
         self.charge(count)
         self.write(last_char * count)
+        self.last_char = ""  # a second REP: tmux 3.3a repeats nothing, xterm the character again
 
     def set_region(self, seq: grammar.Sequence) -> None:
         numbers = seq.numbers(0) if seq.params else [0, 0]
