@@ -741,3 +741,68 @@ def test_the_judge_finds_the_tail_of_a_wrapped_line_ed3_cut(judge_server) -> Non
     tmux_judge.judge([whole, tail_lost], judge_server)
     assert whole.problems == []
     assert tail_lost.problems
+
+
+# Session 22 red team (fuzz/red22*.py, families in tests/tmux_families_red.py): F21, found by the "chain"
+# family (cleaner candidate judged alone, fuzz/red22_sides.py), minimised by fuzz/tmux_minimise.py.
+# tmux 3.3a forgets the character REP repeats once a REP has run: a second REP directly after it
+# repeats nothing. Both models repeat the last character again (the cleaner proposes ``ccc``, the
+# verifier accepts it), so the gate adopts a line tmux does not show (``cc``), in every display.
+F21 = "F21 cleaner+verifier: REP directly after REP; tmux 3.3a repeats nothing, the models repeat again"
+_DISPLAYS = {
+    "no-terminal": {"terminal": False},
+    "unknown": {"columns": None, "rows": None, "terminal": True},
+    "80x24": {"columns": 80, "rows": 24, "terminal": True},
+    "80x24-fresh": {"columns": 80, "rows": 24, "terminal": True, "fresh": True},
+}
+F21_RAWS = [
+    pytest.param(b"c\x1b[b\x1b[b", id="minimised"),
+    pytest.param(b"abc\x1b[3b\x1b[2bX\r\n", id="REP-3-then-REP-2"),
+    pytest.param(b"ab\x1b[2b\x1b[0b\r\n", id="REP-then-REP-0"),
+]
+
+
+def _case(raw: bytes, display: dict) -> tmux_judge.Case:
+    case = tmux_judge.Case(raw, display.get("columns"), display.get("rows"), "F21",
+                           terminal=display["terminal"], fresh=display.get("fresh", False))
+    case.keeps_more_after_bel = False
+    return case
+
+
+@_xfail(F21)
+@pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
+@pytest.mark.parametrize("raw", F21_RAWS)
+def test_f21_rep_after_rep(judge_server, raw: bytes, display: str) -> None:
+    case = _case(raw, _DISPLAYS[display])
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
+@_xfail(F21 + " (the cleaner alone)")
+@pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
+def test_f21_cleaner_does_not_propose_it(judge_server, display: str) -> None:
+    raw = b"c\x1b[b\x1b[b"
+    try:
+        proposed = cleaner.candidate(raw.decode(), **_DISPLAYS[display]).text
+    except cleaner.Refused:
+        return
+    case = _case(raw, _DISPLAYS[display])
+    case.candidate = proposed.encode()
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
+@_xfail(F21 + " (the verifier alone)")
+@pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
+def test_f21_verifier_rejects_it(display: str) -> None:
+    assert verify.first_difference("c\x1b[b\x1b[b", "ccc", **_DISPLAYS[display]) is not None
+
+
+def test_f21_tmux_repeats_nothing_after_a_rep(judge_server) -> None:
+    """The ground truth F21 rests on: in tmux 3.3a a REP right after a REP repeats nothing, while a REP
+    after a printed character repeats it."""
+    once, twice, again = judge_server.show_many([(b"c\x1b[2b\r\n", 80, 24), (b"c\x1b[2b\x1b[2b\r\n", 80, 24),
+                                                 (b"c\x1b[2bd\x1b[2b\r\n", 80, 24)])
+    assert [line for line in once.lines if line.strip()] == ["ccc"]
+    assert [line for line in twice.lines if line.strip()] == ["ccc"]
+    assert [line for line in again.lines if line.strip()] == ["cccddd"]
