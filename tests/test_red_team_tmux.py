@@ -806,3 +806,15 @@ def test_f21_tmux_repeats_nothing_after_a_rep(judge_server) -> None:
     assert [line for line in once.lines if line.strip()] == ["ccc"]
     assert [line for line in twice.lines if line.strip()] == ["ccc"]
     assert [line for line in again.lines if line.strip()] == ["cccddd"]
+
+
+def test_the_judge_finds_a_tail_ed3_cut_before_a_later_break(judge_server) -> None:
+    """The same tail as above, checked before a later break (the ED 2 after ED 3) against a plain
+    candidate: the judge flagged it (found by the 'pages' family of fuzz/red22.py, fresh 40x5), and no
+    longer does; a candidate without the tail is still flagged."""
+    raw = b"\x1b[1mA\x1b[m" + b"b" * 9 + b"\r\n\x1b[3J\x1b[H\x1b[2Jnext\r\n"  # at 4x3
+    whole = tmux_judge.Case(raw, 4, 3, "self", candidate=b"A" + b"b" * 9 + b"\r\nnext\r\n")
+    tail_lost = tmux_judge.Case(raw, 4, 3, "self", candidate=b"Abbb\r\nnext\r\n")
+    tmux_judge.judge([whole, tail_lost], judge_server)
+    assert whole.problems == []
+    assert tail_lost.problems
