@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from oracle import tmux  # noqa: E402
+from tests import tmux_families, tmux_judge  # noqa: E402
 from tests import tmux_families_red as fam  # noqa: E402
-from tests import tmux_judge  # noqa: E402
 
 FAMILIES = {"dispute": fam.dispute, "progress": fam.progress, "nt_lines": fam.nt_lines,
             "fresh_first_page": fam.fresh_first_page, "pages": fam.pages, "chain": fam.chain}
@@ -35,10 +35,11 @@ def make(family: str, display: str, count: int, seed: int) -> list[tmux_judge.Ca
     rng = random.Random(f"{family}:{display}:{seed}")
     cases = []
     for _ in range(count):
-        columns, rows = rng.choice(SIZES[family])
+        columns, rows = rng.choice(SIZES.get(family, tmux_families.SIZES))
         if display == "unknown":
             columns, rows = 80, 24  # rows of exactly 80 cells
-        raw = FAMILIES[family](rng, columns, rows)
+        raw = FAMILIES[family](rng, columns, rows) if family in FAMILIES else \
+            tmux_families.FAMILIES[family](rng, columns, rows)
         if display == "no-terminal":
             cases.append(tmux_judge.Case(raw, None, None, family, [(tmux.NO_TERMINAL_COLUMNS, 24)], terminal=False))
         elif display == "unknown":
