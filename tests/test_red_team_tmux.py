@@ -818,3 +818,29 @@ def test_the_judge_finds_a_tail_ed3_cut_before_a_later_break(judge_server) -> No
     tmux_judge.judge([whole, tail_lost], judge_server)
     assert whole.problems == []
     assert tail_lost.problems
+
+
+# F22, found by ``textclean run --pty --size 80x24`` on a generated program (fuzz/red22_run.py), then
+# minimised (fuzz/tmux_minimise.py --fresh) and adopted in every display: a cleaned page whose break is
+# RIS, then the alternate screen entered and never left by a page the gate keeps. tmux's RIS pushes
+# ``v`` into the history, so the raw's final capture shows it; the candidate drops the RIS (``v\nx\n``)
+# and leaves ``v`` on the main screen under the alternate one, where capture-pane does not reach it.
+# The text is in the candidate (as ``x`` is, which the raw leaves under the alternate screen too):
+# the judge's final check or the contract (rows the raw sent to the history, hidden in the candidate
+# under an alternate screen never left, as c4afc02 treats a switch back) has to decide.
+F22 = "F22 judge or cleaner+verifier: a RIS-ended cleaned page before an alternate screen never left"
+F22_RAW = b"v\x1bcx\x1b[H\x1b[?47h\x1b[H\x1b[J\x1by"
+
+
+@_xfail(F22)
+@pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
+def test_f22_ris_page_before_an_alternate_screen_never_left(judge_server, display: str) -> None:
+    case = _case(F22_RAW, _DISPLAYS[display])
+    tmux_judge.judge([case], judge_server)
+    assert case.adopted and not case.problems, case.problems
+
+
+def test_f22_the_text_is_in_the_candidate() -> None:
+    """What F22 is not: a line missing from the candidate's text."""
+    result = textclean.clean(F22_RAW, min_tokens=0, columns=80, rows=24, terminal=True, fresh=True)
+    assert not result.applied or result.text.split(b"\n")[:2] == [b"v", b"x"]
