@@ -39,7 +39,8 @@ def main() -> None:
                               "--raw", str(raw), "--min-tokens", "0", "--", sys.executable, "-c", code],
                              capture_output=True, timeout=60)
         raw_bytes = raw.read_bytes()
-        case = tmux_judge.Case(raw_bytes, columns, rows, "run", [(columns, rows)], fresh=True,
+        # What a terminal running the program receives: its pty adds CR before LF (onlcr), run's does not.
+        case = tmux_judge.Case(raw_bytes.replace(b"\n", b"\r\n"), columns, rows, "run", [(columns, rows)], fresh=True,
                                candidate=out.stdout)
         case.keeps_more_after_bel = False
         cases.append((case, out.stdout != raw_bytes, out.returncode))
