@@ -844,3 +844,33 @@ def test_f22_the_text_is_in_the_candidate() -> None:
     """What F22 is not: a line missing from the candidate's text."""
     result = textclean.clean(F22_RAW, min_tokens=0, columns=80, rows=24, terminal=True, fresh=True)
     assert not result.applied or result.text.split(b"\n")[:2] == [b"v", b"x"]
+
+
+# F23, found by a matrix of mode / erase controls at the pending-wrap column (session 22): a terminal of
+# unknown size, a row of exactly 80 cells, ED 2 without a home, then text. At 80 columns tmux keeps the
+# pending wrap through ED 2, so ``Z`` goes to column 0 of the next row (tmux shows the line ``Z``); the
+# models take the row as not wrapping and put ``Z`` at column 80 (the candidate's line is 80 spaces and
+# ``Z``), so no line of the candidate is tmux's. ED 2 carries the dispute as EL 2 does, and the text
+# reads it: both the cleaner (proposes) and the verifier (accepts) let it through. A size or a fresh
+# terminal is refused; a 40-cell row at unknown size is right.
+F23 = "F23 cleaner+verifier: unknown size, a row of exactly 80 cells, ED 2 without home, then text"
+F23_RAWS = [
+    pytest.param(b"x" * 80 + b"\x1b[2JZ\r\n", id="row-ED2-text"),
+    pytest.param(b"log\r\nrow " + bytes(ord("a") + i % 26 for i in range(76)) + b"\x1b[2Jnext\r\n",
+                 id="after-a-log-line"),
+]
+
+
+@_xfail(F23)
+@pytest.mark.parametrize("raw", F23_RAWS)
+def test_f23_ed2_carries_the_pending_wrap_at_unknown_size(judge_server, raw: bytes) -> None:
+    case = _case(raw, _DISPLAYS["unknown"])
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
+@_xfail(F23 + " (the verifier alone)")
+def test_f23_verifier_rejects_the_candidate() -> None:
+    raw = "x" * 80 + "\x1b[2JZ\r\n"
+    candidate = cleaner.candidate(raw, columns=None, rows=None, terminal=True).text
+    assert verify.first_difference(raw, candidate, columns=None, rows=None, terminal=True) is not None
