@@ -2,6 +2,7 @@
 
     PYTHONPATH=$PWD python fuzz/tmux_minimise.py --raw "b'...'" --size 80x24 [--match SUBSTRING]
 
+``--fresh``: cleaned for a new terminal of that size.
 ``--size none`` cleans for a terminal of unknown size (judged at 80x24 and 200x60); ``--size
 no-terminal`` for no terminal (judged by tmux at 10000 columns after the BEL-ended strings go). Each round judges every
 candidate reduction in one tmux batch; a reduction is kept when the judge still reports a problem
@@ -20,22 +21,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests import tmux_judge  # noqa: E402
 
 
-def _flags(srv, datas, columns, rows, match, terminal=True):
+def _flags(srv, datas, columns, rows, match, terminal=True, fresh=False):
     sizes = [] if columns or not terminal else [(80, 24), (200, 60)]
-    cases = [tmux_judge.Case(d, columns, rows, "min", list(sizes), terminal=terminal) for d in datas]
+    cases = [tmux_judge.Case(d, columns, rows, "min", list(sizes), terminal=terminal, fresh=fresh) for d in datas]
     tmux_judge.judge(cases, srv)
     return [bool(c.problems) and (match is None or any(match in p for p in c.problems)) for c in cases]
 
 
-def minimise(data: bytes, columns, rows, match=None, terminal=True) -> bytes:
+def minimise(data: bytes, columns, rows, match=None, terminal=True, fresh=False) -> bytes:
     with tmux_judge.server() as srv:
-        assert _flags(srv, [data], columns, rows, match, terminal)[0], "the judge does not flag the input"
+        assert _flags(srv, [data], columns, rows, match, terminal, fresh)[0], "the judge does not flag the input"
         n = 2
         while len(data) >= 2:
             size = max(1, len(data) // n)
             chunks = [(i, min(i + size, len(data))) for i in range(0, len(data), size)]
             trials = [data[:a] + data[b:] for a, b in chunks]
-            flagged = _flags(srv, trials, columns, rows, match, terminal)
+            flagged = _flags(srv, trials, columns, rows, match, terminal, fresh)
             hit = next((t for t, f in zip(trials, flagged, strict=True) if f), None)
             if hit is not None:
                 data = hit
@@ -53,6 +54,7 @@ def main() -> None:
     p.add_argument("--raw", required=True)
     p.add_argument("--size", default="none")
     p.add_argument("--match")
+    p.add_argument("--fresh", action="store_true", help="cleaned for a new terminal (every tmux window is one)")
     a = p.parse_args()
     raw = ast.literal_eval(a.raw)
     terminal = a.size != "no-terminal"
@@ -60,7 +62,7 @@ def main() -> None:
         columns = rows = None
     else:
         columns, rows = (int(x) for x in a.size.split("x"))
-    out = minimise(raw, columns, rows, a.match, terminal)
+    out = minimise(raw, columns, rows, a.match, terminal, a.fresh)
     print("MINIMAL", repr(out))
 
 

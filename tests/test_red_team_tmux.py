@@ -730,3 +730,136 @@ def test_the_judge_finds_the_tail_of_a_wrapped_line_ed3_cut(judge_server) -> Non
     tmux_judge.judge([whole, tail_lost], judge_server)
     assert whole.problems == []
     assert tail_lost.problems
+
+
+# Session 22 red team (fuzz/red22*.py, families in tests/tmux_families_red.py): F21, found by the "chain"
+# family (cleaner candidate judged alone, fuzz/red22_sides.py), minimised by fuzz/tmux_minimise.py.
+# tmux 3.3a forgets the character REP repeats once a REP has run: a second REP directly after it
+# repeats nothing. Both models repeat the last character again (the cleaner proposes ``ccc``, the
+# verifier accepts it), so the gate adopts a line tmux does not show (``cc``), in every display.
+F21 = "F21 cleaner+verifier: REP directly after REP; tmux 3.3a repeats nothing, the models repeat again"
+_DISPLAYS = {
+    "no-terminal": {"terminal": False},
+    "unknown": {"columns": None, "rows": None, "terminal": True},
+    "80x24": {"columns": 80, "rows": 24, "terminal": True},
+    "80x24-fresh": {"columns": 80, "rows": 24, "terminal": True, "fresh": True},
+}
+F21_RAWS = [
+    pytest.param(b"c\x1b[b\x1b[b", id="minimised"),
+    pytest.param(b"abc\x1b[3b\x1b[2bX\r\n", id="REP-3-then-REP-2"),
+    pytest.param(b"ab\x1b[2b\x1b[0b\r\n", id="REP-then-REP-0"),
+]
+
+
+def _case(raw: bytes, display: dict) -> tmux_judge.Case:
+    case = tmux_judge.Case(raw, display.get("columns"), display.get("rows"), "F21",
+                           terminal=display["terminal"], fresh=display.get("fresh", False))
+    case.keeps_more_after_bel = False
+    return case
+
+
+@_xfail(F21)
+@pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
+@pytest.mark.parametrize("raw", F21_RAWS)
+def test_f21_rep_after_rep(judge_server, raw: bytes, display: str) -> None:
+    case = _case(raw, _DISPLAYS[display])
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
+@_xfail(F21 + " (the cleaner alone)")
+@pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
+def test_f21_cleaner_does_not_propose_it(judge_server, display: str) -> None:
+    raw = b"c\x1b[b\x1b[b"
+    try:
+        proposed = cleaner.candidate(raw.decode(), **_DISPLAYS[display]).text
+    except cleaner.Refused:
+        return
+    case = _case(raw, _DISPLAYS[display])
+    case.candidate = proposed.encode()
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
+@_xfail(F21 + " (the verifier alone)")
+@pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
+def test_f21_verifier_rejects_it(display: str) -> None:
+    assert verify.first_difference("c\x1b[b\x1b[b", "ccc", **_DISPLAYS[display]) is not None
+
+
+def test_f21_tmux_repeats_nothing_after_a_rep(judge_server) -> None:
+    """The ground truth F21 rests on: in tmux 3.3a a REP right after a REP repeats nothing, while a REP
+    after a printed character repeats it."""
+    once, twice, again = judge_server.show_many([(b"c\x1b[2b\r\n", 80, 24), (b"c\x1b[2b\x1b[2b\r\n", 80, 24),
+                                                 (b"c\x1b[2bd\x1b[2b\r\n", 80, 24)])
+    assert [line for line in once.lines if line.strip()] == ["ccc"]
+    assert [line for line in twice.lines if line.strip()] == ["ccc"]
+    assert [line for line in again.lines if line.strip()] == ["cccddd"]
+
+
+def test_the_judge_finds_a_tail_ed3_cut_before_a_later_break(judge_server) -> None:
+    """The same tail as above, checked before a later break (the ED 2 after ED 3) against a plain
+    candidate: the judge flagged it (found by the 'pages' family of fuzz/red22.py, fresh 40x5), and no
+    longer does; a candidate without the tail is still flagged."""
+    raw = b"\x1b[1mA\x1b[m" + b"b" * 9 + b"\r\n\x1b[3J\x1b[H\x1b[2Jnext\r\n"  # at 4x3
+    whole = tmux_judge.Case(raw, 4, 3, "self", candidate=b"A" + b"b" * 9 + b"\r\nnext\r\n")
+    tail_lost = tmux_judge.Case(raw, 4, 3, "self", candidate=b"Abbb\r\nnext\r\n")
+    tmux_judge.judge([whole, tail_lost], judge_server)
+    assert whole.problems == []
+    assert tail_lost.problems
+
+
+# F22, found by ``textclean run --pty --size 80x24`` on a generated program (fuzz/red22_run.py), then
+# minimised (fuzz/tmux_minimise.py --fresh) and adopted in every display: a cleaned page whose break is
+# RIS, then the alternate screen entered and never left by a page the gate keeps. tmux's RIS pushes
+# ``v`` into the history, so the raw's final capture shows it; the candidate drops the RIS (``v\nx\n``)
+# and leaves ``v`` on the main screen under the alternate one, where capture-pane does not reach it.
+# The text is in the candidate (as ``x`` is, which the raw leaves under the alternate screen too):
+# the judge's final check or the contract (rows the raw sent to the history, hidden in the candidate
+# under an alternate screen never left, as c4afc02 treats a switch back) has to decide.
+F22 = "F22 judge or cleaner+verifier: a RIS-ended cleaned page before an alternate screen never left"
+F22_RAW = b"v\x1bcx\x1b[H\x1b[?47h\x1b[H\x1b[J\x1by"
+
+
+@_xfail(F22)
+@pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
+def test_f22_ris_page_before_an_alternate_screen_never_left(judge_server, display: str) -> None:
+    case = _case(F22_RAW, _DISPLAYS[display])
+    tmux_judge.judge([case], judge_server)
+    assert case.adopted and not case.problems, case.problems
+
+
+def test_f22_the_text_is_in_the_candidate() -> None:
+    """What F22 is not: a line missing from the candidate's text."""
+    result = textclean.clean(F22_RAW, min_tokens=0, columns=80, rows=24, terminal=True, fresh=True)
+    assert not result.applied or result.text.split(b"\n")[:2] == [b"v", b"x"]
+
+
+# F23, found by a matrix of mode / erase controls at the pending-wrap column (session 22): a terminal of
+# unknown size, a row of exactly 80 cells, ED 2 without a home, then text. At 80 columns tmux keeps the
+# pending wrap through ED 2, so ``Z`` goes to column 0 of the next row (tmux shows the line ``Z``); the
+# models take the row as not wrapping and put ``Z`` at column 80 (the candidate's line is 80 spaces and
+# ``Z``), so no line of the candidate is tmux's. ED 2 carries the dispute as EL 2 does, and the text
+# reads it: both the cleaner (proposes) and the verifier (accepts) let it through. A size or a fresh
+# terminal is refused; a 40-cell row at unknown size is right.
+F23 = "F23 cleaner+verifier: unknown size, a row of exactly 80 cells, ED 2 without home, then text"
+F23_RAWS = [
+    pytest.param(b"x" * 80 + b"\x1b[2JZ\r\n", id="row-ED2-text"),
+    pytest.param(b"log\r\nrow " + bytes(ord("a") + i % 26 for i in range(76)) + b"\x1b[2Jnext\r\n",
+                 id="after-a-log-line"),
+]
+
+
+@_xfail(F23)
+@pytest.mark.parametrize("raw", F23_RAWS)
+def test_f23_ed2_carries_the_pending_wrap_at_unknown_size(judge_server, raw: bytes) -> None:
+    case = _case(raw, _DISPLAYS["unknown"])
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
+@_xfail(F23 + " (the verifier alone)")
+def test_f23_verifier_rejects_the_candidate() -> None:
+    raw = "x" * 80 + "\x1b[2JZ\r\n"
+    candidate = cleaner.candidate(raw, columns=None, rows=None, terminal=True).text
+    assert verify.first_difference(raw, candidate, columns=None, rows=None, terminal=True) is not None

@@ -269,7 +269,8 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
             if not plain and _HIDING.search(case.candidate or b""):
                 continue  # the candidate's own clears hide lines from its capture: final check only
             missing = subsequence_missing(shown, target, columns, more=more,
-                                          alternate_top=on_alternate_screen(case.raw[:points[i]]))
+                                          alternate_top=on_alternate_screen(case.raw[:points[i]]),
+                                          erased_heads=_ERASES_HISTORY.search(case.raw[:points[i]]) is not None)
             if missing is not None:
                 case.problems.append(
                     f"{columns}x{rows}: before the break at {points[i]} tmux showed {missing!r}, lost")
