@@ -737,7 +737,7 @@ def test_the_judge_finds_the_tail_of_a_wrapped_line_ed3_cut(judge_server) -> Non
 # tmux 3.3a forgets the character REP repeats once a REP has run: a second REP directly after it
 # repeats nothing. Both models repeat the last character again (the cleaner proposes ``ccc``, the
 # verifier accepts it), so the gate adopts a line tmux does not show (``cc``), in every display.
-F21 = "F21 cleaner+verifier: REP directly after REP; tmux 3.3a repeats nothing, the models repeat again"
+F21 = "F21 cleaner+verifier: REP directly after REP; tmux 3.3a repeats nothing, the models repeated again (fixed)"
 _DISPLAYS = {
     "no-terminal": {"terminal": False},
     "unknown": {"columns": None, "rows": None, "terminal": True},
@@ -758,7 +758,6 @@ def _case(raw: bytes, display: dict) -> tmux_judge.Case:
     return case
 
 
-@_xfail(F21)
 @pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
 @pytest.mark.parametrize("raw", F21_RAWS)
 def test_f21_rep_after_rep(judge_server, raw: bytes, display: str) -> None:
@@ -767,7 +766,6 @@ def test_f21_rep_after_rep(judge_server, raw: bytes, display: str) -> None:
     assert not case.problems, case.problems
 
 
-@_xfail(F21 + " (the cleaner alone)")
 @pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
 def test_f21_cleaner_does_not_propose_it(judge_server, display: str) -> None:
     raw = b"c\x1b[b\x1b[b"
@@ -781,7 +779,6 @@ def test_f21_cleaner_does_not_propose_it(judge_server, display: str) -> None:
     assert not case.problems, case.problems
 
 
-@_xfail(F21 + " (the verifier alone)")
 @pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
 def test_f21_verifier_rejects_it(display: str) -> None:
     assert verify.first_difference("c\x1b[b\x1b[b", "ccc", **_DISPLAYS[display]) is not None
@@ -821,7 +818,7 @@ F22 = "F22 judge or cleaner+verifier: a RIS-ended cleaned page before an alterna
 F22_RAW = b"v\x1bcx\x1b[H\x1b[?47h\x1b[H\x1b[J\x1by"
 
 
-@_xfail(F22)
+@pytest.mark.xfail(strict=True, reason=F22)
 @pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
 def test_f22_ris_page_before_an_alternate_screen_never_left(judge_server, display: str) -> None:
     case = _case(F22_RAW, _DISPLAYS[display])
@@ -842,7 +839,7 @@ def test_f22_the_text_is_in_the_candidate() -> None:
 # ``Z``), so no line of the candidate is tmux's. ED 2 carries the dispute as EL 2 does, and the text
 # reads it: both the cleaner (proposes) and the verifier (accepts) let it through. A size or a fresh
 # terminal is refused; a 40-cell row at unknown size is right.
-F23 = "F23 cleaner+verifier: unknown size, a row of exactly 80 cells, ED 2 without home, then text"
+F23 = "F23 cleaner+verifier: unknown size, a row of exactly 80 cells, ED 2 without home, then text (fixed)"
 F23_RAWS = [
     pytest.param(b"x" * 80 + b"\x1b[2JZ\r\n", id="row-ED2-text"),
     pytest.param(b"log\r\nrow " + bytes(ord("a") + i % 26 for i in range(76)) + b"\x1b[2Jnext\r\n",
@@ -850,7 +847,6 @@ F23_RAWS = [
 ]
 
 
-@_xfail(F23)
 @pytest.mark.parametrize("raw", F23_RAWS)
 def test_f23_ed2_carries_the_pending_wrap_at_unknown_size(judge_server, raw: bytes) -> None:
     case = _case(raw, _DISPLAYS["unknown"])
@@ -858,8 +854,11 @@ def test_f23_ed2_carries_the_pending_wrap_at_unknown_size(judge_server, raw: byt
     assert not case.problems, case.problems
 
 
-@_xfail(F23 + " (the verifier alone)")
 def test_f23_verifier_rejects_the_candidate() -> None:
     raw = "x" * 80 + "\x1b[2JZ\r\n"
-    candidate = cleaner.candidate(raw, columns=None, rows=None, terminal=True).text
+    with pytest.raises(cleaner.Refused):
+        cleaner.candidate(raw, columns=None, rows=None, terminal=True)
+    candidate = "x" * 80 + "\r\n" + " " * 80 + "Z\r\n"  # what the cleaner proposed before the fix
     assert verify.first_difference(raw, candidate, columns=None, rows=None, terminal=True) is not None
+    settled = "x" * 80 + "\x1b[2J\rZ\r\n"  # a CR puts every terminal on column 0
+    assert verify.first_difference(settled, "x" * 80 + "\r\nZ\r\n", terminal=True) is None
