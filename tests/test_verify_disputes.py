@@ -62,6 +62,8 @@ CREATES = {
     "CUU EL 2": CSI + "A" + CSI + "2K",  # the progress-display shape: carried through EL 2
     "CUU CUD": CSI + "A" + CSI + "B",  # carried through vertical moves
     "ED 2": CSI + "2J",  # a break that does not home: tmux keeps the wrap pending
+    "SU": CSI + "S",  # scrolls leave the cursor where it was: carried (found by the red team of session 22)
+    "SD": CSI + "2T",
 }
 SETTLES = {
     "CR": "\r",

@@ -1425,7 +1425,7 @@ class Model:
             self.scroll_down(self.cy, bottom, count, certain)
 
     def scroll_lines(self, count: int, up: bool) -> None:
-        self.need_column()
+        self.carry("SU" if up else "SD")  # the cursor stays: a dispute about its column carries, not read
         self.need_anchored("SU/SD")
         top, bottom = self.region()
         if bottom < 0:
