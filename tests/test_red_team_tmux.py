@@ -862,3 +862,13 @@ def test_f23_verifier_rejects_the_candidate() -> None:
     assert verify.first_difference(raw, candidate, columns=None, rows=None, terminal=True) is not None
     settled = "x" * 80 + "\x1b[2J\rZ\r\n"  # a CR puts every terminal on column 0
     assert verify.first_difference(settled, "x" * 80 + "\r\nZ\r\n", terminal=True) is None
+
+
+def test_f23_a_cr_after_the_clear_settles_the_column(judge_server) -> None:
+    """The dispute F23 reads is a state, not a refusal: a CR after the clear puts every terminal on
+    column 0, so the text is adopted, and tmux at 80 and 200 columns shows every line of it."""
+    settled = _case(b"x" * 80 + b"\x1b[2J\rZ\r\n", _DISPLAYS["unknown"])
+    read = _case(b"x" * 80 + b"\x1b[2JZ\r\n", _DISPLAYS["unknown"])
+    tmux_judge.judge([settled, read], judge_server)
+    assert settled.adopted and not settled.problems, settled.problems
+    assert not read.adopted

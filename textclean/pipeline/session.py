@@ -279,10 +279,13 @@ class _Walker:
         margins, origin = self.modes
         previous = self.previous
         if cursor is None and previous is not None and previous.cursor_known and not previous.pending_wrap \
-                and not previous.col_disputed and not previous.at_column_81() \
                 and margins is None and not origin:
-            return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False,
-                                              blank=True, cursor=(0, previous.col), terminal=self.terminal))
+            model = ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=False,
+                                blank=True, cursor=(0, previous.col), terminal=self.terminal)
+            # a column terminals disagree on stays disputed across the break: read, refused; CR settles it
+            model.col_disputed = previous.col_disputed or (
+                "a clear right after column 80 of a screen of unknown width" if previous.at_column_81() else "")
+            return self._budgeted(model)
         return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
                                           cursor=cursor, margins=margins, origin=origin, terminal=self.terminal))
 
