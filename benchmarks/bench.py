@@ -495,7 +495,7 @@ class Bench:
         def lines(text: str) -> None:
             try:
                 verify.terminal_lines(text)
-            except verify.Unresolvable:
+            except verify.Refusal:
                 pass
 
         t_plain = self.time(lambda: lines(plain))

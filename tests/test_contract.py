@@ -245,7 +245,7 @@ def _cleaner_shows(raw: str) -> list[str] | None:
 def _verifier_shows(raw: str) -> list[str] | None:
     try:
         return verify.terminal_lines(raw)
-    except verify.Unresolvable:
+    except verify.Refusal:
         return REFUSED
 
 
@@ -367,7 +367,7 @@ def test_verifier_follows_the_session_rules(raw: str, columns: int | None, rows:
                                             shows: list[str] | None) -> None:
     try:
         lines = verify.terminal_lines(raw, columns=columns, rows=rows)
-    except verify.Unresolvable:
+    except verify.Refusal:
         lines = REFUSED
     assert lines == shows
 
@@ -440,7 +440,7 @@ def _verifier_side(params: list) -> list:
 
 @pytest.mark.parametrize(("raw", "columns", "rows"), _verifier_side(RED_TEAM_REFUSALS))
 def test_verifier_refuses_what_the_red_team_found(raw: str, columns: int | None, rows: int | None) -> None:
-    with pytest.raises(verify.Unresolvable):
+    with pytest.raises(verify.Refusal):
         verify.terminal_lines(raw, columns=columns, rows=rows)
 
 

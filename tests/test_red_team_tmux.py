@@ -634,11 +634,11 @@ def test_f19_verifier_refuses(judge_server, raw: bytes, lossy: bytes) -> None:
         for fast in (True, False):
             verify.ROWS_FAST_PATH = verify.REDRAWN_FAST_PATH = fast
             assert verify.first_difference(text, candidate) is not None
-            with pytest.raises(verify.Unresolvable):
+            with pytest.raises(verify.Refusal):
                 verify.terminal_lines(text)
     finally:
         verify.ROWS_FAST_PATH, verify.REDRAWN_FAST_PATH = saved
-    with pytest.raises(verify_screen.Undecided):
+    with pytest.raises(verify.Refusal):
         verify_screen.pages(text, strict=True)
 
 

@@ -186,7 +186,7 @@ def test_modes_that_change_what_shows_are_not_harmless(mode: int) -> None:
         return  # a page of its own (test_contract.py)
     with pytest.raises(cleaner.Refused):
         cleaner.candidate(raw)
-    with pytest.raises(verify.Unresolvable):
+    with pytest.raises(verify.Refusal):
         verify.terminal_lines(raw)
 
 

@@ -4,8 +4,11 @@ terminal showed survives, and the saving is within 2 % of the oracle's ideal (it
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Collection
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -247,3 +250,30 @@ def test_autowrap_off_is_refused_where_the_width_is_known() -> None:
 
 if __name__ == "__main__":
     print(session_table())
+
+
+def test_the_gate_keeps_the_failing_page_of_a_cleaned_run_not_its_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five pages cleaned as one run; a stand-in cleaner loses a line of the third unless it is kept.
+    The real verifier names that page (its raw offset, a field of the difference, not prose), so the
+    gate keeps it alone: before, it named the run's first page and the gate kept pages 1, 2 and 3."""
+    clear = "\x1b[H\x1b[2J"
+    page = "page {0} line one\x1b[31m red\x1b[0m\r\npage {0} line two\r\n"
+    raw = "".join(page.format(i) + clear for i in range(1, 5)) + "end\r\n"
+    resolve = session.resolve
+
+    def losing(text: str, *, keep: Collection[int] = (), **display: Any) -> list[session.Segment]:
+        segments = resolve(text, keep=keep, **display)
+        return [dataclasses.replace(s, text=s.text.replace("page 3 line two\r\n", "")) if s.text else s
+                for s in segments]
+
+    monkeypatch.setattr(session, "resolve", losing)
+    third = raw.index("page 3")
+    candidate = cleaner.from_segments(raw, losing(raw, columns=80, rows=24)).text
+    difference = verify.first_difference(raw, candidate, columns=80, rows=24)
+    assert difference is not None and "missing 'page 3 line two'" in difference
+    assert difference.offset == raw.rindex(clear, 0, third)  # the third page starts at its break
+    result = gate.TextClean(min_tokens=0).clean(raw, columns=80, rows=24)
+    assert result.applied, result.detail
+    assert (result.pages_cleaned, result.pages_kept) == (4, 1)
+    assert raw[raw.rindex(clear, 0, third):raw.index(clear, third)] in result.text
+    assert "page 2 line one red" in result.text and "\x1b[31m" not in result.text.split("page 3")[0]

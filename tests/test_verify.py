@@ -16,7 +16,7 @@ from wcwidth import wcwidth
 from benchmarks.bench import VERIFIER_CHEAP as CHEAP
 from benchmarks.bench import VERIFIER_DENSE as DENSE
 from textclean.pipeline import grammar, verify
-from textclean.pipeline.verify import Unresolvable, first_difference, terminal_lines
+from textclean.pipeline.verify import Refusal, first_difference, terminal_lines
 
 ESC = "\x1b"
 CSI = ESC + "["
@@ -27,8 +27,8 @@ def lines(text: str) -> list[str]:
 
 
 def refused(text: str) -> str:
-    """The Unresolvable message for ``text`` (fails the test if it resolves)."""
-    with pytest.raises(Unresolvable) as info:
+    """The Refusal message for ``text`` (fails the test if it resolves)."""
+    with pytest.raises(Refusal) as info:
         terminal_lines(text)
     return str(info.value)
 
@@ -508,7 +508,7 @@ def test_first_difference_accepts_what_pyte_shows(raw: str) -> None:
     assume(raw.count(ESC + "8") <= 1)  # pyte's save stack (see test_agrees_with_pyte)
     try:
         terminal_lines(raw)
-    except Unresolvable:
+    except Refusal:
         assert (first_difference(raw, raw) or "").startswith("unresolvable: ")
         return
     shown = pyte_lines(raw)
@@ -554,7 +554,7 @@ def test_agrees_with_pyte(raw: str) -> None:
     assume(raw.count(ESC + "8") <= 1)
     try:
         shown = terminal_lines(raw)
-    except Unresolvable:
+    except Refusal:
         return
     assert comparable(shown) == pyte_lines(raw)
 
@@ -603,7 +603,7 @@ def test_agrees_with_the_oracle(raw: str) -> None:
     assume(raw.count(ESC + "8") + raw.count(CSI + "u") <= 1)  # pyte's save stack, as above
     try:
         shown = terminal_lines(raw)
-    except Unresolvable:
+    except Refusal:
         return
     ours = [line for line in (expand_tabs(line).rstrip() for line in shown) if line]
     # columns=400: the oracle's own width estimate counts CSI 0 C as no column at all
@@ -726,7 +726,7 @@ def test_verify_is_independent_of_the_cleaner_and_writes_no_escape_regex() -> No
 def test_c1_inside_a_string_payload_is_refused() -> None:
     """The grammar keeps C1 out of string payloads (a run of C1 introducers would otherwise be
     quadratic to scan), so such a string is no complete sequence."""
-    with pytest.raises(Unresolvable):
+    with pytest.raises(Refusal):
         terminal_lines(ESC + "]0;title with C1 \x9b inside\x07text\n")
 
 
@@ -748,5 +748,5 @@ def test_clear_or_home_before_the_output_begins_hides_nothing(clear: str) -> Non
     ],
 )
 def test_red_team_refusals_by_the_verifier(raw: str, columns: int | None) -> None:
-    with pytest.raises(verify.Unresolvable):
+    with pytest.raises(verify.Refusal):
         verify.terminal_lines(raw, columns=columns, rows=24 if columns else None)

@@ -114,7 +114,7 @@ def test_a_dispute_settled_is_resolved_as_tmux_shows() -> None:
 @pytest.mark.parametrize("read", list(READS))
 def test_a_dispute_read_refuses(create: str, read: str) -> None:
     raw = _disputed(CREATES[create]) + READS[read] + "Z\r\n"
-    with pytest.raises(verify.Unresolvable, match="disagree"):
+    with pytest.raises(verify.Refusal, match="disagree"):
         verify.terminal_lines(raw, columns=SIZE[0], rows=SIZE[1])
 
 
@@ -210,7 +210,7 @@ def test_text_after_a_bel_ended_string_refuses_at_a_terminal(
     to ST). At a terminal, text after such a string refuses (issue 23, item 2)."""
     columns, rows = size
     raw = "AB" + STRINGS[opener] + "x\x07" + after + ESC + "\\\n"
-    with pytest.raises(verify.Unresolvable):
+    with pytest.raises(verify.Refusal):
         verify.terminal_lines(raw, columns=columns, rows=rows)
     assert verify.first_difference(raw, "AB" + after.replace("\b", "") + "\n", columns=columns, rows=rows)
 
@@ -362,7 +362,7 @@ def test_other_disputes_settled_resolve_as_tmux_shows() -> None:
 @pytest.mark.parametrize("read", ["text", "CUB", "EL 0", "ECH"])
 def test_other_disputes_read_refuse(name: str, read: str) -> None:
     raw = OTHER_DISPUTES[name] + READS[read] + "Z\r\n"
-    with pytest.raises(verify.Unresolvable):
+    with pytest.raises(verify.Refusal):
         verify.terminal_lines(raw, columns=80, rows=24)
 
 
@@ -450,6 +450,6 @@ def test_a_dcs_cancelled_after_its_data_began_refuses_in_every_display(terminal:
     at 10,000 columns, the no-terminal judge, which removes only BEL-ended strings)."""
     raw = "AB" + ESC + "Px\x18CD\r\n"
     assert _shown([(raw, tmux.MAX_COLUMNS, 10)])[0] == ["AB"]
-    with pytest.raises(verify.Unresolvable):
+    with pytest.raises(verify.Refusal):
         verify.terminal_lines(raw, terminal=terminal)
     assert verify.first_difference(raw, "ABCD\n", terminal=terminal) is not None

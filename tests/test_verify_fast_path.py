@@ -17,7 +17,7 @@ from .strategies import private_modes, screen_controls, strings, terminal_stream
 def _model(text: str) -> list[str] | str:
     try:
         return verify._model_lines(text)
-    except verify.Unresolvable as exc:
+    except verify.Refusal as exc:
         return f"unresolvable: {exc}"
 
 
@@ -63,7 +63,7 @@ def _verdict(text: str, columns: int | None = None, rows: int | None = None, *, 
     verify.REDRAWN_FAST_PATH = verify.ROWS_FAST_PATH = fast
     try:
         return verify.terminal_lines(text, columns=columns, rows=rows)
-    except verify.Unresolvable as exc:
+    except verify.Refusal as exc:
         return f"unresolvable: {exc}"
     finally:
         verify.REDRAWN_FAST_PATH, verify.ROWS_FAST_PATH = saved
@@ -80,7 +80,7 @@ def _redrawn_agrees(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
 def _model_at(text: str, unknown_width: bool) -> list[str] | str:
     try:
         return verify._model_lines(text, unknown_width)
-    except verify.Unresolvable as exc:
+    except verify.Refusal as exc:
         return f"unresolvable: {exc}"
 
 
@@ -278,7 +278,7 @@ def test_same_lines_agree_on_every_capture() -> None:
     for _, text in captures():
         try:
             expected = verify.terminal_lines(text)
-        except verify.Unresolvable:
+        except verify.Refusal:
             continue
         candidate = cleaner.candidate(text).text
         for other in (candidate, candidate + "\n", "\n" + candidate, candidate.replace("\n", "\n\n"), text,
@@ -334,9 +334,9 @@ def _routed_agrees(text: str, columns: int | None = None, rows: int | None = Non
     if verify._line_model_refuses(text):
         refusal = _model_at(text, columns is None)
         assert isinstance(refusal, str) and refusal.startswith("unresolvable"), repr(text[:200])
-        with pytest.raises(verify.Unresolvable) as caught:
+        with pytest.raises(verify.Refusal) as caught:
             verify._model_lines(text, columns is None)
-        assert not isinstance(caught.value, verify.TerminalsDisagree)
+        assert not caught.value.disputed
     assert _answers(text, columns, rows, routed=True) == _answers(text, columns, rows, routed=False), repr(text[:200])
     return verify._line_model_refuses(text)
 
@@ -453,7 +453,7 @@ def _page_answer(raw: str, candidate: str, columns: int | None, rows: int | None
     verify_pages.STREAMED = streamed
     try:
         return verify.first_difference(raw, candidate, columns=columns, rows=rows)
-    except verify.Unresolvable as exc:
+    except verify.Refusal as exc:
         return f"unresolvable: {exc}"
     finally:
         verify_pages.STREAMED = saved

@@ -21,7 +21,7 @@ from wcwidth import wcwidth
 
 from oracle import tmux
 from textclean.pipeline import verify_screen
-from textclean.pipeline.verify import Unresolvable, first_difference, terminal_lines
+from textclean.pipeline.verify import Refusal, first_difference, terminal_lines
 
 ESC = "\x1b"
 CSI = ESC + "["
@@ -73,7 +73,7 @@ def tmux_show(streams: list[tuple[str, int, int]], history: bool = True) -> list
 def ours(text: str, columns: int | None, rows: int | None) -> list[str] | None:
     try:
         return [line.rstrip(" ") for line in terminal_lines(text, columns=columns, rows=rows)]
-    except Unresolvable:
+    except Refusal:
         return None
 
 
@@ -174,7 +174,7 @@ def test_alternate_screen_sessions_agree_with_tmux() -> None:
         whole, inside = alt_session(1000 + seed, columns, rows)
         try:
             pages = verify_screen.pages(whole, columns, rows, strict=True)
-        except verify_screen.Undecided:
+        except Refusal:
             continue
         alt = [p for p in pages if p.alternate]
         rest = [line.rstrip(" ") for p in pages if p not in alt for line in p.lines]
@@ -246,7 +246,7 @@ def test_peer_recordings_agree_with_tmux() -> None:
     for name, text, columns, rows in cases:
         try:
             pages = verify_screen.pages(text, columns, rows, strict=True)
-        except verify_screen.Undecided:
+        except Refusal:
             continue
         lines = [as_shown(line.rstrip(" ")) for p in pages for line in p.lines]
         exact = not any(marker in text for marker in (*ALT_ENTER, CSI + "3J"))
@@ -328,7 +328,7 @@ def test_a_progress_display_taller_than_24_rows_resolves_at_its_real_size() -> N
     expected = [f"task {i:2}: 100%" for i in range(tasks)] + ["done"]
     assert terminal_lines(raw, columns=120, rows=40) == expected
     assert first_difference(raw, "\n".join(expected) + "\n", columns=120, rows=40) is None
-    with pytest.raises(Unresolvable):
+    with pytest.raises(Refusal):
         terminal_lines(raw)  # 38 rows up is more than a 24-row screen allows
     assert first_difference(raw, "\n".join(expected) + "\n") is not None
 
@@ -432,7 +432,7 @@ RED_TEAM_NEAR_MISSES = [
 def test_red_team_findings_are_refused_by_the_verifier(text: str, columns: int | None, rows: int | None) -> None:
     assert ours(text, columns, rows) is None
     if columns is not None:  # the screen model on its own, too (the line model may refuse first)
-        with pytest.raises(verify_screen.Undecided):
+        with pytest.raises(Refusal):
             verify_screen.pages(text, columns, rows, strict=True)
 
 
@@ -482,7 +482,7 @@ def test_a_tall_screen_cleared_again_and_again_runs_out_of_budget() -> None:
     """Each page break rebuilds a 200-row screen: charged to the work budget, so hostile input is
     refused after a bounded amount of work instead of costing 200 rows per 8 input characters."""
     hostile = (CSI + "H" + CSI + "2Jx") * 2000
-    with pytest.raises(verify_screen.Undecided, match="needs more work"):
+    with pytest.raises(Refusal, match="needs more work"):
         verify_screen.pages(hostile, 500, 200, strict=True)
     assert len(verify_screen.pages(hostile[: 8 * 200], 500, 200, strict=True)) == 201  # a few are fine
 

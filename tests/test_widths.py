@@ -57,7 +57,7 @@ def test_every_model_refuses_a_redraw_across_an_ambiguous_width(start: int, end:
     text = f"{char}abc\rXYZ\n"
     with pytest.raises(cleaner.Refused):
         cleaner.candidate(text)
-    with pytest.raises(verify.Unresolvable):
+    with pytest.raises(verify.Refusal):
         verify.terminal_lines(text)
     assert cleaner.candidate(f"{char}abc\n").text == f"{char}abc\n"  # appending stays resolvable
 

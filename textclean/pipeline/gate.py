@@ -48,7 +48,6 @@ MAX_REJECTED_PAGES = 8
 #: The verifier's work finding rejected pages, in multiples of the text's length (bisection checks
 #: prefixes): past it the message is refused, so no input makes the retries quadratic.
 VERIFY_WORK_PER_CHAR = 24
-_AT_OFFSET = re.compile(r"\bat offset (\d+)(?! of the candidate)")
 
 
 def _size(columns: int | None, rows: int | None) -> tuple[int | None, int | None]:
@@ -97,6 +96,11 @@ def _check(raw: str, candidate: str, shown: Display) -> str | None:
     return difference or _joined_bytes(candidate)
 
 
+def _offset(difference: str | None) -> int | None:
+    """The raw offset of the page the verifier's difference names (a ``verify.Difference``), if any."""
+    return difference.offset if isinstance(difference, verify.Difference) else None
+
+
 def _keep_rejected_pages(
     raw: str, segments: list[session.Segment], difference: str | None, shown: Display,
 ) -> tuple[cleaner.Candidate | None, str | None]:
@@ -132,12 +136,11 @@ def _keep_rejected_pages(
 
 
 def _named_page(difference: str | None, segments: list[session.Segment]) -> int | None:
-    """The cleaned page holding the raw offset the verifier's message names, if it names one (a hint:
+    """The cleaned page holding the raw offset the verifier's difference names, if any (a hint:
     whatever page is kept, only the verifier's verdict on the whole adopts the candidate)."""
-    m = None if difference is None else _AT_OFFSET.search(difference)
-    if m is None:
+    offset = _offset(difference)
+    if offset is None:
         return None
-    offset = int(m.group(1))
     for index, segment in enumerate(segments):
         if segment.page.start <= offset < segment.page.end:
             return index if segment.text is not None else None

@@ -24,7 +24,7 @@ proportional to the input length, so no input can make the model quadratic or bl
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from . import grammar
@@ -74,7 +74,7 @@ from .names import (
     XTWINOPS,
 )
 
-__all__ = ["Unresolvable", "first_difference", "terminal_lines"]
+__all__ = ["Difference", "Refusal", "first_difference", "terminal_lines"]
 
 
 # Cell sentinels: C0 characters never reach a cell as content (they are controls or refused).
@@ -98,13 +98,35 @@ _SEQUENCE_AT = grammar.match_at
 
 
 
-class Unresolvable(Exception):
-    """A control whose effect the display model cannot resolve; the message names it and its offset."""
+class Refusal(Exception):
+    """The verifier's one refusal: what a terminal shows here cannot be decided.
+
+    ``reason``: readable, for people (``str()`` of the refusal); ``offset``: where in the raw text the
+    refused token starts, when known; ``disputed``: terminals themselves disagree (a string tmux
+    swallows past, a parameter out of range), final: no other model of this verifier may take the text
+    over; ``page``: the screen model's page it stopped on, when it stopped on one."""
+
+    def __init__(self, reason: str, offset: int | None = None, disputed: bool = False,
+                 page: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.offset = offset
+        self.disputed = disputed
+        self.page = page
 
 
-class TerminalsDisagree(Unresolvable):
-    """Unresolvable because terminals themselves disagree (a string tmux swallows past, a parameter out
-    of range): final, no other model of this verifier may take the text over."""
+class Difference(str):
+    """:func:`first_difference`'s answer: the readable difference, with ``offset``, the raw offset of
+    the page a gate should keep (None when it names none) and ``disputed`` (terminals disagree)."""
+
+    offset: int | None
+    disputed: bool
+
+    def __new__(cls, text: str, offset: int | None = None, disputed: bool = False) -> Difference:
+        made = super().__new__(cls, text)
+        made.offset = offset
+        made.disputed = disputed
+        return made
 
 
 class _Width(dict):
@@ -459,8 +481,8 @@ class _Screen:
 
     # -- errors and budget ---------------------------------------------------------------------------
 
-    def refuse(self, detail: str) -> Unresolvable:
-        return Unresolvable(f"{_describe_token(self.token)} at offset {self.offset}: {detail}")
+    def refuse(self, detail: str, disputed: bool = False) -> Refusal:
+        return Refusal(f"{_describe_token(self.token)} at offset {self.offset}: {detail}", self.offset, disputed)
 
     def charge(self, cells: int) -> None:
         self.work_left -= cells
@@ -481,7 +503,7 @@ class _Screen:
         after = self.text[end:end + 2]
         if after and not after.startswith(_closer(self.token)):
             detail = f"text at offset {end} that tmux swallows with the string before it"
-            raise TerminalsDisagree(f"{_describe_token(self.token)} at offset {self.offset}: {detail}")
+            raise self.refuse(detail, disputed=True)
 
     # -- mode changes --------------------------------------------------------------------------------
 
@@ -786,8 +808,9 @@ class _Screen:
         reach = self.rows[self.row + 1:self.row + 1 + (width - 1) // MIN_COLUMNS]
         if line_feed_at >= 0 or any(reach):
             where = f"LF at offset {line_feed_at}" if line_feed_at >= 0 else "at the end"
-            raise Unresolvable(f"{where}: a row past column {MIN_COLUMNS} above rows already written (an "
-                               f"{MIN_COLUMNS}-column terminal wraps it onto the row below)")
+            raise Refusal(f"{where}: a row past column {MIN_COLUMNS} above rows already written (an "
+                          f"{MIN_COLUMNS}-column terminal wraps it onto the row below)",
+                          line_feed_at if line_feed_at >= 0 else None)
 
     def check_row(self, target: int) -> None:
         lowest = len(self.rows) - 1
@@ -956,8 +979,7 @@ def _feed_line(screen: _Screen, line: str, offset: int) -> None:
         if pieces is None or text not in _IDLE_WHEN_APPENDING:
             action = _ACTION_CACHE.get(text) or _action_for(text)
             if action.op == REFUSE:
-                refusal = TerminalsDisagree if action.disagree else Unresolvable
-                raise refusal(f"{action.detail} at offset {offset + escape}")
+                raise Refusal(f"{action.detail} at offset {offset + escape}", offset + escape, action.disagree)
             if action.op != INERT and (pieces is None or not action.idle_when_appending):
                 screen.offset = offset + escape
                 screen.token = text
@@ -968,13 +990,15 @@ def _feed_line(screen: _Screen, line: str, offset: int) -> None:
         _feed_gap(screen, line[position:], offset + position)
 
 
-def _line_model(text: str, unknown_width: bool = False, route: bool = False, terminal: bool = True) -> list[str]:
+def _line_model(text: str, unknown_width: bool = False, route: bool = False,
+                terminal: bool = True) -> list[str] | None:
     """Informative lines of a single page by the line model (today's fast path).
 
     Resolved, blank ones (empty or only spaces/tabs) dropped. Written spaces are kept (no right-trim of
     written spaces); never-written/erased cells are dropped at line end and render as ' ' inside a line.
-    Tabs kept literally. Raises :class:`Unresolvable` for everything design.md lists as out of scope or
-    unresolvable.
+    Tabs kept literally. Raises :class:`Refusal` for everything design.md lists as out of scope or
+    unresolvable. ``route``: None where the token walk is sure to refuse (the caller goes on to the
+    screen model and asks :func:`_model_lines` for the refusal only if it needs it).
     """
     lines = _append_only_lines(text)  # appending only: no column depends on the width
     if lines is None and REDRAWN_FAST_PATH:
@@ -982,7 +1006,7 @@ def _line_model(text: str, unknown_width: bool = False, route: bool = False, ter
     if lines is None and ROWS_FAST_PATH:
         lines = _rows_lines(text, MIN_COLUMNS if unknown_width else None)
     if lines is None and route and ROUTE_PAGES and len(text) <= _ROUTE_LIMIT and _line_model_refuses(text):
-        raise _SentOn(text, unknown_width, terminal)  # ``route``: the caller takes any refusal to the screen model
+        return None
     return _model_lines(text, unknown_width, terminal) if lines is None else lines
 
 
@@ -1424,8 +1448,8 @@ _HOME_OR_CLEAR = "clear_before_output"
 
 
 def _line_model_refuses(text: str) -> bool:
-    """True only where the token walk surely raises a plain :class:`Unresolvable` (never
-    :class:`TerminalsDisagree`, which is final): every ESC starts a CSI or OSC the grammar ends where
+    """True only where the token walk surely raises a plain :class:`Refusal` (never a disputed one,
+    which is final): every ESC starts a CSI or OSC the grammar ends where
     the verifier's pattern does, none has an action that terminals disagree on, and one is refused
     outright, or clears or homes the screen after a line feed (the walk's rows never shrink, so the
     output has begun there). The walk stops at its first refusal; whichever it meets first is plain."""
@@ -1451,25 +1475,35 @@ def _line_model_refuses(text: str) -> bool:
     return refused or (first_clear >= 0 and LF in text[:first_clear])
 
 
-class _SentOn(Unresolvable):
-    """The line model's refusal of a text :func:`_line_model_refuses` sends on to the screen model,
-    found (by the walk) only where a message needs it."""
+def _line_refusal(text: str, unknown_width: bool, terminal: bool) -> Refusal:
+    """The line model's refusal of a text :func:`_line_model` routed on (found by the walk only where a
+    message needs it)."""
+    try:
+        _model_lines(text, unknown_width, terminal)
+    except Refusal as exc:
+        return exc
+    return Refusal("the line model was expected to refuse this text")  # not reached (tested)
 
-    def __init__(self, text: str, unknown_width: bool, terminal: bool) -> None:
-        super().__init__()
-        self.text = text
-        self.unknown_width = unknown_width
-        self.terminal = terminal
 
-    def found(self) -> Unresolvable:
-        try:
-            _model_lines(self.text, self.unknown_width, self.terminal)
-        except Unresolvable as exc:
-            return exc
-        return Unresolvable("the line model was expected to refuse this text")  # not reached (tested)
-
-    def __str__(self) -> str:
-        return str(self.found())
+def _first_page(
+    text: str, columns: int | None, rows: int | None, terminal: bool,
+) -> tuple[list[str] | None, Callable[[], Refusal] | None]:
+    """The line model's answer where its assumptions hold: its lines, or None and how to get its
+    refusal (the walk runs again only where a message needs it); ``(None, None)`` where the line model
+    does not apply. A disputed refusal is raised (final)."""
+    if not _line_model_fits(text, columns, rows):
+        return None, None
+    unknown_width = terminal and columns is None
+    try:
+        lines = _line_model(text, unknown_width, route=True, terminal=terminal)
+    except Refusal as exc:
+        if exc.disputed:
+            raise
+        found = exc
+        return None, lambda: found
+    if lines is None:
+        return None, lambda: _line_refusal(text, unknown_width, terminal)
+    return lines, None
 
 
 def terminal_lines(
@@ -1481,25 +1515,20 @@ def terminal_lines(
     written spaces); never-written/erased cells are dropped at line end and render as ' ' inside a line.
     Tabs kept literally. ``columns`` / ``rows``: the terminal's size when known (else at least 80 x 24,
     no wrapping assumed); ``terminal=False``: no terminal (logical lines, no right margin, strings end
-    at BEL); ``fresh``: a new terminal (empty screen, cursor home). Raises :class:`Unresolvable` for
+    at BEL); ``fresh``: a new terminal (empty screen, cursor home). Raises :class:`Refusal` for
     anything the models cannot decide.
     """
-    first_refusal: Unresolvable | None = None
-    if _line_model_fits(text, columns, rows):
-        try:
-            return _line_model(text, terminal and columns is None, route=True, terminal=terminal)
-        except TerminalsDisagree:
-            raise
-        except Unresolvable as exc:
-            first_refusal = exc
+    lines, refusal = _first_page(text, columns, rows, terminal)
+    if lines is not None:
+        return lines
     from . import verify_screen
 
     try:
         pages = verify_screen.pages(text, columns, rows, strict=True, terminal=terminal, fresh=fresh)
-    except verify_screen.Undecided as exc:
-        if first_refusal is not None and getattr(exc, "page", 0) == 0:
-            raise first_refusal.found() if isinstance(first_refusal, _SentOn) else first_refusal from None
-        raise Unresolvable(str(exc)) from None
+    except Refusal as exc:
+        if refusal is not None and (exc.page or 0) == 0:
+            raise refusal() from None
+        raise
     return [line for page in pages for line in page.lines]
 
 
@@ -1577,7 +1606,7 @@ def _line_difference(expected: list[str], got: list[str]) -> str | None:
 def first_difference(
     raw: str, candidate: str, *, columns: int | None = None, rows: int | None = None, terminal: bool = True,
     fresh: bool = False,
-) -> str | None:
+) -> Difference | None:
     """None if ``candidate`` shows every informative line of ``raw``, page by page; else where not.
 
     The candidate is, per raw page, a cleaned page (plain text whose non-blank lines, split on LF with
@@ -1586,18 +1615,14 @@ def first_difference(
     ``"unresolvable: "`` and the reason. The display, as :func:`terminal_lines` takes it: a terminal of
     ``columns`` x ``rows`` (either unknown), or none (``terminal=False``); ``fresh``, a new terminal.
     """
-    first_refusal: Unresolvable | None = None
-    if _line_model_fits(raw, columns, rows):
-        try:
-            expected = _line_model(raw, terminal and columns is None, route=True, terminal=terminal)
-        except TerminalsDisagree as exc:
-            return f"unresolvable: {exc}"
-        except Unresolvable as exc:
-            first_refusal = exc
-        else:
-            if _same_lines(expected, candidate):  # the common case, without a list of the candidate's lines
-                return None
-            return _line_difference(expected, _candidate_lines(candidate))
+    try:
+        expected, refusal = _first_page(raw, columns, rows, terminal)
+    except Refusal as exc:
+        return Difference(f"unresolvable: {exc}", exc.offset, disputed=True)
+    if expected is not None:
+        if _same_lines(expected, candidate):  # the common case, without a list of the candidate's lines
+            return None
+        return Difference(_line_difference(expected, _candidate_lines(candidate)) or "")
     from . import verify_pages
 
-    return verify_pages.first_difference(raw, candidate, columns, rows, first_refusal, terminal=terminal, fresh=fresh)
+    return verify_pages.first_difference(raw, candidate, columns, rows, refusal, terminal=terminal, fresh=fresh)

@@ -10,8 +10,11 @@ cleaned page with the same bytes then read the same.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import verify_screen
 from .grammar import ESC, LF
+from .verify import Difference, Refusal
 
 STREAMED = True  # tests switch it off to match every page after the screen model is done
 _HARMLESS_LEAVES = ("a saved cursor",)  # cleaned pages hold no DECRC: nothing of theirs can use it
@@ -32,9 +35,12 @@ def _pages_label(first: int, last: int) -> str:
 
 
 def first_difference(
-    raw: str, candidate: str, columns: int | None, rows: int | None, refusal: Exception | None = None, *,
-    terminal: bool = True, fresh: bool = False,
-) -> str | None:
+    raw: str, candidate: str, columns: int | None, rows: int | None,
+    refusal: Callable[[], Refusal] | None = None, *, terminal: bool = True, fresh: bool = False,
+) -> Difference | None:
+    """The first place the candidate does not show a page of ``raw`` as the screen model does (None:
+    none), with the raw offset of the page to keep where one is named; ``refusal``: the line model's,
+    for a text of one page."""
     from .verify import _line_difference  # the line-by-line message, one place
 
     # Pages are matched as the screen model makes them final (all but its last two), and a matched
@@ -44,31 +50,44 @@ def first_difference(
     position = 0  # where the next segment starts
     run: tuple[int, int, int] | None = None  # an open run of cleaned pages: text start, end, first page
     expected: list[str] = []
+    ends: list[tuple[int, int]] = []  # the open run's pages: (index, its lines' end in ``expected``)
     taint: str | None = None  # what a kept page left that would change how a cleaned page renders
     previous_kept = False
     kept_pages: set[int] = set()  # pages kept verbatim: the state their bytes set, the candidate sets too
     matched = 0  # pages matched so far
-    found: str | None = None  # the first difference (later pages are not matched)
+    found: Difference | None = None  # the first difference (later pages are not matched)
 
-    def close_run(last: int) -> str | None:
-        nonlocal run, expected
+    def failing_page(got: list[str], first: int) -> int:
+        """The run's page holding the first line the candidate does not show (a line too many at the
+        end: the last page); a page without bytes gives way to the next one with bytes."""
+        at = next((i for i, (want, have) in enumerate(zip(expected, got, strict=False)) if want != have),
+                  min(len(expected), len(got)))
+        index = next((page for page, end in ends if at < end), ends[-1][0] if ends else first)
+        return next((i for i in range(index, len(pages)) if pages[i].end > pages[i].start
+                     or i == index and not any(p.end > p.start for p in pages[index:])), index)
+
+    def close_run(last: int) -> Difference | None:
+        nonlocal run, expected, ends
         assert run is not None
         start, end, first = run
         run = None
         text = candidate[start:end]
-        difference = _line_difference(expected, _plain_lines(text))
-        expected = []
+        got = _plain_lines(text)
+        difference = _line_difference(expected, got)
+        bad = failing_page(got, first) if difference is not None else first
+        expected, ends = [], []
         if difference is not None:
             if len(pages) == 1:
-                return difference
-            # the run's first page with bytes, by its raw offset: the gate keeps it instead of bisecting
-            named = next((page for page in pages[first:last + 1] if page.end > page.start), pages[first])
-            return f"{_pages_label(first, last)} (cleaned) at offset {named.start}: {difference}"
+                return Difference(difference)
+            # the failing page, by its raw offset: the gate keeps it instead of bisecting
+            named = pages[bad]
+            return Difference(f"{_pages_label(first, last)} (cleaned) at offset {named.start}: {difference}",
+                              named.start)
         if end < length and text and not text.endswith(LF):
-            return f"{_pages_label(first, last)} (cleaned): no line ending before the kept page after it"
+            return Difference(f"{_pages_label(first, last)} (cleaned): no line ending before the kept page after it")
         return None
 
-    def match(index: int) -> str | None:
+    def match(index: int) -> Difference | None:
         nonlocal position, run, taint, previous_kept
         page = pages[index]
         if page.resets:
@@ -87,8 +106,9 @@ def first_difference(
         if kept and run is not None and not page.fresh_start:
             # its bytes start where the cleaned text left the cursor and act on the rows it left on the
             # screen, neither of which is the raw's: only a clear and a home make them agree
-            return (f"page {index} (cleaned) at offset {pages[index - 1].start}: the kept page after it at "
-                    f"offset {page.start} does not start with a clear and a home")
+            return Difference(f"page {index} (cleaned) at offset {pages[index - 1].start}: the kept page after "
+                              f"it at offset {page.start} does not start with a clear and a home",
+                              pages[index - 1].start)
         before = pages[index - 1] if index else None
         if (kept and run is not None and before is not None and page.erases_history
                 and (before.full or not raw[before.start:before.end].endswith(LF))):
@@ -96,16 +116,17 @@ def first_difference(
             # the screen's bottom row (a full screen, or rows pushed down by IL below blank ones) it
             # scrolls a row into the history this page's break erases, a row the raw still had on its
             # screen; named by the cleaned page's offset: the gate keeps that one
-            return (f"page {index} (cleaned) at offset {before.start}: its raw does not end a line (or its "
-                    f"screen is full) and the kept page after it breaks with ED 3 or RIS first, which erases "
-                    f"the history the cleaned text's line end scrolls a row into")
+            return Difference(f"page {index} (cleaned) at offset {before.start}: its raw does not end a line (or "
+                              f"its screen is full) and the kept page after it breaks with ED 3 or RIS first, "
+                              f"which erases the history the cleaned text's line end scrolls a row into",
+                              before.start)
         if kept and not page.resets:
             for state, origin in page.inherits.items():
                 if origin not in kept_pages:
                     # the candidate's cleaned pages hold no escape sequences: this page would render without it
                     # named by the cleaned page's offset: the gate keeps that one too
-                    return (f"page {index + 1}: kept verbatim, but it inherits {state} from page {origin + 1} "
-                            f"at offset {pages[origin].start} (cleaned)")
+                    return Difference(f"page {index + 1}: kept verbatim, but it inherits {state} from page "
+                                      f"{origin + 1} at offset {pages[origin].start} (cleaned)", pages[origin].start)
         if kept:
             page.lines = []  # never compared
             kept_pages.add(index)
@@ -123,21 +144,24 @@ def first_difference(
             previous_kept = True
             return None
         if page.reason is not None:
-            return f"page {index + 1} at offset {page.start}: not kept verbatim, and undecided: {page.reason}"
+            return Difference(f"page {index + 1} at offset {page.start}: not kept verbatim, and undecided: "
+                              f"{page.reason}", page.start)
         if taint is not None:
-            return f"page {index + 1} at offset {page.start}: cleaned after a kept page that leaves {taint}"
+            return Difference(f"page {index + 1} at offset {page.start}: cleaned after a kept page that leaves "
+                              f"{taint}", page.start)
         if run is None:
             start = position
             if previous_kept:
                 opening = raw[page.start:page.break_end]
                 if not candidate.startswith(opening, position):
-                    return (f"page {index + 1} at offset {page.start}: a cleaned page after a kept one does "
-                            f"not start with its page break {_clip(opening)}")
+                    return Difference(f"page {index + 1} at offset {page.start}: a cleaned page after a kept one "
+                                      f"does not start with its page break {_clip(opening)}", page.start)
                 start += len(opening)
             end = candidate.find(ESC, start)
             run = (start, length if end < 0 else end, index)
             position = run[1]
         expected.extend(page.lines)
+        ends.append((index, len(expected)))
         page.lines = []
         previous_kept = False
         return None
@@ -152,10 +176,13 @@ def first_difference(
     try:
         pages = verify_screen.pages(raw, columns, rows, on_page=on_page if STREAMED else None, terminal=terminal,
                                     fresh=fresh)
-    except verify_screen.Undecided as exc:  # outside any page (the first screen outgrows the work budget)
-        return f"unresolvable: {exc}"
+    except Refusal as exc:  # outside any page (the first screen outgrows the work budget)
+        return Difference(f"unresolvable: {exc}", exc.offset, exc.disputed)
     if len(pages) == 1 and pages[0].reason is not None:
-        return f"unresolvable: {refusal or pages[0].reason}"
+        first = refusal() if refusal is not None else None
+        if first is not None:
+            return Difference(f"unresolvable: {first}", first.offset, first.disputed)
+        return Difference(f"unresolvable: {pages[0].reason}", pages[0].reason_offset)
     while found is None and matched < len(pages):
         found = match(matched)
         matched += 1
@@ -166,5 +193,6 @@ def first_difference(
         if difference is not None:
             return difference
     if position != length:
-        return f"unexpected candidate bytes at offset {position}: {_clip(candidate[position:position + 40])}"
+        return Difference(f"unexpected candidate bytes at offset {position} of the candidate: "
+                          f"{_clip(candidate[position:position + 40])}")
     return None

@@ -85,7 +85,7 @@ from .names import (
     VPA,
     XTWINOPS,
 )
-from .verify import _PARAMETER_ABOVE_RANGE, INERT, _closer, _csi_action, _swallows_on
+from .verify import _PARAMETER_ABOVE_RANGE, INERT, Refusal, _closer, _csi_action, _swallows_on
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -113,10 +113,6 @@ _CLEAR_NEXT = re.compile(re.escape(grammar.CSI) + r"(?:(?:1?(?:;1?)?)?H" + re.es
 _ALT_MODES = (47, 1047, 1049)
 
 
-class Undecided(Exception):
-    """What a terminal shows here cannot be decided with certainty."""
-
-
 @dataclass
 class Page:
     """One page of the raw text: ``raw[start:end]``; its break run is ``raw[start:break_end]``."""
@@ -126,6 +122,7 @@ class Page:
     end: int = -1
     lines: list[str] = field(default_factory=list)
     reason: str | None = None  # why the model could not decide this page (None: resolved)
+    reason_offset: int | None = None  # where in the raw text the reason stands, when known
     leaves: str | None = None  # state the page's bytes leave for later pages (a saved cursor, tabs)
     modes: frozenset[str] | None = None  # persistent modes in effect at its end, if it set any
     resets: bool = False  # its break run holds RIS: nothing an earlier page left survives it
@@ -214,6 +211,7 @@ class Model:
         self.scrolls = 0
         self.swallowed: str | None = None  # a DCS tmux runs on past the text after it: no RIS ends it
         self.undecodable: str | None = None  # found at the first page break: "" for none
+        self.undecodable_at: int | None = None
         self.reset_state()
         if not (fresh and terminal):
             # The output starts on some row of a screen we know nothing of: its top is unknown.
@@ -262,7 +260,7 @@ class Model:
     def charge(self, cells: int) -> None:
         self.work_left -= cells
         if self.work_left < 0:
-            raise Undecided("needs more work than the model allows for this input size")
+            raise Refusal("needs more work than the model allows for this input size")
 
     # -- pages ---------------------------------------------------------------------------------------
 
@@ -280,7 +278,7 @@ class Model:
         for index, row in enumerate(grid):
             if row.shown:
                 if pieces or (row.wrapped and index + 1 < len(grid) and not grid[index + 1].shown):
-                    raise Undecided("a line shown before the alternate screen continues after it")
+                    raise Refusal("a line shown before the alternate screen continues after it")
                 continue
             if not row.cells and not row.wrapped and not pieces:
                 continue  # a blank line
@@ -336,24 +334,24 @@ class Model:
     def finish(self) -> list[Page]:
         try:
             self.flush_home()
-        except Undecided as exc:
-            self.lose(str(exc))
+        except Refusal as exc:
+            self.lose(str(exc), exc.offset)
         if self.lost is None:
             try:
                 self.emit()
-            except Undecided as exc:
-                self.lose(f"at the end: {exc}")
+            except Refusal as exc:
+                self.lose(f"at the end: {exc}", exc.offset)
         self.page.end = len(self.text)
         return self.pages
 
-    def lose(self, reason: str) -> None:
-        """The current page is undecided: keep the first reason, skip to the next break."""
+    def lose(self, reason: str, offset: int | None = None) -> None:
+        """The current page is undecided: keep the first reason (and the raw offset it names), skip to the
+        next break."""
         if self.strict:
-            error = Undecided(reason)
-            error.page = len(self.pages) - 1  # type: ignore[attr-defined]
-            raise error
+            raise Refusal(reason, offset, page=len(self.pages) - 1)
         if self.page.reason is None:
             self.page.reason = reason
+            self.page.reason_offset = offset
         self.lost = reason
         self.page.lines.clear()
 
@@ -376,8 +374,8 @@ class Model:
                     try:
                         self.flush_home()
                         self.write(text[position:stop])
-                    except Undecided as exc:
-                        self.lose(f"text at offset {position}: {exc}")
+                    except Refusal as exc:
+                        self.lose(f"text at offset {position}: {exc}", position)
                 else:
                     self.home_at = -1
                 self.printed = True
@@ -388,7 +386,7 @@ class Model:
                 match = grammar.match_at(text, stop)
                 if match is None:
                     reason = f"malformed or truncated escape sequence at offset {stop}"
-                    self.lose(reason)
+                    self.lose(reason, stop)
                     # A string left open swallows what follows, breaks included: nothing after is decided.
                     self.poisoned = reason
                     return self.finish()
@@ -404,8 +402,8 @@ class Model:
                     try:
                         self.flush_home()
                         self.control(char, text[stop + 1:stop + 2] == "\n")
-                    except Undecided as exc:
-                        self.lose(f"{_control_label(char)} at offset {stop}: {exc}")
+                    except Refusal as exc:
+                        self.lose(f"{_control_label(char)} at offset {stop}: {exc}", stop)
                 else:
                     self.home_at = -1
                 position = stop + 1
@@ -488,8 +486,8 @@ class Model:
                 self.cx = 0 if returns else len(chars)
             try:
                 self.line_feed()
-            except Undecided as exc:
-                self.lose(f"{_control_label(chr(10))} at offset {end - 1}: {exc}")
+            except Refusal as exc:
+                self.lose(f"{_control_label(chr(10))} at offset {end - 1}: {exc}", end - 1)
                 return end
             self.cx = 0  # carriage_return: the line feed left the rest as it is (known, no wrap pending)
             position = end
@@ -538,22 +536,22 @@ class Model:
             try:
                 self.goto_row(0)
                 self.goto_column(0)
-            except Undecided as exc:
-                raise Undecided(f"CSI H (CUP) at offset {at}: {exc}") from None
+            except Refusal as exc:
+                raise Refusal(f"CSI H (CUP) at offset {at}: {exc}", at) from None
 
     def sequence(self, token: str, start: int, end: int) -> None:
         seq = _PARSED.get(token) or _parse(token)
         last_char, self.last_char = self.last_char, ""
         try:
             if "\x9c" in token:
-                raise Undecided("a C1 ST ends the string outside its payload")
+                raise Refusal("a C1 ST ends the string outside its payload")
             if (seq.kind is Kind.CSI and len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT
                     and _csi_action(seq).op != INERT):
                 # tmux discards it, xterm acts: what it leaves is not agreed on, here or on later pages
                 reason = (f"{grammar.PARAMETER_BYTES_LIMIT} or more parameter bytes "
                           "(tmux discards the sequence, xterm acts)")
                 self.poisoned = self.poisoned or f"a sequence {reason}"
-                raise Undecided(reason)
+                raise Refusal(reason)
             if _swallows_on(seq) and (self.terminal or seq.text[-1] != "\x07"):  # no terminal: BEL ends it
                 self.swallow(seq, end)
             kind = self.break_kind(seq)
@@ -575,8 +573,8 @@ class Model:
             self.flush_home()
             self.track_state(seq)
             self.apply(seq, last_char)
-        except Undecided as exc:
-            self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}")
+        except Refusal as exc:
+            self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}", start)
 
     # -- page breaks ---------------------------------------------------------------------------------
 
@@ -589,7 +587,7 @@ class Model:
         if after and not after.startswith(closer):
             if closer == grammar.ST:
                 self.poisoned = self.swallowed = f"text after a DCS tmux runs on to ST, at offset {end}"
-            raise Undecided(f"text at offset {end} that tmux swallows with the string before it")
+            raise Refusal(f"text at offset {end} that tmux swallows with the string before it")
 
     def break_kind(self, seq: grammar.Sequence) -> str | None:
         if seq.kind is Kind.ESC2 and seq.final == RIS:
@@ -608,7 +606,7 @@ class Model:
             modes = seq.numbers(default=-1)
             if any(mode in _ALT_MODES for mode in modes):
                 if len(modes) != 1:
-                    raise Undecided("an alternate-screen switch combined with other modes")
+                    raise Refusal("an alternate-screen switch combined with other modes")
                 return f"alt {modes[0]} {'on' if seq.final == SM else 'off'}"
         return None
 
@@ -623,8 +621,8 @@ class Model:
         if lost is None:
             try:
                 self.emit()
-            except Undecided as exc:
-                self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}")
+            except Refusal as exc:
+                self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}", start)
                 lost = self.lost
                 self.emit()
         else:
@@ -645,9 +643,10 @@ class Model:
         if self.undecodable is None:
             found = _UNDECODABLE.search(self.text)
             self.undecodable = "" if found is None else f"an undecodable byte at offset {found.start()}"
+            self.undecodable_at = None if found is None else found.start()
         if self.undecodable:
             # a cleaned page loses its break: bytes on either side of it would join into other characters
-            self.lose(f"a page break in a text with {self.undecodable}")
+            self.lose(f"a page break in a text with {self.undecodable}", self.undecodable_at)
             return
         if self.poisoned is not None:
             if kind != "RIS" or self.swallowed is not None:
@@ -660,14 +659,14 @@ class Model:
             self.bottom, self.top, self.origin, self.autowrap = None, 0, False, True
         try:
             self.apply_break(kind, lost, homed, end)
-        except Undecided as exc:
-            self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}")
+        except Refusal as exc:
+            self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}", start)
         self.page.alternate = self.alt is not None
 
     def apply_break(self, kind: str, lost: str | None, homed: bool, end: int) -> None:
         if kind == "RIS":
             if self.alt is not None:
-                raise Undecided("RIS on the alternate screen")
+                raise Refusal("RIS on the alternate screen")
             self.reset_state()
             return
         if kind.startswith("alt "):
@@ -687,12 +686,12 @@ class Model:
                 return
             if lost is not None:
                 # F18: the screen the undecided page left is still there, unknown: so is the next page
-                raise Undecided("ED 3 erases only the history: the screen an undecided page left stays unknown")
+                raise Refusal("ED 3 erases only the history: the screen an undecided page left stays unknown")
             self.mark_shown()  # ED 3 alone erases the history, not the screen: the rows stay, shown
             return
         if self.origin and self.top:
             # F17: tmux homes to the region's top under DECOM; the page would start below row 1
-            raise Undecided("a clear in origin mode with a region below the top (the page starts at the region's top)")
+            raise Refusal("a clear in origin mode with a region below the top (the page starts at the region's top)")
         if homed:
             self.grid = self.blank_grid(True)
             self.anchored = True
@@ -720,12 +719,12 @@ class Model:
 
     def alt_switch(self, mode: int, enter: bool, lost: str | None) -> None:
         if self.bottom is not None or self.origin:
-            raise Undecided("switches screens with a scroll region or origin mode set")
+            raise Refusal("switches screens with a scroll region or origin mode set")
         if enter:
             if self.disputed is not None:
-                raise Undecided(f"saves or carries a column terminals disagree on ({self.disputed})")
+                raise Refusal(f"saves or carries a column terminals disagree on ({self.disputed})")
             if self.alt is not None:
-                raise Undecided("enters the alternate screen twice")
+                raise Refusal("enters the alternate screen twice")
             self.alt = {
                 "grid": self.grid, "anchored": self.anchored, "cy": self.cy, "cx": self.cx,
                 "cx_known": self.cx_known, "pending": self.pending, "wide": self.wide_page, "broken": lost,
@@ -744,17 +743,17 @@ class Model:
             return
         main = self.alt
         if main is None:
-            raise Undecided("leaves an alternate screen it never entered")
+            raise Refusal("leaves an alternate screen it never entered")
         self.alt = None
         self.grid, self.anchored, self.wide_page = main["grid"], main["anchored"], main["wide"]
         self.saved_unknown = True
         if main["broken"] is not None:
-            raise Undecided(f"returns to a main screen that was undecided ({main['broken']})")
+            raise Refusal(f"returns to a main screen that was undecided ({main['broken']})")
         if mode == 1049:
             self.cy, self.cx, self.cx_known, self.pending = main["cy"], main["cx"], main["cx_known"], main["pending"]
             return
         # ?47 / ?1047: where the cursor is on return differs between terminals (tmux, xterm)
-        raise Undecided("the cursor's place on return from the alternate screen is unknown")
+        raise Refusal("the cursor's place on return from the alternate screen is unknown")
 
     # -- state that outlives a page ------------------------------------------------------------------
 
@@ -843,12 +842,12 @@ class Model:
                 return
             if self.cx_known and self.cx == 0 and not self.pending and (
                     (self.cy > 0 and self.grid[self.cy - 1].wrapped) or (self.cy == 0 and self.tail)):
-                raise Undecided("BS at the first column of a wrapped row (tmux goes up a row, xterm not)")
+                raise Refusal("BS at the first column of a wrapped row (tmux goes up a row, xterm not)")
             self.cursor_left(1)
         elif char == HT:
             self.tab()
         elif char != "\x07":
-            raise Undecided("unsupported control")
+            raise Refusal("unsupported control")
 
     def carriage_return(self) -> None:
         self.cx = 0
@@ -882,15 +881,15 @@ class Model:
         for index in range(max(low, 0), min(high, len(grid) - 1) + 1):
             if len(grid[index].cells) > MIN_COLUMNS or (
                     cursor and index == self.cy and self.cx_known and self.cx >= MIN_COLUMNS):
-                raise Undecided(f"acts on a row past column {MIN_COLUMNS} of a terminal of unknown width")
+                raise Refusal(f"acts on a row past column {MIN_COLUMNS} of a terminal of unknown width")
 
     def need_column(self) -> int:
         if self.disputed is not None:
-            raise Undecided(f"reads the cursor's column, which terminals disagree on after {self.disputed}")
+            raise Refusal(f"reads the cursor's column, which terminals disagree on after {self.disputed}")
         if not self.cx_known:
-            raise Undecided("cursor column depends on the width of a zero-width or ambiguous character")
+            raise Refusal("cursor column depends on the width of a zero-width or ambiguous character")
         if self.pending:
-            raise Undecided("moves from the pending-wrap position (xterm and tmux differ)")
+            raise Refusal("moves from the pending-wrap position (xterm and tmux differ)")
         return self.cx
 
     # -- vertical structure --------------------------------------------------------------------------
@@ -919,7 +918,7 @@ class Model:
             if self.height is not None:
                 return  # below the region at the screen's bottom: LF does nothing
             if len(self.grid) >= MIN_ROWS:
-                raise Undecided("moves below a scroll region toward a screen bottom of unknown place")
+                raise Refusal("moves below a scroll region toward a screen bottom of unknown place")
             self.grid.append(_Row())
             self.cy += 1
         else:
@@ -938,7 +937,7 @@ class Model:
             return
         below = grid[cy + 1:cy + 1 + (width - 1) // MIN_COLUMNS]
         if moves or self.bottom is not None or any(other.cells for other in below):
-            raise Undecided(f"a row past column {MIN_COLUMNS} above other rows, or in a scroll region, at an "
+            raise Refusal(f"a row past column {MIN_COLUMNS} above other rows, or in a scroll region, at an "
                             f"unknown width (an {MIN_COLUMNS}-column terminal wraps it onto the row below)")
 
     def grow(self) -> None:
@@ -957,7 +956,7 @@ class Model:
     def leave_top(self, row: _Row) -> None:
         if row.shown:
             if row.wrapped:
-                raise Undecided("a line shown before the alternate screen wrapped")
+                raise Refusal("a line shown before the alternate screen wrapped")
             return
         self.charge(len(row.cells))
         self.tail.append(_render(row))
@@ -971,7 +970,7 @@ class Model:
             self.no_wrapped_rows(top, bottom)
             if any(row.shown for row in grid):
                 # tmux's history would then hold the region's lines before rows of an earlier page
-                raise Undecided("a scroll region scrolls beside rows shown before the alternate screen")
+                raise Refusal("a scroll region scrolls beside rows shown before the alternate screen")
         self.scrolls += self.shift_rows(top, bottom, count, self.leave_top)
 
     def scroll_down(self, top: int, bottom: int, count: int, certain: bool = True) -> None:
@@ -995,24 +994,24 @@ class Model:
         """Rows moved apart from their neighbours: tmux unwraps some of them, so none may be wrapped."""
         self.charge(bottom - top + 2)
         if any(row.wrapped for row in self.grid[max(top - 1, 0):bottom + 1]):
-            raise Undecided("moves rows of a wrapped line")
+            raise Refusal("moves rows of a wrapped line")
         if top == 0 and self.tail:
-            raise Undecided("moves rows of a wrapped line")
+            raise Refusal("moves rows of a wrapped line")
 
     def discard(self, row: _Row, certain: bool = True) -> None:
         """A row a terminal drops (DL, IL, SD): as overwritten cells, it never counted."""
         if row.shown and _informative(_render(row)):
-            raise Undecided("drops a row shown before the alternate screen")
+            raise Refusal("drops a row shown before the alternate screen")
         if row.wrapped:
-            raise Undecided("drops part of a wrapped line")
+            raise Refusal("drops part of a wrapped line")
         if not certain and _informative(_render(row)):
-            raise Undecided("pushes a row past a screen bottom of unknown place")
+            raise Refusal("pushes a row past a screen bottom of unknown place")
 
     def need_anchored(self, what: str) -> None:
         if not self.anchored:
-            raise Undecided(f"{what} on a page whose place on the screen is unknown")
+            raise Refusal(f"{what} on a page whose place on the screen is unknown")
         if self.wide_page:
-            raise Undecided(f"{what} on a page whose lines may have wrapped (width unknown)")
+            raise Refusal(f"{what} on a page whose lines may have wrapped (width unknown)")
 
     def page_blank(self) -> bool:
         return not self.history and not self.tail and all(not row.cells for row in self.grid)
@@ -1034,7 +1033,7 @@ class Model:
         limit = (self.height or MIN_ROWS) - 1
         if row > limit:
             if self.height is None:
-                raise Undecided("addresses a row below the 24 rows every terminal has")
+                raise Refusal("addresses a row below the 24 rows every terminal has")
             row = limit
         while row >= len(self.grid):
             self.grid.append(_Row())
@@ -1054,18 +1053,18 @@ class Model:
                 target = self.bottom
         if target < 0:
             if not self.anchored:
-                raise Undecided("moves above the page's first row or the 24 rows a screen has")
+                raise Refusal("moves above the page's first row or the 24 rows a screen has")
             target = 0
         if target >= len(self.grid):
             if self.anchored and self.height is None:
                 if target > MIN_ROWS - 1:
-                    raise Undecided("moves below the 24 rows every terminal has")
+                    raise Refusal("moves below the 24 rows every terminal has")
                 while target >= len(self.grid):
                     self.grid.append(_Row())
             elif self.anchored:
                 target = len(self.grid) - 1
             else:
-                raise Undecided("moves below the lowest row written so far")
+                raise Refusal("moves below the lowest row written so far")
         self.cy = target
         self.pending = False
 
@@ -1074,7 +1073,7 @@ class Model:
         if self.cy == top:
             self.need_anchored("RI at the top margin")
             if bottom < 0:
-                raise Undecided("RI scrolls toward a screen bottom of unknown place")
+                raise Refusal("RI scrolls toward a screen bottom of unknown place")
             while bottom >= len(self.grid):
                 self.grid.append(_Row())
             self.scroll_down(top, bottom, 1)
@@ -1122,14 +1121,14 @@ class Model:
     def within_narrowest(self, col: int) -> None:
         """Width unknown: a move into empty cells past column 80 stops at a margin of unknown place."""
         if self.unknown_width and col >= MIN_COLUMNS and col > len(self.grid[self.cy].cells):
-            raise Undecided(f"moves to column {col + 1}, past the row's text and past column {MIN_COLUMNS}")
+            raise Refusal(f"moves to column {col + 1}, past the row's text and past column {MIN_COLUMNS}")
 
     def mark_wide(self, col: int) -> None:
         if self.unknown_width and col >= MIN_COLUMNS:
             self.wide_page = True
             if col > MIN_COLUMNS and not self.autowrap:
                 # an 80-column terminal overwrites its last cell with what passes it
-                raise Undecided(f"reaches past column {MIN_COLUMNS} with autowrap off at an unknown width")
+                raise Refusal(f"reaches past column {MIN_COLUMNS} with autowrap off at an unknown width")
 
     def tab(self) -> None:
         if self.at_margin("HT"):
@@ -1138,7 +1137,7 @@ class Model:
         stop = (col // TAB_WIDTH + 1) * TAB_WIDTH
         limit = self.right_limit()
         if limit is not None and stop > limit:
-            raise Undecided("a tab reaches the right margin")
+            raise Refusal("a tab reaches the right margin")
         self.within_narrowest(stop)
         row = self.grid[self.cy]
         self.touch(row)
@@ -1146,9 +1145,9 @@ class Model:
         self.charge(stop - col)
         if col < len(cells):
             if "".join(cells[col:stop]).strip(UNWRITTEN):
-                raise Undecided("tab skips over written cells")
+                raise Refusal("tab skips over written cells")
             if stop < len(cells) and cells[stop] in _TAILS:
-                raise Undecided("overwrites part of a wide character or tab")
+                raise Refusal("overwrites part of a wide character or tab")
         self.pad(cells, col)
         cells[col:stop] = HT + TAB_TAIL * (stop - col - 1)
         self.cx = stop
@@ -1158,13 +1157,13 @@ class Model:
 
     def touch(self, row: _Row) -> None:
         if row.shown:
-            raise Undecided("changes a row shown before the alternate screen")
+            raise Refusal("changes a row shown before the alternate screen")
         if self.has_shown and not row.cells:
             below = self.grid[self.cy + 1:]
             self.charge(len(below))
             if any(other.shown for other in below):
                 # a terminal shows it above lines our text already gave: the order would differ
-                raise Undecided("writes above rows shown before the alternate screen")
+                raise Refusal("writes above rows shown before the alternate screen")
 
     def pad(self, cells: list[str], col: int) -> None:
         if col > len(cells):
@@ -1197,7 +1196,7 @@ class Model:
 
     def wrap(self) -> None:
         if not self.autowrap:
-            raise Undecided("writes at the right margin with autowrap off")
+            raise Refusal("writes at the right margin with autowrap off")
         self.line_feed(wrapping=True)
         self.cx = 0
 
@@ -1226,16 +1225,16 @@ class Model:
             else:
                 self.charge(len(chunk))
                 if cells[col] == WIDE_TAIL or (end < length and cells[end] == WIDE_TAIL):
-                    raise Undecided("overwrites part of a wide character")
+                    raise Refusal("overwrites part of a wide character")
                 covered = cells[col:end]
                 if HT in covered or TAB_TAIL in covered or (end < length and cells[end] == TAB_TAIL):
-                    raise Undecided("overwrites cells a tab skipped")
+                    raise Refusal("overwrites cells a tab skipped")
                 if row.uncertain:
-                    raise Undecided("overwrites a line holding a character of uncertain width")
+                    raise Refusal("overwrites a line holding a character of uncertain width")
                 cells[col:end] = chunk
             if limit is not None and end > limit:
                 if not self.autowrap:
-                    raise Undecided("writes at the right margin with autowrap off")
+                    raise Refusal("writes at the right margin with autowrap off")
                 self.cx = limit
                 self.pending = True
             else:
@@ -1251,10 +1250,10 @@ class Model:
         cells = row.cells
         col = self.cx
         if col < len(cells) and (not self.cx_known or width != 2 or row.uncertain):
-            raise Undecided("writes over a line where the cursor's column is uncertain")
+            raise Refusal("writes over a line where the cursor's column is uncertain")
         if width == 0:
             if col == 0 or col != len(cells):
-                raise Undecided("a zero-width character that joins no character before it")
+                raise Refusal("a zero-width character that joins no character before it")
             previous = col - 1 if cells[col - 1] != WIDE_TAIL else col - 2
             cells[previous] += char
             row.uncertain += 1
@@ -1263,18 +1262,18 @@ class Model:
         if width == 2:
             limit = self.right_limit()
             if limit is not None and col >= limit:
-                raise Undecided("a wide character at the right margin")
+                raise Refusal("a wide character at the right margin")
             end = col + 2
             if col < len(cells):
                 if cells[col] == WIDE_TAIL or (end < len(cells) and cells[end] == WIDE_TAIL):
-                    raise Undecided("overwrites part of a wide character")
+                    raise Refusal("overwrites part of a wide character")
                 if HT in cells[col:end] or TAB_TAIL in cells[col:end] or (end < len(cells) and cells[end] == TAB_TAIL):
-                    raise Undecided("overwrites cells a tab skipped")
+                    raise Refusal("overwrites cells a tab skipped")
             self.pad(cells, col)
             cells[col:end] = [char, WIDE_TAIL]
         else:
             if col != len(cells):
-                raise Undecided("a character of uncertain width written over a line")
+                raise Refusal("a character of uncertain width written over a line")
             self.pad(cells, col)
             cells.append(char)
             end = col + 1
@@ -1283,7 +1282,7 @@ class Model:
                 self.cx_known = False
         limit = self.right_limit()
         if row.uncertain and limit is not None and len(cells) + row.uncertain > limit - 1:
-            raise Undecided("a line holding a character of uncertain width nears the right margin")
+            raise Refusal("a line holding a character of uncertain width nears the right margin")
         if limit is not None and end > limit:
             self.cx = limit
             self.pending = True
@@ -1300,14 +1299,14 @@ class Model:
         if start >= stop:
             return
         if row.wrapped or (index > 0 and self.grid[index - 1].wrapped) or (index == 0 and bool(self.tail)):
-            raise Undecided("erases part of a wrapped line")
+            raise Refusal("erases part of a wrapped line")
         if row.shown and "".join(cells[start:stop]).strip(UNWRITTEN):
-            raise Undecided("changes a row shown before the alternate screen")
+            raise Refusal("changes a row shown before the alternate screen")
         if cells[start] in _TAILS or (stop < length and cells[stop] in _TAILS):
-            raise Undecided("erases part of a wide character or of a tab")
+            raise Refusal("erases part of a wide character or of a tab")
         if row.uncertain:
             if start or stop != length:
-                raise Undecided("erases on a line holding a character of uncertain width")
+                raise Refusal("erases on a line holding a character of uncertain width")
             row.uncertain = 0  # the whole row: no width matters
         self.charge(stop - start)
         if stop == length:
@@ -1356,11 +1355,11 @@ class Model:
         cells = row.cells
         self.touch(row)
         if row.wrapped or row.uncertain or (self.cy > 0 and self.grid[self.cy - 1].wrapped):
-            raise Undecided("edits a wrapped line or one holding a character of uncertain width")
+            raise Refusal("edits a wrapped line or one holding a character of uncertain width")
         if col < len(cells) and cells[col] in _TAILS:
-            raise Undecided("edits inside a wide character or tab")
+            raise Refusal("edits inside a wide character or tab")
         if HT in cells[col:] or TAB_TAIL in cells[col:]:
-            raise Undecided("shifts a tab")
+            raise Refusal("shifts a tab")
 
     def insert_chars(self, count: int) -> None:
         col = self.need_column()
@@ -1371,16 +1370,16 @@ class Model:
             return
         limit = self.right_limit()
         if limit is None and len(cells) + count > MIN_COLUMNS:
-            raise Undecided("ICH pushes characters toward a right margin of unknown place")
+            raise Refusal("ICH pushes characters toward a right margin of unknown place")
         width = MIN_COLUMNS if limit is None else limit + 1
         if 2 * count > width - col:
-            raise Undecided("ICH of more than half the rest of the row (tmux 3.3a leaves old cells)")
+            raise Refusal("ICH of more than half the rest of the row (tmux 3.3a leaves old cells)")
         count = min(count, width - col)
         self.charge(count + len(cells) - col)
         cells[col:col] = UNWRITTEN * count
         if len(cells) > width:
             if cells[width] == WIDE_TAIL:
-                raise Undecided("ICH splits a wide character at the right margin")
+                raise Refusal("ICH splits a wide character at the right margin")
             del cells[width:]
         while cells and cells[-1] == UNWRITTEN:
             cells.pop()
@@ -1394,7 +1393,7 @@ class Model:
             return
         end = min(col + count, len(cells))
         if end < len(cells) and cells[end] in _TAILS:
-            raise Undecided("DCH splits a wide character or tab")
+            raise Refusal("DCH splits a wide character or tab")
         self.charge(len(cells) - col)
         del cells[col:end]
 
@@ -1407,14 +1406,14 @@ class Model:
             certain = False
         if not top <= self.cy <= bottom:
             if self.bottom is not None:
-                raise Undecided("IL/DL outside the scroll region (tmux acts on the whole screen, xterm not)")
+                raise Refusal("IL/DL outside the scroll region (tmux acts on the whole screen, xterm not)")
             return
         if self.need_column():  # the rows move alike in both: only the column is disputed
             self.disputed = "IL/DL away from the first column (xterm moves the cursor there, tmux not)"
         while bottom >= len(self.grid):
             self.grid.append(_Row())
         if self.cy > 0 and self.grid[self.cy - 1].wrapped:
-            raise Undecided("IL/DL inside a wrapped line")
+            raise Refusal("IL/DL inside a wrapped line")
         if delete:
             self.no_wrapped_rows(self.cy, bottom)
             self.shift_rows(self.cy, bottom, count, self.discard)
@@ -1429,7 +1428,7 @@ class Model:
         self.need_anchored("SU/SD")
         top, bottom = self.region()
         if bottom < 0:
-            raise Undecided("SU/SD on a screen of unknown height")
+            raise Refusal("SU/SD on a screen of unknown height")
         while bottom >= len(self.grid):
             self.grid.append(_Row())
         if up:
@@ -1439,11 +1438,11 @@ class Model:
 
     def repeat(self, count: int, last_char: str) -> None:
         if not last_char or not last_char.isascii() or _width(last_char) != 1:
-            raise Undecided("REP without a narrow character written just before it")
+            raise Refusal("REP without a narrow character written just before it")
         right = self.right_limit()
         limit = right if right is not None else MIN_COLUMNS - 1 if self.unknown_width else None
         if self.pending or (limit is not None and self.cx + count > limit):
-            raise Undecided("REP reaches the right margin (tmux stops there, xterm wraps)")
+            raise Refusal("REP reaches the right margin (tmux stops there, xterm wraps)")
         self.charge(count)
         self.write(last_char * count)
         self.last_char = ""  # a second REP: tmux 3.3a repeats nothing, xterm the character again
@@ -1453,17 +1452,17 @@ class Model:
         if len(numbers) == 1:
             numbers.append(0)
         if len(numbers) != 2:
-            raise Undecided("DECSTBM with more than two parameters")
+            raise Refusal("DECSTBM with more than two parameters")
         fields = seq.params.split(";")
         if len(fields) > 1 and fields[1] and numbers[1] == 0:
-            raise Undecided("DECSTBM with a 0 bottom (tmux reads row 1, xterm the last row)")
+            raise Refusal("DECSTBM with a 0 bottom (tmux reads row 1, xterm the last row)")
         if self.origin:
-            raise Undecided("DECSTBM in origin mode (tmux homes to the screen, xterm to the region)")
+            raise Refusal("DECSTBM in origin mode (tmux homes to the screen, xterm to the region)")
         top = max(numbers[0], 1) - 1
         height = self.height
         if numbers[1] == 0 and height is None:
             if top != 0:
-                raise Undecided("a scroll region down to a screen bottom of unknown place")
+                raise Refusal("a scroll region down to a screen bottom of unknown place")
             self.top, self.bottom = 0, None
             self.home()
             return
@@ -1471,7 +1470,7 @@ class Model:
         if height is not None:
             bottom = min(bottom, height - 1)
         elif bottom > MIN_ROWS - 1:
-            raise Undecided("a scroll region below the 24 rows every terminal has")
+            raise Refusal("a scroll region below the 24 rows every terminal has")
         if top >= bottom:
             return  # xterm and tmux ignore it
         self.anchor_if_blank()
@@ -1495,15 +1494,15 @@ class Model:
 
     def restore_cursor(self) -> None:
         if self.saved is None or self.saved_unknown:
-            raise Undecided("restores a cursor position that was never saved (or is unknown)")
+            raise Refusal("restores a cursor position that was never saved (or is unknown)")
         cy, cx, origin, anchored, page, scrolls = self.saved
         self.layout_known(self.cy, cy)
         if anchored != self.anchored:
-            raise Undecided("restores a position saved while the page's place was known differently")
+            raise Refusal("restores a position saved while the page's place was known differently")
         if not anchored and (page != len(self.pages) or scrolls != self.scrolls):
-            raise Undecided("restores a screen position after new rows may have scrolled the screen")
+            raise Refusal("restores a screen position after new rows may have scrolled the screen")
         if self.origin != origin:
-            raise Undecided("restores a cursor saved under another origin mode")
+            raise Refusal("restores a cursor saved under another origin mode")
         while cy >= len(self.grid):
             self.grid.append(_Row())
         self.cy, self.cx, self.cx_known, self.pending, self.disputed = cy, cx, True, False, None
@@ -1530,12 +1529,12 @@ class Model:
                 self.line_feed()
                 self.carriage_return()
             elif final not in (DECKPAM, DECKPNM, ST_FINAL):
-                raise Undecided("unsupported escape")
+                raise Refusal("unsupported escape")
         elif kind is Kind.NF:
             if not ((seq.intermediates == G0_DESIGNATE and seq.final == CHARSET_US_ASCII)
                     or seq.intermediates[0] in G1_TO_G3_DESIGNATE
                     or (seq.intermediates == CODING_SYSTEM and seq.final == DOCS_UTF8)):
-                raise Undecided("unsupported escape")
+                raise Refusal("unsupported escape")
         # strings and cancelled sequences show nothing
 
     def csi(self, seq: grammar.Sequence, last_char: str) -> None:
@@ -1543,13 +1542,13 @@ class Model:
         if seq.intermediates:
             if (seq.intermediates == " " and final == DECSCUSR) or (seq.intermediates == "$" and final == DECRQM):
                 return
-            raise Undecided("unsupported")
+            raise Refusal("unsupported")
         if final == SGR:
             return
         if len(params) >= grammar.PARAMETER_BYTES_LIMIT:
-            raise Undecided(f"{grammar.PARAMETER_BYTES_LIMIT} or more parameter bytes (tmux discards the sequence)")
+            raise Refusal(f"{grammar.PARAMETER_BYTES_LIMIT} or more parameter bytes (tmux discards the sequence)")
         if _PARAMETER_ABOVE_RANGE.search(params):
-            raise Undecided(f"a parameter above {grammar.PARAMETER_RANGE_LIMIT} (tmux ignores the sequence)")
+            raise Refusal(f"a parameter above {grammar.PARAMETER_RANGE_LIMIT} (tmux ignores the sequence)")
         if private:
             if private == "?" and final in (SM, RM):
                 for mode in seq.numbers(default=-1):
@@ -1561,19 +1560,19 @@ class Model:
                     elif mode == SAVE_CURSOR_1048:
                         # tmux 3.3a ignores 1048, xterm saves / restores the cursor: refused outright, as the
                         # cleaner does (the contract's safe side), whatever follows
-                        raise Undecided("DECSET / DECRST 1048 (tmux 3.3a ignores it, xterm saves the cursor)")
+                        raise Refusal("DECSET / DECRST 1048 (tmux 3.3a ignores it, xterm saves the cursor)")
                     elif mode not in HARMLESS_PRIVATE_MODES:  # 7 and 6 are handled above
-                        raise Undecided(f"DEC private mode {mode}")
+                        raise Refusal(f"DEC private mode {mode}")
                 return
             if final in (DA, DSR, SCORC) or (final in (DECSCUSR, XTWINOPS) and private == ">"):
                 return
-            raise Undecided("unsupported")
+            raise Refusal("unsupported")
         if final in (XTWINOPS, DA, DSR):
             return
         numbers = seq.numbers(0)
         if final in (CUP, HVP):
             if len(numbers) > 2:
-                raise Undecided("CUP with more than two parameters")
+                raise Refusal("CUP with more than two parameters")
             self.goto_row(max(numbers[0], 1) - 1)
             self.goto_column(max(numbers[1], 1) - 1 if len(numbers) > 1 else 0)
             return
@@ -1581,16 +1580,16 @@ class Model:
             self.set_region(seq)
             return
         if len(numbers) != 1 or ":" in params:
-            raise Undecided("unsupported parameters")
+            raise Refusal("unsupported parameters")
         value = numbers[0]
         count = value or 1
         if final == EL:
             if value > 2:
-                raise Undecided("EL mode")
+                raise Refusal("EL mode")
             self.erase_line(value)
         elif final == ED:
             if value > 1:
-                raise Undecided("ED mode")
+                raise Refusal("ED mode")
             self.erase_display(value)
         elif final in (CHA, HPA):
             self.goto_column(count - 1)
@@ -1626,7 +1625,7 @@ class Model:
         elif final == SCORC and not params:
             self.restore_cursor()
         else:
-            raise Undecided("unsupported")
+            raise Refusal("unsupported")
 
 
 #: Work units per blank row a page break builds (a row object costs several cell operations): a tall
@@ -1667,7 +1666,7 @@ def pages(text: str, columns: int | None = None, rows: int | None = None, *, str
           fresh: bool = False) -> list[Page]:
     """The raw text's pages, each with its informative lines or the reason it is undecided.
 
-    ``strict``: raise :class:`Undecided` at the first undecided page (its ``page`` attribute: which).
+    ``strict``: raise :class:`Refusal` at the first undecided page (its ``page`` attribute: which).
     ``on_page``: see :class:`Model` (pages it empties of their lines are returned so).
     ``terminal=False``: no terminal (no right margin, strings end at BEL); ``fresh``: a new terminal
     (the first page's top is the screen's, the cursor home).
