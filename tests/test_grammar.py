@@ -139,3 +139,72 @@ def test_grammar_substitution_on_pathological_input(name: str) -> None:
     hostile = GRAMMAR_UNITS[name] * 50
     assert grammar.ESCAPE_SEQUENCE.sub("", hostile) == hostile
     assert grammar.ESCAPE_SEQUENCE.sub("", "ok \x1b[1mbold\x1b[0m " + hostile) == "ok bold " + hostile
+
+
+# The prefilters the verifier searches with (issue 24: written here, once), against parse and match_at.
+_PIECES = ["x", "\n", "\r", "\x1b", "\x1b[", "1", "0", ";", ":", "?", ">", " ", "$", "m", "H", "J", "K", "C", "b",
+           "\x1b]0;t", "\x07", "\x1b\\", "\x1bP1", "\x1b(", "B", "\x1b7", "\x18", "\x9b", "\x9c", "é"]
+
+
+def _streams(count: int = 4000, seed: int = 24) -> list[str]:
+    import random
+
+    rng = random.Random(seed)
+    return ["".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 24))) for _ in range(count)]
+
+
+def test_esc_sequences_splits_out_what_match_at_finds_at_each_esc() -> None:
+    for text in _streams():
+        pieces = grammar.ESC_SEQUENCES.split(text)
+        at = 0
+        for index, piece in enumerate(pieces):
+            if index % 2:
+                found = grammar.match_at(text, at)
+                assert found is not None and found.group() == piece, repr(text)
+            else:
+                for escape in (i for i, char in enumerate(piece) if char == "\x1b"):
+                    assert grammar.match_at(text, at + escape) is None, repr(text)
+            at += len(piece)
+
+
+@pytest.mark.parametrize("finals", ["H", "mKb", "JH"])
+def test_csi_ending_in_finds_exactly_the_plain_csis_with_those_finals(finals: str) -> None:
+    pattern = grammar.csi_ending_in(finals, subparameters="b" in finals)
+    fields = set("0123456789;:" if "b" in finals else "0123456789;")
+    for text in _streams():
+        for found in pattern.finditer(text):
+            seq = grammar.parse(found.group())
+            assert seq.kind is Kind.CSI and seq.final in finals and not seq.private and not seq.intermediates
+            assert set(seq.params) <= fields
+        for start, end, family in grammar.scan(text):
+            seq = grammar.parse(text[start:end])
+            if (family == "csi" and text[start] == "\x1b" and seq.final in finals and not seq.private
+                    and not seq.intermediates and set(seq.params) <= fields):
+                assert pattern.match(text, start) is not None, repr(text)
+
+
+def test_csi_ending_otherwise_finds_every_other_csi() -> None:
+    pattern = grammar.csi_ending_otherwise("mK", unless_private_modes=(25,))
+    for text in _streams():
+        for start, end, family in grammar.scan(text):
+            if family != "csi" or text[start] != "\x1b":
+                continue
+            seq = grammar.parse(text[start:end])
+            cursor_shown_or_hidden = seq.private + seq.params == "?25" and seq.final in "hl"
+            expected = seq.final not in "mK" and not cursor_shown_or_hidden
+            assert (pattern.match(text, start) is not None) == expected, repr(text[start:end])
+
+
+@pytest.mark.parametrize(("params", "above"), [
+    ("2147483647", False), ("2147483648", True), ("02147483648", True), ("1;99999999999", True), ("1:3000000000", True),
+    ("00000000000000001", False), ("", False), ("9" * 9, False), ("1?2147483648", False),
+])
+def test_above_range_reads_numbers(params: str, above: bool) -> None:
+    assert grammar.above_range(params) is above
+
+
+@pytest.mark.parametrize(("params", "numbers"), [
+    ("01;01", [1, 1]), (";", [0, 0]), ("", [0]), ("0003", [3]), ("1:2", None), ("1?", None),
+])
+def test_decimal_reads_plain_fields_only(params: str, numbers: list[int] | None) -> None:
+    assert grammar.parse(f"\x1b[{params}H").decimal() == numbers

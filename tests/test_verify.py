@@ -750,3 +750,15 @@ def test_clear_or_home_before_the_output_begins_hides_nothing(clear: str) -> Non
 def test_red_team_refusals_by_the_verifier(raw: str, columns: int | None) -> None:
     with pytest.raises(verify.Refusal):
         verify.terminal_lines(raw, columns=columns, rows=24 if columns else None)
+
+
+@pytest.mark.parametrize(("spelled", "plain"), [
+    (CSI + "02J", CSI + "2J"), (CSI + "003J" + CSI + "01;1H" + CSI + "002J", CSI + "3J" + CSI + "H" + CSI + "2J"),
+    (CSI + "0K", CSI + "K"), (CSI + "00001D", CSI + "D"), (CSI + ";f" + CSI + "0J", CSI + "H" + CSI + "J"),
+])
+def test_parameters_are_read_as_numbers(spelled: str, plain: str) -> None:
+    """Leading zeros and empty fields, read through the grammar's numbers: the same lines, page breaks
+    and all, at every display."""
+    for display in ({}, {"columns": 80, "rows": 24}, {"terminal": False}):
+        text = "one\ntwo\rT" + spelled + "three\n"
+        assert terminal_lines(text, **display) == terminal_lines(text.replace(spelled, plain), **display)

@@ -145,14 +145,19 @@ def _literal_first(*alternatives: str) -> str:
 _PAYLOAD_TO_END = rf"{STRING_PAYLOAD}*{_STRING_END}"
 _PAYLOAD_TO_ABORT = rf"{STRING_PAYLOAD}*[{ABORT_CONTROLS}]"
 
+# Every form introduced by 7-bit ESC, as one alternative that starts with the literal ESC.
+_ESC_FORMS = (
+    rf"\x1b(?:\[{_CSI_BODY}[{FINAL_BYTES}{ABORT_CONTROLS}]"
+    rf"|[\]PX^_](?:{_PAYLOAD_TO_END}|{_PAYLOAD_TO_ABORT})"
+    rf"|[{INTERMEDIATE_BYTES}]+[{NF_FINAL_BYTES}]"
+    rf"|[{TWO_BYTE_FINAL_BYTES}]"
+    rf"|[{INTERMEDIATE_BYTES}]*[{ABORT_CONTROLS}])"
+)
+
 #: One complete escape sequence of any family (a match never contains a newline).
 ESCAPE_SEQUENCE = re.compile(
     _literal_first(
-        rf"\x1b(?:\[{_CSI_BODY}[{FINAL_BYTES}{ABORT_CONTROLS}]"
-        rf"|[\]PX^_](?:{_PAYLOAD_TO_END}|{_PAYLOAD_TO_ABORT})"
-        rf"|[{INTERMEDIATE_BYTES}]+[{NF_FINAL_BYTES}]"
-        rf"|[{TWO_BYTE_FINAL_BYTES}]"
-        rf"|[{INTERMEDIATE_BYTES}]*[{ABORT_CONTROLS}])",
+        _ESC_FORMS,
         rf"\x9b{_CSI_BODY}[{FINAL_BYTES}{ABORT_CONTROLS}]",
         rf"\x9d(?:{_PAYLOAD_TO_END}|{_PAYLOAD_TO_ABORT})",
         rf"\x90(?:{_PAYLOAD_TO_END}|{_PAYLOAD_TO_ABORT})",
@@ -217,6 +222,14 @@ class Sequence(NamedTuple):
             digits = head.lstrip("0")
             out.append(int(digits or "0") if len(digits) <= _MAX_PARAMETER_DIGITS else MAX_PARAMETER)
         return out
+
+    def decimal(self) -> list[int] | None:
+        """The parameters as integers where each is plain decimal digits or empty (empty: 0; leading
+        zeros ignored, so ``01;01`` is ``[1, 1]``); None where one holds a sub-parameter or another byte."""
+        for field in self.params.split(";"):
+            if field and not field.isdigit():
+                return None
+        return self.numbers(0)
 
     def first(self, default: int) -> int:
         """The first CSI parameter, where 0 or absent means ``default`` (ECMA-48 cursor moves)."""
@@ -309,6 +322,54 @@ INERT_SEQUENCE = re.compile(_inert_pattern())
 
 #: What the cleaner's one-pass fast path removes when no line is redrawn.
 APPEND_ONLY_INERT = re.compile(_inert_pattern((rf"0?{EL}",)))
+
+# --- Prefilters: the patterns other modules search with, written here once -------------------------
+# The verifier's fast paths and its routing look for sequences before they walk a text token by token.
+# What a found sequence does is still decided by the caller, from :func:`parse` and the names.
+
+#: Every complete sequence introduced by 7-bit ESC, in one capturing group, for ``split``: the odd
+#: pieces are sequences, each exactly what :func:`match_at` matches at its ESC; an ESC left in the
+#: even pieces starts no complete sequence. C1 introducers are not split out (they stay in the text).
+ESC_SEQUENCES = re.compile(f"({_ESC_FORMS})")
+
+
+def csi_ending_in(finals: str, *, subparameters: bool = False) -> re.Pattern[str]:
+    """A prefilter: a 7-bit CSI of decimal parameters only (``;`` between them, and ``:`` with
+    ``subparameters``), no private marker and no intermediates, whose final is one of ``finals``
+    (names constants). Sequences of other forms are not found: a caller that must see them parses."""
+    fields = "0-9;:" if subparameters else "0-9;"
+    return re.compile(rf"\x1b\[[{fields}]*[{re.escape(finals)}]")
+
+
+def csi_ending_otherwise(finals: str, *, unless_private_modes: tuple[int, ...] = ()) -> re.Pattern[str]:
+    """A prefilter: a complete 7-bit CSI whose final is none of ``finals`` (names constants), any
+    parameters and intermediates; a DECSET / DECRST of exactly one of ``unless_private_modes`` is not
+    found."""
+    unless = ""
+    if unless_private_modes:
+        modes = "|".join(str(mode) for mode in sorted(unless_private_modes, reverse=True))
+        unless = rf"(?!\?(?:{modes})[{SM}{RM}])"
+    return re.compile(
+        rf"\x1b\[{unless}[{PARAMETER_BYTES}]*[{INTERMEDIATE_BYTES}]*"
+        rf"[^{PARAMETER_BYTES}{INTERMEDIATE_BYTES}{re.escape(finals)}]"
+    )
+
+
+def above_range(params: str) -> bool:
+    """Whether a CSI parameter or sub-parameter of ``params`` is above :data:`PARAMETER_RANGE_LIMIT`
+    (leading zeros ignored)."""
+    if len(params) < _LIMIT_LENGTH:
+        return False
+    for field in params.replace(":", ";").split(";"):
+        digits = field.lstrip("0")
+        if digits.isdigit() and (len(digits) > _LIMIT_LENGTH
+                                 or (len(digits) == _LIMIT_LENGTH and int(digits) > PARAMETER_RANGE_LIMIT)):
+            return True
+    return False
+
+
+_LIMIT_LENGTH = len(str(PARAMETER_RANGE_LIMIT))
+
 
 def describe(seq: Sequence) -> str:
     """A short human-readable name for a sequence, for refusal details: ``CSI 2 J (ED)``."""

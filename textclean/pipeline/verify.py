@@ -32,6 +32,7 @@ from .grammar import BEL, BS, C0_RANGE, C1_RANGE, CR, ESC, HT, LF, Kind, Sequenc
 from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 from .names import (
     C0_NAMES,
+    CBT,
     CHA,
     CHARSET_US_ASCII,
     CNL,
@@ -44,6 +45,7 @@ from .names import (
     CUP,
     CUU,
     DA,
+    DCH,
     DECAWM,
     DECKPAM,
     DECKPNM,
@@ -51,6 +53,9 @@ from .names import (
     DECRQM,
     DECSC,
     DECSCUSR,
+    DECSTBM,
+    DECTCEM,
+    DL,
     DOCS_UTF8,
     DSR,
     ECH,
@@ -61,16 +66,25 @@ from .names import (
     G1_TO_G3_DESIGNATE,
     HARMLESS_PRIVATE_MODES,
     HPA,
+    HPR,
     HVP,
+    ICH,
+    IL,
     NF_NAMES,
     PRIVATE_MODE_NAMES,
+    REP,
     RI,
     RM,
     SCORC,
     SCOSC,
+    SD,
     SGR,
     SM,
     ST_FINAL,
+    SU,
+    TBC,
+    VPA,
+    VPR,
     XTWINOPS,
 )
 
@@ -88,7 +102,7 @@ UNKNOWN_COLUMN = -1  # a column that depends on how wide a zero-width/ambiguous 
 
 _CONTROL_RUN = re.compile(f"([{C0_RANGE}{C1_RANGE}]+)")
 # CUF, HPR, CHA, HPA: where they stop depends on the right margin (the line model's fit at a known size)
-_FORWARD_MOVE = re.compile(re.escape(grammar.CSI) + "[0-9;]*[CaG`]")
+_FORWARD_MOVE = grammar.csi_ending_in(CUF + HPR + CHA + HPA)
 # grammar.scan's pattern, anchored at each ESC instead of searched for: scan's finditer tries every
 # position (~120 ns per plain character) and retries every C1 string introducer to the end of the
 # line (quadratic on runs of them). A sequence can only start at ESC or a C1 introducer, and a C1
@@ -262,24 +276,11 @@ def _csi_action(seq: Sequence) -> _Action:
         shown = text if len(text) <= 40 else text[:39] + "…"
         detail = f"{shown}: {grammar.PARAMETER_BYTES_LIMIT} or more parameter bytes"
         return _Action(REFUSE, detail=detail, disagree=True)
-    if action.op not in (INERT, REFUSE) and _PARAMETER_ABOVE_RANGE.search(seq.params):
+    if action.op not in (INERT, REFUSE) and grammar.above_range(seq.params):
         # tmux ignores the whole sequence, xterm clamps the parameter: no column is agreed on.
         detail = f"{_csi_text(seq)}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}"
         return _Action(REFUSE, detail=detail, disagree=True)
     return action
-
-
-# A parameter of more than ten digits after its leading zeros, or of ten above the limit.
-_LIMIT_DIGITS = str(grammar.PARAMETER_RANGE_LIMIT)
-_PARAMETER_ABOVE_RANGE = re.compile(
-    r"(?:^|[;:])0*(?:[1-9][0-9]{10,}|"
-    + "|".join(
-        f"{_LIMIT_DIGITS[:i]}[{int(_LIMIT_DIGITS[i]) + 1}-9][0-9]{{{len(_LIMIT_DIGITS) - i - 1}}}"
-        for i in range(len(_LIMIT_DIGITS))
-        if _LIMIT_DIGITS[i] != "9"
-    )
-    + r")(?=$|[;:])"
-)
 
 
 def _csi_meaning(seq: Sequence) -> _Action:
@@ -307,10 +308,10 @@ def _csi_meaning(seq: Sequence) -> _Action:
             return _Action("save_cursor")  # SCOSC
         if final == SCORC and not private and not params:
             return _Action("restore_cursor")  # SCORC
-        if final == EL and not private and params in ("", "0", "1", "2"):
-            mode = int(params or 0)
-            return _Action("erase_in_line", mode, idle_when_appending=mode == 0)  # EL
-        if not private and _homes_or_clears(final, params):
+        modes = seq.decimal()
+        if final == EL and not private and modes is not None and len(modes) == 1 and modes[0] <= 2:
+            return _Action("erase_in_line", modes[0], idle_when_appending=modes[0] == 0)  # EL
+        if not private and modes is not None and _homes_or_clears(final, modes):
             return _Action("clear_before_output")  # ED, CUP / HVP home: harmless only before any output
         if final in _CURSOR_CONTROLS and _numeric(seq):
             operation, default = _CURSOR_CONTROLS[final]
@@ -325,12 +326,11 @@ def _csi_meaning(seq: Sequence) -> _Action:
     return _refuse(_sequence_label(seq))
 
 
-def _homes_or_clears(final: str, params: str) -> bool:
-    """ED (any mode), or CUP / HVP to row 1, column 1."""
-    fields = params.split(";")
+def _homes_or_clears(final: str, numbers: list[int]) -> bool:
+    """ED (any mode), or CUP / HVP to row 1, column 1 (``numbers``: the plain decimal parameters)."""
     if final == ED:
-        return len(fields) == 1 and fields[0] in ("", "0", "1", "2", "3")
-    return final in (CUP, HVP) and len(fields) <= 2 and all(field in ("", "0", "1") for field in fields)
+        return len(numbers) == 1 and numbers[0] <= 3
+    return final in (CUP, HVP) and len(numbers) <= 2 and all(number <= 1 for number in numbers)
 
 
 def _escape_action(seq: Sequence) -> _Action:
@@ -1041,12 +1041,9 @@ def _feed_lines(screen: _Screen, text: str) -> list[str]:
 # ---------------------------------------------------------------------------------------------------
 # The fast path: every line written once, left to right, by sequences the action table leaves idle
 
-# The verifier's own pattern for the sequences such output is made of (CSI, and OSC whose payload
-# holds no control); a sequence of any other form stays in the text and sends it to the line model.
-_APPENDED_SEQUENCE = re.compile(
-    f"({re.escape(grammar.CSI)}[{grammar.PARAMETER_BYTES}]*[{grammar.INTERMEDIATE_BYTES}]*[{grammar.FINAL_BYTES}]"
-    f"|{re.escape(grammar.OSC)}{grammar.STRING_PAYLOAD}*(?:{BEL}|{re.escape(grammar.ST)}))"
-)
+# Every sequence introduced by ESC, split out by the grammar; an ESC left over (malformed) stays in the
+# text and sends it to the line model.
+_APPENDED_SEQUENCE = grammar.ESC_SEQUENCES
 # Left after those sequences: any control but HT, LF and CR (two classes: `re` scans a lone class fast).
 _OTHER_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _CR_THEN_MORE = re.compile(r"\r[^\r\n]")  # a CR that is neither a line ending nor last: a redraw
@@ -1086,7 +1083,10 @@ _MARKS = _ERASED_TO_END + _ERASED_ROW
 _CR_RUN = re.compile(CR + "+")
 # CSI finals that, without a private marker or intermediates, the action table never leaves inert
 # (cursor moves, erases but EL, edits, scrolling, tab stops, margins, cursor save/restore)
-_NEVER_OVERLAID = re.compile(re.escape(grammar.CSI) + "[0-9;]*[A-HJLMPSTXZ@`abdefgrsu]")
+_NEVER_OVERLAID = grammar.csi_ending_in(
+    CUU + CUD + CUF + CUB + CNL + CPL + CHA + CUP + ED + IL + DL + DCH + SU + SD + ECH + CBT + ICH + HPA + HPR
+    + REP + VPA + VPR + HVP + TBC + DECSTBM + SCOSC + SCORC
+)
 
 
 def _redrawn_lines(text: str, margin: int | None) -> list[str] | None:
@@ -1186,18 +1186,16 @@ def _overlay(line: str, margin: int | None, ends_before_lf: bool) -> str | None:
 
 ROWS_FAST_PATH = True  # tests switch it off to compare with the token walk
 # Cursor moves and edits this path does not take (CUP, ED, ECH, DCH, scrolling, margins, ...)
-_NEVER_ROWS = re.compile(re.escape(grammar.CSI) + "[0-9;]*[HJLMPSTXZ@`abdefgrsu]")
+_NEVER_ROWS = grammar.csi_ending_in(
+    CUP + ED + IL + DL + DCH + SU + SD + ECH + CBT + ICH + HPA + HPR + REP + VPA + VPR + HVP + TBC + DECSTBM
+    + SCOSC + SCORC
+)
 _ROW_OPERATIONS = frozenset({"erase_in_line", "move_rows", "move_rows_home", "cursor_to_column", "cursor_back",
                              "cursor_forward"})
 _INERT_MARK = "\x1a"  # where an inert sequence was: it splits a write in two, as in the token walk
 _OPERATION_MARKS = "".join(map(chr, (*range(0x00, 0x07), 0x0B, 0x0C, *range(0x0E, 0x1A), *range(0x1C, 0x20))))
 _NOT_PRINTABLE_ASCII = re.compile("[^ -~\r\n\b\a]+")
-# the append path's sequences, nF escapes (character set designations, shells write them with SGR) and
-# two-byte escapes (keypad modes, RI; never the introducer of a string)
-_ROW_SEQUENCE = re.compile(
-    _APPENDED_SEQUENCE.pattern[:-1] + f"|{ESC}[{grammar.INTERMEDIATE_BYTES}]+[{grammar.NF_FINAL_BYTES}]"
-    f"|{ESC}[{grammar.TWO_BYTE_FINAL_BYTES}])"
-)
+_ROW_SEQUENCE = grammar.ESC_SEQUENCES
 _ROW_TOKEN = re.compile(f"[\r\b\a]+|[{re.escape(_OPERATION_MARKS)}]|[^\r\b\a{re.escape(_OPERATION_MARKS)}]+")
 
 
@@ -1439,10 +1437,8 @@ _ROUTE_LIMIT = 64 * 1024
 # a CSI whose final is none of SGR, EL, ECH and the cursor moves the action table resolves (nor the
 # cursor hidden or shown, which progress displays write around every frame): a text
 # without one is not routed (a missed routing only costs the walk, which is the reference anyway)
-_MAY_BE_REFUSED = re.compile(
-    re.escape(grammar.CSI) + r"(?!\?25[hl])"
-    + f"[{grammar.PARAMETER_BYTES}]*[{grammar.INTERMEDIATE_BYTES}]*[^{grammar.PARAMETER_BYTES}"
-    f"{grammar.INTERMEDIATE_BYTES}mKXGACDBEF`]"
+_MAY_BE_REFUSED = grammar.csi_ending_otherwise(
+    SGR + EL + ECH + CHA + CUU + CUF + CUB + CUD + CNL + CPL + HPA, unless_private_modes=(DECTCEM,)
 )
 _HOME_OR_CLEAR = "clear_before_output"
 

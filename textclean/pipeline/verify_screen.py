@@ -27,6 +27,9 @@ from .grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
 from .model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 from .model import SCREEN_LINES as MIN_ROWS
 from .names import (
+    ALT_SCREEN,
+    ALT_SCREEN_1047,
+    ALT_SCREEN_1049,
     CHA,
     CHARSET_US_ASCII,
     CNL,
@@ -39,8 +42,10 @@ from .names import (
     CUU,
     DA,
     DCH,
+    DECAWM,
     DECKPAM,
     DECKPNM,
+    DECOM,
     DECRC,
     DECRQM,
     DECSC,
@@ -85,7 +90,7 @@ from .names import (
     VPA,
     XTWINOPS,
 )
-from .verify import _PARAMETER_ABOVE_RANGE, INERT, Refusal, _closer, _csi_action, _swallows_on
+from .verify import INERT, Refusal, _closer, _csi_action, _swallows_on
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -100,17 +105,13 @@ PLAIN_LINES = True  # tests switch it off to compare with the walk, token by tok
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 # `clear` writes ED 3 right before a home and ED 2 (ncurses' E3 then clear): the ED 2 clears the screen
 # A line that only appends: printable characters, SGR (checked against _PLAIN_SGR) and EL 0, CR, then LF
-_SGR_OR_EL = re.escape(grammar.CSI) + "[0-9;:]*[mKb]"  # SGR, EL, REP candidates: each token is checked by its text
-_PLAIN_LINE = re.compile(rf"(?:[^{C0_RANGE}\x7f{C1_RANGE}]|{_SGR_OR_EL})*(\r?)\n")
-_LINE_TOKEN = re.compile(_SGR_OR_EL)
+_LINE_TOKEN = grammar.csi_ending_in(SGR + EL + REP, subparameters=True)  # candidates: each checked by its text
+_PLAIN_LINE = re.compile(rf"(?:[^{C0_RANGE}\x7f{C1_RANGE}]|{_LINE_TOKEN.pattern})*(\r?)\n")
 _ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
 # On an undecided page: text, controls, SGR and EL 0 only (the walk then only notes what was printed)
-_INTRODUCER = re.escape(ESC)
-_SEQUENCE_START = re.compile(f"{_INTRODUCER}(?:{_SGR_OR_EL[len(_INTRODUCER):]})?")
 _SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
-_CLEAR_NEXT = re.compile(re.escape(grammar.CSI) + r"(?:(?:1?(?:;1?)?)?H" + re.escape(grammar.CSI) + r")?2J")
 
-_ALT_MODES = (47, 1047, 1049)
+_ALT_MODES = (ALT_SCREEN, ALT_SCREEN_1047, ALT_SCREEN_1049)
 
 
 @dataclass
@@ -451,9 +452,10 @@ class Model:
                     cells += len(pieces[index])
                     if token in _ERASE_TO_END:
                         erases += 1  # at the end of the row's text: erase_line erases nothing
-                    elif token[-1] == REP:  # repeat: the character written right before it, short of the margin
-                        params = token[2:-1]
-                        count = int(params) if params.isdigit() and len(params) < 10 else 0
+                    elif (seq := _PARSED.get(token) or _parse(token)).final == REP:
+                        # repeat: the character written right before it, short of the margin
+                        numbers = seq.decimal() if len(seq.params) < 10 else None
+                        count = numbers[0] if numbers is not None and len(numbers) == 1 else 0
                         before = pieces[index][-1:]
                         limit = margin - 1 if margin is not None else None
                         if not count or not " " <= before < "\x7f" or (limit is not None and cells + count > limit):
@@ -498,10 +500,13 @@ class Model:
         break among them, ends the span). Returns where the walk goes on."""
         text = self.text
         end = len(text)
-        for token in _SEQUENCE_START.finditer(text, position):  # up to the first sequence the walk must parse
-            if token.group() not in _PLAIN_SGR and token.group() not in _ERASE_TO_END:
-                end = token.start()
+        at = text.find(ESC, position)
+        while at >= 0:  # up to the first sequence the walk must parse
+            token = _LINE_TOKEN.match(text, at)
+            if token is None or (token.group() not in _PLAIN_SGR and token.group() not in _ERASE_TO_END):
+                end = at
                 break
+            at = text.find(ESC, token.end())
         shown = _LINE_TOKEN.sub("", text[position:end])
         if end > position:
             if _SHOWN.search(shown):
@@ -594,8 +599,9 @@ class Model:
             return "RIS"
         if seq.kind is not Kind.CSI or seq.intermediates:
             return None
-        if seq.final == ED and not seq.private and seq.params in ("", "0", "2", "3"):
-            mode = int(seq.params or 0)
+        modes = seq.decimal()
+        if seq.final == ED and not seq.private and modes is not None and len(modes) == 1 and modes[0] in (0, 2, 3):
+            mode = modes[0]
             if mode in (2, 3):
                 return f"ED {mode}"
             homed_in_region = self.origin and self.top  # CUP home goes to the region's top: rows above stay
@@ -680,7 +686,7 @@ class Model:
                 # it through ED), a wider one stands on this column
                 self.disputed = f"{kind} at column {self.cx + 1} of a terminal of unknown width"
         if kind == "ED 3":
-            if lost is not None and _CLEAR_NEXT.match(self.text, end):
+            if lost is not None and _clears_next(self.text, end):
                 self.float_page()  # nothing is written before the clear that follows: it decides the page
                 self.cx_known = False
                 return
@@ -769,9 +775,9 @@ class Model:
                 self.set_mode("a scroll region", not full)
             elif seq.private == "?" and final in (SM, RM):
                 for mode in seq.numbers(default=-1):
-                    if mode == 6:
+                    if mode == DECOM:
                         self.set_mode("origin mode", final == SM)
-                    elif mode == 7:
+                    elif mode == DECAWM:
                         self.set_mode("autowrap off", final == RM)
                     elif mode == SAVE_CURSOR_1048:
                         if final == SM:
@@ -1547,14 +1553,14 @@ class Model:
             return
         if len(params) >= grammar.PARAMETER_BYTES_LIMIT:
             raise Refusal(f"{grammar.PARAMETER_BYTES_LIMIT} or more parameter bytes (tmux discards the sequence)")
-        if _PARAMETER_ABOVE_RANGE.search(params):
+        if grammar.above_range(params):
             raise Refusal(f"a parameter above {grammar.PARAMETER_RANGE_LIMIT} (tmux ignores the sequence)")
         if private:
             if private == "?" and final in (SM, RM):
                 for mode in seq.numbers(default=-1):
-                    if mode == 7:
+                    if mode == DECAWM:
                         self.autowrap = final == SM
-                    elif mode == 6:
+                    elif mode == DECOM:
                         self.origin = final == SM
                         self.home()
                     elif mode == SAVE_CURSOR_1048:
@@ -1652,9 +1658,29 @@ def _parse(token: str) -> grammar.Sequence:
 
 
 def _is_home(seq: grammar.Sequence) -> bool:
+    """CUP / HVP to row 1, column 1 (absent, empty, 0 or 1, leading zeros read as numbers)."""
     if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (CUP, HVP):
         return False
-    return all(field in ("", "0", "1") for field in seq.params.split(";")) and seq.params.count(";") <= 1
+    numbers = seq.decimal()
+    return numbers is not None and len(numbers) <= 2 and all(number <= 1 for number in numbers)
+
+
+def _sequence_at(text: str, at: int) -> grammar.Sequence | None:
+    """The complete sequence ESC starts at ``at``, parsed; None if none does."""
+    if not text.startswith(ESC, at):
+        return None
+    found = grammar.match_at(text, at)
+    return None if found is None else _PARSED.get(found.group()) or _parse(found.group())
+
+
+def _clears_next(text: str, at: int) -> bool:
+    """Whether ``text`` goes on at ``at`` with ED 2, alone or after a home (``clear`` writes ED 3 then
+    these: the ED 2 clears the screen)."""
+    seq = _sequence_at(text, at)
+    if seq is not None and _is_home(seq):
+        seq = _sequence_at(text, at + len(seq.text))
+    return (seq is not None and seq.kind is Kind.CSI and seq.final == ED and not seq.private
+            and not seq.intermediates and seq.decimal() == [2])
 
 
 def _control_label(char: str) -> str:
