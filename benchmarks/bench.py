@@ -959,6 +959,75 @@ def sized_shapes(bench: Bench) -> None:
                               worst_growth[0], 1.5))
 
 
+def _verifier_workload(directory: Path, size: int) -> list[tuple[str, str | None, dict[str, Any]]]:
+    """The committed captures (no terminal; a terminal of unknown size), recordings (at their size and
+    at an unknown one) and a generated coloured log of ``size``, each with the cleaner's candidate where
+    it makes one (else None)."""
+    inputs: list[tuple[str, dict[str, Any]]] = [(log_lines(size, colour=True), {"terminal": False})]
+    for path in sorted(directory.glob("*.raw")):
+        text = decode(path.read_bytes())
+        inputs += [(text, {"terminal": False}), (text, {"terminal": True})]
+    for sub in ("sessions", "pages", "progress"):
+        for path in sorted((directory / sub).glob("*.raw")):
+            meta = json.loads(path.with_suffix(".json").read_text())
+            text = decode(path.read_bytes())
+            inputs += [(text, {"columns": meta.get("columns"), "rows": meta.get("lines")}), (text, {"terminal": True})]
+    out = []
+    for text, display in inputs:
+        try:
+            candidate: str | None = cleaner.candidate(text, **display).text
+        except cleaner.Refused:
+            candidate = None
+        out.append((text, candidate, display))
+    return out
+
+
+def _verify_all(workload: list[tuple[str, str | None, dict[str, Any]]], shortcuts: verify.Shortcuts) -> None:
+    for text, candidate, display in workload:
+        display = {"terminal": True, **display}
+        if candidate is not None:
+            verify.first_difference(text, candidate, shortcuts=shortcuts, **display)
+        else:
+            try:
+                verify.terminal_lines(text, shortcuts=shortcuts, **display)
+            except verify.Refusal:
+                pass
+
+
+def fast_paths(bench: Bench, directory: Path) -> None:
+    """Each of the verifier's shortcuts (``verify.Shortcuts``) against the verifier without it, on the
+    committed captures and recordings (first_difference of the cleaner's candidate, else terminal_lines)
+    and a generated coloured log: a ratio above 1 is what the shortcut saves; the walk (no shortcut)
+    against all of them. CPU time of this process (the machine is shared: wall time is noise here), the
+    settings taking turns within each round, the median of the rounds' ratios."""
+    workload = _verifier_workload(directory, 64 * KB if bench.quick else 512 * KB)
+    chars = sum(len(text) for text, _, _ in workload)
+    settings = {"every": verify.ALL, "the walk": verify.WALK}
+    settings.update({f"no {name}": verify.ALL._replace(**{name: False}) for name in verify.Shortcuts._fields})
+    runs: list[dict[str, float]] = []
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(3 if bench.quick else 15):
+            run = {}
+            for label, shortcuts in settings.items():
+                start = time.process_time()
+                _verify_all(workload, shortcuts)
+                run[label] = time.process_time() - start
+            runs.append(run)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    every = statistics.median(run["every"] for run in runs)
+    bench.out(f"verifier shortcuts on {len(workload)} captures and recordings ({_size(chars)}): all {_ms(every)} CPU")
+    for label in settings:
+        if label != "every":
+            ratio = median_ratio(runs, label, "every")
+            bench.out(f"  {label:<18} {ratio:.2f}x the CPU time with every shortcut")
+            name = "no shortcut (the walk)" if label == "the walk" else f"{label} shortcut"
+            bench.ratios.append(Ratio(f"verifier with {name} / with every shortcut (CPU)", ratio, None))
+
+
 def _load() -> str:
     try:
         return " ".join(f"{n:.2f}" for n in os.getloadavg())
@@ -979,7 +1048,7 @@ def _ms(seconds: float) -> str:
 
 
 SECTIONS = ("issue13", "counting", "inert", "clean", "grammar", "verifier", "pathological", "pathological-once",
-            "oracle", "captures", "memory", "hook", "sized")
+            "oracle", "captures", "memory", "hook", "sized", "shortcuts")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1040,6 +1109,8 @@ def main(argv: list[str] | None = None) -> int:
         hook_latency(bench, args.fixtures)
     if "sized" in sections:
         sized_shapes(bench)
+    if "shortcuts" in sections:
+        fast_paths(bench, args.fixtures)
     out("")
     out(f"load average at the end: {_load()} (a busy machine makes every ratio noisier)")
     out(f"{'ratio':<78} {'value':>12}  goal")

@@ -629,15 +629,10 @@ def test_f19_verifier_refuses(judge_server, raw: bytes, lossy: bytes) -> None:
     tmux_judge.judge([case], judge_server)
     assert case.problems, "tmux 3.3a shows the lossy candidate's lines: not an F19 case"
     text, candidate = raw.decode("utf-8", "surrogateescape"), lossy.decode("utf-8", "surrogateescape")
-    saved = verify.ROWS_FAST_PATH, verify.REDRAWN_FAST_PATH
-    try:
-        for fast in (True, False):
-            verify.ROWS_FAST_PATH = verify.REDRAWN_FAST_PATH = fast
-            assert verify.first_difference(text, candidate) is not None
-            with pytest.raises(verify.Refusal):
-                verify.terminal_lines(text)
-    finally:
-        verify.ROWS_FAST_PATH, verify.REDRAWN_FAST_PATH = saved
+    for shortcuts in (verify.ALL, verify.WALK):
+        assert verify.first_difference(text, candidate, shortcuts=shortcuts) is not None
+        with pytest.raises(verify.Refusal):
+            verify.terminal_lines(text, shortcuts=shortcuts)
     with pytest.raises(verify.Refusal):
         verify_screen.pages(text, strict=True)
 

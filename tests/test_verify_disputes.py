@@ -386,12 +386,11 @@ def test_repeated_characters_on_plain_lines_equal_the_walk(monkeypatch: pytest.M
                                                            display: dict) -> None:
     from textclean.pipeline import verify_screen
 
-    def pages() -> list[tuple[list[str], str | None]]:
-        return [(page.lines, page.reason) for page in verify_screen.pages(raw, **display)]
+    def pages(plain: bool) -> list[tuple[list[str], str | None]]:
+        shortcuts = verify.ALL._replace(plain_lines=plain)
+        return [(page.lines, page.reason) for page in verify_screen.pages(raw, **display, shortcuts=shortcuts)]
 
-    fast = pages()
-    monkeypatch.setattr(verify_screen, "PLAIN_LINES", False)
-    assert fast == pages()
+    assert pages(True) == pages(False)
 
 
 @needs_tmux

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from textclean.pipeline import verify, verify_pages, verify_screen
+from textclean.pipeline import verify, verify_screen
 
 from .agent_logs import FIXTURES, captures, peer_recordings
 from .strategies import private_modes, screen_controls, strings, terminal_streams, two_byte_escapes
@@ -55,26 +55,18 @@ def test_fast_path_agrees_on_generated_streams(text: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Rows redrawn by CR alone (verify._redrawn_lines): overlaid as strings, never a different verdict
+# Every shortcut together (verify.ALL) against the walk alone (verify.WALK): the same lines, refusals and
+# their messages, and the same differences of candidates. The streams below once drove the CR overlay,
+# the rows-in-place walk and the routing to the screen model: shortcuts the benchmark showed did not
+# pay for themselves (issue 24), deleted; they stay here as streams every shortcut must agree on.
 
 
-def _verdict(text: str, columns: int | None = None, rows: int | None = None, *, fast: bool) -> object:
-    saved = verify.REDRAWN_FAST_PATH, verify.ROWS_FAST_PATH
-    verify.REDRAWN_FAST_PATH = verify.ROWS_FAST_PATH = fast
+def _verdict(text: str, columns: int | None = None, rows: int | None = None, *,
+             shortcuts: verify.Shortcuts = verify.ALL) -> object:
     try:
-        return verify.terminal_lines(text, columns=columns, rows=rows)
+        return verify.terminal_lines(text, columns=columns, rows=rows, shortcuts=shortcuts)
     except verify.Refusal as exc:
         return f"unresolvable: {exc}"
-    finally:
-        verify.REDRAWN_FAST_PATH, verify.ROWS_FAST_PATH = saved
-
-
-def _redrawn_agrees(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
-    """Whether the overlay answered, asserting it answered as the token walk does."""
-    fast = verify._redrawn_lines(text, margin)
-    if fast is not None:
-        assert fast == _model_at(text, margin == verify.MIN_COLUMNS), repr(text[:200])
-    return fast is not None
 
 
 def _model_at(text: str, unknown_width: bool) -> list[str] | str:
@@ -87,7 +79,7 @@ def _model_at(text: str, unknown_width: bool) -> list[str] | str:
 def _recorded() -> list[tuple[str, int | None, int | None]]:
     """Every session and pages fixture, with the size it was recorded at and at an unknown size."""
     out: list[tuple[str, int | None, int | None]] = []
-    for directory in (FIXTURES / "sessions", FIXTURES / "pages"):
+    for directory in (FIXTURES / "sessions", FIXTURES / "pages", FIXTURES / "progress"):
         for path in sorted(directory.glob("*.raw")):
             text = path.read_bytes().decode("utf-8", "surrogateescape")
             meta = json.loads(path.with_suffix(".json").read_text())
@@ -95,17 +87,27 @@ def _recorded() -> list[tuple[str, int | None, int | None]]:
     return out
 
 
-def test_redrawn_rows_agree_on_every_capture() -> None:
-    texts = [text for _, text in captures()]
-    answered = [name for name, text in captures() if _redrawn_agrees(text)]
-    # apt, cargo, curl, git clone, ninja, the pytest/cargo captures with CR line ends, ...
-    assert len(answered) >= 10, answered
-    for text, columns, rows in [(t, None, None) for t in texts] + _recorded():
-        assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
-    for text, _, _ in _recorded():
-        _redrawn_agrees(text)
+def _answers(text: str, columns: int | None, rows: int | None, shortcuts: verify.Shortcuts) -> tuple[object, ...]:
+    verdict = _verdict(text, columns, rows, shortcuts=shortcuts)
+    candidate = "\n".join(verdict) if isinstance(verdict, list) else ""
+    differences = tuple(verify.first_difference(text, other, columns=columns, rows=rows, shortcuts=shortcuts)
+                        for other in (candidate, text, candidate + "x\n"))
+    offsets = tuple(None if difference is None else difference.offset for difference in differences)
+    return verdict, differences, offsets
+
+
+def _shortcuts_agree(text: str, columns: int | None = None, rows: int | None = None) -> None:
+    assert _answers(text, columns, rows, verify.ALL) == _answers(text, columns, rows, verify.WALK), repr(text[:200])
+
+
+def test_shortcuts_agree_with_the_walk_on_every_capture_and_recording() -> None:
+    for _, text in captures():
+        _shortcuts_agree(text)
+        _shortcuts_agree(text, 80, 24)
+    for text, columns, rows in _recorded():
+        _shortcuts_agree(text, columns, rows)
     for text in peer_recordings():
-        _redrawn_agrees(text)
+        _shortcuts_agree(text)
 
 
 _SEGMENT = st.text(st.sampled_from("ab ━é你\t\u200b\udcff"), max_size=6) | st.text("xyz ", min_size=70, max_size=90)
@@ -125,46 +127,8 @@ _SIZES = st.sampled_from([(None, None), (80, 24), (20, 5), (100, 30), (72, None)
 @example("abc\x1b[2Kd\rx\x1b[K\n", (None, None))
 @example("ab" * 20 + "\rxyz", (40, 24))  # a segment reaching the known margin
 @example("\x1b[2K\r" + "x" * 79 + "\x1b[K\r", (None, None))
-def test_redrawn_rows_agree_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
-    columns, rows = size
-    assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
-    fast = verify._redrawn_lines(text, columns or verify.MIN_COLUMNS)
-    if fast is not None:
-        assert fast == _model_at(text, columns is None)
-
-
-# ---------------------------------------------------------------------------------------------------
-# Rows redrawn in place (verify._rows_lines): the token walk's steps on strings, never a different verdict
-
-
-def _rows_agree(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
-    """Whether the rows path answered, asserting it answered as the token walk does."""
-    fast = verify._rows_lines(text, margin)
-    if fast is not None:
-        assert fast == _model_at(text, margin is not None), repr(text[:200])
-    return fast is not None
-
-
-def test_rows_path_agrees_on_every_capture() -> None:
-    named = list(captures())
-    answered = {name for name, text in named if _rows_agree(text)}
-    # the multi-row displays, spinners and overstrike the other fast paths leave to the token walk
-    assert {"rich_progress", "rich_status", "npm_spinner", "pip_spinner", "man_overstrike"} <= answered, answered
-    assert sum(_rows_agree(text) for _, text in named) >= 15
-    for _, text in named:
-        _rows_agree(text, None)
-    for text, columns, rows in _recorded():
-        _rows_agree(text)
-        _rows_agree(text, None)
-        assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
-    recorded = peer_recordings()
-    if recorded:
-        count = 0
-        for text in recorded:
-            count += _rows_agree(text)
-            _rows_agree(text, None)
-            assert _verdict(text, fast=True) == _verdict(text, fast=False)
-        assert count >= 10
+def test_shortcuts_agree_on_generated_redraws(text: str, size: tuple[int | None, int | None]) -> None:
+    _shortcuts_agree(text, *size)
 
 
 _ROW_TEXT = (st.text(st.sampled_from("ab -━⠙é你\t\u200b\udcff"), min_size=1, max_size=6)
@@ -203,29 +167,21 @@ _ROW_PIECE = st.one_of(
 @example("A\r\nB\r\nC\r\n\x1b[3A" + "x" * 85, (None, None))  # F19: its wrap joins the row below
 @example("A\r\n\r\nB\x1b[2A\r" + "x" * 160, (None, None))  # F19: its wrap reaches a blank row only
 @example("A\r\n\r\nB\x1b[2A\r" + "x" * 161, (None, None))  # F19: ... and then B's row
-def test_rows_path_agrees_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
-    columns, rows = size
-    assert _verdict(text, columns, rows, fast=True) == _verdict(text, columns, rows, fast=False)
-    for margin in (columns or verify.MIN_COLUMNS, None):
-        if columns is None or margin is None:
-            _rows_agree(text, margin)
+def test_shortcuts_agree_on_generated_rows(text: str, size: tuple[int | None, int | None]) -> None:
+    _shortcuts_agree(text, *size)
 
 
 # ---------------------------------------------------------------------------------------------------
-# The screen model's runs of BS taken at once (verify_screen.BACKSPACE_RUNS): the same pages, reasons
+# The screen model's runs of BS taken at once (shortcuts.backspace_runs): the same pages, reasons
 # included, as one BS at a time
 
 
-def _pages(text: str, columns: int | None, rows: int | None, *, runs: bool) -> object:
-    saved = verify_screen.BACKSPACE_RUNS
-    verify_screen.BACKSPACE_RUNS = runs
-    try:
-        model = verify_screen.Model(text, columns, rows)
-        pages = model.run()
-        return model.work_left, [(page.start, page.break_end, page.end, page.lines, page.reason, page.leaves,
-                                  page.modes, page.inherits) for page in pages]
-    finally:
-        verify_screen.BACKSPACE_RUNS = saved
+def _pages(text: str, columns: int | None, rows: int | None, *, runs: bool, plain: bool = True) -> object:
+    model = verify_screen.Model(text, columns, rows, shortcuts=verify.ALL._replace(backspace_runs=runs,
+                                                                                    plain_lines=plain))
+    pages = model.run()
+    return model.work_left, [(page.start, page.break_end, page.end, page.lines, page.reason, page.leaves,
+                              page.modes, page.inherits) for page in pages]
 
 
 def _screen_agrees(text: str, columns: int | None = None, rows: int | None = None) -> None:
@@ -264,12 +220,7 @@ def test_backspace_runs_agree_on_generated_streams(text: str, size: tuple[int | 
 
 
 def _same(expected: list[str], candidate: str, *, joined: bool) -> bool:
-    saved = verify.SAME_LINES_JOINED
-    verify.SAME_LINES_JOINED = joined
-    try:
-        return verify._same_lines(expected, candidate)
-    finally:
-        verify.SAME_LINES_JOINED = saved
+    return verify._same_lines(expected, candidate, joined)
 
 
 def test_same_lines_agree_on_every_capture() -> None:
@@ -313,42 +264,7 @@ def test_same_lines_agree_on_generated_lines(expected: list[str], candidate: str
 
 
 # ---------------------------------------------------------------------------------------------------
-# Texts the line model is sure to refuse go straight to the screen model (verify.ROUTE_PAGES): the
-# same answers, refusals and their messages included, as trying the line model first
-
-
-def _answers(text: str, columns: int | None, rows: int | None, *, routed: bool) -> tuple[object, ...]:
-    saved = verify.ROUTE_PAGES
-    verify.ROUTE_PAGES = routed
-    try:
-        verdict = _verdict(text, columns, rows, fast=True)
-        candidate = "\n".join(verdict) if isinstance(verdict, list) else ""
-        differences = tuple(verify.first_difference(text, other, columns=columns, rows=rows)
-                            for other in (candidate, text, candidate + "x\n"))
-        return verdict, differences
-    finally:
-        verify.ROUTE_PAGES = saved
-
-
-def _routed_agrees(text: str, columns: int | None = None, rows: int | None = None) -> bool:
-    if verify._line_model_refuses(text):
-        refusal = _model_at(text, columns is None)
-        assert isinstance(refusal, str) and refusal.startswith("unresolvable"), repr(text[:200])
-        with pytest.raises(verify.Refusal) as caught:
-            verify._model_lines(text, columns is None)
-        assert not caught.value.disputed
-    assert _answers(text, columns, rows, routed=True) == _answers(text, columns, rows, routed=False), repr(text[:200])
-    return verify._line_model_refuses(text)
-
-
-def test_routing_agrees_on_every_capture() -> None:
-    routed = [name for name, text in captures() if _routed_agrees(text)]
-    assert "clear_then_ls" not in routed  # its clear comes before any output: the line model answers
-    # the committed recordings alone must exercise the routing: a fresh clone has no peer suites
-    assert sum(_routed_agrees(text, columns, rows) for text, columns, rows in _recorded()) >= 4
-    recorded = peer_recordings()
-    if recorded:
-        assert sum(_routed_agrees(text) for text in recorded) >= 10
+# Page breaks after output and sequences the line model never resolves: the screen model takes over
 
 
 _ROUTE_PIECE = st.one_of(
@@ -365,23 +281,17 @@ _ROUTE_PIECE = st.one_of(
 @example("a\n\x1b[1Pb\x1b_x\x07\nc", (None, None))  # a string tmux swallows past (after the refusal)
 @example("\x1b[2Ja\n\x1b[2Jb", (20, 5))
 @example("\x1b_x\x07\nc\x1b[1P", (None, None))  # ... and before the refused sequence: the walk's refusal is final
-def test_routing_agrees_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
-    columns, rows = size
-    _routed_agrees(text, columns, rows)
+def test_shortcuts_agree_on_generated_pages(text: str, size: tuple[int | None, int | None]) -> None:
+    _shortcuts_agree(text, *size)
 
 
 # ---------------------------------------------------------------------------------------------------
-# The screen model's plain lines taken at once (verify_screen.PLAIN_LINES): the same pages, reasons,
+# The screen model's plain lines taken at once (shortcuts.plain_lines): the same pages, reasons,
 # lines and work charged as the walk, token by token
 
 
 def _walked(text: str, columns: int | None, rows: int | None, *, plain: bool) -> object:
-    saved = verify_screen.PLAIN_LINES
-    verify_screen.PLAIN_LINES = plain
-    try:
-        return _pages(text, columns, rows, runs=True)
-    finally:
-        verify_screen.PLAIN_LINES = saved
+    return _pages(text, columns, rows, runs=True, plain=plain)
 
 
 def _plain_agrees(text: str, columns: int | None = None, rows: int | None = None) -> None:
@@ -444,19 +354,16 @@ def test_plain_lines_agree_on_a_tight_budget(monkeypatch: pytest.MonkeyPatch) ->
 
 
 # ---------------------------------------------------------------------------------------------------
-# Pages matched as the screen model makes them final (verify_pages.STREAMED), letting go of their
+# Pages matched as the screen model makes them final (shortcuts.streamed), letting go of their
 # lines: the same answer as matching them all once the model is done
 
 
 def _page_answer(raw: str, candidate: str, columns: int | None, rows: int | None, *, streamed: bool) -> object:
-    saved = verify_pages.STREAMED
-    verify_pages.STREAMED = streamed
     try:
-        return verify.first_difference(raw, candidate, columns=columns, rows=rows)
+        return verify.first_difference(raw, candidate, columns=columns, rows=rows,
+                                       shortcuts=verify.ALL._replace(streamed=streamed))
     except verify.Refusal as exc:
         return f"unresolvable: {exc}"
-    finally:
-        verify_pages.STREAMED = saved
 
 
 def test_streamed_pages_agree_on_sessions_and_joined_captures() -> None:

@@ -10,13 +10,10 @@ cleaned page with the same bytes then read the same.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from . import verify_screen
 from .grammar import ESC, LF
-from .verify import Difference, Refusal
+from .verify import ALL, Difference, Refusal, Shortcuts
 
-STREAMED = True  # tests switch it off to match every page after the screen model is done
 _HARMLESS_LEAVES = ("a saved cursor",)  # cleaned pages hold no DECRC: nothing of theirs can use it
 
 
@@ -36,7 +33,8 @@ def _pages_label(first: int, last: int) -> str:
 
 def first_difference(
     raw: str, candidate: str, columns: int | None, rows: int | None,
-    refusal: Callable[[], Refusal] | None = None, *, terminal: bool = True, fresh: bool = False,
+    refusal: Refusal | None = None, *, terminal: bool = True, fresh: bool = False,
+    shortcuts: Shortcuts = ALL,
 ) -> Difference | None:
     """The first place the candidate does not show a page of ``raw`` as the screen model does (None:
     none), with the raw offset of the page to keep where one is named; ``refusal``: the line model's,
@@ -174,14 +172,13 @@ def first_difference(
             matched += 1
 
     try:
-        pages = verify_screen.pages(raw, columns, rows, on_page=on_page if STREAMED else None, terminal=terminal,
-                                    fresh=fresh)
+        pages = verify_screen.pages(raw, columns, rows, on_page=on_page if shortcuts.streamed else None,
+                                    terminal=terminal, fresh=fresh, shortcuts=shortcuts)
     except Refusal as exc:  # outside any page (the first screen outgrows the work budget)
         return Difference(f"unresolvable: {exc}", exc.offset, exc.disputed)
     if len(pages) == 1 and pages[0].reason is not None:
-        first = refusal() if refusal is not None else None
-        if first is not None:
-            return Difference(f"unresolvable: {first}", first.offset, first.disputed)
+        if refusal is not None:
+            return Difference(f"unresolvable: {refusal}", refusal.offset, refusal.disputed)
         return Difference(f"unresolvable: {pages[0].reason}", pages[0].reason_offset)
     while found is None and matched < len(pages):
         found = match(matched)

@@ -90,7 +90,7 @@ from .names import (
     VPA,
     XTWINOPS,
 )
-from .verify import INERT, Refusal, _closer, _csi_action, _swallows_on
+from .verify import ALL, INERT, Refusal, Shortcuts, _closer, _csi_action, _swallows_on
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -100,8 +100,6 @@ _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 
 _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateescape
 _BACKSPACES = re.compile("\b+")
-BACKSPACE_RUNS = True  # tests switch it off to compare with one BS at a time
-PLAIN_LINES = True  # tests switch it off to compare with the walk, token by token
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 # `clear` writes ED 3 right before a home and ED 2 (ncurses' E3 then clear): the ED 2 clears the screen
 # A line that only appends: printable characters, SGR (checked against _PLAIN_SGR) and EL 0, CR, then LF
@@ -186,13 +184,15 @@ class Model:
 
     def __init__(self, text: str, columns: int | None, rows: int | None, strict: bool = False,
                  on_page: Callable[[list[Page]], None] | None = None, terminal: bool = True,
-                 fresh: bool = False) -> None:
+                 fresh: bool = False, shortcuts: Shortcuts = ALL) -> None:
         if (columns is not None and columns < 2) or (rows is not None and rows < 2):
             raise ValueError("a terminal has at least 2 columns and 2 rows")
         self.text = text
         # called with the pages each time one begins: every page but the last two is then final (the
         # last one's break run may go on), so a caller can match it and let go of its lines
         self.on_page = on_page
+        self.plain_lines_at_once = shortcuts.plain_lines
+        self.backspace_runs_at_once = shortcuts.backspace_runs
         self.strict = strict  # raise at the first undecided page instead of skipping it
         self.columns = columns
         self.terminal = terminal  # False: no terminal (logical lines, no right margin, strings end at BEL)
@@ -364,7 +364,7 @@ class Model:
         length = len(text)
         search = _SPECIAL.search
         while position < length:
-            if self.lost is not None and PLAIN_LINES:
+            if self.lost is not None and self.plain_lines_at_once:
                 position = self.skip_undecided(position)
                 if position >= length:
                     break
@@ -409,9 +409,9 @@ class Model:
                     self.home_at = -1
                 position = stop + 1
                 self.last_char = ""
-                if char == "\n" and PLAIN_LINES and self.lost is None:
+                if char == "\n" and self.plain_lines_at_once and self.lost is None:
                     position = self.plain_lines(position)
-                if char == "\b" and BACKSPACE_RUNS and text.startswith("\b", position):
+                if char == "\b" and self.backspace_runs_at_once and text.startswith("\b", position):
                     position = self.backspace_run(position)
         return self.finish()
 
@@ -1689,7 +1689,7 @@ def _control_label(char: str) -> str:
 
 def pages(text: str, columns: int | None = None, rows: int | None = None, *, strict: bool = False,
           on_page: Callable[[list[Page]], None] | None = None, terminal: bool = True,
-          fresh: bool = False) -> list[Page]:
+          fresh: bool = False, shortcuts: Shortcuts = ALL) -> list[Page]:
     """The raw text's pages, each with its informative lines or the reason it is undecided.
 
     ``strict``: raise :class:`Refusal` at the first undecided page (its ``page`` attribute: which).
@@ -1700,7 +1700,7 @@ def pages(text: str, columns: int | None = None, rows: int | None = None, *, str
     collecting = gc.isenabled()
     gc.disable()  # one page record per break, none in a cycle: a collection per thousand is pure cost
     try:
-        return Model(text, columns, rows, strict, on_page, terminal, fresh).run()
+        return Model(text, columns, rows, strict, on_page, terminal, fresh, shortcuts).run()
     finally:
         if collecting:
             gc.enable()
