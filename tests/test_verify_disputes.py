@@ -382,15 +382,14 @@ REP_LINES = [
     {"columns": 80, "rows": 24}, {"columns": 120, "rows": 5}, {"columns": None, "rows": None},
     {"columns": None, "rows": None, "terminal": False},
 ])
-def test_repeated_characters_on_plain_lines_equal_the_walk(monkeypatch: pytest.MonkeyPatch, raw: str,
-                                                           display: dict) -> None:
-    from textclean.pipeline import verify_screen
+def test_repeated_characters_on_plain_lines_equal_the_walk(raw: str, display: dict) -> None:
+    def lines(shortcuts: verify.Shortcuts) -> object:
+        try:
+            return verify.terminal_lines(raw, **display, shortcuts=shortcuts)
+        except verify.Refusal as exc:
+            return str(exc)
 
-    def pages(plain: bool) -> list[tuple[list[str], str | None]]:
-        shortcuts = verify.ALL._replace(plain_lines=plain)
-        return [(page.lines, page.reason) for page in verify_screen.pages(raw, **display, shortcuts=shortcuts)]
-
-    assert pages(True) == pages(False)
+    assert lines(verify.ALL) == lines(verify.WALK)
 
 
 @needs_tmux

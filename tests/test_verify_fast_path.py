@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from textclean.pipeline import verify, verify_screen
+from textclean.pipeline import verify
 
 from .agent_logs import FIXTURES, captures, peer_recordings
 from .strategies import private_modes, screen_controls, strings, terminal_streams, two_byte_escapes
@@ -56,9 +56,9 @@ def test_fast_path_agrees_on_generated_streams(text: str) -> None:
 
 # ---------------------------------------------------------------------------------------------------
 # Every shortcut together (verify.ALL) against the walk alone (verify.WALK): the same lines, refusals and
-# their messages, and the same differences of candidates. The streams below once drove the CR overlay,
-# the rows-in-place walk and the routing to the screen model: shortcuts the benchmark showed did not
-# pay for themselves (issue 24), deleted; they stay here as streams every shortcut must agree on.
+# their messages, and the same differences of candidates; and each line shortcut on its own, where it
+# answers, against the token walk: the CR overlay (verify._redrawn_lines), the rows-in-place walk
+# (verify._rows_lines) and the routing to the screen model (verify._line_model_refuses).
 
 
 def _verdict(text: str, columns: int | None = None, rows: int | None = None, *,
@@ -100,14 +100,53 @@ def _shortcuts_agree(text: str, columns: int | None = None, rows: int | None = N
     assert _answers(text, columns, rows, verify.ALL) == _answers(text, columns, rows, verify.WALK), repr(text[:200])
 
 
+def _redrawn_agrees(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
+    """Whether the overlay answered, asserting it answered as the token walk does."""
+    fast = verify._redrawn_lines(text, margin)
+    if fast is not None:
+        assert fast == _model_at(text, margin == verify.MIN_COLUMNS), repr(text[:200])
+    return fast is not None
+
+
+def _rows_agree(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
+    """Whether the rows path answered, asserting it answered as the token walk does."""
+    fast = verify._rows_lines(text, margin)
+    if fast is not None:
+        assert fast == _model_at(text, margin is not None), repr(text[:200])
+    return fast is not None
+
+
+def _routed_agrees(text: str, columns: int | None = None) -> bool:
+    """Whether the text is routed, asserting the token walk then refuses it (and not as disputed)."""
+    routed = verify._line_model_refuses(text)
+    if routed:
+        with pytest.raises(verify.Refusal) as caught:
+            verify._model_lines(text, columns is None)
+        assert not caught.value.disputed
+    return routed
+
+
 def test_shortcuts_agree_with_the_walk_on_every_capture_and_recording() -> None:
-    for _, text in captures():
+    named = list(captures())
+    for _, text in named:
         _shortcuts_agree(text)
         _shortcuts_agree(text, 80, 24)
     for text, columns, rows in _recorded():
         _shortcuts_agree(text, columns, rows)
     for text in peer_recordings():
         _shortcuts_agree(text)
+    # each line shortcut answers on the captures it was written for, as the walk does
+    assert len([name for name, text in named if _redrawn_agrees(text)]) >= 10  # apt, cargo, curl, ninja, ...
+    rows = {name for name, text in named if _rows_agree(text) | _rows_agree(text, None)}
+    assert {"rich_progress", "rich_status", "npm_spinner", "pip_spinner", "man_overstrike"} <= rows, rows
+    assert "clear_then_ls" not in {name for name, text in named if _routed_agrees(text)}
+    assert sum(_routed_agrees(text, columns) for text, columns, _ in _recorded()) >= 4
+    recorded = peer_recordings()
+    for text in recorded:
+        _redrawn_agrees(text)
+        _rows_agree(text)
+    if recorded:
+        assert sum(_routed_agrees(text) for text in recorded) >= 10
 
 
 _SEGMENT = st.text(st.sampled_from("ab ━é你\t\u200b\udcff"), max_size=6) | st.text("xyz ", min_size=70, max_size=90)
@@ -129,6 +168,7 @@ _SIZES = st.sampled_from([(None, None), (80, 24), (20, 5), (100, 30), (72, None)
 @example("\x1b[2K\r" + "x" * 79 + "\x1b[K\r", (None, None))
 def test_shortcuts_agree_on_generated_redraws(text: str, size: tuple[int | None, int | None]) -> None:
     _shortcuts_agree(text, *size)
+    _redrawn_agrees(text, size[0] or verify.MIN_COLUMNS)
 
 
 _ROW_TEXT = (st.text(st.sampled_from("ab -━⠙é你\t\u200b\udcff"), min_size=1, max_size=6)
@@ -169,33 +209,14 @@ _ROW_PIECE = st.one_of(
 @example("A\r\n\r\nB\x1b[2A\r" + "x" * 161, (None, None))  # F19: ... and then B's row
 def test_shortcuts_agree_on_generated_rows(text: str, size: tuple[int | None, int | None]) -> None:
     _shortcuts_agree(text, *size)
+    for margin in (size[0] or verify.MIN_COLUMNS, None):
+        if size[0] is None or margin is None:
+            _rows_agree(text, margin)
 
 
 # ---------------------------------------------------------------------------------------------------
-# The screen model's runs of BS taken at once (shortcuts.backspace_runs): the same pages, reasons
-# included, as one BS at a time
-
-
-def _pages(text: str, columns: int | None, rows: int | None, *, runs: bool, plain: bool = True) -> object:
-    model = verify_screen.Model(text, columns, rows, shortcuts=verify.ALL._replace(backspace_runs=runs,
-                                                                                    plain_lines=plain))
-    pages = model.run()
-    return model.work_left, [(page.start, page.break_end, page.end, page.lines, page.reason, page.leaves,
-                              page.modes, page.inherits) for page in pages]
-
-
-def _screen_agrees(text: str, columns: int | None = None, rows: int | None = None) -> None:
-    assert _pages(text, columns, rows, runs=True) == _pages(text, columns, rows, runs=False), repr(text[:200])
-
-
-def test_backspace_runs_agree_on_every_capture() -> None:
-    for _, text in captures():
-        _screen_agrees(text)
-    for text, columns, rows in _recorded():
-        _screen_agrees(text, columns, rows)
-    for text in peer_recordings():
-        _screen_agrees(text)
-        _screen_agrees(text, 80, 24)
+# Streams the screen model walks (its own shortcuts, BS runs and plain lines at once, did not pay for
+# themselves and are gone): every line shortcut still answers as the walk does there
 
 
 _SCREEN_PIECE = st.one_of(
@@ -210,9 +231,8 @@ _SCREEN_PIECE = st.one_of(
 @example("abcdefg\b\b\bx\n", (5, 24))  # a BS run reaching the first column of a row a wrapped line continues on
 @example("abcdefghij\b\b\b\b\b\b\b\b\b\b\b\bx\n", (None, None))
 @example("x" * 90 + "\b\b\b", (None, None))  # on a row past column 80 at an unknown width
-def test_backspace_runs_agree_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
-    columns, rows = size
-    _screen_agrees(text, columns, rows)
+def test_shortcuts_agree_on_generated_screen_streams(text: str, size: tuple[int | None, int | None]) -> None:
+    _shortcuts_agree(text, *size)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -283,34 +303,7 @@ _ROUTE_PIECE = st.one_of(
 @example("\x1b_x\x07\nc\x1b[1P", (None, None))  # ... and before the refused sequence: the walk's refusal is final
 def test_shortcuts_agree_on_generated_pages(text: str, size: tuple[int | None, int | None]) -> None:
     _shortcuts_agree(text, *size)
-
-
-# ---------------------------------------------------------------------------------------------------
-# The screen model's plain lines taken at once (shortcuts.plain_lines): the same pages, reasons,
-# lines and work charged as the walk, token by token
-
-
-def _walked(text: str, columns: int | None, rows: int | None, *, plain: bool) -> object:
-    return _pages(text, columns, rows, runs=True, plain=plain)
-
-
-def _plain_agrees(text: str, columns: int | None = None, rows: int | None = None) -> None:
-    assert _walked(text, columns, rows, plain=True) == _walked(text, columns, rows, plain=False), repr(text[:200])
-
-
-def test_plain_lines_agree_on_every_capture() -> None:
-    texts = [text for _, text in captures()]
-    for text in texts:
-        _plain_agrees(text)
-        _plain_agrees(text, 80, 24)
-    for text, columns, rows in _recorded():
-        _plain_agrees(text, columns, rows)
-    joined = "".join(texts)  # captures one after another: pages of plain lines between breaks
-    _plain_agrees(joined)
-    _plain_agrees(joined, 100, 30)
-    for text in peer_recordings():
-        _plain_agrees(text)
-        _plain_agrees(text, 80, 24)
+    _routed_agrees(text, size[0])
 
 
 _PLAIN_PIECE = st.one_of(
@@ -334,23 +327,8 @@ _PLAIN_PIECE = st.one_of(
 @example("a\x1b[K\n" + "b" * 79 + "\x1b[K\n" + "c" * 79 + "\x1b[Kd\n", (None, None))  # EL 0 near column 80
 @example("\x1b[2;4r\x1b[4Hab\ncd\nef\n", (None, 10))  # in a region: walked
 @example("\x1b_x\x07a\nb\n", (None, None))  # after a string tmux swallows: walked
-def test_plain_lines_agree_on_generated_streams(text: str, size: tuple[int | None, int | None]) -> None:
-    columns, rows = size
-    _plain_agrees(text, columns, rows)
-
-
-def test_plain_lines_agree_on_a_tight_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A budget that runs out among plain lines (one unit per 16 characters of a text run, one per EL 0 at
-    an unknown width, the rows leaving the screen): refused at the same place, with the same reason."""
-    monkeypatch.setattr(verify_screen, "WORK_PER_INPUT_CHAR", 0)
-    text = ("\x1b[31m" + "x" * 40 + "\x1b[m" + "y" * 33 + "\x1b[K\n") * 60
-    refused = 0
-    for allowance in range(300, 6000, 37):  # the first blank screen costs 240 at 30 rows
-        monkeypatch.setattr(verify_screen, "WORK_ALLOWANCE", allowance)
-        for columns, rows in ((None, None), (100, 30)):
-            _plain_agrees(text, columns, rows)
-            refused += "needs more work" in str(_walked(text, columns, rows, plain=True))
-    assert refused > 50
+def test_shortcuts_agree_on_generated_plain_lines(text: str, size: tuple[int | None, int | None]) -> None:
+    _shortcuts_agree(text, *size)
 
 
 # ---------------------------------------------------------------------------------------------------

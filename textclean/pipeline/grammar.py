@@ -66,16 +66,9 @@ SUB = "\x1a"
 ESC = "\x1b"
 DEL = "\x7f"
 
-# C1 controls as code points (ECMA-48 section 8.3).
-IND_C1 = "\x84"
-NEL_C1 = "\x85"
-HTS_C1 = "\x88"
-RI_C1 = "\x8d"
+# C1 string introducers as code points (ECMA-48 section 8.3).
 DCS_C1 = "\x90"
 SOS_C1 = "\x98"
-CSI_C1 = "\x9b"
-ST_C1 = "\x9c"
-OSC_C1 = "\x9d"
 PM_C1 = "\x9e"
 APC_C1 = "\x9f"
 

@@ -10,6 +10,8 @@ cleaned page with the same bytes then read the same.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import verify_screen
 from .grammar import ESC, LF
 from .verify import ALL, Difference, Refusal, Shortcuts
@@ -33,7 +35,7 @@ def _pages_label(first: int, last: int) -> str:
 
 def first_difference(
     raw: str, candidate: str, columns: int | None, rows: int | None,
-    refusal: Refusal | None = None, *, terminal: bool = True, fresh: bool = False,
+    refusal: Callable[[], Refusal] | None = None, *, terminal: bool = True, fresh: bool = False,
     shortcuts: Shortcuts = ALL,
 ) -> Difference | None:
     """The first place the candidate does not show a page of ``raw`` as the screen model does (None:
@@ -173,12 +175,13 @@ def first_difference(
 
     try:
         pages = verify_screen.pages(raw, columns, rows, on_page=on_page if shortcuts.streamed else None,
-                                    terminal=terminal, fresh=fresh, shortcuts=shortcuts)
+                                    terminal=terminal, fresh=fresh)
     except Refusal as exc:  # outside any page (the first screen outgrows the work budget)
         return Difference(f"unresolvable: {exc}", exc.offset, exc.disputed)
     if len(pages) == 1 and pages[0].reason is not None:
-        if refusal is not None:
-            return Difference(f"unresolvable: {refusal}", refusal.offset, refusal.disputed)
+        first = refusal() if refusal is not None else None
+        if first is not None:
+            return Difference(f"unresolvable: {first}", first.offset, first.disputed)
         return Difference(f"unresolvable: {pages[0].reason}", pages[0].reason_offset)
     while found is None and matched < len(pages):
         found = match(matched)
