@@ -61,6 +61,7 @@ from .names import (
     ICH,
     IL,
     IND,
+    INERT_ANSI_MODES,
     LS1R,
     LS2,
     LS2R,
@@ -780,7 +781,7 @@ class Model:
                             self.saved_on = len(self.pages) - 1
                         else:
                             self.restores()
-            elif final in (SM, RM) and not seq.private:
+            elif final in (SM, RM) and not seq.private and not _inert_modes(seq):
                 if 4 in seq.numbers(default=-1):
                     self.set_mode("insert mode", final == SM)
                 elif seq.params:
@@ -1568,7 +1569,7 @@ class Model:
             if final in (DA, DSR, SCORC) or (final in (DECSCUSR, XTWINOPS) and private == ">"):
                 return
             raise Undecided("unsupported")
-        if final in (XTWINOPS, DA, DSR):
+        if final in (XTWINOPS, DA, DSR) or _inert_modes(seq):
             return
         numbers = seq.numbers(0)
         if final in (CUP, HVP):
@@ -1656,6 +1657,12 @@ def _is_home(seq: grammar.Sequence) -> bool:
     if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (CUP, HVP):
         return False
     return all(field in ("", "0", "1") for field in seq.params.split(";")) and seq.params.count(";") <= 1
+
+
+def _inert_modes(seq: grammar.Sequence) -> bool:
+    """SM / RM of ANSI modes that change nothing shown (names.INERT_ANSI_MODES): no state to follow."""
+    return (seq.final in (SM, RM) and not seq.private and not seq.intermediates and seq.params.isdigit()
+            and set(seq.numbers(default=-1)) <= INERT_ANSI_MODES)
 
 
 def _control_label(char: str) -> str:
