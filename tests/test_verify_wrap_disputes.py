@@ -240,3 +240,47 @@ def test_the_uv_captures_ideal_loses_nothing_under_tmux() -> None:
     with tmux_judge.server() as server:
         tmux_judge.judge(cases, server)
     assert [case.problems for case in cases] == [[] for _ in cases]
+
+
+# --- generated streams: the verifier decides them as tmux shows them, or refuses -----------------------
+
+
+def _generated(count: int, seed: int = 22) -> list[tuple[str, int, int]]:
+    """Rows written to and past the margin, erased whole (EL 2) or from the cursor (EL 0), moved between
+    (CUU, CUD, CR, LF), with mode 34 and combining marks among them: the shapes of this file, mixed."""
+    import random
+
+    rng = random.Random(seed)
+    streams = []
+    for _ in range(count):
+        columns, rows = rng.choice([(8, 6), (10, 6), (13, 8)])
+        parts = [HOME, "top\r\n"]
+        for _ in range(rng.randint(3, 9)):
+            op = rng.randrange(11)
+            if op < 3:
+                lengths = [1, columns - 1, columns, columns + 2, 2 * columns, rng.randint(1, 2 * columns + 3)]
+                length = rng.choice(lengths)
+                parts.append("".join(rng.choice("abcdefgh") for _ in range(length)))
+            else:
+                parts.append(["\r", "\r\n", UP, DOWN, ERASE_ROW, CSI + "K", "\u0301", CNORM][op - 3])
+            if rng.random() < 0.2:
+                parts.append(UP + "\r" + ERASE_ROW + DOWN + "\r" + ERASE_ROW + UP)
+        parts.append("\r\n")
+        streams.append(("".join(parts), columns, rows))
+    return streams
+
+
+@pytest.mark.tmux
+@needs_tmux
+def test_generated_wrap_streams_are_decided_as_tmux_shows_or_refused() -> None:
+    streams = _generated(240)
+    shown = _shown(streams)
+    decided = 0
+    for (raw, columns, rows), lines in zip(streams, shown, strict=True):
+        try:
+            verify.terminal_lines(raw, columns=columns, rows=rows)
+        except verify.Unresolvable:
+            continue
+        decided += 1
+        assert verify.first_difference(raw, _faithful(lines), columns=columns, rows=rows) is None, (raw, lines)
+    assert decided >= len(streams) // 4, decided  # the property is not met by refusing everything
