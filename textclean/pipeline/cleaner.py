@@ -540,6 +540,10 @@ _ESC_ACTIONS: dict[str, _Act] = {
 }
 
 
+def _nothing(model: LineModel) -> None:
+    """The act of a sequence that changes nothing shown but is not in the inert table (SM 34)."""
+
+
 class _Plan(NamedTuple):
     """What a sequence that is not inert does, decided once per distinct sequence."""
 
@@ -554,8 +558,10 @@ def _plan(token: str) -> _Plan:
     seq = grammar.parse(token)
     disputed = session.disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
     act: _Act | None = None
+    if grammar.harmless_mode_change(seq):
+        act = _nothing
     # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
-    if seq.kind is Kind.CSI and not seq.private and not seq.intermediates and (not seq.params or seq.params.isdigit()):
+    elif seq.kind is Kind.CSI and not seq.private and not seq.intermediates and (not seq.params or seq.params.isdigit()):
         action = _CSI_ACTIONS.get(seq.final)
         if action is not None and not (seq.params and seq.final in _PARAMETERLESS):
             act = action(seq)

@@ -42,6 +42,7 @@ from .names import (
     DSR,
     EL,
     ESC_NAMES,
+    HARMLESS_ANSI_MODES,
     HARMLESS_PRIVATE_MODES,
     RM,
     SCORC,
@@ -326,3 +327,12 @@ def describe(seq: Sequence) -> str:
     if seq.kind is Kind.NF:
         return f"ESC {seq.intermediates} {seq.final}"
     return seq.kind.name
+
+
+def harmless_mode_change(seq: Sequence) -> bool:
+    """SM / RM (no private marker) whose every mode is in :data:`names.HARMLESS_ANSI_MODES`: changes
+    nothing shown at any display (``CSI 34 h``, vim's cvvis). Empty fields are mode 0: refused."""
+    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (SM, RM):
+        return False
+    fields = seq.params.split(";")
+    return all(f.isdigit() for f in fields) and all(n in HARMLESS_ANSI_MODES for n in seq.numbers())

@@ -176,3 +176,12 @@ HARMLESS_PRIVATE_MODES = frozenset(
         9001,  # win32-input-mode (keyboard encoding)
     }
 )
+
+#: The ANSI (non-private) modes whose set / reset (``CSI Pm h`` / ``CSI Pm l``, SM / RM) changes
+#: neither which characters show nor where, in tmux 3.3a and in xterm. tmux 3.3a's
+#: ``input_csi_dispatch_sm`` / ``_rm`` act on 4 (IRM) and 34 (cursor blinking, the screen / tmux
+#: terminfo's cvvis / cnorm, which vim writes) and ignore every other mode; xterm's ctlseqs define 2
+#: KAM (locks the keyboard) and 12 SRM (local echo of keys typed, not of output). Left out on purpose
+#: (refused): 4 IRM (inserts), 20 LNM (xterm then moves LF to column 0, tmux does not), 3 CRM (some
+#: terminals then show the controls), and every mode not listed.
+HARMLESS_ANSI_MODES = frozenset({2, 12, 34})
