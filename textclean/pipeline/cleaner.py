@@ -561,7 +561,8 @@ def _plan(token: str) -> _Plan:
     if grammar.harmless_mode_change(seq):
         act = _nothing
     # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
-    elif seq.kind is Kind.CSI and not seq.private and not seq.intermediates and (not seq.params or seq.params.isdigit()):
+    elif (seq.kind is Kind.CSI and not seq.private and not seq.intermediates
+          and (not seq.params or seq.params.isdigit())):
         action = _CSI_ACTIONS.get(seq.final)
         if action is not None and not (seq.params and seq.final in _PARAMETERLESS):
             act = action(seq)
