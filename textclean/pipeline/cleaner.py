@@ -16,7 +16,7 @@ from typing import NamedTuple, NoReturn
 from . import grammar, pages, session
 from .grammar import Kind
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
-from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC, SGR
+from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, RI, SCORC, SCOSC, SGR
 from .probe import REDRAWING_CR, c1_control_offset
 from .redraw import INERT_MARK, ONE_CELL_TEXT, LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
@@ -54,9 +54,6 @@ _RUN = re.compile(
     rf"((?:[^\x00-\x1f\x7f-\x9f]+|{grammar.INERT_SEQUENCE.pattern})+)|(\x08+)|{_TOKEN.pattern}"
 )
 _SWALLOWING_STRING = session.SWALLOWING_STRING
-# ED in any mode, CUP / HVP home (what _clears_or_homes names), and a CSI long enough for a disputed parameter
-_CLEAR_OR_HOME = re.compile(rf"\x1b\[[0-3]?{ED}|\x1b\[(?:0*1?(?:;0*1?)?)?[{CUP}{HVP}]")
-_LONG_PARAMETERS = re.compile(r"\x1b\[[\x30-\x3f]{10}")
 
 
 class Refused(Exception):
@@ -204,8 +201,9 @@ def _row_model_refuses(text: str) -> bool:
     first_line_end = text.find("\n")
     if first_line_end < 0:
         return False
-    clear = _CLEAR_OR_HOME.search(text, first_line_end)
-    return clear is not None and _LONG_PARAMETERS.search(text, 0, clear.start()) is None
+    clear = next((m.start() for m in grammar.BREAK_CANDIDATE.finditer(text, first_line_end)
+                  if grammar.clears_or_homes(grammar.parse(m.group()))), None)
+    return clear is not None and grammar.LONG_CSI.search(text, 0, clear) is None
 
 
 def _resolve_pages(text: str, columns: int | None, rows: int | None, refusal: Refused | None, *,
@@ -568,7 +566,7 @@ def _plan(token: str) -> _Plan:
             act = action(seq)
     elif seq.kind is Kind.ESC2 and seq.final in _ESC_ACTIONS:
         act = _ESC_ACTIONS[seq.final]
-    return _Plan(seq, disputed, _clears_or_homes(seq), act)
+    return _Plan(seq, disputed, grammar.clears_or_homes(seq), act)
 
 
 _PLAN_CACHED_LENGTH = 32  # longer sequences are rare and are not kept alive by the cache
@@ -589,15 +587,6 @@ def _apply(model: LineModel, token: str, offset: int) -> None:
     if not clears and len(_ACTS) < _PLAN_CACHE_SIZE and len(token) <= _PLAN_CACHED_LENGTH:
         _ACTS[token] = act  # no dispute, no exception for an untouched screen: the act alone, next time
     act(model)
-
-
-def _clears_or_homes(seq: grammar.Sequence) -> bool:
-    """ED in any mode, or CUP / HVP to row 1 column 1 (plain parameters only)."""
-    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or ":" in seq.params:
-        return False
-    if seq.final == ED:
-        return seq.params in ("", "0", "1", "2", "3")
-    return seq.final in (CUP, HVP) and seq.params.count(";") <= 1 and all(n in (0, 1) for n in seq.numbers())
 
 
 def _refuse(seq: grammar.Sequence, offset: int) -> NoReturn:

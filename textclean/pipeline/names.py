@@ -185,3 +185,6 @@ HARMLESS_PRIVATE_MODES = frozenset(
 #: (refused): 4 IRM (inserts), 20 LNM (xterm then moves LF to column 0, tmux does not), 3 CRM (some
 #: terminals then show the controls), and every mode not listed.
 HARMLESS_ANSI_MODES = frozenset({2, 12, 34})
+
+#: IRM, the ANSI insert mode (``CSI 4 h``): characters then push the rest of the row right.
+IRM_MODE = 4

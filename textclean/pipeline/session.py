@@ -472,15 +472,6 @@ def _render(model: ScreenModel, start_row: int, ending: str) -> str:
 
 
 _KEPT_SLICE = 1 << 12
-_ERASES_HISTORY = re.compile(r"\x1b\[3J|\x1bc")
-
-
-def _erases_history(text: str, page: pages.Page) -> bool:
-    """Whether the break run of ``page`` holds ED 3 or RIS, which erase the scrollback. A line end
-    the raw did not have before it would scroll the screen's top row into that scrollback first
-    (issue 23: a row lost), so a cleaned page before it ends where its raw ended."""
-    return _ERASES_HISTORY.search(text, page.start, page.body) is not None
-
 
 
 def assemble(text: str, segments: list[Segment]) -> str:
@@ -494,7 +485,9 @@ def assemble(text: str, segments: list[Segment]) -> str:
         page = segment.page
         switches = bool(page.switch or page.reset)
         if segment.text is None:
-            if out and not previous_kept and not out[-1].endswith("\n") and not _erases_history(text, page):
+            # a break run with ED 3 or RIS erases the scrollback: a line end the raw did not have
+            # would scroll the screen's top row into it first (issue 23: a row lost)
+            if out and not previous_kept and not out[-1].endswith("\n") and not page.erases_history:
                 out.append(ending)
             # in slices of a bounded length: each is as narrow as its own characters allow (one emoji
             # makes a whole slice four bytes a character), and the join holds them all at once
