@@ -384,17 +384,6 @@ class _Blocks:
             self.stopped = at
 
 
-def _split_lines(text: str) -> Iterator[tuple[str, bool]]:
-    """``text.split("\n")`` one line at a time (no list of every line), each with whether an LF follows."""
-    start = 0
-    end = text.find("\n")
-    while end >= 0:
-        yield text[start:end], True
-        start = end + 1
-        end = text.find("\n", start)
-    yield text[start:], False
-
-
 def _overlay(model: LineModel, body: str, tally: list[int]) -> bool:
     """A fresh row redrawn by CR, EL and backspaces, on strings (:meth:`LineModel.overlay`); False:
     feed it a run at a time.

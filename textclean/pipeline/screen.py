@@ -86,10 +86,6 @@ class ScreenModel(LineModel):
             self._place(*cursor)
 
     # --- geometry ---------------------------------------------------------------------------------
-    def _visible(self) -> int:
-        """The screen's height, or the fewest rows an unknown screen is assumed to have."""
-        return self.height or SCREEN_LINES
-
     def _settle_top(self) -> None:
         """With a known height, once the page has as many rows as the screen its lowest row is the
         screen's last (every new row scrolled it there), so the page's top is known."""

@@ -264,7 +264,7 @@ class _Walker:
         self.on_alt = False
         self.modes: tuple[tuple[int, int | None] | None, bool] = (None, False)  # margins, origin
         self.cursor_saved = False  # a cleaned page saved the cursor (DECSC / SCOSC) and no RIS came since
-        # One work budget for the whole text (redraw.PAD_PER_INPUT_CHAR): pages do not each get one.
+        # One work budget for the whole text (model.WORK_PER_INPUT_CHAR): pages do not each get one.
         self.budget: int | None = None
         self.current: ScreenModel | None = None
 
