@@ -16,13 +16,13 @@ from typing import NamedTuple, NoReturn
 from . import grammar, pages, session
 from .grammar import Kind
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
-from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, RI, SCORC, SCOSC, SGR
+from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUU, DECRC, DECSC, ECH, EL, HPA, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR, c1_control_offset
 from .redraw import INERT_MARK, ONE_CELL_TEXT, LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
 # SGR with plain parameters: what most of a coloured text's sequences are (one literal-prefix pattern).
-_SGR_ONLY = re.compile(rf"\x1b\[[0-9;]*{SGR}")
+_SGR_ONLY = grammar.SGR_ONLY
 # After the inert sequences are gone, anything here means some line is redrawn or out of scope:
 # ESC, C0 controls other than HT and LF, DEL, and a CR that is neither part of a line ending nor last.
 # Two patterns, because `re` scans for a lone character class far faster than for an alternation.
@@ -33,19 +33,19 @@ _NOT_RESIDUAL_BYTES = bytes(b for b in range(256) if _RESIDUAL_CONTROL_CHAR.matc
 _SCAN_AS_BYTES = 4096
 # A CR followed by a character no substitution removes (sequences start with ESC; C1 is refused), or
 # by EL 2 (which no substitution removes): the whole-text substitution would leave a redraw.
-_CR_BEFORE_TEXT = re.compile(rf"\r(?:[^\r\n\x1b]|\x1b\[2{EL})")
+_CR_BEFORE_TEXT = grammar.CR_BEFORE_TEXT
 # The slow path's tokens within one line: a complete sequence or one control character. Everything
 # between two tokens is text to write.
-_AUTOWRAP_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?0*7(?:;[0-9;]*)?l")
+_AUTOWRAP_OFF = grammar.AUTOWRAP_OFF
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
 # A line whose CR leaves a redraw whatever the substitution removes (it only removes from ESC or BEL).
 _CR_REDRAWS = re.compile(r"\r[^\r\n\x1b\x07]")
 # The string path for a line redrawn by CR, EL and backspaces (LineModel.overlay), once its inert
 # sequences are marked: split at CRs, EL 0 / 2 and backspace runs. Text runs must then be one cell per
 # character. (Without a backspace in the line, the pattern without them scans ~2.5x faster.)
-_CR_OR_EL = re.compile(rf"(\r|\x1b\[[02]?{EL})")
-_MOVES = re.compile(rf"\x1b\[[0-9]*[{CUU}{CUD}{CUF}{CUB}{CNL}{CPL}{CHA}{CUP}{ED}]")  # never inert
-_CR_EL_OR_BACKSPACES = re.compile(rf"(\r|\x1b\[[02]?{EL}|\x08+)")
+_CR_OR_EL = grammar.CR_OR_EL
+_MOVES = grammar.MOVES  # never inert
+_CR_EL_OR_BACKSPACES = grammar.CR_EL_OR_BACKSPACES
 _NOT_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # The token path's steps (_feed_runs): a run of text and inert sequences between two other tokens
 # (group 1), a run of backspaces (group 2), or one other token. Text excludes C1 (a C1 text goes

@@ -39,9 +39,18 @@ from .names import (
     ALT_SCREEN,
     ALT_SCREEN_1047,
     ALT_SCREEN_1049,
+    CHA,
+    CNL,
+    CPL,
     CSI_NAMES,
+    CUB,
+    CUD,
+    CUF,
     CUP,
+    CUU,
     DA,
+    DECAWM,
+    DECRC,
     DECRQM,
     DECSCUSR,
     DECSTBM,
@@ -52,8 +61,10 @@ from .names import (
     HARMLESS_ANSI_MODES,
     HARMLESS_PRIVATE_MODES,
     HVP,
+    REP,
     RIS,
     RM,
+    SAVE_CURSOR_1048,
     SCORC,
     SGR,
     SM,
@@ -418,3 +429,31 @@ MODE_OR_MARGINS = re.compile(rf"\x1b\[(\??)([0-9;]*)([{SM}{RM}{DECSTBM}])")
 #: State a clear leaves: G1-G3 designations, G0 other than ASCII, DECSC / DECRC, SCOSC / SCORC, DEC line
 #: attributes and character-set selection (``ESC #``, ``ESC %``). ESC first: a fast scan.
 PERSISTENT_ESCAPE = re.compile(r"\x1b(?:[)*+\-./][\x30-\x7e]|\([^B]|[78]|\[[su]|[#%])")
+
+
+# --- The cleaner's prefilters and fast paths: sequences in one spelling, where another spelling only
+# --- sends the text down the slower path that parses every sequence (never to another outcome) -------
+#: SGR with plain parameters: what most of a coloured text's sequences are (one literal-prefix pattern).
+SGR_ONLY = re.compile(rf"\x1b\[[0-9;]*{SGR}")
+#: A CR followed by a character no substitution removes (sequences start with ESC; C1 is refused), or
+#: by EL 2 (which no substitution removes): the whole-text substitution would leave a redraw.
+CR_BEFORE_TEXT = re.compile(rf"\r(?:[^\r\n\x1b]|\x1b\[2{EL})")
+#: DECRST of a mode list holding 7 (DECAWM off), leading zeros and empty fields included.
+AUTOWRAP_OFF = re.compile(rf"\x1b\[\?(?:[0-9;]*;)?0*{DECAWM}(?:;[0-9;]*)?{RM}")
+#: The string path for a line redrawn by CR and EL 0 / 2 (and backspace runs): what it splits at.
+CR_OR_EL = re.compile(rf"(\r|\x1b\[[02]?{EL})")
+CR_EL_OR_BACKSPACES = re.compile(rf"(\r|\x1b\[[02]?{EL}|\x08+)")
+#: Cursor moves and ED with plain parameters: never inert, so the string path does not take the line.
+MOVES = re.compile(rf"\x1b\[[0-9]*[{CUU}{CUD}{CUF}{CUB}{CNL}{CPL}{CHA}{CUP}{ED}]")
+#: What restores a saved cursor: DECRC, SCORC, XTRESTORE 1048 (leading zeros included).
+RESTORE_CURSOR = re.compile(rf"\x1b{DECRC}|\x1b\[{SCORC}|\x1b\[\?0*{SAVE_CURSOR_1048}{RM}")
+#: REP right after a printable ASCII character of the same line (no sequence between), count of up to
+#: three digits: groups the character and the count.
+REP_AFTER_CHARACTER = re.compile(rf"([\x20-\x7e])\x1b\[([0-9]{{0,3}}){REP}")
+#: A string tmux 3.3a reads on past where the project's policy ends it: DCS / SOS / PM / APC ended by
+#: BEL, and a DCS cancelled by CAN / SUB once its data began (``session.swallowed_text``).
+SWALLOWING_STRING = re.compile(
+    rf"\x1b[PX^_]{STRING_PAYLOAD}*\x07"
+    rf"|\x1bP[\x20-\x3f]*[^{C0_RANGE}{C1_RANGE}\x20-\x3f]{STRING_PAYLOAD}*"
+    rf"[{ABORT_CONTROLS}]"
+)
