@@ -294,3 +294,37 @@ def test_uv_captures_are_cleaned_near_their_ideal_and_tmux_shows_every_line(judg
     ideal = oracle.ideal_lines(raw.decode(), columns=columns, rows=rows)
     assert len(candidate) <= 2 * len("\n".join(ideal).encode())
     assert _judge(judge_server, raw, candidate, columns, rows) == []
+
+
+def _join_stream(rng: random.Random, columns: int) -> bytes:
+    """Frames in uv's layout (a row padded to the width, the next text right after it), erased and
+    redrawn with the erases programs use, some of them leaving text in the row a line wrapped into."""
+    out = [b"head\r\n"]
+    for _ in range(rng.randint(1, 5)):
+        label = b"".join(rng.choice([b"a", b"b", b" "]) for _ in range(rng.randint(0, columns - 1)))
+        out.append(label.ljust(columns, b" "))
+        out.append(b"".join(rng.choice([b"#", b"-"]) for _ in range(rng.randint(0, columns // 2))))
+        out.append(rng.choice([
+            ERASE_BOTH, ERASE_BOTH, b"\x1b[1A\r\x1b[2K", b"\r\x1b[2K", b"\x1b[1A\r\x1b[2K\x1b[1B\r\x1b[2K",
+            b"\x1b[1A\r\x1b[" + str(columns).encode() + b"X", b"\r\n", b"\x1b[1A\r\x1b[K\x1b[1B\r\x1b[K\x1b[1A",
+        ]))
+        out.append(rng.choice([b"", b"x", b"done\r\n", b"line one\r\nline two\r\n"]))
+    out.append(rng.choice([b"", b"\r\nend\r\n"]))
+    return b"".join(out)
+
+
+def test_generated_join_streams_keep_every_line(judge_server) -> None:
+    rng = random.Random(2222)
+    cases, refused = [], 0
+    for _ in range(150):
+        columns, rows = rng.choice([(10, 4), (20, 6), (40, 10)])
+        raw = _join_stream(rng, columns)
+        try:
+            candidate = _propose(raw, columns, rows)
+        except cleaner.Refused:
+            refused += 1
+            continue
+        cases.append(tmux_judge.Case(raw, columns, rows, "joins", [(columns, rows)], candidate=candidate))
+    assert len(cases) >= 40 and refused >= 5  # both sides of the dispute are exercised
+    tmux_judge.judge(cases, judge_server)
+    assert [(c.raw, c.problems) for c in cases if c.problems] == []
