@@ -24,6 +24,12 @@ SPELLINGS = {
     "ED 3 then home": ("\x1b[3J\x1b[H", ["\x1b[03J\x1b[H", "\x1b[3J\x1b[01;01H"]),
     "alternate screen in and out": ("\x1b[?1049hfull\r\n\x1b[?1049l", ["\x1b[?01049hfull\r\n\x1b[?1049l",
                                                                       "\x1b[?1049hfull\r\n\x1b[?001049l"]),
+    # a mode list is its modes one by one (tmux 3.3a, xterm): the switch with a cursor mode beside it
+    "a switch and the cursor shown": ("\x1b[?1049h\x1b[?25hfull\r\n\x1b[?25l\x1b[?1049l",
+                                      ["\x1b[?1049;25hfull\r\n\x1b[?25;1049l"]),
+    "the cursor hidden around a redraw": ("\x1b[?25lstep 1\rstep 2\x1b[?25h\r\n",
+                                          ["\x1b[?025lstep 1\rstep 2\x1b[?0025h\r\n",
+                                           "\x1b[?25;2004lstep 1\rstep 2\x1b[?25h\r\n"]),
 }
 DISPLAYS = [{"columns": 80, "rows": 24}, {"terminal": True}, {"terminal": False}]
 

@@ -545,7 +545,7 @@ def _plan(token: str) -> _Plan:
     seq = grammar.parse(token)
     disputed = session.disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
     act: _Act | None = None
-    if grammar.harmless_mode_change(seq):
+    if grammar.harmless_mode_change(seq) or grammar.harmless_private_mode_change(seq):
         act = _nothing
     # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
     elif (seq.kind is Kind.CSI and not seq.private and not seq.intermediates

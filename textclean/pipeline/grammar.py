@@ -358,6 +358,17 @@ def harmless_mode_change(seq: Sequence) -> bool:
     return all(f.isdigit() for f in fields) and all(n in HARMLESS_ANSI_MODES for n in seq.numbers())
 
 
+def harmless_private_mode_change(seq: Sequence) -> bool:
+    """DECSET / DECRST whose every mode is in :data:`names.HARMLESS_PRIVATE_MODES`, however spelled
+    (``CSI ? 025 h`` is ``CSI ? 25 h``, which the inert table takes in its plain spelling only)."""
+    if seq.kind is not Kind.CSI or seq.private != "?" or seq.intermediates or seq.final not in (SM, RM):
+        return False
+    fields = seq.params.split(";")
+    if not all(f.isdigit() and len(f) <= _MAX_PARAMETER_DIGITS for f in fields):
+        return False
+    return all(n in HARMLESS_PRIVATE_MODES for n in seq.numbers())
+
+
 # --- Page breaks (pages.py): the sequences after which a text's screen starts over -----------------
 # Read from the parsed sequence, so that every spelling of one fact is one break: ``CSI 01;01 H``,
 # ``CSI ;H`` and ``CSI H`` are all home, ``CSI 02 J`` is ED 2 (tmux 3.3a and xterm read parameters as
@@ -393,8 +404,12 @@ def break_part(token: str) -> BreakPart | None:
         return None  # terminals disagree on it: the models refuse it where it stands
     numbers = seq.numbers()
     if seq.private == "?":
-        if seq.final in (SM, RM) and len(numbers) == 1 and fields[0] and numbers[0] in ALTERNATE_SCREEN_MODES:
-            return BreakPart("switch", numbers[0], f"?{numbers[0]}{seq.final}")
+        # one alternate-screen mode, alone or in a list with modes that change nothing shown (tmux
+        # 3.3a and xterm act on a list's modes one by one: ``?1049;25h`` is ``?1049h`` then ``?25h``)
+        switches = [n for n in numbers if n in ALTERNATE_SCREEN_MODES]
+        if seq.final in (SM, RM) and len(switches) == 1 and all(fields) and all(
+                n in HARMLESS_PRIVATE_MODES for n in numbers if n not in ALTERNATE_SCREEN_MODES):
+            return BreakPart("switch", switches[0], f"?{switches[0]}{seq.final}")
         return None
     if seq.private:
         return None

@@ -708,7 +708,7 @@ def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
     disputed = disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
     if disputed is not None:
         raise WholeRefusal("unsupported_control", f"{grammar.describe(seq)} at offset {offset}: {disputed}", [])
-    if grammar.harmless_mode_change(seq):
+    if grammar.harmless_mode_change(seq) or grammar.harmless_private_mode_change(seq):
         return
     if seq.kind is Kind.CSI and not seq.intermediates and _DIGITS.fullmatch(seq.params):
         numbers = seq.numbers()
