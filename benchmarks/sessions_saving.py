@@ -12,6 +12,10 @@ min_tokens=0, columns=C, rows=R)`` (and with ``fresh=True`` where ``clean`` take
 * why pages were kept (or the message refused): ``Result.detail`` with offsets and numbers blanked,
   tallied.
 
+``--per-command`` splits the material recordings into one output per command, as ``textclean
+measure`` does (``--min-tokens 50`` is measure's threshold): the share of the ideal per command, where
+the ideal of an output below the threshold still counts.
+
 ``--rewrite-cuu-cr`` is issue 22's experiment: every ``CSI n A`` directly followed by CR is written as
 ``CR CSI n A`` (the state every terminal agrees on) before cleaning; the ideal, the judge and the
 tokens before stay those of the recording as it was.
@@ -175,6 +179,26 @@ def material(directory: Path) -> list[Recording]:
     return out
 
 
+def per_command(recordings: Sequence[Recording], directory: Path) -> list[Recording]:
+    """Each material recording split into one output per command, as ``textclean measure`` splits it
+    (its first output on a new terminal, the others on the terminal as the one before left it)."""
+    from textclean.measure.outputs import ReadStats
+    from textclean.measure.recordings import read_recording, split_commands
+
+    out = []
+    for recording in recordings:
+        if not recording.kind.startswith(("tb-", "material")):
+            continue
+        cast = read_recording(str(directory / recording.name), ReadStats())
+        if cast is None:
+            continue
+        for n, command in enumerate(split_commands(cast)):
+            columns, rows = command.size if command.size else (None, None)
+            out.append(Recording(f"{recording.name}:cmd {n}", f"{recording.kind}-cmd", command.text, columns, rows,
+                                 n == 0))
+    return out
+
+
 # -------------------------------------------------------------------------------------------- measure
 
 
@@ -202,13 +226,15 @@ def rewrite_cuu_cr(text: str) -> str:
 
 
 REWRITE = False
+PER_COMMAND = False  # recordings split per command: only a recording's first command meets a new terminal
+MIN_TOKENS = 0
 
 
 def clean_once(recording: Recording, fresh: bool) -> tuple[Run, Any]:
-    extra: dict[str, Any] = {"fresh": True} if fresh else {}
+    extra: dict[str, Any] = {"fresh": True} if fresh and (recording.fresh_start or not PER_COMMAND) else {}
     text = rewrite_cuu_cr(recording.text) if REWRITE else recording.text
     started = time.perf_counter()
-    result = textclean.clean(text, min_tokens=0, **_size(recording), **extra)
+    result = textclean.clean(text, min_tokens=MIN_TOKENS, **_size(recording), **extra)
     seconds = time.perf_counter() - started
     after = result.tokens_after if result.applied else result.tokens_before
     run = Run(result.applied, result.reason, result.detail, after, result.pages_cleaned, result.pages_kept, seconds)
@@ -358,6 +384,8 @@ def collect(args: argparse.Namespace) -> list[Recording]:
         if not args.no_peers:
             found += peer_recordings()
         found += material(args.material)
+        if args.per_command:
+            found = per_command(found, args.material)
     if args.kind:
         found = [r for r in found if any(r.kind.startswith(k) for k in args.kind)]
     if args.match:
@@ -376,6 +404,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per recording (default 60)")
     parser.add_argument("--rewrite-cuu-cr", action="store_true", help="issue 22's experiment (see above)")
+    parser.add_argument("--per-command", action="store_true",
+                        help="the material split per command, as `textclean measure` splits it")
+    parser.add_argument("--min-tokens", type=int, default=0, help="the gate's threshold (measure's is 50)")
     parser.add_argument("--no-tmux", action="store_true", help="skip the live tmux judge")
     parser.add_argument("--judge-sizes", default="",
                         help="tmux sizes for recordings without one (default: as for no terminal, 10000 columns)")
@@ -384,8 +415,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write rows and summaries as JSON to this file ('-': stdout)")
     args = parser.parse_args(argv)
 
-    global REWRITE
+    global REWRITE, PER_COMMAND, MIN_TOKENS
     REWRITE = args.rewrite_cuu_cr
+    PER_COMMAND = args.per_command
+    MIN_TOKENS = args.min_tokens
     recordings = collect(args)
     rows, candidates = [], []
     for recording in recordings:

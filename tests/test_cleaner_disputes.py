@@ -226,3 +226,105 @@ def test_generated_dispute_streams_keep_every_line(judge_server) -> None:
     assert len(cases) >= 15  # the batch exercises adoptions, not only refusals
     tmux_judge.judge(cases, judge_server)
     assert [(c.raw, c.problems) for c in cases if c.problems] == []
+
+
+# --- The wrap of a line one of whose rows is erased whole (issue 22, the uv / indicatif layout) -------
+# A row padded to exactly the width with the next text right after it: autowrap joins them into one
+# line. EL 2 (or ECH of the whole row) on either row then splits that line in tmux 3.3a (the row's
+# own wrap flag and the one into it are dropped); xterm keeps the flag (its ClearLine never clears it)
+# and ghostty copies xterm. The cleaner records the join as disputed and goes on.
+WRAPPED = b"hdr\r\n" + ROW + b"ab"  # rows "0123456789" and "ab": one line
+ERASE_BOTH = b"\x1b[1A\r\x1b[2K\x1b[1B\r\x1b[2K\x1b[1A"  # uv's frame erase: both rows, back to the first
+
+JOIN_SETTLED = {
+    "both rows erased, redrawn wrapping, erased, then lines": WRAPPED + ERASE_BOTH + b"9876543210cd" + ERASE_BOTH
+    + b"done\r\nnext\r\n",
+    "the first row erased, then re-wrapped (autowrap sets the flag in every terminal)": WRAPPED
+    + b"\x1b[1A\r\x1b[2KABCDEFGHIJk\r\n",
+    "the continuation row erased, the page ends with it blank": WRAPPED + b"\r\x1b[2K",
+    "ECH of the whole first row, EL 2 of the second, then a line": WRAPPED + b"\x1b[1A\r\x1b[10X\x1b[1B\r\x1b[2Kx\r\n",
+    "uv's last frame: padded to the width, CR, EL 2, then lines": WRAPPED + ERASE_BOTH + ROW + b"\r\x1b[2K"
+    + b"Prepared\r\nInstalled\r\n + pkg\r\n",
+}
+
+
+@pytest.mark.parametrize("raw", JOIN_SETTLED.values(), ids=JOIN_SETTLED.keys())
+def test_a_settled_join_dispute_is_cleaned_and_tmux_shows_every_line(judge_server, raw: bytes) -> None:
+    candidate = _propose(raw, 10, 4)
+    assert b"\x1b" not in candidate
+    assert _judge(judge_server, raw, candidate, 10, 4) == []
+
+
+JOIN_READ = {
+    "the first row erased and rewritten short, the continuation still holds text": WRAPPED
+    + b"\x1b[1A\r\x1b[2Knew\r\n",
+    "the continuation row erased, then text in it": WRAPPED + b"\r\x1b[2Kcd\r\n",
+    "the first row erased, the page ends with text after it": WRAPPED + b"\x1b[1A\r\x1b[2K",
+}
+
+
+@pytest.mark.parametrize("raw", JOIN_READ.values(), ids=JOIN_READ.keys())
+def test_what_reads_a_join_dispute_is_refused(raw: bytes) -> None:
+    with pytest.raises(cleaner.Refused):
+        _propose(raw, 10, 4)
+
+
+def test_tmux_splits_a_wrapped_line_whose_row_is_erased(judge_server) -> None:
+    """Why the join is disputed: tmux 3.3a shows two lines where xterm's flag still joins them
+    (``new`` padded to the width, then ``ab``)."""
+    split, joined = judge_server.show_many([(WRAPPED + b"\x1b[1A\r\x1b[2Knew\r\n", 10, 4),
+                                            (WRAPPED + b"\r\n", 10, 4)], join_wrapped=True)
+    assert split.lines == ["hdr", "new", "ab"]
+    assert joined.lines == ["hdr", "0123456789ab"]
+
+
+@pytest.mark.parametrize("name", ["uv_install_80x24", "uv_install_120x40", "uv_install_160x40"])
+def test_uv_captures_are_cleaned_near_their_ideal_and_tmux_shows_every_line(judge_server, name: str) -> None:
+    """The captured uv runs (indicatif bars padded to the width, CUU, CR, EL 2) at their sizes."""
+    import json
+    from pathlib import Path
+
+    import oracle
+
+    path = Path(__file__).parent / "fixtures" / "progress" / f"{name}.raw"
+    meta = json.loads(path.with_suffix(".json").read_text())
+    raw = path.read_bytes()
+    columns, rows = meta["columns"], meta["lines"]
+    candidate = _propose(raw, columns, rows)
+    ideal = oracle.ideal_lines(raw.decode(), columns=columns, rows=rows)
+    assert len(candidate) <= 2 * len("\n".join(ideal).encode())
+    assert _judge(judge_server, raw, candidate, columns, rows) == []
+
+
+def _join_stream(rng: random.Random, columns: int) -> bytes:
+    """Frames in uv's layout (a row padded to the width, the next text right after it), erased and
+    redrawn with the erases programs use, some of them leaving text in the row a line wrapped into."""
+    out = [b"head\r\n"]
+    for _ in range(rng.randint(1, 5)):
+        label = b"".join(rng.choice([b"a", b"b", b" "]) for _ in range(rng.randint(0, columns - 1)))
+        out.append(label.ljust(columns, b" "))
+        out.append(b"".join(rng.choice([b"#", b"-"]) for _ in range(rng.randint(0, columns // 2))))
+        out.append(rng.choice([
+            ERASE_BOTH, ERASE_BOTH, b"\x1b[1A\r\x1b[2K", b"\r\x1b[2K", b"\x1b[1A\r\x1b[2K\x1b[1B\r\x1b[2K",
+            b"\x1b[1A\r\x1b[" + str(columns).encode() + b"X", b"\r\n", b"\x1b[1A\r\x1b[K\x1b[1B\r\x1b[K\x1b[1A",
+        ]))
+        out.append(rng.choice([b"", b"x", b"done\r\n", b"line one\r\nline two\r\n"]))
+    out.append(rng.choice([b"", b"\r\nend\r\n"]))
+    return b"".join(out)
+
+
+def test_generated_join_streams_keep_every_line(judge_server) -> None:
+    rng = random.Random(2222)
+    cases, refused = [], 0
+    for _ in range(150):
+        columns, rows = rng.choice([(10, 4), (20, 6), (40, 10)])
+        raw = _join_stream(rng, columns)
+        try:
+            candidate = _propose(raw, columns, rows)
+        except cleaner.Refused:
+            refused += 1
+            continue
+        cases.append(tmux_judge.Case(raw, columns, rows, "joins", [(columns, rows)], candidate=candidate))
+    assert len(cases) >= 40 and refused >= 5  # both sides of the dispute are exercised
+    tmux_judge.judge(cases, judge_server)
+    assert [(c.raw, c.problems) for c in cases if c.problems] == []

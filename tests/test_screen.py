@@ -4,9 +4,9 @@ Every expected candidate is written by hand from what a terminal does (ECMA-48 8
 judges the adopted ones in ``test_tmux_shows_the_candidates_lines``). The model is reached through
 ``cleaner.candidate`` and ``clean()`` only, not its methods: its internals are being reshaped.
 
-Page breaks (``pages.py``) are ED 2 / ED 3 as ``CSI 2 J`` and CUP home then ED; within a page the
-model meets ED 2 / ED 3 written with a leading zero, and ED 0 at home with an inert sequence between
-the CUP and the ED (which the break pattern does not take as a break).
+Page breaks (``pages.py``) are ED 2 / ED 3 and CUP home then ED, however their parameters are spelled
+(leading zeros, empty fields: ``tests/test_cleaner_spellings.py``); within a page the model meets ED 0
+at home with an inert sequence between the CUP and the ED (which is not taken as a break).
 """
 
 from __future__ import annotations
@@ -25,11 +25,6 @@ WITHIN_A_PAGE = [
     # ED 0 at home: the whole screen leaves it and stays in the scrollback; "three" is on a new row
     ("ED 0 at home, SGR between", CLEAR + "one\ntwo\n" + CSI + "H" + CSI + "m" + CSI + "Jthree\n",
      "one\ntwo\nthree\n", True),
-    # ED 2 / ED 3 with a leading zero: not a page break, the model's own erase
-    ("ED 02 then home", CLEAR + "one\ntwo\n" + CSI + "02J" + CSI + "Hthree\n", "one\ntwo\nthree\n", False),
-    ("ED 03 then home", CLEAR + "one\ntwo\n" + CSI + "03J" + CSI + "Hthree\n", "one\ntwo\nthree\n", False),
-    # ED 2 leaves the cursor where it was (row 3, column 1): one blank row, then "three"
-    ("ED 002, cursor stays", CLEAR + "one\ntwo\n" + CSI + "002Jthree\n", "one\ntwo\n\nthree\n", False),
     # ED 0 below the cursor where nothing is written: erases nothing
     ("ED 0 over blank rows, first page", "one\ntwo\n" + CSI + "Jthree\n", "one\ntwo\nthree\n", True),
     ("ED 0 over blank rows, known top", CLEAR + "one\ntwo\n" + CSI + "0Jthree\n", "one\ntwo\nthree\n", True),

@@ -133,7 +133,7 @@ def test_inert_sequences_do_not_end_append_mode() -> None:
         ("x" + CSI + "?69h", "DECLRMM"),
         ("x" + CSI + "?5h", "DECSCNM"),
         ("x" + CSI + "?45h", "reverse wraparound"),
-        ("x" + CSI + "?25;1049h", "DECSET 1049"),  # one harmful mode spoils the list
+        ("x" + CSI + "?25;3h", "DECSET 3"),  # one harmful mode spoils the list
         ("x" + CSI + "1;2s", "(SCOSC/DECSLRM)"),  # DECSLRM, not SCOSC
         ("x" + CSI + "K" + CSI + "3K", "CSI 3 K (EL)"),
         ("x" + CSI + "?K", "CSI ? K (EL)"),  # DECSEL

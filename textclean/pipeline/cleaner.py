@@ -16,13 +16,13 @@ from typing import NamedTuple, NoReturn
 from . import grammar, pages, session
 from .grammar import Kind
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
-from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUP, CUU, DECRC, DECSC, ECH, ED, EL, HPA, HVP, RI, SCORC, SCOSC, SGR
+from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUU, DECRC, DECSC, ECH, EL, HPA, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR, c1_control_offset
 from .redraw import INERT_MARK, ONE_CELL_TEXT, LineModel, Unresolved
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
 # SGR with plain parameters: what most of a coloured text's sequences are (one literal-prefix pattern).
-_SGR_ONLY = re.compile(rf"\x1b\[[0-9;]*{SGR}")
+_SGR_ONLY = grammar.SGR_ONLY
 # After the inert sequences are gone, anything here means some line is redrawn or out of scope:
 # ESC, C0 controls other than HT and LF, DEL, and a CR that is neither part of a line ending nor last.
 # Two patterns, because `re` scans for a lone character class far faster than for an alternation.
@@ -33,19 +33,19 @@ _NOT_RESIDUAL_BYTES = bytes(b for b in range(256) if _RESIDUAL_CONTROL_CHAR.matc
 _SCAN_AS_BYTES = 4096
 # A CR followed by a character no substitution removes (sequences start with ESC; C1 is refused), or
 # by EL 2 (which no substitution removes): the whole-text substitution would leave a redraw.
-_CR_BEFORE_TEXT = re.compile(rf"\r(?:[^\r\n\x1b]|\x1b\[2{EL})")
+_CR_BEFORE_TEXT = grammar.CR_BEFORE_TEXT
 # The slow path's tokens within one line: a complete sequence or one control character. Everything
 # between two tokens is text to write.
-_AUTOWRAP_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?0*7(?:;[0-9;]*)?l")
+_AUTOWRAP_OFF = grammar.AUTOWRAP_OFF
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
 # A line whose CR leaves a redraw whatever the substitution removes (it only removes from ESC or BEL).
 _CR_REDRAWS = re.compile(r"\r[^\r\n\x1b\x07]")
 # The string path for a line redrawn by CR, EL and backspaces (LineModel.overlay), once its inert
 # sequences are marked: split at CRs, EL 0 / 2 and backspace runs. Text runs must then be one cell per
 # character. (Without a backspace in the line, the pattern without them scans ~2.5x faster.)
-_CR_OR_EL = re.compile(rf"(\r|\x1b\[[02]?{EL})")
-_MOVES = re.compile(rf"\x1b\[[0-9]*[{CUU}{CUD}{CUF}{CUB}{CNL}{CPL}{CHA}{CUP}{ED}]")  # never inert
-_CR_EL_OR_BACKSPACES = re.compile(rf"(\r|\x1b\[[02]?{EL}|\x08+)")
+_CR_OR_EL = grammar.CR_OR_EL
+_MOVES = grammar.MOVES  # never inert
+_CR_EL_OR_BACKSPACES = grammar.CR_EL_OR_BACKSPACES
 _NOT_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # The token path's steps (_feed_runs): a run of text and inert sequences between two other tokens
 # (group 1), a run of backspaces (group 2), or one other token. Text excludes C1 (a C1 text goes
@@ -54,9 +54,6 @@ _RUN = re.compile(
     rf"((?:[^\x00-\x1f\x7f-\x9f]+|{grammar.INERT_SEQUENCE.pattern})+)|(\x08+)|{_TOKEN.pattern}"
 )
 _SWALLOWING_STRING = session.SWALLOWING_STRING
-# ED in any mode, CUP / HVP home (what _clears_or_homes names), and a CSI long enough for a disputed parameter
-_CLEAR_OR_HOME = re.compile(rf"\x1b\[[0-3]?{ED}|\x1b\[(?:0*1?(?:;0*1?)?)?[{CUP}{HVP}]")
-_LONG_PARAMETERS = re.compile(r"\x1b\[[\x30-\x3f]{10}")
 
 
 class Refused(Exception):
@@ -204,8 +201,9 @@ def _row_model_refuses(text: str) -> bool:
     first_line_end = text.find("\n")
     if first_line_end < 0:
         return False
-    clear = _CLEAR_OR_HOME.search(text, first_line_end)
-    return clear is not None and _LONG_PARAMETERS.search(text, 0, clear.start()) is None
+    clear = next((m.start() for m in grammar.BREAK_CANDIDATE.finditer(text, first_line_end)
+                  if grammar.clears_or_homes(grammar.parse(m.group()))), None)
+    return clear is not None and grammar.LONG_CSI.search(text, 0, clear) is None
 
 
 def _resolve_pages(text: str, columns: int | None, rows: int | None, refusal: Refused | None, *,
@@ -386,17 +384,6 @@ class _Blocks:
             self.stopped = at
 
 
-def _split_lines(text: str) -> Iterator[tuple[str, bool]]:
-    """``text.split("\n")`` one line at a time (no list of every line), each with whether an LF follows."""
-    start = 0
-    end = text.find("\n")
-    while end >= 0:
-        yield text[start:end], True
-        start = end + 1
-        end = text.find("\n", start)
-    yield text[start:], False
-
-
 def _overlay(model: LineModel, body: str, tally: list[int]) -> bool:
     """A fresh row redrawn by CR, EL and backspaces, on strings (:meth:`LineModel.overlay`); False:
     feed it a run at a time.
@@ -540,6 +527,10 @@ _ESC_ACTIONS: dict[str, _Act] = {
 }
 
 
+def _nothing(model: LineModel) -> None:
+    """The act of a sequence that changes nothing shown but is not in the inert table (SM 34)."""
+
+
 class _Plan(NamedTuple):
     """What a sequence that is not inert does, decided once per distinct sequence."""
 
@@ -554,14 +545,17 @@ def _plan(token: str) -> _Plan:
     seq = grammar.parse(token)
     disputed = session.disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
     act: _Act | None = None
+    if grammar.harmless_mode_change(seq) or grammar.harmless_private_mode_change(seq):
+        act = _nothing
     # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
-    if seq.kind is Kind.CSI and not seq.private and not seq.intermediates and (not seq.params or seq.params.isdigit()):
+    elif (seq.kind is Kind.CSI and not seq.private and not seq.intermediates
+          and (not seq.params or seq.params.isdigit())):
         action = _CSI_ACTIONS.get(seq.final)
         if action is not None and not (seq.params and seq.final in _PARAMETERLESS):
             act = action(seq)
     elif seq.kind is Kind.ESC2 and seq.final in _ESC_ACTIONS:
         act = _ESC_ACTIONS[seq.final]
-    return _Plan(seq, disputed, _clears_or_homes(seq), act)
+    return _Plan(seq, disputed, grammar.clears_or_homes(seq), act)
 
 
 _PLAN_CACHED_LENGTH = 32  # longer sequences are rare and are not kept alive by the cache
@@ -582,15 +576,6 @@ def _apply(model: LineModel, token: str, offset: int) -> None:
     if not clears and len(_ACTS) < _PLAN_CACHE_SIZE and len(token) <= _PLAN_CACHED_LENGTH:
         _ACTS[token] = act  # no dispute, no exception for an untouched screen: the act alone, next time
     act(model)
-
-
-def _clears_or_homes(seq: grammar.Sequence) -> bool:
-    """ED in any mode, or CUP / HVP to row 1 column 1 (plain parameters only)."""
-    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or ":" in seq.params:
-        return False
-    if seq.final == ED:
-        return seq.params in ("", "0", "1", "2", "3")
-    return seq.final in (CUP, HVP) and seq.params.count(";") <= 1 and all(n in (0, 1) for n in seq.numbers())
 
 
 def _refuse(seq: grammar.Sequence, offset: int) -> NoReturn:

@@ -31,19 +31,40 @@ All patterns are linear: every repetition is over a character class that cannot 
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from typing import NamedTuple
 
 from .names import (
+    ALT_SCREEN,
+    ALT_SCREEN_1047,
+    ALT_SCREEN_1049,
+    CHA,
+    CNL,
+    CPL,
     CSI_NAMES,
+    CUB,
+    CUD,
+    CUF,
+    CUP,
+    CUU,
     DA,
+    DECAWM,
+    DECRC,
     DECRQM,
     DECSCUSR,
+    DECSTBM,
     DSR,
+    ED,
     EL,
     ESC_NAMES,
+    HARMLESS_ANSI_MODES,
     HARMLESS_PRIVATE_MODES,
+    HVP,
+    REP,
+    RIS,
     RM,
+    SAVE_CURSOR_1048,
     SCORC,
     SGR,
     SM,
@@ -380,3 +401,128 @@ def describe(seq: Sequence) -> str:
     if seq.kind is Kind.NF:
         return f"ESC {seq.intermediates} {seq.final}"
     return seq.kind.name
+
+
+def harmless_mode_change(seq: Sequence) -> bool:
+    """SM / RM (no private marker) whose every mode is in :data:`names.HARMLESS_ANSI_MODES`: changes
+    nothing shown at any display (``CSI 34 h``, vim's cvvis). Empty fields are mode 0: refused."""
+    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (SM, RM):
+        return False
+    fields = seq.params.split(";")
+    return all(f.isdigit() for f in fields) and all(n in HARMLESS_ANSI_MODES for n in seq.numbers())
+
+
+def harmless_private_mode_change(seq: Sequence) -> bool:
+    """DECSET / DECRST whose every mode is in :data:`names.HARMLESS_PRIVATE_MODES`, however spelled
+    (``CSI ? 025 h`` is ``CSI ? 25 h``, which the inert table takes in its plain spelling only)."""
+    if seq.kind is not Kind.CSI or seq.private != "?" or seq.intermediates or seq.final not in (SM, RM):
+        return False
+    fields = seq.params.split(";")
+    if not all(f.isdigit() and len(f) <= _MAX_PARAMETER_DIGITS for f in fields):
+        return False
+    return all(n in HARMLESS_PRIVATE_MODES for n in seq.numbers())
+
+
+# --- Page breaks (pages.py): the sequences after which a text's screen starts over -----------------
+# Read from the parsed sequence, so that every spelling of one fact is one break: ``CSI 01;01 H``,
+# ``CSI ;H`` and ``CSI H`` are all home, ``CSI 02 J`` is ED 2 (tmux 3.3a and xterm read parameters as
+# decimal numbers, leading zeros and empty fields included).
+ALTERNATE_SCREEN_MODES = (ALT_SCREEN_1049, ALT_SCREEN_1047, ALT_SCREEN)
+
+#: Every sequence that may be a page break or its first half: ED, CUP / HVP, DECSET / DECRST, RIS
+#: (:func:`break_part` says which are).
+BREAK_CANDIDATE = re.compile(rf"\x1b\[\??[0-9;]*[{ED}{CUP}{HVP}{SM}{RM}]|\x1b{RIS}")
+
+
+class BreakPart(NamedTuple):
+    """A sequence's part in a page break: ``kind`` is ``erase`` (ED, ``mode`` 0, 2 or 3), ``home``
+    (CUP / HVP to row 1, column 1), ``switch`` (DECSET / DECRST of an alternate screen: ``switch`` is
+    ``?1049h`` ...) or ``reset`` (RIS)."""
+
+    kind: str
+    mode: int = 0
+    switch: str = ""
+
+
+@functools.lru_cache(maxsize=1024)
+def break_part(token: str) -> BreakPart | None:
+    """``token`` (one :data:`BREAK_CANDIDATE` match) as a part of a page break, or None. ED 1 and
+    mode lists (``?1049;25h``) are none: the models read them where they stand."""
+    if token == ESC + RIS:
+        return BreakPart("reset")
+    seq = parse(token)
+    fields = seq.params.split(";")
+    if seq.intermediates or not all(f.isdigit() or not f for f in fields):
+        return None
+    if len(seq.params) >= PARAMETER_BYTES_LIMIT or any(len(f) > _MAX_PARAMETER_DIGITS for f in fields):
+        return None  # terminals disagree on it: the models refuse it where it stands
+    numbers = seq.numbers()
+    if seq.private == "?":
+        # one alternate-screen mode, alone or in a list with modes that change nothing shown (tmux
+        # 3.3a and xterm act on a list's modes one by one: ``?1049;25h`` is ``?1049h`` then ``?25h``)
+        switches = [n for n in numbers if n in ALTERNATE_SCREEN_MODES]
+        if seq.final in (SM, RM) and len(switches) == 1 and all(fields) and all(
+                n in HARMLESS_PRIVATE_MODES for n in numbers if n not in ALTERNATE_SCREEN_MODES):
+            return BreakPart("switch", switches[0], f"?{switches[0]}{seq.final}")
+        return None
+    if seq.private:
+        return None
+    if seq.final == ED and len(numbers) == 1 and numbers[0] in (0, 2, 3):
+        return BreakPart("erase", numbers[0])
+    if seq.final in (CUP, HVP) and len(numbers) <= 2 and all(n in (0, 1) for n in numbers):
+        return BreakPart("home")
+    return None
+
+
+def clears_or_homes(seq: Sequence) -> bool:
+    """ED in any mode (0 to 3), or CUP / HVP to row 1, column 1: decimal fields, leading zeros and
+    empty fields read as terminals read them (``CSI 01;01 H`` and ``CSI ;H`` are home)."""
+    if seq.kind is not Kind.CSI or seq.private or seq.intermediates:
+        return False
+    fields = seq.params.split(";")
+    if not all(f.isdigit() or not f for f in fields) or any(len(f) > _MAX_PARAMETER_DIGITS for f in fields):
+        return False
+    if seq.final == ED:
+        return len(fields) == 1 and seq.numbers()[0] <= 3
+    return seq.final in (CUP, HVP) and len(fields) <= 2 and all(n in (0, 1) for n in seq.numbers())
+
+
+#: A CSI with ten parameter bytes or more: the shortest that may hold a parameter terminals disagree on
+#: (``session.disputed_parameters``); a prefilter.
+LONG_CSI = re.compile(rf"\x1b\[[{PARAMETER_BYTES}]{{10}}")
+
+
+# --- What a kept page's bytes carry past the next break (pages.persists) ---------------------------
+#: SM / RM (``?`` for DECSET / DECRST) and DECSTBM: groups private marker, parameters, final.
+MODE_OR_MARGINS = re.compile(rf"\x1b\[(\??)([0-9;]*)([{SM}{RM}{DECSTBM}])")
+#: State a clear leaves: G1-G3 designations, G0 other than ASCII, DECSC / DECRC, SCOSC / SCORC, DEC line
+#: attributes and character-set selection (``ESC #``, ``ESC %``). ESC first: a fast scan.
+PERSISTENT_ESCAPE = re.compile(r"\x1b(?:[)*+\-./][\x30-\x7e]|\([^B]|[78]|\[[su]|[#%])")
+
+
+# --- The cleaner's prefilters and fast paths: sequences in one spelling, where another spelling only
+# --- sends the text down the slower path that parses every sequence (never to another outcome) -------
+#: SGR with plain parameters: what most of a coloured text's sequences are (one literal-prefix pattern).
+SGR_ONLY = re.compile(rf"\x1b\[[0-9;]*{SGR}")
+#: A CR followed by a character no substitution removes (sequences start with ESC; C1 is refused), or
+#: by EL 2 (which no substitution removes): the whole-text substitution would leave a redraw.
+CR_BEFORE_TEXT = re.compile(rf"\r(?:[^\r\n\x1b]|\x1b\[2{EL})")
+#: DECRST of a mode list holding 7 (DECAWM off), leading zeros and empty fields included.
+AUTOWRAP_OFF = re.compile(rf"\x1b\[\?(?:[0-9;]*;)?0*{DECAWM}(?:;[0-9;]*)?{RM}")
+#: The string path for a line redrawn by CR and EL 0 / 2 (and backspace runs): what it splits at.
+CR_OR_EL = re.compile(rf"(\r|\x1b\[[02]?{EL})")
+CR_EL_OR_BACKSPACES = re.compile(rf"(\r|\x1b\[[02]?{EL}|\x08+)")
+#: Cursor moves and ED with plain parameters: never inert, so the string path does not take the line.
+MOVES = re.compile(rf"\x1b\[[0-9]*[{CUU}{CUD}{CUF}{CUB}{CNL}{CPL}{CHA}{CUP}{ED}]")
+#: What restores a saved cursor: DECRC, SCORC, XTRESTORE 1048 (leading zeros included).
+RESTORE_CURSOR = re.compile(rf"\x1b{DECRC}|\x1b\[{SCORC}|\x1b\[\?0*{SAVE_CURSOR_1048}{RM}")
+#: REP right after a printable ASCII character of the same line (no sequence between), count of up to
+#: three digits: groups the character and the count.
+REP_AFTER_CHARACTER = re.compile(rf"([\x20-\x7e])\x1b\[([0-9]{{0,3}}){REP}")
+#: A string tmux 3.3a reads on past where the project's policy ends it: DCS / SOS / PM / APC ended by
+#: BEL, and a DCS cancelled by CAN / SUB once its data began (``session.swallowed_text``).
+SWALLOWING_STRING = re.compile(
+    rf"\x1b[PX^_]{STRING_PAYLOAD}*\x07"
+    rf"|\x1bP[\x20-\x3f]*[^{C0_RANGE}{C1_RANGE}\x20-\x3f]{STRING_PAYLOAD}*"
+    rf"[{ABORT_CONTROLS}]"
+)

@@ -177,3 +177,23 @@ HARMLESS_PRIVATE_MODES = frozenset(
         9001,  # win32-input-mode (keyboard encoding)
     }
 )
+
+# --- ANSI modes (``CSI Pm h`` / ``CSI Pm l``, no private marker) -----------------------------------
+IRM = 4  # insertion replacement mode: the one ANSI mode that changes what a character overwrites
+CURSOR_VERY_VISIBLE = 34  # screen / tmux terminfo's cvvis (RM) and cnorm (SM): vim writes them
+
+# Which ANSI modes change nothing shown is a judgement each model makes on its own (a shared list
+# could not catch its own mistake): the verifier's is the narrower one.
+
+#: The verifier's: ANSI modes that change nothing shown, in tmux 3.3a and in xterm. tmux's
+#: input_csi_dispatch_sm / _rm act on 4 and 34 only (34: the cursor's visibility); xterm's ctlseqs name
+#: 2 KAM, 4 IRM, 12 SRM and 20 LNM, and ignores the rest. Left out on purpose (refused): 4 (content),
+#: 2, 12, 20 (xterm locks the keyboard, echoes typed keys, turns LF into CR LF), and every mode not listed.
+INERT_ANSI_MODES = frozenset({CURSOR_VERY_VISIBLE})
+
+#: The cleaner's: the ANSI modes whose set / reset changes neither which characters show nor where.
+#: tmux 3.3a acts on 4 (IRM) and 34 and ignores every other mode; xterm's 2 KAM locks the keyboard and
+#: 12 SRM echoes keys typed, not output. Left out on purpose (refused): 4 IRM (inserts), 20 LNM (xterm
+#: then moves LF to column 0, tmux does not), 3 CRM (some terminals then show the controls), and every
+#: mode not listed.
+HARMLESS_ANSI_MODES = frozenset({2, 12, CURSOR_VERY_VISIBLE})

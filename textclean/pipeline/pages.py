@@ -10,19 +10,14 @@ starting at its break run (the first page at 0), and says what the run did.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import grammar
-from .names import CUP, DECSTBM, HVP
+from .names import DECSTBM, IRM, SM
 
-_HOME = r"\x1b\[(?:0?1?(?:;0?1?)?)?[Hf]"
-_ERASE_ALL = r"\x1b\[[23]J"
-_ERASE_BELOW = r"\x1b\[0?J"
-_ALT = r"\x1b\[\?(?:1049|1047|47)[hl]"
-_RIS = r"\x1bc"
-_BREAK = re.compile(rf"{_ERASE_ALL}|{_HOME}(?:{_ERASE_BELOW}|{_ERASE_ALL})|{_ALT}|{_RIS}")
-# Cheap pre-check: can the text hold a break at all?
-_BREAK_HINT = re.compile(r"\x1b(?:\[(?:[23]?J|\?(?:1049|1047|47)[hl])|c)")
+# A break run's parts: (start, end, what the sequence is, whether a home came right before it).
+_Part = tuple[int, int, grammar.BreakPart, bool]
 
 
 @dataclass(frozen=True)
@@ -35,24 +30,42 @@ class Page:
     reset: bool  # the run holds RIS: modes, margins and the saved cursor are back to their defaults
     screen: str  # "alt" or "main" after the run ("" when the run switched no screen)
     switch: str  # the last screen switch in the run ("?1049h", "?47l", ...), or ""
+    erases_history: bool = False  # the run holds ED 3 or RIS (the scrollback is erased)
 
 
 def has_break(text: str) -> bool:
-    return "\x1b" in text and _BREAK_HINT.search(text) is not None
+    return "\x1b" in text and next(_breaks(text), None) is not None
+
+
+def _breaks(text: str) -> Iterator[_Part]:
+    """Each break in ``text``, left to right: ED 2 / 3, a home joined to ED 0 / 2 / 3 (from the
+    home's start; ``True``), a switch of screens, RIS."""
+    home_end = -1
+    home_start = 0
+    for m in grammar.BREAK_CANDIDATE.finditer(text):
+        part = grammar.break_part(m.group())
+        if part is None:
+            continue
+        if part.kind == "home":
+            home_start, home_end = m.start(), m.end()
+        elif part.kind == "erase" and home_end == m.start():
+            yield home_start, m.end(), part, True
+        elif part.kind != "erase" or part.mode != 0:
+            yield m.start(), m.end(), part, False
 
 
 def split(text: str) -> list[Page]:
     """The pages of ``text``; a text without breaks is one page."""
     pages: list[Page] = []
-    runs: list[tuple[int, int, list[str]]] = []
-    for m in _BREAK.finditer(text):
-        if runs and _only_inert(text, runs[-1][1], m.start()):
-            runs[-1][2].append(m.group())
-            runs[-1] = (runs[-1][0], m.end(), runs[-1][2])
+    runs: list[tuple[int, int, list[tuple[grammar.BreakPart, bool]]]] = []
+    for start, end, part, homed in _breaks(text):
+        if runs and _only_inert(text, runs[-1][1], start):
+            runs[-1][2].append((part, homed))
+            runs[-1] = (runs[-1][0], end, runs[-1][2])
         else:
-            runs.append((m.start(), m.end(), [m.group()]))
+            runs.append((start, end, [(part, homed)]))
     start, body = 0, 0
-    flags = (False, False, False, "", "")
+    flags: tuple[bool, bool, bool, str, str, bool] = (False, False, False, "", "", False)
     for run_start, run_end, parts in runs:
         pages.append(Page(start, body, run_start, *flags))
         start, body = run_start, run_end
@@ -73,49 +86,48 @@ def _only_inert(text: str, start: int, end: int) -> bool:
     return True
 
 
-def _describe(parts: list[str]) -> tuple[bool, bool, bool, str, str]:
-    cleared = homed = reset = False
+def _describe(parts: list[tuple[grammar.BreakPart, bool]]) -> tuple[bool, bool, bool, str, str, bool]:
+    cleared = homed = reset = erases_history = False
     screen = switch = ""
-    for part in parts:
-        if part == "\x1bc":
-            cleared = homed = reset = True
+    for part, after_home in parts:
+        if part.kind == "reset":
+            cleared = homed = reset = erases_history = True
             screen, switch = "main", ""
-        elif part.startswith("\x1b[?"):
-            switch = part[2:]
-            screen = "alt" if part.endswith("h") else "main"
-            cleared = part.endswith("h")  # the alternate screen starts blank (tmux clears it)
+        elif part.kind == "switch":
+            switch = part.switch
+            screen = "alt" if switch.endswith(SM) else "main"
+            cleared = screen == "alt"  # the alternate screen starts blank (tmux clears it)
             homed = False  # a switch leaves the cursor where it is (1049 restores it on leaving)
         else:
-            homed = homed or part[-1] in (CUP, HVP) or part[-2] not in "23" or len(part) > 4
+            homed = homed or after_home
             # ED 3 erases the scrollback only (tmux 3.3a screen_write_clearhistory): no visible row
             # changes, so a run of ED 3 (or home + ED 3) alone does not blank the screen
-            cleared = cleared or not part.endswith("3J")
-    return cleared, homed, reset, screen, switch
-
+            cleared = cleared or part.mode != 3
+            erases_history = erases_history or part.mode == 3
+    return cleared, homed, reset, screen, switch, erases_history
 
 # --- What a kept page's bytes carry past the next break --------------------------------------------
 # State a clear leaves as it was: scroll margins, origin mode, insert mode, autowrap, left/right
 # margins, character sets, the saved cursor, and a string or sequence left open at the page's end.
-_MODES = re.compile(r"\x1b\[(\??)([0-9;]*)([hlr])")
-_PERSISTENT_PRIVATE = {"6": "DECOM", "7": "DECAWM", "69": "DECLRMM", "1048": "saved cursor"}
-_OTHER = re.compile(r"\x1b(?:[)*+\-./][\x30-\x7e]|\([^B]|[78]|\[[su]|[#%])")  # ESC first: a fast scan
+_PERSISTENT_PRIVATE = {6: "DECOM", 7: "DECAWM", 69: "DECLRMM", 1048: "saved cursor"}
 _SHIFT = re.compile(r"[\x0e\x0f]")  # SO, SI
 
 
 def persists(page_text: str) -> str | None:
     """What in a page's bytes could change how a later page renders, or None."""
-    for m in _MODES.finditer(page_text):
+    for m in grammar.MODE_OR_MARGINS.finditer(page_text):
         private, params, final = m.groups()
         if final == DECSTBM:
             if not private:
                 return f"DECSTBM at page offset {m.start()}"
             continue
         for field in params.split(";"):
-            if private and field in _PERSISTENT_PRIVATE:
-                return f"{_PERSISTENT_PRIVATE[field]} at page offset {m.start()}"
-            if not private and field == "4":
+            mode = int(field.lstrip("0") or "0") if len(field) <= 20 else -1  # CSI ? 06 h is DECOM too
+            if private and mode in _PERSISTENT_PRIVATE:
+                return f"{_PERSISTENT_PRIVATE[mode]} at page offset {m.start()}"
+            if not private and mode == IRM:
                 return f"IRM at page offset {m.start()}"
-    other = _OTHER.search(page_text)
+    other = grammar.PERSISTENT_ESCAPE.search(page_text)
     if "\x0e" in page_text or "\x0f" in page_text:
         shift = _SHIFT.search(page_text, 0, len(page_text) if other is None else other.start())
         other = other if shift is None else shift

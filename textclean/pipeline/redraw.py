@@ -148,10 +148,6 @@ class LineModel:
         """Nothing has been written and the cursor has not moved: the output has not begun."""
         return len(self.rows) == 1 and not self.rows[0].cells and self.col == 0
 
-    def appending(self) -> bool:
-        """The cursor is right after the row's last cell: writing there overwrites and pads nothing."""
-        return self.col == len(self.rows[self.row].cells)
-
     def at_fresh_row(self) -> bool:
         """The cursor is at the start of a row no one has written yet: appending is all that can happen."""
         return self.row == len(self.rows) - 1 and not self.rows[self.row].cells and self.col == 0

@@ -78,15 +78,14 @@ class ScreenModel(LineModel):
         self.col_disputed = ""
         self.last_char: str | None = None
         self.pins: dict[Row, list[str]] = {}  # rows on screen when ED acted, and their cells then
+        # Rows whose wrap into the next row terminals disagree on (an erase of a whole row of a wrapped
+        # line): a state, read only where a terminal that keeps the join shows another line (check_pins)
+        self.joins_disputed: list[Row] = []
         self.cursor_saved = False  # DECSC / SCOSC on this page: a terminal keeps it across breaks
         if cursor is not None:
             self._place(*cursor)
 
     # --- geometry ---------------------------------------------------------------------------------
-    def _visible(self) -> int:
-        """The screen's height, or the fewest rows an unknown screen is assumed to have."""
-        return self.height or SCREEN_LINES
-
     def _settle_top(self) -> None:
         """With a known height, once the page has as many rows as the screen its lowest row is the
         screen's last (every new row scrolled it there), so the page's top is known."""
@@ -257,6 +256,8 @@ class ScreenModel(LineModel):
             # its own first column (found judging fresh pages with a region carried across a clear)
             raise Unresolved("autowrap on the screen's last row below a scroll region")
         row.ending = WRAP
+        if self.joins_disputed and row in self.joins_disputed:
+            self.joins_disputed.remove(row)  # every terminal sets the wrap flag on autowrap: settled
         self._index()
         if self.rows[self.row] is row and self.top == top:
             raise Unresolved("autowrap where a line feed does not move the cursor")
@@ -311,10 +312,71 @@ class ScreenModel(LineModel):
     def _keep_joined(self, index: int, *, own: bool = True) -> None:
         """An erase that clears all of row ``index``: tmux 3.3a then drops the wrap into it from the row
         before (``grid_clear_lines``) and its own wrap into the next, so they are no longer one line;
-        the model joins rows by their ending alone: refused. ``own``: the row's own wrap is dropped too."""
+        xterm's ctlseqs promise nothing about the wrap flag. A dispute, not a refusal: the model keeps
+        the join (so what reads a wrapped line still refuses) and records the row whose wrap is in
+        doubt; a later autowrap out of it settles it (every terminal joins), and at the page's end it is
+        read only where the joined and the split rows show different lines (:meth:`check_joins`).
+        ``own``: the row's own wrap is dropped too."""
         rows = self.rows
-        if (own and rows[index].ending is WRAP) or (index > 0 and rows[index - 1].ending is WRAP):
-            raise Unresolved("an erase of a whole row of a wrapped line (tmux 3.3a splits the line there)")
+        if own and rows[index].ending is WRAP:
+            self._dispute_join(rows[index])
+        if index > 0 and rows[index - 1].ending is WRAP:
+            self._dispute_join(rows[index - 1])
+
+    def _dispute_join(self, row: Row) -> None:
+        if row not in self.joins_disputed:
+            self._charge(len(self.joins_disputed))
+            self.joins_disputed.append(row)
+
+    def _blank_after(self, index: int) -> bool:
+        """Every row that row ``index`` wraps into (the next, and on while they wrap) is blank."""
+        rows = self.rows
+        following = index + 1
+        while following < len(rows):
+            if not _blank(rows[following]):
+                return False
+            if rows[following].ending is not WRAP:
+                break
+            following += 1
+        return True
+
+    def _index_of(self, row: Row) -> int | None:
+        """Where ``row`` is on the page, searched outward from the cursor's row (disputed rows are near
+        it), the distance charged to the budget; None once it left the page (a blank row scrolled off)."""
+        rows, start = self.rows, self.row
+        for distance in range(len(rows)):
+            for index in (start - distance, start + distance):
+                if 0 <= index < len(rows) and rows[index] is row:
+                    self._charge(distance)
+                    return index
+        self._charge(len(rows))
+        return None
+
+    def _settle_joins(self, *, leaving: bool = False) -> None:
+        """A disputed join is settled where every row of the wrapped line is blank: nothing shows on
+        them in any terminal, joined or not, and the model takes tmux 3.3a's split (the row ends as a
+        line of its own). ``leaving``: the screen's rows leave it (ED 2 / 3), so a row that still holds
+        text before blank rows is settled too (joined or split, it shows the same, and nothing can
+        write into those rows any more)."""
+        for row in list(self.joins_disputed):
+            index = self._index_of(row)
+            if index is None or row.ending is not WRAP:
+                self.joins_disputed.remove(row)
+            elif (leaving or _blank(row)) and self._blank_after(index):
+                row.ending = ""
+                self.joins_disputed.remove(row)
+
+    def check_joins(self) -> None:
+        """Read every disputed join: a terminal that keeps it shows the row and the rows it wraps into as
+        one line, tmux 3.3a as two; they show the same lines only where every row it wraps into is blank
+        (right-trimmed, the joined line is the row itself)."""
+        if not self.joins_disputed:
+            return
+        for row in self.joins_disputed:
+            index = self._index_of(row)
+            if index is not None and row.ending is WRAP and not self._blank_after(index):
+                raise Unresolved("an erase of a whole row of a wrapped line (tmux 3.3a splits the line there, "
+                                 "xterm keeps it), then text in the row it wrapped into")
 
     # --- moves within a row -----------------------------------------------------------------------
     def carriage_return(self) -> None:
@@ -398,6 +460,8 @@ class ScreenModel(LineModel):
         if width is not None and (mode == 2 or (mode == 0 and self.col == 0) or (mode == 1 and self.col >= width - 1)):
             self._keep_joined(self.row)
         super().erase_in_line(mode)
+        if self.joins_disputed:
+            self._settle_joins()
 
     def erase_characters(self, n: int) -> None:
         self._require_cursor()
@@ -405,6 +469,8 @@ class ScreenModel(LineModel):
         if self.width is not None and self.col == 0 and n >= self.width:
             self._keep_joined(self.row)
         super().erase_characters(n)
+        if self.joins_disputed:
+            self._settle_joins()
 
     def insert_characters(self, n: int) -> None:
         """ICH: blanks at the cursor, the rest of the row shifted right (what passes the margin is lost)."""
@@ -599,6 +665,8 @@ class ScreenModel(LineModel):
             at_81 = self.at_column_81()
             screen_row = self.row - self.top
             self._charge(len(self.rows) - self.top)
+            if self.joins_disputed:
+                self._settle_joins(leaving=True)
             self.rows[self.top :] = [r for r in self.rows[self.top :] if not _blank(r)]
             self.top = len(self.rows)
             self._dispute("erase in display")
@@ -647,7 +715,9 @@ class ScreenModel(LineModel):
                     raise Unresolved("a row on screen when ED acted changed after it (shown for the oracle)")
 
     def check_pins(self) -> None:
-        """Rows on screen when ED acted count as shown (oracle): they must end the page as they were."""
+        """Rows on screen when ED acted count as shown (oracle): they must end the page as they were.
+        The page's disputed joins are read here too (:meth:`check_joins`)."""
+        self.check_joins()
         present = set(map(id, self.rows))
         for row, cells in self.pins.items():
             if row.cells != cells or id(row) not in present:

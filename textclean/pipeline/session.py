@@ -27,6 +27,7 @@ from .names import (
     CUP,
     CUU,
     DCH,
+    DECAWM,
     DECRC,
     DECSC,
     DECSTBM,
@@ -61,12 +62,8 @@ _DIGITS = re.compile(r"[0-9;]*")
 # live, APC included), so the text after one may never show there: appending it keeps more than tmux
 # shows, but no redraw may act on it, and no line end may come before the next ESC (tmux joins the
 # text before the string with the text after its ST: ``AB ESC _ x BEL LF CD ESC \\ EF`` shows ``ABEF``).
-SWALLOWING_STRING = re.compile(
-    rf"\x1b[PX^_]{grammar.STRING_PAYLOAD}*\x07"
-    rf"|\x1bP[\x20-\x3f]*[^{grammar.C0_RANGE}{grammar.C1_RANGE}\x20-\x3f]{grammar.STRING_PAYLOAD}*"
-    rf"[{grammar.ABORT_CONTROLS}]"
-)
-_RESTORE = re.compile(r"\x1b8|\x1b\[u|\x1b\[\?1048l")  # DECRC, SCORC, XTRESTORE 1048
+SWALLOWING_STRING = grammar.SWALLOWING_STRING
+_RESTORE = grammar.RESTORE_CURSOR  # DECRC, SCORC, XTRESTORE 1048
 _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes ``surrogateescape`` could not decode
 _LINE_END_BEFORE_ESC = re.compile(r"[^\x1b\r\n]*[\r\n][^\x1b]*")  # then an ESC (or the end)
 # After a swallowing string: anything but appended text, line ends and inert sequences is a redraw.
@@ -264,7 +261,7 @@ class _Walker:
         self.on_alt = False
         self.modes: tuple[tuple[int, int | None] | None, bool] = (None, False)  # margins, origin
         self.cursor_saved = False  # a cleaned page saved the cursor (DECSC / SCOSC) and no RIS came since
-        # One work budget for the whole text (redraw.PAD_PER_INPUT_CHAR): pages do not each get one.
+        # One work budget for the whole text (model.WORK_PER_INPUT_CHAR): pages do not each get one.
         self.budget: int | None = None
         self.current: ScreenModel | None = None
 
@@ -472,15 +469,6 @@ def _render(model: ScreenModel, start_row: int, ending: str) -> str:
 
 
 _KEPT_SLICE = 1 << 12
-_ERASES_HISTORY = re.compile(r"\x1b\[3J|\x1bc")
-
-
-def _erases_history(text: str, page: pages.Page) -> bool:
-    """Whether the break run of ``page`` holds ED 3 or RIS, which erase the scrollback. A line end
-    the raw did not have before it would scroll the screen's top row into that scrollback first
-    (issue 23: a row lost), so a cleaned page before it ends where its raw ended."""
-    return _ERASES_HISTORY.search(text, page.start, page.body) is not None
-
 
 
 def assemble(text: str, segments: list[Segment]) -> str:
@@ -494,7 +482,9 @@ def assemble(text: str, segments: list[Segment]) -> str:
         page = segment.page
         switches = bool(page.switch or page.reset)
         if segment.text is None:
-            if out and not previous_kept and not out[-1].endswith("\n") and not _erases_history(text, page):
+            # a break run with ED 3 or RIS erases the scrollback: a line end the raw did not have
+            # would scroll the screen's top row into it first (issue 23: a row lost)
+            if out and not previous_kept and not out[-1].endswith("\n") and not page.erases_history:
                 out.append(ending)
             # in slices of a bounded length: each is as narrow as its own characters allow (one emoji
             # makes a whole slice four bytes a character), and the join holds them all at once
@@ -573,12 +563,12 @@ _MARK_LINES = 256
 # A plain line once its inert sequences and EL 0 are marked: one-cell characters and marks, nothing else.
 _PLAIN = re.compile(ONE_CELL_TEXT.pattern[0] + INERT_MARK + ONE_CELL_TEXT.pattern[1:])
 # DECRST of a mode list holding 7 (DECAWM): refused at a known width (_feed_line)
-_DECAWM_OFF = re.compile(r"\x1b\[\?(?:[0-9;]*;)?7(?:;[0-9;]*)?l")
+_DECAWM_OFF = grammar.AUTOWRAP_OFF
 
 
 # REP right after a printable ASCII character of the same line (no sequence between: each one left
 # unmarked here is not inert, and REP repeats only a character written right before it)
-_REP_AFTER_CHARACTER = re.compile(r"([\x20-\x7e])\x1b\[([0-9]{0,3})b")
+_REP_AFTER_CHARACTER = grammar.REP_AFTER_CHARACTER
 
 
 @functools.lru_cache(maxsize=256)
@@ -694,7 +684,7 @@ def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tok
             tally[1] += len(token)
             if token[-1] == RM and model.width is not None and token.startswith("\x1b[?"):
                 seq = _parse(token)
-                if seq.kind is Kind.CSI and seq.private == "?" and seq.final == RM and "7" in seq.params.split(";"):
+                if seq.kind is Kind.CSI and seq.private == "?" and seq.final == RM and DECAWM in seq.numbers(-1):
                     raise Unresolved("DECAWM off on a screen of known width")
             if not _inert(token):
                 _apply(model, _parse(token), offset + token_start)
@@ -718,6 +708,8 @@ def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
     disputed = disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
     if disputed is not None:
         raise WholeRefusal("unsupported_control", f"{grammar.describe(seq)} at offset {offset}: {disputed}", [])
+    if grammar.harmless_mode_change(seq) or grammar.harmless_private_mode_change(seq):
+        return
     if seq.kind is Kind.CSI and not seq.intermediates and _DIGITS.fullmatch(seq.params):
         numbers = seq.numbers()
         final = seq.final

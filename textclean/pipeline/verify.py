@@ -70,6 +70,7 @@ from .names import (
     HVP,
     ICH,
     IL,
+    INERT_ANSI_MODES,
     NF_NAMES,
     PRIVATE_MODE_NAMES,
     REP,
@@ -321,6 +322,8 @@ def _csi_meaning(seq: Sequence) -> _Action:
             name = PRIVATE_MODE_NAMES.get(harmful[0], "DEC private mode")
             verb = "DECSET" if final == SM else "DECRST"
             return _refuse(f"{_csi_text(seq)} ({verb} {harmful[0]}, {name})")
+        if final in (SM, RM) and not private and params.isdigit() and set(seq.numbers(default=-1)) <= INERT_ANSI_MODES:
+            return _INERT  # SM / RM 34 (cursor visibility): nothing shown changes, in tmux or xterm
         if final == SCOSC and not private and not params:
             return _Action("save_cursor")  # SCOSC
         if final == SCORC and not private and not params:

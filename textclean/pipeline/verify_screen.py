@@ -66,6 +66,7 @@ from .names import (
     ICH,
     IL,
     IND,
+    INERT_ANSI_MODES,
     LS1R,
     LS2,
     LS2R,
@@ -102,6 +103,7 @@ _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateesca
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 
 _ALT_MODES = (ALT_SCREEN, ALT_SCREEN_1047, ALT_SCREEN_1049)
+_ZERO_WIDTH_JOINER = "\u200d"
 
 
 @dataclass
@@ -129,11 +131,15 @@ class Page:
 
 
 class _Row:
-    __slots__ = ("cells", "shown", "uncertain", "wrapped")
+    __slots__ = ("cells", "shown", "uncertain", "wrap_disputed", "wrapped")
 
     def __init__(self) -> None:
         self.cells: list[str] = []
         self.wrapped = False  # the line continues on the next row (autowrap)
+        # EL 2 erased this row or the one below while this one wrapped: tmux 3.3a drops the wrap flag
+        # (``wrapped`` is tmux's), xterm keeps it. Settled by the row wrapping again; read where joining
+        # the next row would change a line shown (:meth:`Model.wrap_read`)
+        self.wrap_disputed = False
         self.shown = False  # already part of an earlier page (the main screen around an alt screen)
         self.uncertain = 0  # characters whose width terminals may disagree on
 
@@ -266,6 +272,8 @@ class Model:
         grid = self.grid
         self.charge(len(grid))  # every row is visited, blank or not: a tall screen broken often costs
         for index, row in enumerate(grid):
+            if row.wrap_disputed and index + 1 < len(grid):
+                self.wrap_read(row, grid[index + 1])
             if row.shown:
                 if pieces or (row.wrapped and index + 1 < len(grid) and not grid[index + 1].shown):
                     raise Refusal("a line shown before the alternate screen continues after it")
@@ -472,10 +480,13 @@ class Model:
             return None
         if seq.private == "?" and seq.final in (SM, RM):
             modes = seq.numbers(default=-1)
-            if any(mode in _ALT_MODES for mode in modes):
-                if len(modes) != 1:
+            switches = [mode for mode in modes if mode in _ALT_MODES]
+            if switches:
+                # tmux and xterm act on a list's modes one by one: ``?1049;25h`` is ``?1049h`` then ``?25h``
+                others = [mode for mode in modes if mode not in _ALT_MODES]
+                if len(switches) != 1 or any(mode not in HARMLESS_PRIVATE_MODES or mode == DECAWM for mode in others):
                     raise Refusal("an alternate-screen switch combined with other modes")
-                return f"alt {modes[0]} {'on' if seq.final == SM else 'off'}"
+                return f"alt {switches[0]} {'on' if seq.final == SM else 'off'}"
         return None
 
     def at_home(self) -> bool:
@@ -647,7 +658,7 @@ class Model:
                             self.saved_on = len(self.pages) - 1
                         else:
                             self.restores()
-            elif final in (SM, RM) and not seq.private:
+            elif final in (SM, RM) and not seq.private and not _inert_modes(seq):
                 if 4 in seq.numbers(default=-1):
                     self.set_mode("insert mode", final == SM)
                 elif seq.params:
@@ -777,6 +788,7 @@ class Model:
         self.pending = False
         if wrapping:  # tmux 3.3a never unmarks a wrapped row on a later line feed (checked live)
             self.grid[self.cy].wrapped = True
+            self.grid[self.cy].wrap_disputed = False  # both terminals set the flag again
         top, bottom = self.region()
         if self.cy == bottom:
             self.scroll_up(top, bottom, 1)
@@ -822,6 +834,8 @@ class Model:
             self.anchored = self.height is not None
 
     def leave_top(self, row: _Row) -> None:
+        if row.wrap_disputed:
+            self.wrap_read(row, None)
         if row.shown:
             if row.wrapped:
                 raise Refusal("a line shown before the alternate screen wrapped")
@@ -861,7 +875,7 @@ class Model:
     def no_wrapped_rows(self, top: int, bottom: int) -> None:
         """Rows moved apart from their neighbours: tmux unwraps some of them, so none may be wrapped."""
         self.charge(bottom - top + 2)
-        if any(row.wrapped for row in self.grid[max(top - 1, 0):bottom + 1]):
+        if any(row.wrapped or row.wrap_disputed for row in self.grid[max(top - 1, 0):bottom + 1]):
             raise Refusal("moves rows of a wrapped line")
         if top == 0 and self.tail:
             raise Refusal("moves rows of a wrapped line")
@@ -870,7 +884,7 @@ class Model:
         """A row a terminal drops (DL, IL, SD): as overwritten cells, it never counted."""
         if row.shown and _informative(_render(row)):
             raise Refusal("drops a row shown before the alternate screen")
-        if row.wrapped:
+        if row.wrapped or row.wrap_disputed:
             raise Refusal("drops part of a wrapped line")
         if not certain and _informative(_render(row)):
             raise Refusal("pushes a row past a screen bottom of unknown place")
@@ -1111,6 +1125,9 @@ class Model:
 
     def put_other(self, char: str, width: int) -> None:
         """A wide, zero-width or uncertain character, or a narrow one after an uncertain one."""
+        if self.pending and width == 0 and char != _ZERO_WIDTH_JOINER:
+            self.combine_at_margin(char)
+            return
         if self.pending:
             self.wrap()
         row = self.grid[self.cy]
@@ -1158,6 +1175,22 @@ class Model:
             self.cx = end
         self.mark_wide(end)
 
+    def combine_at_margin(self, char: str) -> None:
+        """A zero-width character at the pending-wrap position: tmux 3.3a and xterm both join it to the
+        last cell and keep the wrap pending (checked live). Not a ZWJ: tmux keeps one pending."""
+        row = self.grid[self.cy]
+        self.touch(row)
+        cells = row.cells
+        last = len(cells) - 1
+        if not self.cx_known or last != self.cx:
+            raise Refusal("a zero-width character at the right margin with no cell known before it")
+        if cells[last] == WIDE_TAIL:
+            last -= 1
+        if cells[last] in _TAILS or cells[last] == UNWRITTEN:
+            raise Refusal("a zero-width character at the right margin after a tab or an empty cell")
+        cells[last] += char
+        row.uncertain += 1  # later edits of this row refuse, as after any zero-width character
+
     # -- erasing and editing -------------------------------------------------------------------------
 
     def erase_cells(self, row: _Row, start: int, end: int | None, index: int) -> None:
@@ -1192,17 +1225,41 @@ class Model:
                 self.erase_cells(row, 0, None, self.cy)
             return
         if mode == 2 and self.disputed is not None:
-            self.erase_cells(row, 0, None, self.cy)  # the whole row, wherever the cursor is: carried
+            self.erase_row(self.cy)  # the whole row, wherever the cursor is: carried
             return
         self.need_column()
         if mode == 2:
-            self.erase_cells(row, 0, None, self.cy)
+            self.erase_row(self.cy)
             return
         col = self.need_column()
         if mode == 0:
             self.erase_cells(row, col, None, self.cy)
         else:
             self.erase_cells(row, 0, col + 1, self.cy)
+
+    def erase_row(self, index: int) -> None:
+        """EL 2 of a whole row. tmux 3.3a (grid_clear_lines) drops the row's wrap flag and the one of the
+        row above it; xterm (ClearLine) keeps both: each flag that was set becomes a dispute, not a
+        refusal. Refused where the row above is in the history (the line's head left the screen) or
+        shown before the alternate screen."""
+        row = self.grid[index]
+        above = self.grid[index - 1] if index > 0 else None
+        if not (index == 0 and self.tail) and not row.shown and not (above is not None and above.shown):
+            for wrapped in (row, above):
+                if wrapped is not None and wrapped.wrapped:
+                    wrapped.wrapped = False
+                    wrapped.wrap_disputed = True
+        self.erase_cells(row, 0, None, index)
+
+    def wrap_read(self, row: _Row, below: _Row | None) -> None:
+        """A disputed wrap flag read where the line is rendered (``below``: the next row; None: it is
+        not known yet, the row leaves the screen). Joined to the next row (xterm) or not (tmux), the
+        same line shows where the row stops short of the right margin (its line visibly ends there:
+        xterm's stale flag only changes what its selection copies) or the next row is blank."""
+        full = row.uncertain or self.columns is None or len(row.cells) >= self.columns
+        if full and (below is None or below.cells or below.wrapped or below.wrap_disputed):
+            raise Refusal("a row reaching the right margin whose wrap flag terminals disagree on after EL 2 "
+                            "(tmux drops it, xterm keeps it): its line may go on onto the next row")
 
     def erase_display(self, mode: int) -> None:
         """ED 0 (to the end of the screen) / ED 1 (from its start) where it is no page break."""
@@ -1222,7 +1279,9 @@ class Model:
         self.layout_known(self.cy)
         cells = row.cells
         self.touch(row)
-        if row.wrapped or row.uncertain or (self.cy > 0 and self.grid[self.cy - 1].wrapped):
+        above = self.grid[self.cy - 1] if self.cy > 0 else None
+        if (row.wrapped or row.wrap_disputed or row.uncertain
+                or (above is not None and (above.wrapped or above.wrap_disputed))):
             raise Refusal("edits a wrapped line or one holding a character of uncertain width")
         if col < len(cells) and cells[col] in _TAILS:
             raise Refusal("edits inside a wide character or tab")
@@ -1280,7 +1339,7 @@ class Model:
             self.disputed = "IL/DL away from the first column (xterm moves the cursor there, tmux not)"
         while bottom >= len(self.grid):
             self.grid.append(_Row())
-        if self.cy > 0 and self.grid[self.cy - 1].wrapped:
+        if self.cy > 0 and (self.grid[self.cy - 1].wrapped or self.grid[self.cy - 1].wrap_disputed):
             raise Refusal("IL/DL inside a wrapped line")
         if delete:
             self.no_wrapped_rows(self.cy, bottom)
@@ -1435,7 +1494,7 @@ class Model:
             if final in (DA, DSR, SCORC) or (final in (DECSCUSR, XTWINOPS) and private == ">"):
                 return
             raise Refusal("unsupported")
-        if final in (XTWINOPS, DA, DSR):
+        if final in (XTWINOPS, DA, DSR) or _inert_modes(seq):
             return
         numbers = seq.numbers(0)
         if final in (CUP, HVP):
@@ -1543,6 +1602,12 @@ def _clears_next(text: str, at: int) -> bool:
         seq = _sequence_at(text, at + len(seq.text))
     return (seq is not None and seq.kind is Kind.CSI and seq.final == ED and not seq.private
             and not seq.intermediates and seq.decimal() == [2])
+
+
+def _inert_modes(seq: grammar.Sequence) -> bool:
+    """SM / RM of ANSI modes that change nothing shown (names.INERT_ANSI_MODES): no state to follow."""
+    return (seq.final in (SM, RM) and not seq.private and not seq.intermediates and seq.params.isdigit()
+            and set(seq.numbers(default=-1)) <= INERT_ANSI_MODES)
 
 
 def _control_label(char: str) -> str:
