@@ -43,7 +43,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
         ["tests/test_safety_net.py", "tests/test_gate.py", "tests/test_sessions_clean.py", "tests/test_tokens.py"],
     ),
     "verify": (
-        ["textclean/pipeline/verify*.py"],
+        ["textclean/pipeline/verify/*.py"],
         [
             "tests/test_safety_net.py",
             "tests/test_verify.py",

@@ -1,6 +1,7 @@
-"""The pipeline's house rules, read from its source: the escape grammar is written only in
-``grammar.py`` (issue 24). A module asks the grammar where sequences are (``parse``, ``match_at``,
-its prefilters) and dispatches on the parsed parts and the names, never on a pattern of its own."""
+"""The house rules of ``textclean``, read from its source (issue 24): the escape grammar is written
+only in ``grammar.py`` (a module asks the grammar where sequences are, ``parse``, ``match_at``, its
+prefilters, and dispatches on the parsed parts and the names, never on a pattern of its own); no
+import cycle anywhere; the verifier imports nothing of the cleaner, and its modules form one chain."""
 
 from __future__ import annotations
 
@@ -85,3 +86,121 @@ def test_no_escape_pattern_outside_the_grammar(path: Path) -> None:
 def test_the_known_cleaner_modules_still_hold_one(name: str) -> None:
     """A stale name in :data:`CLEANER_MODULES_BEING_CLEANED` fails here: remove it."""
     assert escape_patterns((PIPELINE / name).read_text(encoding="utf-8")), f"{name} is clean: drop it from the set"
+
+
+# --- Imports: no cycle in textclean; the verifier a chain that never reaches the cleaner ------------
+
+PACKAGE = PIPELINE.parent
+#: The verifier's modules, each importing only those before it (``__init__`` holds the API on top).
+VERIFIER_CHAIN = ("meaning", "compare", "fast", "lines", "screen", "pages")
+#: What the verifier shares with the cleaner: facts, never a model.
+SHARED = {"textclean.pipeline.grammar", "textclean.pipeline.model", "textclean.pipeline.names",
+          "textclean.pipeline.widths"}
+
+
+def import_graph(root: Path, package: str) -> dict[str, dict[str, set[str]]]:
+    """Each module of ``package`` (at ``root``) -> each module of it it imports (anywhere in its body,
+    functions included) -> the names it takes from it."""
+    modules: dict[str, tuple[Path, bool]] = {}
+    for path in root.rglob("*.py"):
+        parts = [package, *path.relative_to(root).with_suffix("").parts]
+        is_package = parts[-1] == "__init__"
+        modules[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+    graph: dict[str, dict[str, set[str]]] = {}
+    for name, (path, is_package) in modules.items():
+        edges: dict[str, set[str]] = {}
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = name.split(".") if is_package else name.split(".")[:-1]
+                if node.level:
+                    base = base[: len(base) - node.level + 1]
+                target = ".".join(base + [node.module]) if node.level and node.module else (
+                    ".".join(base) if node.level else node.module or "")
+                for alias in node.names:
+                    module = f"{target}.{alias.name}"
+                    if module in modules:
+                        edges.setdefault(module, set())
+                    elif target in modules:
+                        edges.setdefault(target, set()).add(alias.name)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in modules:
+                        edges.setdefault(alias.name, set())
+        edges.pop(name, None)
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph: dict[str, dict[str, set[str]]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph.get(node, {}):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                other = stack.pop()
+                component.append(other)
+                if other == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle_through_a_function_level_import(tmp_path: Path) -> None:
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "a.py").write_text("from . import b\n")
+    (tmp_path / "b.py").write_text("def f():\n    from .a import x\n    return x\n")
+    (tmp_path / "c.py").write_text("from .a import b\n")
+    assert cycles(import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.b"]]
+
+
+def test_no_import_cycle_in_textclean() -> None:
+    assert cycles(import_graph(PACKAGE, "textclean")) == []
+
+
+def chain_violations(graph: dict[str, dict[str, set[str]]]) -> list[str]:
+    """Where the verifier imports something not shared with the cleaner and not before it in the chain,
+    or a private name of a module before it."""
+    verifier = "textclean.pipeline.verify"
+    problems = []
+    for position, name in enumerate((*VERIFIER_CHAIN, "__init__")):
+        module = verifier if name == "__init__" else f"{verifier}.{name}"
+        before = {f"{verifier}.{earlier}" for earlier in VERIFIER_CHAIN[:position]}
+        for imported, names in graph.get(module, {}).items():
+            if imported not in SHARED and imported not in before:
+                problems.append(f"{module} imports {imported}")
+            elif imported in before and any(n.startswith("_") for n in names):
+                problems.append(f"{module} takes private names of {imported}: {sorted(names)}")
+    return problems
+
+
+def test_the_verifier_imports_nothing_of_the_cleaner_and_is_a_chain() -> None:
+    graph = import_graph(PACKAGE, "textclean")
+    verifier = "textclean.pipeline.verify"
+    assert {module.rsplit(".", 1)[1] for module in graph if module.startswith(verifier + ".")} == set(VERIFIER_CHAIN)
+    assert chain_violations(graph) == []
+
+
+def test_the_chain_rule_can_fail() -> None:
+    verifier = "textclean.pipeline.verify"
+    graph = import_graph(PACKAGE, "textclean")
+    graph[f"{verifier}.lines"] = {f"{verifier}.screen": set(), f"{verifier}.meaning": {"_Width"},
+                                  "textclean.pipeline.cleaner": set()}
+    assert len(chain_violations(graph)) == 3

@@ -16,7 +16,8 @@ import pytest
 
 import textclean
 from tests import tmux_families, tmux_judge
-from textclean.pipeline import cleaner, session, verify, verify_screen
+from textclean.pipeline import cleaner, session, verify
+from textclean.pipeline.verify import screen as verify_screen
 
 pytestmark = [
     pytest.mark.tmux,
@@ -493,7 +494,7 @@ def test_hostile_sessions_never_raise() -> None:
 
 
 # Session 13 red team, second pass (docs/red-team-findings.md F17, F18): the cleaner refuses them (session.py, pages.py)
-# and, independently, the verifier does (verify_screen.py); either refusal keeps the gate from adopting.
+# and, independently, the verifier does (verify/screen.py); either refusal keeps the gate from adopting.
 SECOND_PASS_FINDINGS = [
     # FINDING F17: a clear + home under origin mode starts the next page at the region's top (row 2
     # here), both models start it at row 1: a later absolute CUP (DECOM reset) "overwrites" A.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import time
@@ -472,13 +471,12 @@ _GRAMMAR_ALPHABET = "ab;[]?01m7\\()B# \x1b\x07\x18\x9b\x9c\x9d\x90\x80é"
 
 @given(st.text(_GRAMMAR_ALPHABET, max_size=40))
 def test_sequences_found_at_each_escape_match_grammar_scan(text: str) -> None:
-    from textclean.pipeline import verify
 
     scanned = [(start, end) for start, end, _family in grammar.scan(text)]
     ours = []
     position, escape = 0, text.find(ESC)
     while escape >= 0:
-        found = verify._SEQUENCE_AT(text, escape)
+        found = grammar.match_at(text, escape)
         if found is None:
             position = escape + 1
         else:
@@ -707,20 +705,6 @@ def test_pathological_results() -> None:
     assert "past column 80" in refused(DENSE["erase at a far column"](MB))
     assert "past column 80" in refused("x" + CSI + "999999999Cy")  # no 10^9-cell line is ever built
     assert "above 2147483647" in refused("x" + CSI + "99999999999Cy")  # tmux ignores it, xterm clamps
-
-
-def test_verify_is_independent_of_the_cleaner_and_writes_no_escape_regex() -> None:
-    from textclean.pipeline import verify, verify_pages, verify_screen
-
-    allowed = {"grammar", "model", "names", "widths", "verify", "verify_pages", "verify_screen"}  # shared facts
-    for module in (verify, verify_pages, verify_screen):
-        source = Path(module.__file__).read_text(encoding="utf-8")
-        assert not re.search(r"^\s*(from|import)\s+\S*(cleaner|redraw)", source, re.M)
-        assert not re.search(r"^\s*from\s+\.\s+import\s+.*(cleaner|redraw)", source, re.M)
-        for imported in re.findall(r"^\s*from \.(\w+) import|^\s*from \. import (\w+)", source, re.M):
-            assert allowed & set(imported), imported  # nothing of the cleaner side, whatever its name
-        for pattern in re.findall(r"re\.compile\((.*)\)", source):
-            assert "x1b" not in pattern and "ESC" not in pattern, pattern  # only grammar.py has those
 
 
 def test_c1_inside_a_string_payload_is_refused() -> None:

@@ -9,6 +9,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from textclean.pipeline import verify
+from textclean.pipeline.model import MIN_COLUMNS
+from textclean.pipeline.verify import compare, lines
+from textclean.pipeline.verify import fast as fastpaths
 
 from .agent_logs import FIXTURES, captures, peer_recordings
 from .strategies import private_modes, screen_controls, strings, terminal_streams, two_byte_escapes
@@ -16,14 +19,14 @@ from .strategies import private_modes, screen_controls, strings, terminal_stream
 
 def _model(text: str) -> list[str] | str:
     try:
-        return verify._model_lines(text)
+        return lines.model_lines(text)
     except verify.Refusal as exc:
         return f"unresolvable: {exc}"
 
 
 def _agrees(text: str) -> bool:
     """Whether the fast path answered, asserting it answered as the model does."""
-    fast = verify._append_only_lines(text)
+    fast = fastpaths.append_only_lines(text)
     if fast is not None:
         assert fast == _model(text), repr(text[:200])
     return fast is not None
@@ -57,8 +60,8 @@ def test_fast_path_agrees_on_generated_streams(text: str) -> None:
 # ---------------------------------------------------------------------------------------------------
 # Every shortcut together (verify.ALL) against the walk alone (verify.WALK): the same lines, refusals and
 # their messages, and the same differences of candidates; and each line shortcut on its own, where it
-# answers, against the token walk: the CR overlay (verify._redrawn_lines), the rows-in-place walk
-# (verify._rows_lines) and the routing to the screen model (verify._line_model_refuses).
+# answers, against the token walk: the CR overlay (fastpaths.redrawn_lines), the rows-in-place walk
+# (fastpaths.rows_lines) and the routing to the screen model (fastpaths.line_model_refuses).
 
 
 def _verdict(text: str, columns: int | None = None, rows: int | None = None, *,
@@ -71,7 +74,7 @@ def _verdict(text: str, columns: int | None = None, rows: int | None = None, *,
 
 def _model_at(text: str, unknown_width: bool) -> list[str] | str:
     try:
-        return verify._model_lines(text, unknown_width)
+        return lines.model_lines(text, unknown_width)
     except verify.Refusal as exc:
         return f"unresolvable: {exc}"
 
@@ -100,17 +103,17 @@ def _shortcuts_agree(text: str, columns: int | None = None, rows: int | None = N
     assert _answers(text, columns, rows, verify.ALL) == _answers(text, columns, rows, verify.WALK), repr(text[:200])
 
 
-def _redrawn_agrees(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
+def _redrawn_agrees(text: str, margin: int | None = MIN_COLUMNS) -> bool:
     """Whether the overlay answered, asserting it answered as the token walk does."""
-    fast = verify._redrawn_lines(text, margin)
+    fast = fastpaths.redrawn_lines(text, margin)
     if fast is not None:
-        assert fast == _model_at(text, margin == verify.MIN_COLUMNS), repr(text[:200])
+        assert fast == _model_at(text, margin == MIN_COLUMNS), repr(text[:200])
     return fast is not None
 
 
-def _rows_agree(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
+def _rows_agree(text: str, margin: int | None = MIN_COLUMNS) -> bool:
     """Whether the rows path answered, asserting it answered as the token walk does."""
-    fast = verify._rows_lines(text, margin)
+    fast = fastpaths.rows_lines(text, margin)
     if fast is not None:
         assert fast == _model_at(text, margin is not None), repr(text[:200])
     return fast is not None
@@ -118,10 +121,10 @@ def _rows_agree(text: str, margin: int | None = verify.MIN_COLUMNS) -> bool:
 
 def _routed_agrees(text: str, columns: int | None = None) -> bool:
     """Whether the text is routed, asserting the token walk then refuses it (and not as disputed)."""
-    routed = verify._line_model_refuses(text)
+    routed = fastpaths.line_model_refuses(text)
     if routed:
         with pytest.raises(verify.Refusal) as caught:
-            verify._model_lines(text, columns is None)
+            lines.model_lines(text, columns is None)
         assert not caught.value.disputed
     return routed
 
@@ -168,7 +171,7 @@ _SIZES = st.sampled_from([(None, None), (80, 24), (20, 5), (100, 30), (72, None)
 @example("\x1b[2K\r" + "x" * 79 + "\x1b[K\r", (None, None))
 def test_shortcuts_agree_on_generated_redraws(text: str, size: tuple[int | None, int | None]) -> None:
     _shortcuts_agree(text, *size)
-    _redrawn_agrees(text, size[0] or verify.MIN_COLUMNS)
+    _redrawn_agrees(text, size[0] or MIN_COLUMNS)
 
 
 _ROW_TEXT = (st.text(st.sampled_from("ab -━⠙é你\t\u200b\udcff"), min_size=1, max_size=6)
@@ -209,7 +212,7 @@ _ROW_PIECE = st.one_of(
 @example("A\r\n\r\nB\x1b[2A\r" + "x" * 161, (None, None))  # F19: ... and then B's row
 def test_shortcuts_agree_on_generated_rows(text: str, size: tuple[int | None, int | None]) -> None:
     _shortcuts_agree(text, *size)
-    for margin in (size[0] or verify.MIN_COLUMNS, None):
+    for margin in (size[0] or MIN_COLUMNS, None):
         if size[0] is None or margin is None:
             _rows_agree(text, margin)
 
@@ -236,11 +239,11 @@ def test_shortcuts_agree_on_generated_screen_streams(text: str, size: tuple[int 
 
 
 # ---------------------------------------------------------------------------------------------------
-# Comparing a candidate by whole strings (verify._same_lines): the same answer as line by line
+# Comparing a candidate by whole strings (compare.same_lines): the same answer as line by line
 
 
 def _same(expected: list[str], candidate: str, *, joined: bool) -> bool:
-    return verify._same_lines(expected, candidate, joined)
+    return compare.same_lines(expected, candidate, joined)
 
 
 def test_same_lines_agree_on_every_capture() -> None:

@@ -20,8 +20,8 @@ import pytest
 from wcwidth import wcwidth
 
 from oracle import tmux
-from textclean.pipeline import verify_screen
 from textclean.pipeline.verify import Refusal, first_difference, terminal_lines
+from textclean.pipeline.verify import screen as verify_screen
 
 ESC = "\x1b"
 CSI = ESC + "["

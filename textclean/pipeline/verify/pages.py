@@ -12,21 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import verify_screen
-from .grammar import ESC, LF
-from .verify import ALL, Difference, Refusal, Shortcuts
+from ..grammar import ESC, LF
+from . import screen
+from .compare import candidate_lines, clip, line_difference
+from .fast import ALL, Shortcuts
+from .meaning import Difference, Refusal
 
 _HARMLESS_LEAVES = ("a saved cursor",)  # cleaned pages hold no DECRC: nothing of theirs can use it
-
-
-def _clip(text: str, limit: int = 60) -> str:
-    shown = repr(text)
-    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
-
-
-def _plain_lines(text: str) -> list[str]:
-    lines = (line.rstrip("\r") for line in text.split(LF))
-    return [line for line in lines if line.strip(" \t")]
 
 
 def _pages_label(first: int, last: int) -> str:
@@ -41,11 +33,10 @@ def first_difference(
     """The first place the candidate does not show a page of ``raw`` as the screen model does (None:
     none), with the raw offset of the page to keep where one is named; ``refusal``: the line model's,
     for a text of one page."""
-    from .verify import _line_difference  # the line-by-line message, one place
 
     # Pages are matched as the screen model makes them final (all but its last two), and a matched
     # page lets go of its lines: only the open run of cleaned pages keeps its lines at once.
-    pages: list[verify_screen.Page] = []
+    pages: list[screen.Page] = []
     length = len(candidate)
     position = 0  # where the next segment starts
     run: tuple[int, int, int] | None = None  # an open run of cleaned pages: text start, end, first page
@@ -72,8 +63,8 @@ def first_difference(
         start, end, first = run
         run = None
         text = candidate[start:end]
-        got = _plain_lines(text)
-        difference = _line_difference(expected, got)
+        got = candidate_lines(text)
+        difference = line_difference(expected, got)
         bad = failing_page(got, first) if difference is not None else first
         expected, ends = [], []
         if difference is not None:
@@ -155,7 +146,7 @@ def first_difference(
                 opening = raw[page.start:page.break_end]
                 if not candidate.startswith(opening, position):
                     return Difference(f"page {index + 1} at offset {page.start}: a cleaned page after a kept one "
-                                      f"does not start with its page break {_clip(opening)}", page.start)
+                                      f"does not start with its page break {clip(opening)}", page.start)
                 start += len(opening)
             end = candidate.find(ESC, start)
             run = (start, length if end < 0 else end, index)
@@ -166,7 +157,7 @@ def first_difference(
         previous_kept = False
         return None
 
-    def on_page(made: list[verify_screen.Page]) -> None:
+    def on_page(made: list[screen.Page]) -> None:
         nonlocal pages, matched, found
         pages = made
         while found is None and matched < len(made) - 2:
@@ -174,7 +165,7 @@ def first_difference(
             matched += 1
 
     try:
-        pages = verify_screen.pages(raw, columns, rows, on_page=on_page if shortcuts.streamed else None,
+        pages = screen.pages(raw, columns, rows, on_page=on_page if shortcuts.streamed else None,
                                     terminal=terminal, fresh=fresh)
     except Refusal as exc:  # outside any page (the first screen outgrows the work budget)
         return Difference(f"unresolvable: {exc}", exc.offset, exc.disputed)
@@ -194,5 +185,5 @@ def first_difference(
             return difference
     if position != length:
         return Difference(f"unexpected candidate bytes at offset {position} of the candidate: "
-                          f"{_clip(candidate[position:position + 40])}")
+                          f"{clip(candidate[position:position + 40])}")
     return None

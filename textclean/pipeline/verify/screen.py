@@ -22,11 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import grammar
-from .grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
-from .model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
-from .model import SCREEN_LINES as MIN_ROWS
-from .names import (
+from .. import grammar
+from ..grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
+from ..model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
+from ..model import SCREEN_LINES as MIN_ROWS
+from ..names import (
     ALT_SCREEN,
     ALT_SCREEN_1047,
     ALT_SCREEN_1049,
@@ -91,7 +91,7 @@ from .names import (
     VPA,
     XTWINOPS,
 )
-from .verify import INERT, Refusal, _closer, _csi_action, _swallows_on
+from .meaning import INERT, Refusal, closer, csi_action, swallows_on
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -421,13 +421,13 @@ class Model:
             if "\x9c" in token:
                 raise Refusal("a C1 ST ends the string outside its payload")
             if (seq.kind is Kind.CSI and len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT
-                    and _csi_action(seq).op != INERT):
+                    and csi_action(seq).op != INERT):
                 # tmux discards it, xterm acts: what it leaves is not agreed on, here or on later pages
                 reason = (f"{grammar.PARAMETER_BYTES_LIMIT} or more parameter bytes "
                           "(tmux discards the sequence, xterm acts)")
                 self.poisoned = self.poisoned or f"a sequence {reason}"
                 raise Refusal(reason)
-            if _swallows_on(seq) and (self.terminal or seq.text[-1] != "\x07"):  # no terminal: BEL ends it
+            if swallows_on(seq) and (self.terminal or seq.text[-1] != "\x07"):  # no terminal: BEL ends it
                 self.swallow(seq, end)
             kind = self.break_kind(seq)
             if kind is not None:
@@ -457,10 +457,10 @@ class Model:
         """At a terminal, a string tmux does not end where the grammar does (BEL-ended DCS/SOS/PM/APC, a
         cancelled DCS): tmux swallows what follows up to the next ESC (SOS, PM, APC) or up to ST (DCS,
         breaks included: nothing after it is decided, RIS or not). Agreed only where that comes next."""
-        closer = _closer(seq.text)
+        ends = closer(seq.text)
         after = self.text[end:end + 2]
-        if after and not after.startswith(closer):
-            if closer == grammar.ST:
+        if after and not after.startswith(ends):
+            if ends == grammar.ST:
                 self.poisoned = self.swallowed = f"text after a DCS tmux runs on to ST, at offset {end}"
             raise Refusal(f"text at offset {end} that tmux swallows with the string before it")
 

@@ -1,0 +1,378 @@
+"""What each escape sequence means to the verifier, and how wide each character is.
+
+The bottom of the verifier's chain (``meaning`` <- ``compare`` <- ``fast`` <- ``lines`` <- ``screen``
+<- ``pages``, the API in ``__init__``): its one refusal type, :class:`Refusal`, and the answer of a
+comparison, :class:`Difference`; the action table (a parsed sequence and the ``names`` constants in,
+an :class:`Action` out); the width of characters (the shared width table: -1 where terminals
+disagree). Written without looking at the cleaner; only the grammar and the names are shared.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .. import grammar
+from ..grammar import BEL, ESC, Kind, Sequence
+from ..model import settled_width
+from ..names import (
+    C0_NAMES,
+    CHA,
+    CHARSET_US_ASCII,
+    CNL,
+    CODING_SYSTEM,
+    CPL,
+    CSI_NAMES,
+    CUB,
+    CUD,
+    CUF,
+    CUP,
+    CUU,
+    DA,
+    DECAWM,
+    DECKPAM,
+    DECKPNM,
+    DECRC,
+    DECRQM,
+    DECSC,
+    DECSCUSR,
+    DOCS_UTF8,
+    DSR,
+    ECH,
+    ED,
+    EL,
+    ESC_NAMES,
+    G0_DESIGNATE,
+    G1_TO_G3_DESIGNATE,
+    HARMLESS_PRIVATE_MODES,
+    HPA,
+    HVP,
+    INERT_ANSI_MODES,
+    NF_NAMES,
+    PRIVATE_MODE_NAMES,
+    RI,
+    RM,
+    SCORC,
+    SCOSC,
+    SGR,
+    SM,
+    ST_FINAL,
+    XTWINOPS,
+)
+
+
+class Refusal(Exception):
+    """The verifier's one refusal: what a terminal shows here cannot be decided.
+
+    ``reason``: readable, for people (``str()`` of the refusal); ``offset``: where in the raw text the
+    refused token starts, when known; ``disputed``: terminals themselves disagree (a string tmux
+    swallows past, a parameter out of range), final: no other model of this verifier may take the text
+    over; ``page``: the screen model's page it stopped on, when it stopped on one."""
+
+    def __init__(self, reason: str, offset: int | None = None, disputed: bool = False,
+                 page: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.offset = offset
+        self.disputed = disputed
+        self.page = page
+
+
+class Difference(str):
+    """:func:`first_difference`'s answer: the readable difference, with ``offset``, the raw offset of
+    the page a gate should keep (None when it names none) and ``disputed`` (terminals disagree)."""
+
+    offset: int | None
+    disputed: bool
+
+    def __new__(cls, text: str, offset: int | None = None, disputed: bool = False) -> Difference:
+        made = super().__new__(cls, text)
+        made.offset = offset
+        made.disputed = disputed
+        return made
+
+
+class _Width(dict[str, int]):
+    """Cells per character, memoised (the hot paths look widths up with ``map``): -1 where terminals
+    disagree (the shared width table), so that no column is ever computed across such a character."""
+
+    def __missing__(self, char: str) -> int:
+        width: int = settled_width(char)
+        self[char] = width
+        return width
+
+
+WIDTH = _Width()
+
+
+def _is_plain(text: str) -> bool:
+    """True when every character of ``text`` is printable ASCII, i.e. exactly one cell wide."""
+    return text.isascii() and text.isprintable()
+
+
+_NARROW = {chr(code) for code in range(0x20, 0x7F)}  # grows with every character found one cell wide
+_NARROW_PATTERN_LIMIT = 1024  # characters in the pattern below, at most (compiling it costs per character)
+
+
+def _other_than(chars: set[str]) -> re.Pattern[str]:
+    return re.compile("[^" + "".join(sorted(map(re.escape, chars))) + "]")
+
+
+_NOT_NARROW = _other_than(_NARROW)  # a character not yet known to be one cell wide (a search runs in C)
+
+
+def all_narrow(text: str) -> bool:
+    """True when every character of ``text`` takes exactly one cell (HT and the sentinels do not)."""
+    global _NOT_NARROW
+    if _is_plain(text):
+        return True
+    found = _NOT_NARROW.search(text)
+    if found is None:
+        return True
+    chars = set(text[found.start():])  # a hash per character only from the first one not yet known
+    if chars <= _NARROW:
+        return True
+    for char in chars - _NARROW:
+        if WIDTH[char] != 1:
+            return False
+        _NARROW.add(char)
+    if len(_NARROW) <= _NARROW_PATTERN_LIMIT:
+        _NOT_NARROW = _other_than(_NARROW)
+    return True
+
+
+def stable_width(text: str) -> int | None:
+    """Cells taken by written ``text`` (no controls), or None if it holds a zero-width/ambiguous char."""
+    if all_narrow(text):
+        return len(text)
+    widths = list(map(WIDTH.__getitem__, text))
+    if widths and min(widths) < 1:
+        return None
+    return sum(widths)
+
+
+# ---------------------------------------------------------------------------------------------------
+# What each escape sequence does
+
+
+class Action(NamedTuple):
+    op: str
+    number: int = 0  # the operation's count or mode
+    detail: str = ""  # for REFUSE: why
+    disagree: bool = False  # for REFUSE: terminals disagree (final)
+    idle_when_appending: bool = False  # no effect while the cursor is at the end of an append-mode row
+
+
+INERT = "inert"
+REFUSE = "refuse"
+_INERT = Action(INERT, idle_when_appending=True)
+
+
+def _refuse(detail: str) -> Action:
+    return Action(REFUSE, detail=detail)
+
+
+def _csi_text(seq: Sequence) -> str:
+    parts = ["CSI"]
+    if seq.private:
+        parts.append(seq.private)
+    if seq.params:
+        parts.append(seq.params)
+    parts.append(seq.intermediates.replace(" ", "SP ") + seq.final)
+    return " ".join(parts)
+
+
+def sequence_label(seq: Sequence) -> str:
+    """A readable name for a sequence: ``CSI 2 J (ED)``, ``ESC 8 (DECRC)``, ``ESC ( 0 (G0 designation)``."""
+    if seq.kind is Kind.CSI:
+        text, name = _csi_text(seq), CSI_NAMES.get(seq.final)
+    elif seq.kind is Kind.ESC2:
+        text, name = f"ESC {seq.final}", ESC_NAMES.get(seq.final)
+    elif seq.kind is Kind.NF:
+        text, name = f"ESC {seq.intermediates} {seq.final}", NF_NAMES.get(seq.intermediates[0])
+    else:
+        return f"{seq.kind.name} string"
+    return f"{text} ({name})" if name else text
+
+
+def _numeric(seq: Sequence) -> bool:
+    """A single, plain decimal parameter (or none): the only form cursor controls are resolved in."""
+    return not seq.private and not seq.intermediates and (seq.params == "" or seq.params.isdigit())
+
+
+# HPR and VPR are not here (refused): xterm and pyte move the cursor, tmux ignores them.
+_CURSOR_CONTROLS = {
+    # final: (operation, default count)
+    ECH: ("erase_characters", 1),
+    CHA: ("cursor_to_column", 1),
+    HPA: ("cursor_to_column", 1),
+    CUF: ("cursor_forward", 1),
+    CUB: ("cursor_back", 1),
+    CUU: ("cursor_up", 1),
+    CUD: ("cursor_down", 1),
+    CNL: ("next_line", 1),
+    CPL: ("previous_line", 1),
+}
+_UPWARDS = ("cursor_up", "previous_line")  # counted as negative row deltas
+_VERTICAL = {"cursor_up": "move_rows", "cursor_down": "move_rows",
+             "next_line": "move_rows_home", "previous_line": "move_rows_home"}
+
+
+def csi_action(seq: Sequence) -> Action:
+    action = _csi_meaning(seq)
+    if action.op != INERT and len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT:
+        # tmux 3.3a keeps parameter bytes in param_buf[64] and discards a sequence that fills it; xterm acts.
+        text = _csi_text(seq)
+        shown = text if len(text) <= 40 else text[:39] + "…"
+        detail = f"{shown}: {grammar.PARAMETER_BYTES_LIMIT} or more parameter bytes"
+        return Action(REFUSE, detail=detail, disagree=True)
+    if action.op not in (INERT, REFUSE) and grammar.above_range(seq.params):
+        # tmux ignores the whole sequence, xterm clamps the parameter: no column is agreed on.
+        detail = f"{_csi_text(seq)}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}"
+        return Action(REFUSE, detail=detail, disagree=True)
+    return action
+
+
+def _csi_meaning(seq: Sequence) -> Action:
+    final, private, params = seq.final, seq.private, seq.params
+    if not seq.intermediates:
+        if final == SGR:  # SGR, and XTMODKEYS / XTQMODKEYS with a private marker
+            return _INERT
+        if (
+            (final == XTWINOPS and private in ("", ">"))  # window operations, XTSMTITLE
+            or (final == DA and private in ("", ">", "="))  # DA1, DA2, DA3
+            or (final == DSR and private in ("", "?", ">"))  # DSR, DECDSR, XTMODKEYS reset
+            or (final == SCORC and private in ("<", "=", ">", "?"))  # kitty keyboard protocol
+            or (final == DECSCUSR and private == ">")  # XTVERSION
+        ):
+            return _INERT
+        if final in (SM, RM) and private == "?":
+            modes = seq.numbers(default=-1)
+            harmful = [mode for mode in modes if mode not in HARMLESS_PRIVATE_MODES]
+            if not harmful:
+                return Action("autowrap_off") if final == RM and DECAWM in modes else _INERT
+            name = PRIVATE_MODE_NAMES.get(harmful[0], "DEC private mode")
+            verb = "DECSET" if final == SM else "DECRST"
+            return _refuse(f"{_csi_text(seq)} ({verb} {harmful[0]}, {name})")
+        if final in (SM, RM) and not private and params.isdigit() and set(seq.numbers(default=-1)) <= INERT_ANSI_MODES:
+            return _INERT  # SM / RM 34 (cursor visibility): nothing shown changes, in tmux or xterm
+        if final == SCOSC and not private and not params:
+            return Action("save_cursor")  # SCOSC
+        if final == SCORC and not private and not params:
+            return Action("restore_cursor")  # SCORC
+        fields = seq.decimal()
+        if final == EL and not private and fields is not None and len(fields) == 1 and fields[0] <= 2:
+            return Action("erase_in_line", fields[0], idle_when_appending=fields[0] == 0)  # EL
+        if not private and fields is not None and _homes_or_clears(final, fields):
+            return Action("clear_before_output")  # ED, CUP / HVP home: harmless only before any output
+        if final in _CURSOR_CONTROLS and _numeric(seq):
+            operation, default = _CURSOR_CONTROLS[final]
+            count = seq.first(default)
+            if operation in _VERTICAL:
+                return Action(_VERTICAL[operation], -count if operation in _UPWARDS else count)
+            return Action(operation, count, idle_when_appending=operation == "erase_characters")
+    elif seq.intermediates == " " and final == DECSCUSR and not private:
+        return _INERT  # DECSCUSR cursor style
+    elif seq.intermediates == "$" and final == DECRQM and private in ("", "?"):
+        return _INERT  # DECRQM: a query
+    return _refuse(sequence_label(seq))
+
+
+def _homes_or_clears(final: str, numbers: list[int]) -> bool:
+    """ED (any mode), or CUP / HVP to row 1, column 1 (``numbers``: the plain decimal parameters)."""
+    if final == ED:
+        return len(numbers) == 1 and numbers[0] <= 3
+    return final in (CUP, HVP) and len(numbers) <= 2 and all(number <= 1 for number in numbers)
+
+
+def _escape_action(seq: Sequence) -> Action:
+    final = seq.final
+    if final == DECSC:
+        return Action("save_cursor")
+    if final == DECRC:
+        return Action("restore_cursor")
+    if final == RI:
+        return Action("move_rows", -1)
+    if final in (DECKPAM, DECKPNM, ST_FINAL):  # a lone ST
+        return _INERT
+    return _refuse(sequence_label(seq))
+
+
+def _nf_action(seq: Sequence) -> Action:
+    intermediates = seq.intermediates
+    if (intermediates == G0_DESIGNATE and seq.final == CHARSET_US_ASCII) or intermediates[0] in G1_TO_G3_DESIGNATE:
+        return _INERT
+    if intermediates == CODING_SYSTEM and seq.final == DOCS_UTF8:  # select UTF-8: what the decoded text already is
+        return _INERT
+    return _refuse(sequence_label(seq))
+
+
+def _sequence_action(text: str) -> Action:
+    """Interpret one complete sequence that starts with ESC."""
+    if "\x9c" in text:  # a C1 ST: the string really ends there, outside any payload
+        return _refuse("C1 control U+009C (ST)")
+    seq = grammar.parse(text)
+    kind = seq.kind
+    if kind is Kind.CSI:
+        return csi_action(seq)
+    if kind is Kind.ESC2:
+        return _escape_action(seq)
+    if kind is Kind.NF:
+        return _nf_action(seq)
+    if swallows_on(seq):
+        return Action(STRING_SWALLOWS_ON)
+    return _INERT  # OSC, DCS, SOS, PM, APC, and sequences cancelled by CAN / SUB
+
+
+STRING_SWALLOWS_ON = "string_swallows_on"
+_DCS_HEADER = frozenset(map(chr, range(0x20, 0x40)))  # parameters and intermediates before DCS data
+
+
+def swallows_on(seq: Sequence) -> bool:
+    """A string tmux does not end where the grammar does: DCS, SOS, PM or APC ended by BEL (tmux
+    ignores BEL there and swallows up to the next ESC), or a DCS cancelled by CAN / SUB after its data
+    began (tmux swallows DCS data up to ST)."""
+    text = seq.text
+    if seq.kind in (Kind.DCS, Kind.SOS, Kind.PM, Kind.APC):
+        return text[-1] == BEL
+    if seq.kind is Kind.CANCELLED and text[:2] == grammar.DCS:
+        return not set(text[2:-1]) <= _DCS_HEADER
+    return False
+
+
+def closer(string: str) -> str:
+    """What ends, in tmux, a string :func:`swallows_on` names: ST for a DCS whose data began (tmux
+    reads DCS data on to ST), else the next ESC (SOS, PM, APC, and a DCS still in its header)."""
+    began = string[:2] == grammar.DCS and not set(string[2:-1]) <= _DCS_HEADER
+    return grammar.ST if began else ESC
+
+
+ACTION_CACHE: dict[str, Action] = {}
+IDLE_WHEN_APPENDING: set[str] = set()  # cached sequences whose action is idle_when_appending
+_ACTION_CACHE_LIMIT = 4096
+_CACHED_SEQUENCE_LENGTH = 48
+
+
+def action_for(text: str) -> Action:
+    action = ACTION_CACHE.get(text)
+    if action is None:
+        action = _sequence_action(text)
+        if len(text) <= _CACHED_SEQUENCE_LENGTH:
+            if len(ACTION_CACHE) >= _ACTION_CACHE_LIMIT:
+                ACTION_CACHE.clear()
+                IDLE_WHEN_APPENDING.clear()
+            ACTION_CACHE[text] = action
+            if action.idle_when_appending:
+                IDLE_WHEN_APPENDING.add(text)
+    return action
+
+
+def control_name(char: str) -> str:
+    code = ord(char)
+    if char == ESC:
+        return "ESC that starts no complete sequence (truncated or malformed)"
+    if code < 0x20:
+        return f"{C0_NAMES.get(code, 'C0 control')} (U+{code:04X})"
+    return f"C1 control U+{code:04X}"
+
+
