@@ -22,6 +22,8 @@ RATIO_LINES = (
     "pathological, largest growth of clean+verify alone",
     "grammar, largest growth t(2S)/2t(S)",  # were tests/test_grammar.py's timed test
     "verifier, largest growth t(2S)/2t(S)",  # were tests/test_verify.py's timed tests
+    "verifier, captures: no shortcut (the walk) / every shortcut (CPU)",  # issue 24: each shortcut's gain
+    "verifier, recordings: no overlay / every shortcut (CPU)",
     "oracle throughput",
     "oracle.render / pyte ByteStream, time per byte",  # was tests/test_oracle_fixes.py's timed test
     "pty capture timing out after 1 s",  # were tests/test_fixtures_gen.py's wall-clock limits
