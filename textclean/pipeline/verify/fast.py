@@ -71,8 +71,8 @@ WALK = Shortcuts(*(False for _ in Shortcuts._fields))
 # ---------------------------------------------------------------------------------------------------
 # The fast path: every line written once, left to right, by sequences the action table leaves idle
 
-# Every sequence introduced by ESC, split out by the grammar; an ESC left over (malformed) stays in the
-# text and sends it to the line model.
+# Every sequence introduced by ESC, split out by the grammar (each piece is what grammar.match_at finds at
+# its ESC: tests/test_grammar.py); an ESC left over (malformed) stays in the text and sends it to the walk.
 _APPENDED_SEQUENCE = grammar.ESC_SEQUENCES
 # Left after those sequences: any control but HT, LF and CR (two classes: `re` scans a lone class fast).
 _OTHER_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -92,9 +92,6 @@ def append_only_lines(text: str) -> list[str] | None:
         for sequence in set(parts[1::2]):
             action = action_for(sequence)
             if action.op != INERT and not action.idle_when_appending:
-                return None
-            found = grammar.match_at(sequence, 0)
-            if found is None or found.end() != len(sequence):  # the grammar says where sequences end
                 return None
         text = "".join(parts[::2])
         del parts
@@ -143,9 +140,6 @@ def redrawn_lines(text: str, margin: int | None) -> list[str] | None:
         elif action.op == "erase_in_line" and action.number in (0, 2):
             replace[sequence] = _ERASED_ROW if action.number else _ERASED_TO_END
         else:
-            return None
-        found = grammar.match_at(sequence, 0)
-        if found is None or found.end() != len(sequence):  # the grammar says where sequences end
             return None
     parts[1::2] = map(replace.__getitem__, parts[1::2])
     lines: list[str] = []
@@ -223,7 +217,6 @@ _ROW_OPERATIONS = frozenset({"erase_in_line", "move_rows", "move_rows_home", "cu
 _INERT_MARK = "\x1a"  # where an inert sequence was: it splits a write in two, as in the token walk
 _OPERATION_MARKS = "".join(map(chr, (*range(0x00, 0x07), 0x0B, 0x0C, *range(0x0E, 0x1A), *range(0x1C, 0x20))))
 _NOT_PRINTABLE_ASCII = re.compile("[^ -~\r\n\b\a]+")
-_ROW_SEQUENCE = grammar.ESC_SEQUENCES
 _ROW_TOKEN = re.compile(f"[\r\b\a]+|[{re.escape(_OPERATION_MARKS)}]|[^\r\b\a{re.escape(_OPERATION_MARKS)}]+")
 
 
@@ -242,7 +235,7 @@ def rows_lines(text: str, margin: int | None) -> list[str] | None:
     others = set(_NOT_PRINTABLE_ASCII.findall(text))
     if others and not all_narrow("".join(others).replace(ESC, "")):
         return None
-    parts = _ROW_SEQUENCE.split(text)
+    parts = _APPENDED_SEQUENCE.split(text)
     marks: dict[str, str] = {}
     actions: dict[str, tuple[str, int]] = {}
     for sequence in set(parts[1::2]):
@@ -257,9 +250,6 @@ def rows_lines(text: str, margin: int | None) -> list[str] | None:
             mark = marks[sequence] = _OPERATION_MARKS[len(actions)]
             actions[mark] = (action.op, action.number)
         else:
-            return None
-        found = grammar.match_at(sequence, 0)
-        if found is None or found.end() != len(sequence):  # the grammar says where sequences end
             return None
     parts[1::2] = map(marks.__getitem__, parts[1::2])
     marked = "".join(parts)
@@ -470,9 +460,6 @@ def line_model_refuses(text: str) -> bool:
     refused = False
     first_clear = -1
     for sequence in set(parts[1::2]):
-        found = grammar.match_at(sequence, 0)
-        if found is None or found.end() != len(sequence):
-            return False
         action = action_for(sequence)
         if action.disagree or action.op == STRING_SWALLOWS_ON:
             return False
