@@ -209,6 +209,11 @@ class ScreenModel(LineModel):
             super().write(text)
             return
         if text.isascii():
+            if self.col + len(text) < width:
+                # short of the margin (most runs): what the loop below does for one row, without its calls
+                self._write(text)
+                self.pending_wrap = False
+                return
             pos, end = 0, len(text)
             while pos < end:  # a row at a time, by offsets (re-slicing the rest per row is quadratic)
                 if self.col >= width:

@@ -673,6 +673,12 @@ def inert_cached(token: str) -> bool:
 
 
 _parse = parse_cached
+
+
+@functools.lru_cache(maxsize=4096)
+def _numbers(seq: grammar.Sequence) -> tuple[int, ...]:
+    """``seq.numbers()`` of a parsed sequence, once per distinct sequence (sessions repeat CUP and EL)."""
+    return tuple(seq.numbers())
 _inert = inert_cached
 
 
@@ -719,7 +725,7 @@ def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
     if disputed is not None:
         raise WholeRefusal("unsupported_control", f"{grammar.describe(seq)} at offset {offset}: {disputed}", [])
     if seq.kind is Kind.CSI and not seq.intermediates and _DIGITS.fullmatch(seq.params):
-        numbers = seq.numbers()
+        numbers = _numbers(seq)
         final = seq.final
         if seq.private == "?":
             if final in (SM, RM) and len(numbers) == 1:
@@ -734,7 +740,7 @@ def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
         if seq.private:
             _refuse(seq, offset)
         single = len(numbers) == 1
-        count = seq.first(1)
+        count = numbers[0] or 1  # seq.first(1)
         if final in (CUP, HVP):
             row = numbers[0] if numbers[0] else 1
             col = numbers[1] if len(numbers) > 1 and numbers[1] else 1
