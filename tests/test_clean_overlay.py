@@ -28,7 +28,7 @@ from strategies import (
 
 from oracle import corpora
 from textclean.pipeline import cleaner, session
-from textclean.pipeline.redraw import LineModel
+from textclean.pipeline.redraw import LineModel, Unresolved
 from textclean.pipeline.screen import WRAP, ScreenModel
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -603,3 +603,33 @@ def test_lines_marked_in_small_blocks_agree(monkeypatch: pytest.MonkeyPatch) -> 
         for text in texts:
             for size in ((None, None), (80, 24)):
                 assert _walked(text, *size, fast=True) == _walked(text, *size, fast=False), (block, size)
+
+
+def _overlaid_state(parts: list[str | None], columns: int | None, budget: int) -> tuple[object, ...]:
+    model = LineModel(columns=columns)
+    model.pad_budget = budget
+    try:
+        done = model.overlay(parts)
+    except Unresolved as exc:
+        return ("unresolved", str(exc))
+    row = model.rows[0]
+    return (done, row.cells, row.written, row.kind, model.col, model.pad_budget)
+
+
+@PROPERTY
+@given(st.lists(st.text("ab█ -=#", max_size=12) | st.text("x", min_size=70, max_size=95), min_size=2, max_size=12),
+       st.sampled_from([None, 10, 40, 200]), st.sampled_from([10**6, 30, 0]), st.booleans())
+def test_progress_frames_overlay_as_the_general_loop_does(frames: list[str], columns: int | None, budget: int,
+                                                          small_allowance: bool) -> None:
+    """Runs separated by CR alone take ``LineModel._overlay_frames`` (the row built from its last frame
+    back): the same answer, cells, tallies, cursor and work charged as overlay's loop, which takes
+    the same runs when an empty inert part (None) stands between two of them. Past the copy allowance
+    both leave the string path."""
+    parts: list[str | None] = [frames[0]]
+    for frame in frames[1:]:
+        parts += ["\r", frame]
+    general = [*parts[:2], "", None, *parts[2:]]  # the same row: an inert sequence and an empty run
+    with pytest.MonkeyPatch.context() as patch:
+        if small_allowance:
+            patch.setattr("textclean.pipeline.redraw.OVERLAY_COPY_ALLOWANCE", 40)
+        assert _overlaid_state(parts, columns, budget) == _overlaid_state(general, columns, budget)

@@ -9,6 +9,7 @@ starting at its break run (the first page at 0), and says what the run did.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -56,7 +57,7 @@ def split(text: str) -> list[Page]:
     for run_start, run_end, parts in runs:
         pages.append(Page(start, body, run_start, *flags))
         start, body = run_start, run_end
-        flags = _describe(parts)
+        flags = _describe(tuple(parts))
     pages.append(Page(start, body, len(text), *flags))
     return pages
 
@@ -73,7 +74,8 @@ def _only_inert(text: str, start: int, end: int) -> bool:
     return True
 
 
-def _describe(parts: list[str]) -> tuple[bool, bool, bool, str, str]:
+@functools.lru_cache(maxsize=256)  # a session repeats a few break runs (clear, home + clear) many times
+def _describe(parts: tuple[str, ...]) -> tuple[bool, bool, bool, str, str]:
     cleared = homed = reset = False
     screen = switch = ""
     for part in parts:
