@@ -1079,8 +1079,8 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.2f} ms"
 
 
-SECTIONS = ("issue27", "issue13", "counting", "inert", "clean", "grammar", "verifier", "pathological", "pathological-once",
-            "oracle", "captures", "memory", "hook", "sized")
+SECTIONS = ("issue27", "issue13", "counting", "inert", "clean", "grammar", "verifier", "pathological",
+            "pathological-once", "oracle", "captures", "memory", "hook", "sized")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,12 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-
-import textclean  # noqa: E402
-from textclean.pipeline import cleaner, verify  # noqa: E402
-
-from benchmarks import bench, sessions_saving  # noqa: E402
+import textclean
+from benchmarks import bench, sessions_saving
+from textclean.pipeline import cleaner, verify
 
 KB = 1024
 
