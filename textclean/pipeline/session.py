@@ -560,7 +560,8 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
         piece = pieces[index]
         body = piece.rstrip("\r")
         piece_end = offset + len(piece)
-        _feed_line(model, body, offset, tally, tokens)
+        if not (fast and _overlaid(model, body, tally)):
+            _feed_line(model, body, offset, tally, tokens)
         if piece_end < end:
             model.line_feed(piece[len(body) :] + "\n")
         elif len(piece) > len(body):
@@ -680,6 +681,22 @@ def _numbers(seq: grammar.Sequence) -> tuple[int, ...]:
     """``seq.numbers()`` of a parsed sequence, once per distinct sequence (sessions repeat CUP and EL)."""
     return tuple(seq.numbers())
 _inert = inert_cached
+
+
+#: A shorter line costs the walk less than the string path's set-up.
+_OVERLAY_MIN_CHARS = 96
+
+
+def _overlaid(model: ScreenModel, body: str, tally: list[int]) -> bool:
+    """A line redrawn by CR and EL alone (progress frames) from the first column of an empty last row,
+    resolved on strings as the row model's string path resolves it (``cleaner._overlay``): the same
+    cells, cursor, tallies, work and character for REP as :func:`_feed_line`; False: walk it."""
+    if len(body) < _OVERLAY_MIN_CHARS or "\r" not in body or "\b" in body or "\x1b[?" in body \
+            or not model.overlay_ready():
+        return False
+    from .cleaner import _overlay  # (cleaner imports this module)
+
+    return _overlay(model, body, tally)
 
 
 def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tokens: re.Pattern[str]) -> None:
