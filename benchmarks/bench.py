@@ -792,7 +792,7 @@ class Issue13:
                      f"{_us(statistics.median(r['gate'] for r in runs))} ({ratio:.2f}x)")
             self._ratio(key, f"{_size(len(text))}", ratio, goal)
 
-    def memory(self) -> None:
+    def memory(self, label: str | None = None) -> None:
         size = MB if self.bench.quick else 16 * MB
         text = adopted_text(self.captures, size)
         gate = TextClean()
@@ -804,6 +804,9 @@ class Issue13:
         self.out(f"  peak memory: {_size(size)} of adopted captures ({sys.getsizeof(text) / MB:.1f} MB as a str), "
                  f"{peak / MB:.1f} MB traced at peak beyond the input (gate: {result.reason or 'applied'}, "
                  f"counter {gate._count!r})")
+        if label is not None:
+            self.bench.ratios.append(Ratio(label, peak / size, 4.0))
+            return
         self._ratio("memory", f"{_size(size)}", peak / size, 4.0)
 
     def batch(self) -> None:
@@ -848,6 +851,110 @@ class Issue13:
                 speedup = median_ratio(runs, "tiktoken captures", "bpe-openai captures")
                 self.bench.ratios.append(Ratio(f"counting speed-up bpe-openai / tiktoken, {encoding}",
                                                speedup, None))
+
+
+# --- issue 27's table: captures and sessions at 160x40 against a bare ansi-regex strip ------------
+
+ISSUE27_LABELS = {
+    "captures": "issue 27: clean+verify (len) / ansi-regex, committed captures x{n}",
+    "sessions": "issue 27: clean+verify (len) / ansi-regex, sessions at 160x40",
+    "unsized": "issue 27: clean+verify (len) / ansi-regex, those sessions, no size",
+    "gate captures": "issue 27: gate, tokens_before given / one encode, captures x{n}",
+    "gate sessions": "issue 27: gate, tokens_before given / one encode, sessions at 160x40",
+    "inert": "issue 27: clean() on inert {size} text / one encode",
+    "memory": "issue 27: peak memory / input, adopted captures ({size})",
+    "rate": "issue 27: clean() (len) at 80x24, s/MB at {size}",
+    "growth": "issue 27: clean() (len) at 80x24, s/MB growth {size}",
+}
+#: Issue 23's two linear-but-slow families, measured through ``clean()`` (issue 27's rows).
+ISSUE27_SHAPES = ("REP chains", "many small pages")
+
+
+def tb_sessions(directory: Path, material: Path | None = None) -> list[tuple[str, str, int, int]]:
+    """Sessions recorded at 160x40 the way Terminal-Bench records them: the committed ``session_tb_*``
+    recordings and the ``*_160x40`` progress captures; with ``material``, every ``.cast`` under it
+    recorded at 160x40 (local recordings that are not committed)."""
+    from fixtures_gen.checks import load_fixtures, load_sessions
+    from oracle.asciicast import read_asciicast
+
+    out = [(s.name, s.text, s.columns, s.rows) for s in load_sessions(directory / "sessions")
+           if s.name.startswith("session_tb_")]
+    out += [(f.name, f.text, 160, 40) for f in load_fixtures(directory / "progress") if f.name.endswith("_160x40")]
+    if material is not None:
+        for path in sorted(material.rglob("*.cast")):
+            try:
+                recording = read_asciicast(path.read_bytes())
+            except (ValueError, UnicodeDecodeError, json.JSONDecodeError, KeyError):
+                continue
+            if (recording.columns, recording.rows) == (160, 40):
+                out.append((path.stem, recording.output, 160, 40))
+    return out
+
+
+def issue27(bench: Bench, fixtures: list[tuple[str, str]], directory: Path, material: Path | None) -> None:
+    """Issue 27's rows, each a median of interleaved rounds in this one run."""
+    rounds = 3 if bench.quick else 7
+    budget = Budget(1, 0.002 if bench.quick else 0.05)
+    encoding = tokens.tiktoken_encoding(DEFAULT_ENCODING)
+    by_len = TextClean(tokenizer=len)
+    gate = TextClean()
+    captures = [text for _, text in fixtures] * (1 if bench.quick else 5)
+    sessions = tb_sessions(directory, material)
+    if bench.quick:
+        sessions = sessions[:3]
+    bench.out(f"issue 27: {len(fixtures)} committed captures x{len(captures) // max(len(fixtures), 1)}, "
+              f"{len(sessions)} sessions at 160x40 ({_size(sum(len(t) for _, t, _, _ in sessions))}"
+              f"{', local material included' if material else ''}); medians of {rounds} interleaved rounds")
+    counts = [len(encoding.encode_ordinary(t)) for t in captures]
+    session_counts = [len(encoding.encode_ordinary(t)) for _, t, _, _ in sessions]
+    fns: dict[str, Callable[[], object]] = {
+        "regex captures": lambda: [strip_ansi(t) for t in captures],
+        "clean captures": lambda: [by_len.clean(t) for t in captures],
+        "encode captures": lambda: [encoding.encode_ordinary(t) for t in captures],
+        "gate captures": lambda: [gate.clean(t, tokens_before=n) for t, n in zip(captures, counts, strict=True)],
+        "regex sessions": lambda: [strip_ansi(t) for _, t, _, _ in sessions],
+        "clean sessions": lambda: [by_len.clean(t, columns=c, rows=r) for _, t, c, r in sessions],
+        "unsized sessions": lambda: [by_len.clean(t, terminal=True) for _, t, _, _ in sessions],
+        "encode sessions": lambda: [encoding.encode_ordinary(t) for _, t, _, _ in sessions],
+        "gate sessions": lambda: [gate.clean(t, tokens_before=n, columns=c, rows=r)
+                                  for (_, t, c, r), n in zip(sessions, session_counts, strict=True)],
+    }
+    runs = interleaved(fns, budget, rounds)
+    medians = {name: statistics.median(run[name] for run in runs) for name in fns}
+    bench.out("  " + ", ".join(f"{name} {_ms(t)}" for name, t in medians.items()))
+    adopted = sum(by_len.clean(t, columns=c, rows=r).applied for _, t, c, r in sessions)
+    bench.out(f"  sessions adopted at 160x40: {adopted} of {len(sessions)}")
+    for key, top, bottom, goal in (
+        ("captures", "clean captures", "regex captures", 3.0),
+        ("sessions", "clean sessions", "regex sessions", 3.0),
+        ("unsized", "unsized sessions", "regex sessions", None),
+        ("gate captures", "gate captures", "encode captures", 1.3),
+        ("gate sessions", "gate sessions", "encode sessions", 1.5),
+    ):
+        label = ISSUE27_LABELS[key].format(n=len(captures) // max(len(fixtures), 1))
+        bench.ratios.append(Ratio(label, median_ratio(runs, top, bottom), goal))
+    inert = log_lines(64 * KB if bench.quick else MB)
+    inert_runs = interleaved({"clean": lambda: gate.clean(inert), "encode": lambda: encoding.encode_ordinary(inert)},
+                             budget, rounds)
+    bench.ratios.append(Ratio(ISSUE27_LABELS["inert"].format(size=_size(len(inert))),
+                              median_ratio(inert_runs, "clean", "encode"), 0.1))
+    # the committed captures alone: joined with the corpora's, a scroll region makes the gate refuse
+    Issue13(bench, fixtures).memory(
+        label=ISSUE27_LABELS["memory"].format(size="1 MB" if bench.quick else "16 MB"))
+    sizes = (16 * KB, 128 * KB) if bench.quick else (MB, 8 * MB)
+    shape_gate = TextClean(tokenizer=len, min_tokens=0)
+    for name in ISSUE27_SHAPES:
+        rates = []
+        for size in sizes:
+            text = SIZED_SHAPES[name](size)
+            seconds = _once(lambda text=text: shape_gate.clean(text, columns=80, rows=24))
+            rates.append(seconds / (len(text) / MB))
+        bench.out(f"  {name} through clean() at 80x24: {rates[0]:.2f} s/MB at {_size(sizes[0])}, "
+                  f"{rates[1]:.2f} s/MB at {_size(sizes[1])}")
+        rate = ISSUE27_LABELS["rate"].format(size=_size(sizes[1]))
+        growth = ISSUE27_LABELS["growth"].format(size=f"{_size(sizes[1])} / {_size(sizes[0])}")
+        bench.ratios.append(Ratio(f"{rate} ({name})", rates[1], 1.0, unit=" s/MB"))
+        bench.ratios.append(Ratio(f"{growth} ({name})", rates[1] / rates[0], 1.5))
 
 
 HOOK_LABELS = {
@@ -1060,8 +1167,8 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.2f} ms"
 
 
-SECTIONS = ("issue13", "counting", "inert", "clean", "grammar", "verifier", "pathological", "pathological-once",
-            "oracle", "captures", "memory", "hook", "sized", "shortcuts")
+SECTIONS = ("issue27", "issue13", "counting", "inert", "clean", "grammar", "verifier", "pathological",
+            "pathological-once", "oracle", "captures", "memory", "hook", "sized", "shortcuts")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1072,6 +1179,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=SECTIONS, action="append", help="run only these sections")
     parser.add_argument("--pathological-mb", type=int, default=4, help="largest pathological input (MB)")
     parser.add_argument("--cap", type=float, default=5.0, help="pathological: stop after a call this slow (s)")
+    parser.add_argument("--material", type=Path, default=None,
+                        help="issue 27: also every .cast recorded at 160x40 under this directory (not committed)")
     parser.add_argument("--family", action="append", choices=list(PATHOLOGICAL), help="pathological: only these")
     args = parser.parse_args(argv)
     sections = set(args.only or SECTIONS)
@@ -1087,6 +1196,8 @@ def main(argv: list[str] | None = None) -> int:
     bench = Bench(args.quick, out)
     captures = load_real_captures(fixtures)
     issue13 = Issue13(bench, captures)
+    if "issue27" in sections:
+        issue27(bench, fixtures, args.fixtures, args.material)
     if "issue13" in sections:
         issue13.ratios()
         issue13.memory()

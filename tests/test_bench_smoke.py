@@ -40,6 +40,15 @@ RATIO_LINES = (
     "counting MB/s, cl100k_base, tiktoken",
     "counting MB/s, o200k_base, tiktoken",
     "clean_many / one clean() at a time",
+    # issue 27's table (captures, sessions at 160x40, the gate, inert text, memory, issue 23's families)
+    "issue 27: clean+verify (len) / ansi-regex, committed captures x",
+    "issue 27: clean+verify (len) / ansi-regex, sessions at 160x40",
+    "issue 27: gate, tokens_before given / one encode, captures x",
+    "issue 27: gate, tokens_before given / one encode, sessions at 160x40",
+    "issue 27: clean() on inert",
+    "issue 27: peak memory / input, adopted captures",
+    "issue 27: clean() (len) at 80x24, s/MB at",
+    "issue 27: clean() (len) at 80x24, s/MB growth",
     # issue 25: the hook as an agent runs it
     "hook latency / python -c pass, clean Bash output",
     "hook latency / python -c pass, noisy pip output",

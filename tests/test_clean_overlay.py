@@ -28,7 +28,7 @@ from strategies import (
 
 from oracle import corpora
 from textclean.pipeline import cleaner, session
-from textclean.pipeline.redraw import LineModel
+from textclean.pipeline.redraw import LineModel, Unresolved
 from textclean.pipeline.screen import WRAP, ScreenModel
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -550,7 +550,7 @@ def test_page_scans_equal_their_reference(text: str) -> None:
 
     reference = re.compile(r"\x1b[)*+\-./][\x30-\x7e]|\x1b\([^B]|[\x0e\x0f]|\x1b[78]|\x1b\[[su]|\x1b[#%]")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pages, "_OTHER", reference)
+        patch.setattr(grammar, "PERSISTENT_ESCAPE", reference)
         patch.setattr(pages, "_SHIFT", re.compile("(?!)"))  # never matches: the alternation alone
         old = pages.persists(text)
     assert pages.persists(text) == old
@@ -603,3 +603,71 @@ def test_lines_marked_in_small_blocks_agree(monkeypatch: pytest.MonkeyPatch) -> 
         for text in texts:
             for size in ((None, None), (80, 24)):
                 assert _walked(text, *size, fast=True) == _walked(text, *size, fast=False), (block, size)
+
+
+def _overlaid_state(parts: list[str | None], columns: int | None, budget: int) -> tuple[object, ...]:
+    model = LineModel(columns=columns)
+    model.pad_budget = budget
+    try:
+        done = model.overlay(parts)
+    except Unresolved as exc:
+        return ("unresolved", str(exc))
+    row = model.rows[0]
+    return (done, row.cells, row.written, row.kind, model.col, model.pad_budget)
+
+
+@PROPERTY
+@given(st.lists(st.text("ab█ -=#", max_size=12) | st.text("x", min_size=70, max_size=95), min_size=2, max_size=12),
+       st.sampled_from([None, 10, 40, 200]), st.sampled_from([10**6, 30, 0]), st.booleans())
+def test_progress_frames_overlay_as_the_general_loop_does(frames: list[str], columns: int | None, budget: int,
+                                                          small_allowance: bool) -> None:
+    """Runs separated by CR alone take ``LineModel._overlay_frames`` (the row built from its last frame
+    back): the same answer, cells, tallies, cursor and work charged as overlay's loop, which takes
+    the same runs when an empty inert part (None) stands between two of them. Past the copy allowance
+    both leave the string path."""
+    parts: list[str | None] = [frames[0]]
+    for frame in frames[1:]:
+        parts += ["\r", frame]
+    general = [*parts[:2], "", None, *parts[2:]]  # the same row: an inert sequence and an empty run
+    with pytest.MonkeyPatch.context() as patch:
+        if small_allowance:
+            patch.setattr("textclean.pipeline.redraw.OVERLAY_COPY_ALLOWANCE", 40)
+        assert _overlaid_state(parts, columns, budget) == _overlaid_state(general, columns, budget)
+
+
+_FRAME_PIECES = [
+    plain_text_runs(0, 12), plain_text_runs(70, 90), st.text("─━█é日\t", max_size=3), sgr(), inert_sequences(),
+    st.sampled_from(["\r", "\r", CSI + "K", CSI + "0K", CSI + "2K", CSI + "1K", "\x07", CSI + "3b", "\b", CSI + "?25l",
+                     CSI + "A", CSI + "5G", "x" + CSI + "2b"]),
+]
+_FRAME_LINES = st.tuples(st.lists(st.one_of(*_FRAME_PIECES), max_size=8), line_endings()).map(
+    lambda p: "".join(p[0]) + p[1])
+_FRAME_STREAMS = st.lists(st.one_of(_FRAME_LINES, _FRAME_LINES, _SCREEN_STEPS), min_size=1, max_size=10).map("".join)
+
+
+@PROPERTY
+@given(_FRAME_STREAMS, st.sampled_from([(None, None), (80, 24), (20, 6), (12, None), (160, 40)]))
+def test_generated_progress_frames_on_screens_agree(text: str, size: tuple[int | None, int | None]) -> None:
+    """Lines redrawn by CR and EL on the screen model take the row model's string path
+    (``session._overlaid``) from an empty last row: every page's model ends as the walk leaves it
+    (cells, counts, cursor, REP's character, the work charged), and the same segments come out."""
+    assert _walked(text, *size, fast=True) == _walked(text, *size, fast=False)
+
+
+def test_sessions_overlay_progress_frames(overlaid: list[int]) -> None:
+    """A pip-style bar after a clear (each frame CR, EL 2, coloured text) takes the string path on the
+    screen model, at a size and at none (so that agreement above is not vacuous); on the committed
+    Terminal-Bench-shaped recordings at their size every page's model ends as the walk leaves it."""
+    from fixtures_gen.checks import load_fixtures, load_sessions
+
+    bar = "".join(f"\r{CSI}2K{CSI}32m{'━' * (i // 4)}{CSI}0m {i}%" for i in range(100))
+    text = f"$ pip install x\r\n{CSI}H{CSI}2J{bar}\r\nDone\r\n"
+    for size in ((160, 40), (None, None)):
+        overlaid.clear()
+        assert _walked(text, *size, fast=True) == _walked(text, *size, fast=False)
+        assert overlaid == [True], size
+    recordings = [(s.name, s.text, s.columns, s.rows) for s in load_sessions(FIXTURES / "sessions")
+                  if s.name.startswith("session_tb_")]
+    recordings += [(f.name, f.text, 160, 40) for f in load_fixtures(FIXTURES / "progress") if f.name.endswith("160x40")]
+    for name, text, columns, rows in recordings:
+        assert _walked(text, columns, rows, fast=True) == _walked(text, columns, rows, fast=False), name

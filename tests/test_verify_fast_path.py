@@ -304,6 +304,8 @@ _ROUTE_PIECE = st.one_of(
 @example("a\n\x1b[1Pb\x1b_x\x07\nc", (None, None))  # a string tmux swallows past (after the refusal)
 @example("\x1b[2Ja\n\x1b[2Jb", (20, 5))
 @example("\x1b_x\x07\nc\x1b[1P", (None, None))  # ... and before the refused sequence: the walk's refusal is final
+@example("a" + "x" * 70 + "a\t\t\r", (None, None))  # a CR ending the text after tabs past column 80: harmless
+@example("a" + "x" * 70 + "a\t\t\r\r", (None, None))  # ... and a run of them
 def test_shortcuts_agree_on_generated_pages(text: str, size: tuple[int | None, int | None]) -> None:
     _shortcuts_agree(text, *size)
     _routed_agrees(text, size[0])

@@ -36,6 +36,8 @@ _SURROGATE_RUN = re.compile("[\udc80-\udcff]{2,}")
 
 def _joined_bytes(candidate: str) -> str | None:
     """Where the candidate's undecodable bytes would decode as a character once written as bytes."""
+    if candidate.isascii():  # no lone surrogate (constant time on an ASCII str)
+        return None
     for m in _SURROGATE_RUN.finditer(candidate):
         run = m.group()
         if bytes(ord(c) - 0xDC00 for c in run).decode("utf-8", "surrogateescape") != run:

@@ -9,6 +9,7 @@ starting at its break run (the first page at 0), and says what the run did.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -69,7 +70,7 @@ def split(text: str) -> list[Page]:
     for run_start, run_end, parts in runs:
         pages.append(Page(start, body, run_start, *flags))
         start, body = run_start, run_end
-        flags = _describe(parts)
+        flags = _describe(tuple(parts))
     pages.append(Page(start, body, len(text), *flags))
     return pages
 
@@ -86,7 +87,8 @@ def _only_inert(text: str, start: int, end: int) -> bool:
     return True
 
 
-def _describe(parts: list[tuple[grammar.BreakPart, bool]]) -> tuple[bool, bool, bool, str, str, bool]:
+@functools.lru_cache(maxsize=256)  # a session repeats a few break runs (clear, home + clear) many times
+def _describe(parts: tuple[tuple[grammar.BreakPart, bool], ...]) -> tuple[bool, bool, bool, str, str, bool]:
     cleared = homed = reset = erases_history = False
     screen = switch = ""
     for part, after_home in parts:

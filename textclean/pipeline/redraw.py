@@ -303,6 +303,10 @@ class LineModel:
         controls one by one; False (nothing changed) wherever that would need a cell of its own: a
         gap of unwritten cells, a row an unknown width may wrap, a run reaching a known margin.
         """
+        if len(parts) > 2 and parts[1::2].count("\r") == len(parts) // 2:
+            frames = parts[::2]
+            if INERT_MARK not in "".join(frames):  # type: ignore[arg-type]
+                return self._overlay_frames(frames)  # type: ignore[arg-type]
         columns = self.columns
         limit = MIN_COLUMNS if self._unknown_width() else None  # _require_layout's bound on an unknown width
         shown = ""  # the row's cells up to its last written one (unwritten cells only after it)
@@ -377,6 +381,45 @@ class LineModel:
             row.mark("cr")
         if backspaced:
             row.mark("bs")
+        self.col = col
+        return True
+
+    def _overlay_frames(self, frames: list[str]) -> bool:
+        """:meth:`overlay` of text runs separated by CR alone (progress frames), by their lengths: the
+        same checks, cells, cursor, tallies and work charged, without rebuilding the row per frame. A
+        cell shows the last frame that reached it, so the row is built from the last frame back."""
+        columns = self.columns
+        limit = MIN_COLUMNS if self._unknown_width() else None
+        extent = col = written = charged = copied = 0  # extent: the row's length (it has no gap here)
+        for index, n in enumerate(map(len, frames)):
+            if index:  # the CR before this frame
+                if limit is not None and extent > limit:
+                    return False
+                col = 0
+            if not n:
+                continue
+            if extent:  # written over the row from column 0, as overlay() copies and charges it
+                copied += extent
+                if copied > OVERLAY_COPY_ALLOWANCE + OVERLAY_COPIES_PER_CHAR * written:
+                    return False
+                charged += n
+                if n > extent:
+                    extent = n
+            else:
+                extent = n
+            if columns is not None and n >= columns:
+                return False
+            col = n
+            written += n
+        shown = ""
+        for frame in reversed(frames):
+            if len(frame) > len(shown):
+                shown += frame[len(shown) :]
+        self._charge(charged)
+        row = self.rows[self.row]
+        row.cells = list(shown)
+        row.written += written
+        row.mark("cr")
         self.col = col
         return True
 

@@ -22,7 +22,7 @@ margin an unknown height hides, a relative move from the pending-wrap column, an
 from __future__ import annotations
 
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
-from .redraw import UNWRITTEN, WIDEST_COLUMNS, LineModel, Row, Unresolved
+from .redraw import INERT_MARK, UNWRITTEN, WIDEST_COLUMNS, LineModel, Row, Unresolved
 
 
 class _Wrap(str):
@@ -196,6 +196,32 @@ class ScreenModel(LineModel):
         self.wrap_disputed = False
         return True
 
+    def overlay_ready(self) -> bool:
+        """Whether the cursor stands where the row model's string path starts (:meth:`overlay`): the
+        first column of the empty last row, no wrap into it, pending or disputed, its position known."""
+        rows, index = self.rows, self.row
+        row = rows[index]
+        return not (row.cells or self.col or index != len(rows) - 1 or not self.cursor_known or self.pending_wrap
+                    or self.wrap_disputed or self.col_disputed or row.ambiguous or row.special
+                    or row.ending is WRAP or (index and rows[index - 1].ending is WRAP))
+
+    def overlay(self, parts: list[str | None]) -> bool:
+        """:meth:`LineModel.overlay` with the known width as its margin (a run reaching it wraps here:
+        the walk decides), from where :meth:`overlay_ready` says."""
+        if not self.overlay_ready():
+            return False
+        self.columns = self.width
+        try:
+            if not super().overlay(parts):
+                return False
+        finally:
+            self.columns = None
+        # REP's character, as the walk leaves it: the line's last character where text ends it; after
+        # a CR, an erase or an inert sequence (its mark) none
+        tail = parts[-1]
+        self.last_char = tail[-1] if tail and tail[-1] != INERT_MARK else None
+        return True
+
     def write(self, text: str) -> None:
         self._require_cursor()
         if self.col_disputed:
@@ -208,6 +234,11 @@ class ScreenModel(LineModel):
             super().write(text)
             return
         if text.isascii():
+            if self.col + len(text) < width:
+                # short of the margin (most runs): what the loop below does for one row, without its calls
+                self._write(text)
+                self.pending_wrap = False
+                return
             pos, end = 0, len(text)
             while pos < end:  # a row at a time, by offsets (re-slicing the rest per row is quadratic)
                 if self.col >= width:

@@ -550,7 +550,8 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
         piece = pieces[index]
         body = piece.rstrip("\r")
         piece_end = offset + len(piece)
-        _feed_line(model, body, offset, tally, tokens)
+        if not (fast and _overlaid(model, body, tally)):
+            _feed_line(model, body, offset, tally, tokens)
         if piece_end < end:
             model.line_feed(piece[len(body) :] + "\n")
         elif len(piece) > len(body):
@@ -663,7 +664,29 @@ def inert_cached(token: str) -> bool:
 
 
 _parse = parse_cached
+
+
+@functools.lru_cache(maxsize=4096)
+def _numbers(seq: grammar.Sequence) -> tuple[int, ...]:
+    """``seq.numbers()`` of a parsed sequence, once per distinct sequence (sessions repeat CUP and EL)."""
+    return tuple(seq.numbers())
 _inert = inert_cached
+
+
+#: A shorter line costs the walk less than the string path's set-up.
+_OVERLAY_MIN_CHARS = 96
+
+
+def _overlaid(model: ScreenModel, body: str, tally: list[int]) -> bool:
+    """A line redrawn by CR and EL alone (progress frames) from the first column of an empty last row,
+    resolved on strings as the row model's string path resolves it (``cleaner._overlay``): the same
+    cells, cursor, tallies, work and character for REP as :func:`_feed_line`; False: walk it."""
+    if len(body) < _OVERLAY_MIN_CHARS or "\r" not in body or "\b" in body or "\x1b[?" in body \
+            or not model.overlay_ready():
+        return False
+    from .cleaner import _overlay  # (cleaner imports this module)
+
+    return _overlay(model, body, tally)
 
 
 def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tokens: re.Pattern[str]) -> None:
@@ -711,7 +734,7 @@ def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
     if grammar.harmless_mode_change(seq) or grammar.harmless_private_mode_change(seq):
         return
     if seq.kind is Kind.CSI and not seq.intermediates and _DIGITS.fullmatch(seq.params):
-        numbers = seq.numbers()
+        numbers = _numbers(seq)
         final = seq.final
         if seq.private == "?":
             if final in (SM, RM) and len(numbers) == 1:
@@ -726,7 +749,7 @@ def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
         if seq.private:
             _refuse(seq, offset)
         single = len(numbers) == 1
-        count = seq.first(1)
+        count = numbers[0] or 1  # seq.first(1)
         if final in (CUP, HVP):
             row = numbers[0] if numbers[0] else 1
             col = numbers[1] if len(numbers) > 1 and numbers[1] else 1

@@ -545,9 +545,11 @@ class _Screen:
         if first == BS and run.count(BS) == len(run):
             self.cursor_back(len(run))
             return
+        # the CRs that end the run, before LF or the end of the text, only end the row
+        ending = len(run) - len(run.rstrip(CR)) if self.ends_line(self.offset + len(run)) else 0
         for index, char in enumerate(run):
             if char == CR:
-                self.carriage_return()
+                self.carriage_return(index >= len(run) - ending)
             elif char == BS:
                 self.cursor_back(1)
             elif char == HT:
