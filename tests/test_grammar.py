@@ -169,8 +169,8 @@ def test_esc_sequences_splits_out_what_match_at_finds_at_each_esc() -> None:
 
 @pytest.mark.parametrize("finals", ["H", "mKb", "JH"])
 def test_csi_ending_in_finds_exactly_the_plain_csis_with_those_finals(finals: str) -> None:
-    pattern = grammar.csi_ending_in(finals)
-    fields = set("0123456789;")
+    pattern = grammar.csi_ending_in(finals, subparameters="b" in finals)
+    fields = set("0123456789;:" if "b" in finals else "0123456789;")
     for text in _streams():
         for found in pattern.finditer(text):
             seq = grammar.parse(found.group())

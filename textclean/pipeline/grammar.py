@@ -347,11 +347,12 @@ APPEND_ONLY_INERT = re.compile(_inert_pattern((rf"0?{EL}",)))
 ESC_SEQUENCES = re.compile(f"({_ESC_FORMS})")
 
 
-def csi_ending_in(finals: str) -> re.Pattern[str]:
-    """A prefilter: a 7-bit CSI of decimal parameters only (``;`` between them), no private marker and
-    no intermediates, whose final is one of ``finals`` (names constants). Sequences of other forms are
-    not found: a caller that must see them parses."""
-    return re.compile(rf"\x1b\[[0-9;]*[{re.escape(finals)}]")
+def csi_ending_in(finals: str, *, subparameters: bool = False) -> re.Pattern[str]:
+    """A prefilter: a 7-bit CSI of decimal parameters only (``;`` between them, and ``:`` with
+    ``subparameters``), no private marker and no intermediates, whose final is one of ``finals``
+    (names constants). Sequences of other forms are not found: a caller that must see them parses."""
+    fields = "0-9;:" if subparameters else "0-9;"
+    return re.compile(rf"\x1b\[[{fields}]*[{re.escape(finals)}]")
 
 
 def csi_ending_otherwise(finals: str, *, unless_private_modes: tuple[int, ...] = ()) -> re.Pattern[str]:

@@ -39,7 +39,8 @@ def terminal_lines(
     if lines is not None:
         return lines
     try:
-        pages = screen.pages(text, columns, rows, strict=True, terminal=terminal, fresh=fresh)
+        pages = screen.pages(text, columns, rows, strict=True, terminal=terminal, fresh=fresh,
+                             shortcuts=shortcuts)
     except Refusal as exc:
         if refusal is not None and (exc.page or 0) == 0:
             raise refusal() from None

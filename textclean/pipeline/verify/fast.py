@@ -4,7 +4,8 @@ it wherever it answers (tests/test_verify_fast_path.py), chosen by a :class:`Sho
 Each is kept because it pays for itself (``python -m benchmarks.bench --only shortcuts``: the CPU time
 without it, against all of them): append-only text, rows redrawn by CR alone (overlaid as strings),
 rows redrawn in place (walked as strings), texts the line model is sure to refuse (straight to the
-screen model), a candidate compared as one string, pages matched as the screen model makes them.
+screen model), a candidate compared as one string, the screen model's lines that only append (each
+at once), pages matched as the screen model makes them.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class Shortcuts(NamedTuple):
     rows: bool = True  # rows redrawn in place by CR, BS, EL and row moves: walked as strings
     route: bool = True  # a text the line model is sure to refuse: straight to the screen model
     joined: bool = True  # a candidate compared as one string, not line by line
+    plain_lines: bool = True  # the screen model: lines that only append, each at once
     streamed: bool = True  # pages matched as the screen model makes them final
 
 

@@ -166,7 +166,7 @@ def first_difference(
 
     try:
         pages = screen.pages(raw, columns, rows, on_page=on_page if shortcuts.streamed else None,
-                                    terminal=terminal, fresh=fresh)
+                                    terminal=terminal, fresh=fresh, shortcuts=shortcuts)
     except Refusal as exc:  # outside any page (the first screen outgrows the work budget)
         return Difference(f"unresolvable: {exc}", exc.offset, exc.disputed)
     if len(pages) == 1 and pages[0].reason is not None:

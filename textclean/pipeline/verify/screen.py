@@ -91,6 +91,7 @@ from ..names import (
     VPA,
     XTWINOPS,
 )
+from .fast import ALL, Shortcuts
 from .meaning import INERT, Refusal, closer, csi_action, swallows_on
 
 UNWRITTEN = "\x00"
@@ -101,6 +102,12 @@ _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 
 _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateescape
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
+# A line that only appends: printable characters, SGR (checked against _PLAIN_SGR) and EL 0, CR, then LF
+_LINE_TOKEN = grammar.csi_ending_in(SGR + EL + REP, subparameters=True)  # candidates: each checked by its text
+_PLAIN_LINE = re.compile(rf"(?:[^{C0_RANGE}\x7f{C1_RANGE}]|{_LINE_TOKEN.pattern})*(\r?)\n")
+_ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
+# On an undecided page: text, controls, SGR and EL 0 only (the walk then only notes what was printed)
+_SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
 
 _ALT_MODES = (ALT_SCREEN, ALT_SCREEN_1047, ALT_SCREEN_1049)
 _ZERO_WIDTH_JOINER = "\u200d"
@@ -182,13 +189,14 @@ class _State:
 
     def __init__(self, text: str, columns: int | None, rows: int | None, strict: bool = False,
                  on_page: Callable[[list[Page]], None] | None = None, terminal: bool = True,
-                 fresh: bool = False) -> None:
+                 fresh: bool = False, shortcuts: Shortcuts = ALL) -> None:
         if (columns is not None and columns < 2) or (rows is not None and rows < 2):
             raise ValueError("a terminal has at least 2 columns and 2 rows")
         self.text = text
         # called with the pages each time one begins: every page but the last two is then final (the
         # last one's break run may go on), so a caller can match it and let go of its lines
         self.on_page = on_page
+        self.plain_lines_at_once = shortcuts.plain_lines  # lines that only append, each at once
         self.strict = strict  # raise at the first undecided page instead of skipping it
         self.columns = columns
         self.terminal = terminal  # False: no terminal (logical lines, no right margin, strings end at BEL)
@@ -1226,6 +1234,10 @@ class Model(_Sequences):
         length = len(text)
         search = _SPECIAL.search
         while position < length:
+            if self.lost is not None and self.plain_lines_at_once:
+                position = self.skip_undecided(position)
+                if position >= length:
+                    break
             found = search(text, position)
             stop = found.start() if found else length
             if stop > position:
@@ -1267,7 +1279,108 @@ class Model(_Sequences):
                     self.home_at = -1
                 position = stop + 1
                 self.last_char = ""
+                if char == "\n" and self.plain_lines_at_once and self.lost is None:
+                    position = self.plain_lines(position)
         return self.finish()
+
+    def plain_lines(self, position: int) -> int:
+        """The lines from ``position`` on that only append, each at once where the walk could only write
+        and line-feed: the cursor at the first column of an empty row, nothing pending (a home, a wrap,
+        a swallowing string, a disputed column), no region, no row shown before the alternate screen;
+        the line's text one cell a character and short of a known margin (at an unknown one, past
+        column 80 only with autowrap on), its sequences SGR already known plain or EL 0 (at the row's
+        end), its work within the budget. The line feed is the walk's own. Returns where the walk goes
+        on (at the first line it must take token by token)."""
+        text = self.text
+        match = _PLAIN_LINE.match
+        # where the walk's mark_wide or wrap acts (none without a terminal)
+        margin = self.columns if self.columns is not None else MIN_COLUMNS if self.unknown_width else None
+        if (self.lost is not None or self.home_at >= 0 or self.disputed
+                or self.pending or not self.cx_known or self.cx or self.bottom is not None or self.has_shown):
+            return position
+        # none of these change below: a line feed only moves the cursor down and rows off the screen
+        unknown_width = self.unknown_width
+        while True:
+            row = self.grid[self.cy]
+            if row.cells or row.shown:
+                return position
+            found = match(text, position)
+            if found is None:
+                return position
+            returns = found.start(1) < found.end(1)
+            line = text[position:found.start(1)]
+            end = found.end()
+            if ESC in line:
+                erases = 0
+                pieces = _LINE_TOKEN.split(line)
+                # put_narrow's charge, text run by text run (none for runs under 16 characters)
+                work = sum([len(piece) >> 4 for piece in pieces]) if len(line) >= 16 else 0
+                cells = 0
+                for index, token in enumerate(_LINE_TOKEN.findall(line)):
+                    cells += len(pieces[index])
+                    if token in _ERASE_TO_END:
+                        erases += 1  # at the end of the row's text: erase_line erases nothing
+                    elif (seq := _PARSED.get(token) or _parse(token)).final == REP:
+                        # repeat: the character written right before it, short of the margin
+                        numbers = seq.decimal() if len(seq.params) < 10 else None
+                        count = numbers[0] if numbers is not None and len(numbers) == 1 else 0
+                        before = pieces[index][-1:]
+                        limit = margin - 1 if margin is not None else None
+                        if not count or not " " <= before < "\x7f" or (limit is not None and cells + count > limit):
+                            return position
+                        pieces[index] += before * count
+                        cells += count
+                        work += count + (count >> 4)  # repeat's charge, then put_narrow's
+                    elif token not in _PLAIN_SGR:
+                        return position
+                chars = "".join(pieces)
+                if erases and unknown_width:
+                    if len(chars) >= MIN_COLUMNS:
+                        return position  # layout_known may refuse it
+                    work += erases  # layout_known's charge for the row
+            else:
+                chars = line
+                work = len(line) >> 4
+            if self.work_left < work or not (chars.isascii() or _narrow(chars)):
+                return position
+            if margin is not None and len(chars) >= margin:
+                # at an unknown width the walk only marks the page wide (mark_wide), and refuses past
+                # column 80 with autowrap off; at a known one the line wraps: walked
+                if not unknown_width or (len(chars) > MIN_COLUMNS and not self.autowrap):
+                    return position
+                self.wide_page = True
+            if chars:
+                self.work_left -= work
+                row.cells.extend(chars)
+                self.printed = True
+                self.cx = 0 if returns else len(chars)
+            try:
+                self.line_feed()
+            except Refusal as exc:
+                self.lose(f"{_control_label(chr(10))} at offset {end - 1}: {exc}", end - 1)
+                return end
+            self.cx = 0  # carriage_return: the line feed left the rest as it is (known, no wrap pending)
+            position = end
+
+    def skip_undecided(self, position: int) -> int:
+        """On an undecided page, the text, controls, SGR and EL 0 from ``position`` on at once: for each the
+        walk only forgets a pending home and notes whether text was printed (a sequence it must parse, a
+        break among them, ends the span). Returns where the walk goes on."""
+        text = self.text
+        end = len(text)
+        at = text.find(ESC, position)
+        while at >= 0:  # up to the first sequence the walk must parse
+            token = _LINE_TOKEN.match(text, at)
+            if token is None or (token.group() not in _PLAIN_SGR and token.group() not in _ERASE_TO_END):
+                end = at
+                break
+            at = text.find(ESC, token.end())
+        shown = _LINE_TOKEN.sub("", text[position:end])
+        if end > position:
+            if _SHOWN.search(shown):
+                self.printed = True
+            self.home_at = -1
+        return end
 
     def flush_home(self) -> None:
         """Apply a CUP home that turned out not to start a break."""
@@ -1334,8 +1447,8 @@ class Model(_Sequences):
             return "RIS"
         if seq.kind is not Kind.CSI or seq.intermediates:
             return None
-        modes = seq.decimal()
-        if seq.final == ED and not seq.private and modes is not None and len(modes) == 1 and modes[0] in (0, 2, 3):
+        modes = seq.decimal() if seq.final == ED and not seq.private else None
+        if modes is not None and len(modes) == 1 and modes[0] in (0, 2, 3):
             mode = modes[0]
             if mode in (2, 3):
                 return f"ED {mode}"
@@ -1633,7 +1746,7 @@ def _control_label(char: str) -> str:
 
 def pages(text: str, columns: int | None = None, rows: int | None = None, *, strict: bool = False,
           on_page: Callable[[list[Page]], None] | None = None, terminal: bool = True,
-          fresh: bool = False) -> list[Page]:
+          fresh: bool = False, shortcuts: Shortcuts = ALL) -> list[Page]:
     """The raw text's pages, each with its informative lines or the reason it is undecided.
 
     ``strict``: raise :class:`Refusal` at the first undecided page (its ``page`` attribute: which).
@@ -1644,7 +1757,7 @@ def pages(text: str, columns: int | None = None, rows: int | None = None, *, str
     collecting = gc.isenabled()
     gc.disable()  # one page record per break, none in a cycle: a collection per thousand is pure cost
     try:
-        return Model(text, columns, rows, strict, on_page, terminal, fresh).run()
+        return Model(text, columns, rows, strict, on_page, terminal, fresh, shortcuts).run()
     finally:
         if collecting:
             gc.enable()
