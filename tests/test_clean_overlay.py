@@ -550,7 +550,7 @@ def test_page_scans_equal_their_reference(text: str) -> None:
 
     reference = re.compile(r"\x1b[)*+\-./][\x30-\x7e]|\x1b\([^B]|[\x0e\x0f]|\x1b[78]|\x1b\[[su]|\x1b[#%]")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pages, "_OTHER", reference)
+        patch.setattr(grammar, "PERSISTENT_ESCAPE", reference)
         patch.setattr(pages, "_SHIFT", re.compile("(?!)"))  # never matches: the alternation alone
         old = pages.persists(text)
     assert pages.persists(text) == old
