@@ -168,8 +168,10 @@ class ScreenModel(LineModel):
         index = self.row
         row = rows[index]
         if (row.cells or self.col or self.pending_wrap or not self.cursor_known or self.margins is not None
-                or row.ambiguous or row.ending is WRAP or (index and rows[index - 1].ending is WRAP)):
-            return False  # (a wrap into the row: EL at its first column would split the line)
+                or row.ambiguous or row.ending is WRAP or (index and rows[index - 1].ending is WRAP)
+                or self.joins_disputed):
+            return False  # (a wrap into the row: EL at its first column would split the line; a join in
+            # dispute: the walk's EL looks for it)
         if self._unknown_width() and len(text) > MIN_COLUMNS and index != len(rows) - 1:
             return False  # the walk decides (_require_wrap_room)
         if not self.top_known:
@@ -198,11 +200,12 @@ class ScreenModel(LineModel):
 
     def overlay_ready(self) -> bool:
         """Whether the cursor stands where the row model's string path starts (:meth:`overlay`): the
-        first column of the empty last row, no wrap into it, pending or disputed, its position known."""
+        first column of the empty last row, no wrap into it, pending or disputed, its position known, and
+        no join in dispute (the walk's erases look for them: the string path would charge other work)."""
         rows, index = self.rows, self.row
         row = rows[index]
         return not (row.cells or self.col or index != len(rows) - 1 or not self.cursor_known or self.pending_wrap
-                    or self.wrap_disputed or self.col_disputed or row.ambiguous or row.special
+                    or self.wrap_disputed or self.col_disputed or self.joins_disputed or row.ambiguous or row.special
                     or row.ending is WRAP or (index and rows[index - 1].ending is WRAP))
 
     def overlay(self, parts: list[str | None]) -> bool:
