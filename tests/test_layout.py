@@ -16,9 +16,6 @@ _RE_CALLS = {"compile", "match", "fullmatch", "search", "finditer", "findall", "
 _INTRODUCER_NAMES = {"ESC", "CSI", "OSC", "DCS", "SOS", "PM", "APC", "ST", "CSI_C1", "OSC_C1", "DCS_C1", "SOS_C1",
                      "PM_C1", "APC_C1", "ST_C1", "_INTRODUCER"}
 _INTRODUCER_CODES = ("\x1b", "\x9b", "\\x1b", "\\x9b", "\\033", "\\u001b", "\\u001B", "\\e")
-#: The cleaner's modules still holding escape patterns of their own (after c22b moved most into the
-#: grammar): the lead empties this set as they go (the second test fails on a stale name).
-CLEANER_MODULES_BEING_CLEANED = frozenset({"cleaner.py", "session.py"})
 
 
 def _modules() -> list[Path]:
@@ -77,15 +74,7 @@ def test_the_checker_finds_escape_patterns_however_they_are_spelled() -> None:
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda path: str(path.relative_to(PIPELINE)))
 def test_no_escape_pattern_outside_the_grammar(path: Path) -> None:
-    if path.name in CLEANER_MODULES_BEING_CLEANED and path.parent == PIPELINE:
-        pytest.skip("a known cleaner module: its escape patterns are still to move into the grammar")
     assert escape_patterns(path.read_text(encoding="utf-8")) == [], f"{path.name}: an escape pattern; use grammar.py"
-
-
-@pytest.mark.parametrize("name", sorted(CLEANER_MODULES_BEING_CLEANED))
-def test_the_known_cleaner_modules_still_hold_one(name: str) -> None:
-    """A stale name in :data:`CLEANER_MODULES_BEING_CLEANED` fails here: remove it."""
-    assert escape_patterns((PIPELINE / name).read_text(encoding="utf-8")), f"{name} is clean: drop it from the set"
 
 
 # --- Imports: no cycle in textclean; the verifier a chain that never reaches the cleaner ------------

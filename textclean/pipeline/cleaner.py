@@ -38,8 +38,7 @@ _CR_BEFORE_TEXT = grammar.CR_BEFORE_TEXT
 # between two tokens is text to write.
 _AUTOWRAP_OFF = grammar.AUTOWRAP_OFF
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
-# A line whose CR leaves a redraw whatever the substitution removes (it only removes from ESC or BEL).
-_CR_REDRAWS = re.compile(r"\r[^\r\n\x1b\x07]")
+_CR_REDRAWS = grammar.CR_REDRAWS
 # The string path for a line redrawn by CR, EL and backspaces (LineModel.overlay), once its inert
 # sequences are marked: split at CRs, EL 0 / 2 and backspace runs. Text runs must then be one cell per
 # character. (Without a backspace in the line, the pattern without them scans ~2.5x faster.)

@@ -507,6 +507,9 @@ SGR_ONLY = re.compile(rf"\x1b\[[0-9;]*{SGR}")
 #: A CR followed by a character no substitution removes (sequences start with ESC; C1 is refused), or
 #: by EL 2 (which no substitution removes): the whole-text substitution would leave a redraw.
 CR_BEFORE_TEXT = re.compile(rf"\r(?:[^\r\n\x1b]|\x1b\[2{EL})")
+#: A CR followed by anything but CR, LF, ESC or BEL: the line is redrawn whatever the substitution
+#: removes from it (it removes only from an ESC or a BEL), so the one-regex path does not take it.
+CR_REDRAWS = re.compile(r"\r[^\r\n\x1b\x07]")
 #: DECRST of a mode list holding 7 (DECAWM off), leading zeros and empty fields included.
 AUTOWRAP_OFF = re.compile(rf"\x1b\[\?(?:[0-9;]*;)?0*{DECAWM}(?:;[0-9;]*)?{RM}")
 #: The string path for a line redrawn by CR and EL 0 / 2 (and backspace runs): what it splits at.
@@ -526,3 +529,17 @@ SWALLOWING_STRING = re.compile(
     rf"|\x1bP[\x20-\x3f]*[^{C0_RANGE}{C1_RANGE}\x20-\x3f]{STRING_PAYLOAD}*"
     rf"[{ABORT_CONTROLS}]"
 )
+#: From where a :data:`SWALLOWING_STRING` ends: a line end (CR or LF) before the next ESC, and all up to
+#: that ESC (or the text's end). tmux joins the text before the string with the text after its ST.
+LINE_END_BEFORE_ESC = re.compile(r"[^\x1b\r\n]*[\r\n][^\x1b]*")
+#: Where tmux 3.3a ends an SOS, PM or APC that :data:`SWALLOWING_STRING` ended early (checked live): at
+#: the next ESC (which starts a sequence of its own), CAN or SUB; a DCS before its data too.
+TMUX_ENDS_STRING = re.compile(rf"[\x1b{ABORT_CONTROLS}]")
+#: Where tmux 3.3a ends a DCS whose data began: only at ST (an ESC followed by anything else, CAN and SUB
+#: are the string's data there).
+TMUX_ENDS_DCS = re.compile(r"\x1b\\")
+#: A DCS before its data (only parameter digits and ';', and C0 tmux ignores, after ESC P): tmux is still
+#: reading its parameters, where an ESC, CAN or SUB ends it as it ends SOS / PM / APC (checked live:
+#: ``h ESC P BEL ESC [ m 3`` shows ``h3``). Anything else (a final byte, ':', a private marker) may have
+#: begun its data, which only ST ends.
+DCS_BEFORE_DATA = re.compile(r"[\x00-\x17\x19\x1c-\x1f0-9;]*")

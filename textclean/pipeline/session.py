@@ -65,7 +65,6 @@ _DIGITS = re.compile(r"[0-9;]*")
 SWALLOWING_STRING = grammar.SWALLOWING_STRING
 _RESTORE = grammar.RESTORE_CURSOR  # DECRC, SCORC, XTRESTORE 1048
 _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes ``surrogateescape`` could not decode
-_LINE_END_BEFORE_ESC = re.compile(r"[^\x1b\r\n]*[\r\n][^\x1b]*")  # then an ESC (or the end)
 # After a swallowing string: anything but appended text, line ends and inert sequences is a redraw.
 _REDRAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]|\r(?!\n)")
 
@@ -91,7 +90,7 @@ def joined_by_swallowing(text: str) -> str | None:
     """Where a string tmux swallows past is followed by a line end before the next ESC (tmux joins
     the lines around it): a description, or None."""
     for m in SWALLOWING_STRING.finditer(text):
-        line_end = _LINE_END_BEFORE_ESC.match(text, m.end())
+        line_end = grammar.LINE_END_BEFORE_ESC.match(text, m.end())
         if line_end is None or line_end.end() == len(text):
             continue  # the string swallows to the end (tmux shows less: the safe side)
         if SWALLOWING_STRING.match(text, line_end.end()) is not None:
@@ -99,18 +98,6 @@ def joined_by_swallowing(text: str) -> str | None:
         return (f"a line end after {grammar.describe(grammar.parse(m.group()))} at offset {m.start()}, a string "
                 "tmux does not end there (it joins the text before it with the text after its ST)")
     return None
-
-
-# Where tmux 3.3a ends a string that :data:`SWALLOWING_STRING` ended early (checked live): SOS, PM and
-# APC at the next ESC (which starts a sequence of its own), CAN or SUB; DCS only at ST (an ESC followed
-# by anything else, CAN and SUB are the string's data there).
-_TMUX_ENDS_STRING = re.compile(rf"[\x1b{grammar.ABORT_CONTROLS}]")
-_TMUX_ENDS_DCS = re.compile(r"\x1b\\")
-# A DCS before its data (only parameter digits and ';', and C0 tmux ignores, after ESC P): tmux is still
-# reading its parameters, where an ESC, CAN or SUB ends it as it ends SOS / PM / APC (checked live:
-# ``h ESC P BEL ESC [ m 3`` shows ``h3``). Anything else (a final byte, ':', a private marker) may have
-# begun its data, which only ST ends.
-_DCS_BEFORE_DATA = re.compile(r"[\x00-\x17\x19\x1c-\x1f0-9;]*")
 
 
 _PLAIN_STRETCH = re.compile(r"[^\x00-\x06\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*")  # text, HT, LF, CR, BEL
@@ -150,8 +137,9 @@ def swallowed_text(text: str) -> str | None:
     (issue 23). A description, or None."""
     for m in SWALLOWING_STRING.finditer(text):
         start = m.end()
-        in_data = m.group()[1] == "P" and _DCS_BEFORE_DATA.fullmatch(m.group(), 2, m.end() - m.start() - 1) is None
-        tmux_end = (_TMUX_ENDS_DCS if in_data else _TMUX_ENDS_STRING).search(text, start)
+        string = m.group()
+        in_data = string[1] == "P" and grammar.DCS_BEFORE_DATA.fullmatch(string, 2, len(string) - 1) is None
+        tmux_end = (grammar.TMUX_ENDS_DCS if in_data else grammar.TMUX_ENDS_STRING).search(text, start)
         stop = len(text) if tmux_end is None else tmux_end.start()
         stretch = text[start:stop]
         if not stretch.strip("\x07"):
