@@ -28,7 +28,7 @@ from strategies import (
 
 from oracle import corpora
 from textclean.pipeline import cleaner, session
-from textclean.pipeline.redraw import LineModel, Unresolved
+from textclean.pipeline.redraw import LineModel, Unresolved, without_inert
 from textclean.pipeline.screen import WRAP, ScreenModel
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -330,7 +330,7 @@ def test_sgr_first_substitutes_what_the_inert_pattern_does(text: str, mark: str)
 
     erases = text.count("\x1b[K") + text.count("\x1b[0K") + text.count("\x1b[2K")
     for inert, left in ((grammar.INERT_SEQUENCE, erases), (grammar.APPEND_ONLY_INERT, 0), (grammar.INERT_SEQUENCE, 0)):
-        assert cleaner._without(inert, text, mark, left) == inert.subn(mark, text)
+        assert without_inert(inert, text, mark, left) == inert.subn(mark, text)
 
 
 def test_plain_lines_after_a_redraw_are_substituted_as_a_block(monkeypatch: pytest.MonkeyPatch) -> None:

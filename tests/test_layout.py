@@ -160,19 +160,8 @@ def test_the_cycle_finder_finds_a_cycle_through_a_function_level_import(tmp_path
     assert cycles(import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.b"]]
 
 
-#: Cycles on the cleaner's side, to be removed there: the lead empties this set as they go (the stale
-#: check below fails once one is gone). s27: session.py imports cleaner._overlay inside a function.
-KNOWN_CYCLES = frozenset({frozenset({"textclean.pipeline.cleaner", "textclean.pipeline.session"})})
-
-
 def test_no_import_cycle_in_textclean() -> None:
-    found = {frozenset(component) for component in cycles(import_graph(PACKAGE, "textclean"))}
-    assert found - KNOWN_CYCLES == set()
-
-
-@pytest.mark.parametrize("cycle", sorted(sorted(c) for c in KNOWN_CYCLES))
-def test_the_known_cycles_still_exist(cycle: list[str]) -> None:
-    assert cycle in cycles(import_graph(PACKAGE, "textclean")), f"{cycle} is gone: drop it from KNOWN_CYCLES"
+    assert cycles(import_graph(PACKAGE, "textclean")) == []
 
 
 def chain_violations(graph: dict[str, dict[str, set[str]]]) -> list[str]:

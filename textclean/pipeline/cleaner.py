@@ -15,10 +15,10 @@ from typing import NamedTuple, NoReturn
 
 from . import grammar, pages, session
 from .grammar import Kind
-from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
+from .model import MIN_COLUMNS, SCREEN_LINES
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUU, DECRC, DECSC, ECH, EL, HPA, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR, c1_control_offset
-from .redraw import INERT_MARK, ONE_CELL_TEXT, LineModel, Unresolved
+from .redraw import INERT_MARK, NOT_TEXT, ONE_CELL_TEXT, LineModel, Unresolved, overlay_line, without_inert
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
 # SGR with plain parameters: what most of a coloured text's sequences are (one literal-prefix pattern).
@@ -39,13 +39,6 @@ _CR_BEFORE_TEXT = grammar.CR_BEFORE_TEXT
 _AUTOWRAP_OFF = grammar.AUTOWRAP_OFF
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
 _CR_REDRAWS = grammar.CR_REDRAWS
-# The string path for a line redrawn by CR, EL and backspaces (LineModel.overlay), once its inert
-# sequences are marked: split at CRs, EL 0 / 2 and backspace runs. Text runs must then be one cell per
-# character. (Without a backspace in the line, the pattern without them scans ~2.5x faster.)
-_CR_OR_EL = grammar.CR_OR_EL
-_MOVES = grammar.MOVES  # never inert
-_CR_EL_OR_BACKSPACES = grammar.CR_EL_OR_BACKSPACES
-_NOT_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # The token path's steps (_feed_runs): a run of text and inert sequences between two other tokens
 # (group 1), a run of backspaces (group 2), or one other token. Text excludes C1 (a C1 text goes
 # token by token): then every character of a line is in exactly one match.
@@ -103,25 +96,6 @@ def _append_only(columns: int | None) -> re.Pattern[str]:
     return grammar.APPEND_ONLY_INERT if columns is None else grammar.INERT_SEQUENCE
 
 
-def _without(inert: re.Pattern[str], text: str, mark: str = "", sequences_left: int = 0) -> tuple[str, int]:
-    """``inert.subn(mark, text)`` (``inert`` removes SGR and more), SGR first: a literal-prefix pattern
-    ~40% faster on what most of a coloured text's sequences are. The same result: SGR are marked by NUL
-    (no sequence ``inert`` removes holds an SGR or a NUL, so none is made or unmade), then the rest,
-    unless what is left is ``sequences_left`` sequences the caller knows ``inert`` leaves."""
-    if INERT_MARK in text or (not sequences_left and "\x1b[K" in text):  # EL 0 beside SGR (grep, gcc): one pass
-        return inert.subn(mark, text)
-    if not mark and not sequences_left:  # removed outright: with no ESC or BEL left, none was joined
-        stripped, count = _SGR_ONLY.subn("", text)
-        if "\x1b" not in stripped and "\x07" not in stripped:
-            return stripped, count
-        return inert.subn(mark, text)
-    marked, count = _SGR_ONLY.subn(INERT_MARK, text)
-    if marked.count("\x1b") != sequences_left or "\x07" in marked:
-        marked, more = inert.subn(INERT_MARK, marked)
-        count += more
-    return (marked if mark == INERT_MARK or not count else marked.replace(INERT_MARK, mark)), count
-
-
 def _has_residual_control(text: str) -> bool:
     if len(text) < _SCAN_AS_BYTES:
         if _RESIDUAL_CONTROL_CHAR.search(text) is not None:
@@ -171,7 +145,7 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None,
             raise TerminalsDisagree(UNSUPPORTED_CONTROL, swallowed)
     # With a backspace or a CR before text, the whole-text substitution would leave that control: skip it.
     if "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None):
-        stripped, count = _without(_append_only(columns), text)
+        stripped, count = without_inert(_append_only(columns), text)
         if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
             return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
         del stripped  # not kept alive beside the row model
@@ -281,7 +255,7 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
             # EL 2 is never removed: the substitution would leave it (fast or not, the same outcome)
             if fresh and "\b" not in body and ("\r" not in body or _CR_REDRAWS.search(body) is None) and (
                     not fast or "\x1b[2K" not in body):
-                stripped, count = _without(_append_only(columns), body)
+                stripped, count = without_inert(_append_only(columns), body)
                 if not _has_residual_control(stripped):
                     tally[0] += count
                     tally[1] += len(body) - len(stripped)
@@ -295,7 +269,7 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
                         f"redraw after {grammar.describe(grammar.parse(swallowing.group()))} at offset "
                         f"{swallowed_from}, a string tmux does not end there (it swallows what follows)",
                     )
-                if not (fast and fresh and _overlay(model, body, tally)):
+                if not (fast and fresh and overlay_line(model, body, tally)):
                     (_feed_runs if runs else _feed_tokens)(model, body, offset, tally)
             if not more:
                 if ending:
@@ -348,7 +322,7 @@ class _Blocks:
         if last < start or INERT_MARK in text[start:last]:
             return
         self.lines_raw = text[start:last].split("\n")
-        self.lines_marked = _without(self.inert, text[start:last], INERT_MARK)[0].split("\n")
+        self.lines_marked = without_inert(self.inert, text[start:last], INERT_MARK)[0].split("\n")
         at = start
         for index, line in enumerate(self.lines_raw):
             self.starts[at] = index
@@ -383,40 +357,6 @@ class _Blocks:
             self.stopped = at
 
 
-def _overlay(model: LineModel, body: str, tally: list[int]) -> bool:
-    """A fresh row redrawn by CR, EL and backspaces, on strings (:meth:`LineModel.overlay`); False:
-    feed it a run at a time.
-
-    Each inert sequence is replaced by :data:`INERT_MARK` first (no CR, EL or backspace is inside one),
-    then the text split at CR, EL and backspace runs."""
-    if "\x1b" in body and _MOVES.search(body) is not None:
-        return False  # a cursor move or erase in display stays after any substitution: no string path
-    erases = body.count("\x1b[K") + body.count("\x1b[0K") + body.count("\x1b[2K") if "\x1b" in body else 0
-    if "\x07" not in body and body.count("\x1b") == erases:
-        marked, count = body, 0
-    elif INERT_MARK in body:
-        return False  # a control in the text: the walk refuses it
-    else:
-        marked, count = _without(grammar.INERT_SEQUENCE, body, INERT_MARK, erases)
-        if marked.count("\x1b") != erases:
-            return False  # another sequence
-    parts: list[str | None] = (_CR_EL_OR_BACKSPACES if "\b" in marked else _CR_OR_EL).split(marked)
-    runs = "".join(parts[::2])  # type: ignore[arg-type]
-    if not _narrow(runs.replace(INERT_MARK, "") if count else runs) or not model.overlay(parts):
-        return False
-    erased = [c for c in parts[1::2] if c is not None and c[0] == "\x1b"]
-    tally[0] += count + len(erased)
-    tally[1] += len(body) - len(marked) + count + sum(map(len, erased))  # each inert sequence marked by one NUL
-    return True
-
-
-def _narrow(text: str) -> bool:
-    """Every character takes one cell on every terminal (so a run's length is its width)."""
-    if ONE_CELL_TEXT.fullmatch(text) is not None:
-        return True
-    return _NOT_TEXT.search(text) is None and all(settled_width(ch) == 1 for ch in set(text) if ch >= "\u0300")
-
-
 def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> None:
     """One line without its ending: text runs and controls, in order."""
     pos = 0
@@ -437,7 +377,7 @@ def _feed_runs(model: LineModel, body: str, offset: int, tally: list[int]) -> No
     if "\x1b" in body:  # text between SGR alone (a row of a multi-row display) is one run: no scan for tokens
         pieces = _SGR_ONLY.split(body)
         text = "".join(pieces)
-        if _NOT_TEXT.search(text) is None:
+        if NOT_TEXT.search(text) is None:
             if text and not model.write_pieces(pieces, text):
                 _feed_tokens(model, body, offset, tally)
                 return
@@ -462,7 +402,7 @@ def _write_run(model: LineModel, run: str, tally: list[int]) -> bool:
     writing each piece (:meth:`LineModel.write_pieces`); False: nothing done."""
     pieces = _SGR_ONLY.split(run)
     text = "".join(pieces)
-    if "\x1b" in text or "\x07" in text:  # not SGR alone (see _without)
+    if "\x1b" in text or "\x07" in text:  # not SGR alone (see redraw.without_inert)
         pieces = grammar.INERT_SEQUENCE.split(run)
         text = "".join(pieces)
     if text and not model.write_pieces(pieces, text):

@@ -51,7 +51,7 @@ from .names import (
     SU,
     VPA,
 )
-from .redraw import INERT_MARK, ONE_CELL_TEXT, Row, Unresolved
+from .redraw import INERT_MARK, ONE_CELL_TEXT, Row, Unresolved, overlay_line
 from .screen import WRAP, ScreenModel
 
 _TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
@@ -667,14 +667,12 @@ _OVERLAY_MIN_CHARS = 96
 
 def _overlaid(model: ScreenModel, body: str, tally: list[int]) -> bool:
     """A line redrawn by CR and EL alone (progress frames) from the first column of an empty last row,
-    resolved on strings as the row model's string path resolves it (``cleaner._overlay``): the same
+    resolved on strings as the row model's string path resolves it (:func:`redraw.overlay_line`): the same
     cells, cursor, tallies, work and character for REP as :func:`_feed_line`; False: walk it."""
     if len(body) < _OVERLAY_MIN_CHARS or "\r" not in body or "\b" in body or "\x1b[?" in body \
             or not model.overlay_ready():
         return False
-    from .cleaner import _overlay  # (cleaner imports this module)
-
-    return _overlay(model, body, tally)
+    return overlay_line(model, body, tally)
 
 
 def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tokens: re.Pattern[str]) -> None:
