@@ -281,3 +281,258 @@ def chain(rng: random.Random, columns: int, rows: int) -> bytes:
             out.append(pool[rng.choice(list(pool))](rng, columns, rows))
         out.append(rng.choice([b"", b"Q", b"\r\n", b"\rR\r\n", b"\x1b[2K\rS\r\n"]))
     return b"".join(out)
+
+
+# ---------------------------------------------------------------------------------------------------
+# session 30: red team on the wrap-flag dispute (EL 2 / ED on a row of a wrapped line), SM / RM of
+# ANSI modes, a zero-width mark at the pending-wrap column, page breaks and clears spelled by their
+# numbers. Run by fuzz/red30.py.
+
+# Cells ending a row at the margin: plain, a wide character in the last two cells, a wide character
+# that does not fit (it wraps, leaving the last cell blank), a combining mark or ZWJ on the last cell.
+_MARGIN_ENDS = ["plain", "plain", "plain", "wide", "spill", "combining", "zwj", "vs16", "sgr"]
+
+# What erases or moves over a row of the wrapped line (the dispute's creators and carriers).
+_ERASE_OPS = {
+    "CUU": lambda rng, k: csi(f"{rng.choice(['', '1', str(k), str(max(k - 1, 1)), str(k + 1)])}A"),
+    "CUD": lambda rng, k: csi(f"{rng.choice(['', '1', str(k)])}B"),
+    "CR": lambda rng, k: b"\r",
+    "EL0": lambda rng, k: csi(rng.choice(["K", "0K", "00K"])),
+    "EL1": lambda rng, k: csi("1K"),
+    "EL2": lambda rng, k: csi(rng.choice(["2K", "02K", "2K"])),
+    "ED0": lambda rng, k: csi(rng.choice(["J", "0J"])),
+    "ED1": lambda rng, k: csi("1J"),
+    "ED2": lambda rng, k: csi("2J"),
+    "IL": lambda rng, k: csi(rng.choice(["L", "1L", "2L"])),
+    "DL": lambda rng, k: csi(rng.choice(["M", "1M", "2M"])),
+    "SU": lambda rng, k: csi(rng.choice(["S", "1S"])),
+    "SD": lambda rng, k: csi(rng.choice(["T", "1T"])),
+    "RI": lambda rng, k: b"\x1bM",
+    "ICH": lambda rng, k: csi(rng.choice(["@", "3@"])),
+    "DCH": lambda rng, k: csi(rng.choice(["P", "3P"])),
+    "ECH": lambda rng, k: csi(rng.choice(["X", "5X", "999X"])),
+    "CHA1": lambda rng, k: csi("G"),
+    "LF": lambda rng, k: b"\n",
+}
+
+
+def _cells(rng: random.Random, n: int, label: bytes = b"") -> bytes:
+    """``n`` cells of text (``n`` >= 0): a label, bar characters, spaces."""
+    body = label[:n]
+    fill = n - len(body)
+    done = rng.randint(0, fill)
+    return body + rng.choice([b"#", b"=", b"-"]) * done + b" " * (fill - done)
+
+
+def margin_row(rng: random.Random, columns: int, index: int, end: str | None = None) -> bytes:
+    """Exactly ``columns`` cells (the cursor then at the pending-wrap column), its end per _MARGIN_ENDS."""
+    end = end or rng.choice(_MARGIN_ENDS)
+    label = b"b%d " % index
+    if end == "wide" and columns >= 2:
+        return _cells(rng, columns - 2, label) + "\u4e2d".encode()
+    if end == "spill" and columns >= 2:  # the wide character wraps: the row's last cell stays blank
+        return _cells(rng, columns - 1, label)  # the caller writes the wide character next
+    if end == "combining":
+        return _cells(rng, columns - 1, label) + "e\u0301".encode()
+    if end == "zwj":
+        return _cells(rng, columns - 1, label) + "x\u200d".encode()
+    if end == "vs16":
+        return _cells(rng, columns - 1, label) + "y\ufe0f".encode()
+    if end == "sgr":
+        return b"\x1b[1;32m" + _cells(rng, columns, label) + b"\x1b[0m"
+    return _cells(rng, columns, label)
+
+
+def wrapjoin(rng: random.Random, columns: int, rows: int) -> bytes:
+    """uv / indicatif frames: rows padded to exactly the width, the next row's text written right after
+    (autowrap joins them), then every order of CUU / CUD / CR / EL / ED / IL / DL / SU / SD / RI / ICH /
+    DCH / ECH over them, redrawn with shorter or exactly-width text, or blanked and written into later;
+    some frames pushed off the top by lines."""
+    k = rng.randint(1, max(1, min(6, rows - 1)))
+    out = [rng.choice([b"", b"$ uv pip install x\r\n", b"\x1b[H\x1b[2J", b"log\r\n" * rng.randint(1, rows + 2)])]
+    for frame in range(rng.randint(1, 5)):
+        joined = rng.random() < 0.7
+        bars = [margin_row(rng, columns, i) if joined else _cells(rng, rng.randint(1, columns), b"b%d " % i)
+                for i in range(k)]
+        last = rng.choice(["pad", "short"])
+        if last == "short":
+            bars[-1] = _cells(rng, rng.randint(1, max(1, columns - 1)), b"t ")
+        out.append((b"" if joined else b"\r\n").join(bars))
+        if rng.random() < 0.15:
+            out.append(b"\r\n" + b"".join(word(rng, 4) + b"\r\n" for _ in range(rng.randint(1, rows + 1))))
+        shape = rng.random()
+        if shape < 0.35:  # uv: up, CR, erase each row
+            up = k - 1
+            out.append(csi(f"{up}A") if up else b"")
+            erase = rng.choice([csi("2K"), csi("K"), csi("J"), csi("2K")])
+            out.append(b"\r" + (erase + csi("B")) * (k - 1) + erase + (csi(f"{k - 1}A") if k > 1 else b""))
+        elif shape < 0.6:  # indicatif: erase upwards
+            out.append(b"\r" + csi("2K") + (csi("1A") + csi("2K")) * (k - 1))
+        else:  # a random order of 1..5 ops
+            for _ in range(rng.randint(1, 5)):
+                out.append(_ERASE_OPS[rng.choice(list(_ERASE_OPS))](rng, k))
+        redraw = rng.random()
+        if redraw < 0.3:
+            out.append(b"".join(margin_row(rng, columns, i) for i in range(rng.randint(1, k))))
+        elif redraw < 0.55:
+            out.append(b"\r\n".join(_cells(rng, rng.randint(1, columns), b"s%d " % i) for i in range(rng.randint(1, k))))
+        elif redraw < 0.75:  # blank rows now, text into them later
+            out.append(b"".join(csi("2K") + csi("B") for _ in range(k - 1)) + csi("2K"))
+            out.append(rng.choice([csi(f"{k - 1}A") if k > 1 else b"", csi("H"), b"\r", csi(f"{rng.randint(1, k)}d")]))
+            out.append(word(rng, rng.choice([1, 4, columns // 2 or 1, columns])))
+        elif redraw < 0.85:
+            out.append(word(rng, rng.randint(1, 6)))
+        if rng.random() < 0.2:
+            out.append("\u4e2d".encode())
+    out.append(rng.choice([b"Installed 3 packages\r\n", b"\r\n", b"", b"\x1b[?25h", b"\r\n" * rows, b"done"]))
+    return b"".join(out)
+
+
+def uv_frames(rng: random.Random, columns: int, rows: int) -> bytes:
+    """uv's exact shape, frames of 2..6 bars: every row but the last padded to the width and the next
+    row's text right after it (autowrap joins them), then ``CSI 1 A CR EL 2`` up the rows or ``CSI 1 A
+    CR EL 2 CSI 1 B CR EL 2 CSI 1 A`` (uv), then the redraw; varied at one point per stream (the last
+    row exactly the width, ED / EL 0 / EL 1 / ECH instead of EL 2, the final frame blank, fewer or more
+    bars, rows scrolled first, a wide character at the margin, text into blanked rows later)."""
+    k = rng.randint(2, max(2, min(6, rows - 1)))
+    variant = rng.choice(["plain", "plain", "exact_last", "ed", "blank_final", "shrink", "grow", "scroll",
+                          "wide_end", "el0", "el1", "ech", "later", "sgr"])
+    out = [rng.choice([b"Resolved 5 packages in 1ms\r\n", b"", b"\x1b[H\x1b[2J", b"$ uv sync\r\n"])]
+    if variant == "scroll":
+        out.append(b"".join(b"l%d\r\n" % i for i in range(rows)))
+    frames = rng.randint(1, 5)
+    n = k
+    for frame in range(frames):
+        if variant == "shrink" and frame == frames - 1:
+            n = max(1, k - 1)
+        if variant == "grow" and frame == frames - 1:
+            n = min(k + 1, max(1, rows - 1))
+        end = "wide" if variant == "wide_end" else "sgr" if variant == "sgr" else "plain"
+        bars = [margin_row(rng, columns, i, end) for i in range(n - 1)]
+        bars.append(margin_row(rng, columns, n - 1, end) if variant == "exact_last"
+                    else _cells(rng, rng.randint(1, max(1, columns - 1)), b"z "))
+        if variant == "blank_final" and frame == frames - 1:
+            break
+        out.append(b"".join(bars))
+        erase = {"ed": csi("J"), "el0": csi("K"), "el1": csi("1K"), "ech": csi(f"{columns}X")}.get(variant, csi("2K"))
+        if n == 2 and rng.random() < 0.5:  # uv's own
+            out.append(csi("1A") + b"\r" + erase + csi("1B") + b"\r" + erase + csi("1A"))
+        elif variant == "ed":
+            out.append((csi(f"{n - 1}A") if n > 1 else b"") + b"\r" + erase)
+        else:  # indicatif: up the rows
+            out.append(b"\r" + erase + (csi("1A") + b"\r" + erase) * (n - 1))
+        if variant == "later" and frame == frames - 1:
+            out.append(csi(f"{rng.randint(1, n)}B") + word(rng, rng.randint(1, columns)) + b"\r\n")
+    out.append(rng.choice([b"Installed 5 packages in 2ms\r\n", b"", b"\r\n", b"x", b"done\r\n + a\r\n"]))
+    return b"".join(out)
+
+
+# ANSI mode parameters: the inert 34 (and 2 / 12 the cleaner takes), IRM 4, LNM 20, unknown ones, spelled
+# with leading zeros, empty fields, colon sub-parameters.
+_MODES = ["34", "034", "0034", "2", "02", "12", "012", "4", "04", "20", "020", "", "0", "1", "3", "35", "340",
+          "3:4", "34:", "25", "7"]
+
+
+def _mode_seq(rng: random.Random) -> bytes:
+    params = ";".join(rng.choice(_MODES) for _ in range(rng.choice([1, 1, 1, 2, 3])))
+    prefix = rng.choice(["", "", "", "", "?", ">", "=", " "])
+    inter = rng.choice(["", "", "", "", "$", "!"])
+    return csi(f"{prefix}{params}{inter}{rng.choice('hhhll')}")
+
+
+def ansi_modes(rng: random.Random, columns: int, rows: int) -> bytes:
+    """SM / RM of ANSI mode lists (inert 34, 2, 12 beside IRM 4 / LNM 20, leading zeros, empty fields),
+    then text that IRM would insert, LF that LNM would make CR LF, redraws and SGR around."""
+    out = []
+    for _ in range(rng.randint(1, 6)):
+        op = rng.choice(["mode", "mode", "text", "cr", "lf", "sgr", "bs", "cuu", "el"])
+        if op == "mode":
+            out.append(_mode_seq(rng))
+        elif op == "text":
+            out.append(word(rng, rng.choice([2, 5, columns - 1, columns, columns + 2])))
+        elif op == "cr":
+            out.append(b"\r" + word(rng, rng.randint(1, 4)))
+        elif op == "lf":
+            out.append(rng.choice([b"\n", b"\r\n", b"\x0b", b"\x0c"]) + word(rng, 3))
+        elif op == "sgr":
+            out.append(b"\x1b[1m" + word(rng, 3) + b"\x1b[0m")
+        elif op == "bs":
+            out.append(b"\b\b" + word(rng, 1))
+        elif op == "cuu":
+            out.append(csi("A") + b"\r" + word(rng, 2))
+        else:
+            out.append(csi(rng.choice(["K", "1K", "2K"])) + word(rng, 2))
+    out.append(rng.choice([b"\r\n", b"", b"\x1b[34l\r\n", b"\x1b[4l\r\n"]))
+    return b"".join(out)
+
+
+# Zero-width and combining characters, and characters whose width tables differ.
+_MARKS = ["\u0301", "\u0300\u0301", "\u200d", "\u200b", "\ufe0f", "\ufe0e", "\u20dd", "\u0489", "\u1160",
+          "\u00ad", "\u200c", "\u2060", "\U0001f3fb", "\u0e31", "\u0903", "\u302a"]
+
+
+def margin_marks(rng: random.Random, columns: int, rows: int) -> bytes:
+    """A zero-width / combining mark written at the pending-wrap column (after a plain, wide or SGR'd last
+    cell, after a control that keeps or cancels the pending wrap), then text, a redraw or a line end."""
+    out = [rng.choice([b"", b"top\r\n", b"\x1b[H\x1b[2J"])]
+    for _ in range(rng.randint(1, 3)):
+        out.append(margin_row(rng, columns, 0, rng.choice(["plain", "wide", "sgr", "combining"])))
+        for _ in range(rng.choice([0, 0, 1, 2])):
+            out.append(rng.choice([b"\x1b[m", b"\x1b[1m", csi("A"), csi("B"), b"\x1b7", b"\x1b8", csi("K"),
+                                   b"\x1b]0;t\x07", csi("34h"), b"\x1b[?25l"]))
+        out.append("".join(rng.choice(_MARKS) for _ in range(rng.choice([1, 1, 2, 3]))).encode())
+        out.append(rng.choice([b"", word(rng, 3), "\u4e2d".encode(), b"\r" + word(rng, 4), b"\b" + word(rng, 1),
+                               csi("2K") + b"\r" + word(rng, 2), b"\r\n", csi("A") + b"\r\n" + word(rng, 2)]))
+        out.append(rng.choice([b"\r\n", b"", b"\n"]))
+    out.append(rng.choice([b"end\r\n", b"", b"\r\n"]))
+    return b"".join(out)
+
+
+_HOMES = [b"\x1b[H", b"\x1b[01;01H", b"\x1b[;H", b"\x1b[;;H", b"\x1b[1;H", b"\x1b[;1H", b"\x1b[0;0H", b"\x1b[f",
+          b"\x1b[001;0001f", b"\x1b[1;1;1H", b"\x1b[2;1H", b"\x1b[1;2H", b"\x1b[0H", b"\x1b[;2H"]
+_CLEARS = [b"\x1b[2J", b"\x1b[02J", b"\x1b[002J", b"\x1b[2;J", b"\x1b[2;3J", b"\x1b[3;2J", b"\x1b[J", b"\x1b[0J",
+           b"\x1b[3J", b"\x1b[03J", b"\x1b[3;J", b"\x1b[1J", b"\x1b[;2J", b"\x1b[?2J", b"\x1b[22J", b"\x1bc",
+           b"\x1b[2 J"]
+_SCREENS = [b"\x1b[?1049h", b"\x1b[?01049h", b"\x1b[?1049;25h", b"\x1b[?25;1049h", b"\x1b[?1049;1047h",
+            b"\x1b[?1049;7l", b"\x1b[?7;1049h", b"\x1b[?1049;6h", b"\x1b[?1049l", b"\x1b[?01049l", b"\x1b[?25;1049l",
+            b"\x1b[?1049;47l", b"\x1b[?047h", b"\x1b[?1047;25h", b"\x1b[?1049;h", b"\x1b[?;1049h", b"\x1b[?1049;1h",
+            b"\x1b[?025h", b"\x1b[?025l", b"\x1b[?25;12h", b"\x1b[?0025;0012l", b"\x1b[?25;7l", b"\x1b[?7;25h",
+            b"\x1b[?25;1h", b"\x1b[?25;2004h", b"\x1b[?1049;1049h", b"\x1b[?25;6h"]
+
+
+def page_spellings(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Cleaned pages (SGR, CR redraws, rows to and past the bottom) between breaks spelled by their
+    numbers (CSI 01;01 H, CSI ;H, CSI 02 J, ?01049h, ?1049;25h, ?025h, mode lists with 7 or 6 in them),
+    ED 3 / RIS after cleaned pages."""
+    out = [rng.choice([b"", b"\x1b[H\x1b[2J", b"\x1b[;H\x1b[02J"])]
+    for _ in range(rng.randint(2, 5)):
+        count = rng.choice([1, 2, rows - 1, rows, rows + 1, max(1, rows // 2)])
+        for i in range(max(1, count)):
+            if i:
+                out.append(rng.choice([b"\n", b"\r\n"]))
+            w = rng.choice([1, 3, columns - 1, columns, columns + 2])
+            out.append(b"\x1b[1m" + word(rng, 1) + b"\x1b[m" + word(rng, max(0, w - 1)))
+            if rng.random() < 0.2:
+                out.append(b"\r" + word(rng, 2))
+        if rng.random() < 0.3:
+            out.append(b"\r\n")
+        brk = rng.random()
+        if brk < 0.4:
+            parts = [rng.choice(_HOMES), rng.choice(_CLEARS)]
+            rng.shuffle(parts)
+            out.append(b"".join(parts))
+        elif brk < 0.7:
+            out.append(rng.choice(_SCREENS) + rng.choice([b"", rng.choice(_HOMES) + rng.choice(_CLEARS)]))
+        elif brk < 0.85:
+            out.append(rng.choice([b"\x1b[3J", b"\x1b[03J", b"\x1bc", b"\x1b[3J\x1b[H\x1b[2J", b"\x1b[H\x1b[3J"]))
+        else:
+            out.append(rng.choice(_CLEARS))
+    out.append(rng.choice([b"end\r\n", b"end", b"\x1b[?1049l", b"\r\n"]))
+    return b"".join(out)
+
+
+def random_size(rng: random.Random) -> tuple[int, int]:
+    """Columns 2..200, rows 2..50, weighted towards the small and the common."""
+    columns = rng.choice([2, 3, 4, 5, 7, 8, 10, 13, 20, 40, 79, 80, 81, 100, 120, 160, 199, 200, rng.randint(2, 200)])
+    rows = rng.choice([2, 3, 4, 5, 8, 10, 24, 25, 40, 50, rng.randint(2, 50)])
+    return columns, rows
