@@ -474,7 +474,7 @@ _MARKS = ["\u0301", "\u0300\u0301", "\u200d", "\u200b", "\ufe0f", "\ufe0e", "\u2
 def margin_marks(rng: random.Random, columns: int, rows: int) -> bytes:
     """A zero-width / combining mark written at the pending-wrap column (after a plain, wide or SGR'd last
     cell, after a control that keeps or cancels the pending wrap), then text, a redraw or a line end."""
-    out = [rng.choice([b"", b"top\r\n", b"\x1b[H\x1b[2J"])]
+    out = [rng.choice([b"", b"top\r\n", b"\x1b[H\x1b[2J", b"\x1b[H\x1b[2J"])]
     for _ in range(rng.randint(1, 3)):
         out.append(margin_row(rng, columns, 0, rng.choice(["plain", "wide", "sgr", "combining"])))
         for _ in range(rng.choice([0, 0, 1, 2])):
@@ -500,33 +500,46 @@ _SCREENS = [b"\x1b[?1049h", b"\x1b[?01049h", b"\x1b[?1049;25h", b"\x1b[?25;1049h
             b"\x1b[?25;1h", b"\x1b[?25;2004h", b"\x1b[?1049;1049h", b"\x1b[?25;6h"]
 
 
-def page_spellings(rng: random.Random, columns: int, rows: int) -> bytes:
-    """Cleaned pages (SGR, CR redraws, rows to and past the bottom) between breaks spelled by their
-    numbers (CSI 01;01 H, CSI ;H, CSI 02 J, ?01049h, ?1049;25h, ?025h, mode lists with 7 or 6 in them),
-    ED 3 / RIS after cleaned pages."""
-    out = [rng.choice([b"", b"\x1b[H\x1b[2J", b"\x1b[;H\x1b[02J"])]
-    for _ in range(rng.randint(2, 5)):
-        count = rng.choice([1, 2, rows - 1, rows, rows + 1, max(1, rows // 2)])
-        for i in range(max(1, count)):
-            if i:
-                out.append(rng.choice([b"\n", b"\r\n"]))
-            w = rng.choice([1, 3, columns - 1, columns, columns + 2])
-            out.append(b"\x1b[1m" + word(rng, 1) + b"\x1b[m" + word(rng, max(0, w - 1)))
-            if rng.random() < 0.2:
-                out.append(b"\r" + word(rng, 2))
+def _page_body(rng: random.Random, columns: int, rows: int) -> bytes:
+    out = []
+    count = rng.choice([1, 2, 3, rows - 1, rows, rows + 1, max(1, rows // 2)])
+    for i in range(max(1, count)):
+        if i:
+            out.append(rng.choice([b"\n", b"\r\n", b"\r\n"]))
+        w = rng.choice([1, 3, 8, max(1, columns - 1), max(1, columns - 1), columns, columns + 2])
+        out.append(b"\x1b[1m" + word(rng, 1) + b"\x1b[m" + word(rng, max(0, w - 1)))
         if rng.random() < 0.3:
-            out.append(b"\r\n")
+            out.append(b"\r" + word(rng, 2))
+    if rng.random() < 0.5:
+        out.append(b"\r\n")
+    return b"".join(out)
+
+
+def page_spellings(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Cleaned pages (SGR, CR redraws, rows to and past the bottom) between breaks, one or two of them
+    spelled by their numbers (CSI 01;01 H, CSI ;H, CSI 02 J, ?01049h, ?1049;25h, ?025h, mode lists with 7
+    or 6 in them), ED 3 / RIS after cleaned pages."""
+    pages_ = rng.randint(2, 4)
+    odd = set(rng.sample(range(pages_), rng.choice([1, 1, 2])))
+    out = [rng.choice([b"", b"\x1b[H\x1b[2J"])]
+    for i in range(pages_):
+        out.append(_page_body(rng, columns, rows))
+        if i not in odd:
+            out.append(rng.choice([b"\x1b[H\x1b[2J", b"\x1b[2J\x1b[H", b"\x1b[3J\x1b[H\x1b[2J", b"\x1bc"]))
+            continue
         brk = rng.random()
-        if brk < 0.4:
+        if brk < 0.45:
             parts = [rng.choice(_HOMES), rng.choice(_CLEARS)]
             rng.shuffle(parts)
             out.append(b"".join(parts))
-        elif brk < 0.7:
-            out.append(rng.choice(_SCREENS) + rng.choice([b"", rng.choice(_HOMES) + rng.choice(_CLEARS)]))
-        elif brk < 0.85:
-            out.append(rng.choice([b"\x1b[3J", b"\x1b[03J", b"\x1bc", b"\x1b[3J\x1b[H\x1b[2J", b"\x1b[H\x1b[3J"]))
+        elif brk < 0.75:
+            out.append(rng.choice(_SCREENS) + rng.choice([b"", b"\x1b[H\x1b[2J", rng.choice(_HOMES) + rng.choice(_CLEARS)]))
+        elif brk < 0.9:
+            out.append(rng.choice([b"\x1b[3J", b"\x1b[03J", b"\x1bc", b"\x1b[3J\x1b[H\x1b[2J", b"\x1b[H\x1b[3J",
+                                   b"\x1b[;H\x1b[03J\x1b[02J"]))
         else:
             out.append(rng.choice(_CLEARS))
+    out.append(_page_body(rng, columns, rows) if rng.random() < 0.5 else b"")
     out.append(rng.choice([b"end\r\n", b"end", b"\x1b[?1049l", b"\r\n"]))
     return b"".join(out)
 
