@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from oracle import tmux  # noqa: E402
-from tests import tmux_judge  # noqa: E402
 from tests import tmux_families_red as fam  # noqa: E402
+from tests import tmux_judge  # noqa: E402
 
 FAMILIES = {"wrapjoin": fam.wrapjoin, "uv_frames": fam.uv_frames, "ansi_modes": fam.ansi_modes,
             "margin_marks": fam.margin_marks, "page_spellings": fam.page_spellings}
@@ -46,6 +46,44 @@ def make(family: str, display: str, count: int, seed: int) -> list[tmux_judge.Ca
     return cases
 
 
+MATRIX_RUNS = [("fresh", 10, 4, b""), ("sized", 20, 6, b"\x1b[H\x1b[2Jhead\r\n"), ("sized", 80, 24, b"head\r\n"),
+               ("fresh", 80, 24, b"head\r\n"), ("unknown", 80, 24, b"head\r\n"), ("no-terminal", 80, 24, b"head\r\n"),
+               ("sized", 7, 3, b"\x1b[H\x1b[2J"), ("fresh", 200, 50, b"")]
+
+
+def matrix(out: Path | None) -> None:
+    total: Counter[str] = Counter()
+    with tmux_judge.server() as srv:
+        for display, columns, rows, prefix in MATRIX_RUNS:
+            cases = []
+            for name, raw in fam.wrap_matrix(columns, rows, prefix):
+                if display == "no-terminal":
+                    case = tmux_judge.Case(raw, None, None, name, [(tmux.NO_TERMINAL_COLUMNS, 24)], terminal=False)
+                elif display == "unknown":
+                    case = tmux_judge.Case(raw, None, None, name, [(80, 24), (200, 60)])
+                else:
+                    case = tmux_judge.Case(raw, columns, rows, name, fresh=display == "fresh")
+                case.keeps_more_after_bel = False
+                cases.append(case)
+            t = time.perf_counter()
+            tmux_judge.judge(cases, srv)
+            bad = [c for c in cases if c.problems]
+            adopted = sum(c.adopted for c in cases)
+            total.update(streams=len(cases), adopted=adopted, lossy=len(bad))
+            by_erase = Counter(c.family.split(">")[1] for c in cases if c.adopted)
+            print(f"wrap_matrix {display:11s} {columns}x{rows} streams={len(cases)} adopted={adopted} lossy={len(bad)} "
+                  f"({time.perf_counter() - t:.1f}s) adopted by erase={dict(by_erase)}", flush=True)
+            for c in bad:
+                rec = {"family": c.family, "display": display, "raw": repr(c.raw), "columns": c.columns,
+                       "rows": c.rows, "fresh": c.fresh, "terminal": c.terminal,
+                       "candidate": repr(c.candidate), "problems": c.problems}
+                print("   ", json.dumps(rec)[:500], flush=True)
+                if out:
+                    with out.open("a") as fh:
+                        fh.write(json.dumps(rec) + "\n")
+    print("TOTAL", dict(total), flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--families", default=",".join(FAMILIES))
@@ -53,8 +91,12 @@ def main() -> None:
     p.add_argument("--count", type=int, default=50)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path)
+    p.add_argument("--matrix", action="store_true", help="fam.wrap_matrix at fixed sizes and displays instead")
     a = p.parse_args()
-    total = Counter()
+    if a.matrix:
+        matrix(a.out)
+        return
+    total: Counter[str] = Counter()
     with tmux_judge.server() as srv:
         for family in a.families.split(","):
             for display in a.displays.split(","):

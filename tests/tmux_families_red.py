@@ -350,7 +350,7 @@ def wrapjoin(rng: random.Random, columns: int, rows: int) -> bytes:
     some frames pushed off the top by lines."""
     k = rng.randint(1, max(1, min(6, rows - 1)))
     out = [rng.choice([b"", b"$ uv pip install x\r\n", b"\x1b[H\x1b[2J", b"log\r\n" * rng.randint(1, rows + 2)])]
-    for frame in range(rng.randint(1, 5)):
+    for _ in range(rng.randint(1, 5)):
         joined = rng.random() < 0.7
         bars = [margin_row(rng, columns, i) if joined else _cells(rng, rng.randint(1, columns), b"b%d " % i)
                 for i in range(k)]
@@ -375,7 +375,8 @@ def wrapjoin(rng: random.Random, columns: int, rows: int) -> bytes:
         if redraw < 0.3:
             out.append(b"".join(margin_row(rng, columns, i) for i in range(rng.randint(1, k))))
         elif redraw < 0.55:
-            out.append(b"\r\n".join(_cells(rng, rng.randint(1, columns), b"s%d " % i) for i in range(rng.randint(1, k))))
+            out.append(b"\r\n".join(_cells(rng, rng.randint(1, columns), b"s%d " % i)
+                                    for i in range(rng.randint(1, k))))
         elif redraw < 0.75:  # blank rows now, text into them later
             out.append(b"".join(csi("2K") + csi("B") for _ in range(k - 1)) + csi("2K"))
             out.append(rng.choice([csi(f"{k - 1}A") if k > 1 else b"", csi("H"), b"\r", csi(f"{rng.randint(1, k)}d")]))
@@ -533,7 +534,8 @@ def page_spellings(rng: random.Random, columns: int, rows: int) -> bytes:
             rng.shuffle(parts)
             out.append(b"".join(parts))
         elif brk < 0.75:
-            out.append(rng.choice(_SCREENS) + rng.choice([b"", b"\x1b[H\x1b[2J", rng.choice(_HOMES) + rng.choice(_CLEARS)]))
+            then = rng.choice([b"", b"\x1b[H\x1b[2J", rng.choice(_HOMES) + rng.choice(_CLEARS)])
+            out.append(rng.choice(_SCREENS) + then)
         elif brk < 0.9:
             out.append(rng.choice([b"\x1b[3J", b"\x1b[03J", b"\x1bc", b"\x1b[3J\x1b[H\x1b[2J", b"\x1b[H\x1b[3J",
                                    b"\x1b[;H\x1b[03J\x1b[02J"]))
@@ -549,3 +551,32 @@ def random_size(rng: random.Random) -> tuple[int, int]:
     columns = rng.choice([2, 3, 4, 5, 7, 8, 10, 13, 20, 40, 79, 80, 81, 100, 120, 160, 199, 200, rng.randint(2, 200)])
     rows = rng.choice([2, 3, 4, 5, 8, 10, 24, 25, 40, 50, rng.randint(2, 50)])
     return columns, rows
+
+
+def wrap_matrix(columns: int, rows: int, prefix: bytes = b"head\r\n") -> list[tuple[str, bytes]]:
+    """Every move x erase x follow on a line wrapped once (a row of exactly ``columns`` cells, then the
+    next row's text): the erase reaches the first row, the second, or both, from the row's start, its
+    middle or its last column; then nothing, text, a rewrap, a blank-then-write-later; deterministic."""
+    c = columns
+    mid = max(1, c // 2)
+    moves = {"here": b"", "CR": b"\r", "CHAmid": csi(f"{mid}G"), "CUU": csi("A"), "CUU-CR": csi("A") + b"\r",
+             "CUU-CHAmid": csi("A") + csi(f"{mid}G"), "CUU-CHAend": csi("A") + csi(f"{c}G"),
+             "CUU-CUD": csi("A") + csi("B") + b"\r"}
+    erases = {"EL0": csi("K"), "EL1": csi("1K"), "EL2": csi("2K"), "ED0": csi("J"), "ED1": csi("1J"),
+              "ED2": csi("2J"), "ECHall": csi(f"{c}X"), "ECH3": csi("3X"), "DCH3": csi("3P"), "DCHall": csi(f"{c}P"),
+              "ICH3": csi("3@"), "ICHall": csi(f"{c}@"), "IL": csi("L"), "DL": csi("M"), "SU": csi("S"),
+              "SD": csi("T"), "RI": b"\x1bM", "EL2-CUD-EL2": csi("2K") + csi("B") + csi("2K"),
+              "EL0-CUD-EL0": csi("K") + csi("B") + b"\r" + csi("K")}
+    follows = {"none": b"", "text": b"XY", "CR-text": b"\rXY", "CUD-text": csi("B") + b"\rZZ",
+               "rewrap": b"\r" + b"c" * c + b"dd", "exact": b"\r" + b"e" * c, "exact-LF": b"\r" + b"e" * c + b"\r\n",
+               "blank-later": csi("B") + b"\r" + csi("2K") + csi("A") + b"\rlater",
+               "into-second": b"\r\n" + csi("A") + csi("B") + b"\rsecond"}
+    row = bytes(ord("a") + i % 26 for i in range(c))
+    out = []
+    for mname, move in moves.items():
+        for ename, erase in erases.items():
+            for fname, follow in follows.items():
+                for tail in (b"", b"\r\ntail\r\n"):
+                    name = f"{mname}>{ename}>{fname}>{'tail' if tail else 'end'}"
+                    out.append((name, prefix + row + b"BBBB" + move + erase + follow + tail))
+    return out
