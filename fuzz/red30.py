@@ -14,6 +14,7 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -51,12 +52,17 @@ MATRIX_RUNS = [("fresh", 10, 4, b""), ("sized", 20, 6, b"\x1b[H\x1b[2Jhead\r\n")
                ("sized", 7, 3, b"\x1b[H\x1b[2J"), ("fresh", 200, 50, b"")]
 
 
-def matrix(out: Path | None) -> None:
+SPELLING_RUNS = [("sized", 10, 4, b""), ("fresh", 20, 6, b""), ("sized", 80, 24, b""), ("fresh", 80, 24, b""),
+                 ("unknown", 80, 24, b""), ("no-terminal", 80, 24, b""), ("sized", 40, 2, b""), ("fresh", 200, 50, b"")]
+
+
+def matrix(out: Path | None, generate: Callable[..., list[tuple[str, bytes]]],
+           runs: list[tuple[str, int, int, bytes]]) -> None:
     total: Counter[str] = Counter()
     with tmux_judge.server() as srv:
-        for display, columns, rows, prefix in MATRIX_RUNS:
+        for display, columns, rows, prefix in runs:
             cases = []
-            for name, raw in fam.wrap_matrix(columns, rows, prefix):
+            for name, raw in generate(columns, rows, *([prefix] if prefix else [])):
                 if display == "no-terminal":
                     case = tmux_judge.Case(raw, None, None, name, [(tmux.NO_TERMINAL_COLUMNS, 24)], terminal=False)
                 elif display == "unknown":
@@ -70,8 +76,9 @@ def matrix(out: Path | None) -> None:
             bad = [c for c in cases if c.problems]
             adopted = sum(c.adopted for c in cases)
             total.update(streams=len(cases), adopted=adopted, lossy=len(bad))
-            by_erase = Counter(c.family.split(">")[1] for c in cases if c.adopted)
-            print(f"wrap_matrix {display:11s} {columns}x{rows} streams={len(cases)} adopted={adopted} lossy={len(bad)} "
+            by_erase = Counter(c.family.split(">")[1] for c in cases if c.adopted and ">" in c.family)
+            print(f"{generate.__name__} {display:11s} {columns}x{rows} streams={len(cases)} adopted={adopted} "
+                  f"lossy={len(bad)} "
                   f"({time.perf_counter() - t:.1f}s) adopted by erase={dict(by_erase)}", flush=True)
             for c in bad:
                 rec = {"family": c.family, "display": display, "raw": repr(c.raw), "columns": c.columns,
@@ -92,9 +99,10 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path)
     p.add_argument("--matrix", action="store_true", help="fam.wrap_matrix at fixed sizes and displays instead")
+    p.add_argument("--spellings", action="store_true", help="fam.spelling_matrix at fixed sizes and displays instead")
     a = p.parse_args()
-    if a.matrix:
-        matrix(a.out)
+    if a.matrix or a.spellings:
+        matrix(a.out, fam.wrap_matrix if a.matrix else fam.spelling_matrix, MATRIX_RUNS if a.matrix else SPELLING_RUNS)
         return
     total: Counter[str] = Counter()
     with tmux_judge.server() as srv:

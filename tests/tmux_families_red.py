@@ -580,3 +580,23 @@ def wrap_matrix(columns: int, rows: int, prefix: bytes = b"head\r\n") -> list[tu
                     name = f"{mname}>{ename}>{fname}>{'tail' if tail else 'end'}"
                     out.append((name, prefix + row + b"BBBB" + move + erase + follow + tail))
     return out
+
+
+def spelling_matrix(columns: int, rows: int) -> list[tuple[str, bytes]]:
+    """Every home x clear spelling (both orders), every screen-switch spelling, each alone too, between a
+    cleaned page (SGR, CR redraws) and one that homes and overwrites; deterministic."""
+    rng = random.Random(30)
+    first = b"\x1b[1ma\x1b[mbc\rA\r\n" + b"".join(b"\x1b[32mrow%d\x1b[m\r\n" % i for i in range(rows // 2 + 1))
+    after = b"\x1b[HQ\x1b[1mq\x1b[m\r\nsecond\r\n"
+    breaks: list[tuple[str, bytes]] = []
+    for h in _HOMES:
+        for c in _CLEARS:
+            breaks.append((f"{h!r}+{c!r}", h + c))
+            breaks.append((f"{c!r}+{h!r}", c + h))
+    breaks += [(repr(b), b) for b in _HOMES + _CLEARS + _SCREENS]
+    breaks += [(f"{s!r}+home+ED2", s + b"\x1b[H\x1b[2J") for s in _SCREENS]
+    out = []
+    for name, brk in breaks:
+        tail = rng.choice([b"", b"\x1b[?1049l", b"\x1b[3J", b"\x1bc", b"end"])
+        out.append((name, first + brk + after + tail))
+    return out
