@@ -24,7 +24,7 @@ from tests import tmux_families_red as fam  # noqa: E402
 from tests import tmux_judge  # noqa: E402
 
 FAMILIES = {"wrapjoin": fam.wrapjoin, "uv_frames": fam.uv_frames, "ansi_modes": fam.ansi_modes,
-            "margin_marks": fam.margin_marks, "page_spellings": fam.page_spellings}
+            "margin_marks": fam.margin_marks, "page_spellings": fam.page_spellings, "erased_zwj": fam.erased_zwj}
 DISPLAYS = ("no-terminal", "unknown", "sized", "fresh")
 
 

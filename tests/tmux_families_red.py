@@ -600,3 +600,18 @@ def spelling_matrix(columns: int, rows: int) -> list[tuple[str, bytes]]:
         tail = rng.choice([b"", b"\x1b[?1049l", b"\x1b[3J", b"\x1bc", b"end"])
         out.append((name, first + brk + after + tail))
     return out
+
+
+def erased_zwj(rng: random.Random, columns: int, rows: int) -> bytes:
+    """A ZWJ followed by text (so not pending at a control), its row then erased or overwritten (EL 0 /
+    2 from column 0, CR and longer text, ED, a clear), later a combining mark or VS16 anywhere: tmux 3.3a
+    shows the ZWJ again before that mark (finding F30-1)."""
+    out = [rng.choice([b"", b"top\r\n", b"\x1b[H\x1b[2J"])]
+    out.append(word(rng, rng.randint(0, 3)) + "\u200d".encode() + word(rng, rng.randint(1, 4)))
+    out.append(rng.choice([b"\r\x1b[K", b"\r\x1b[2K", b"\r" + word(rng, 12), b"\r\x1b[J", b"\r\n\x1b[A\x1b[2K",
+                           b"\x1b[1mB\x1b[m\r\x1b[K"]))
+    for _ in range(rng.randint(0, 3)):
+        out.append(b"\x1b[1m" + word(rng, 3) + b"\x1b[m" + rng.choice([b"\r\n", b""]))
+    out.append(word(rng, 2) + rng.choice(["\u0301", "\ufe0f", "\u20dd", "\u200b"]).encode())
+    out.append(rng.choice([b"\r\n", b"", b"x\r\n"]))
+    return b"".join(out)
