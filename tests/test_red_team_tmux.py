@@ -695,8 +695,9 @@ def test_third_pass_finding(judge_server, raw: bytes, columns: int | None, rows:
 # A CR-redrawn line longer than the width, then the alternate screen (?47h) entered and never left; the
 # frames that follow wrap and scroll the alternate screen, which keeps no history, so its top row is the
 # tail of a row that scrolled away. tmux's capture (-J) joins the visible rows into one line that starts
-# at that tail; the candidate holds the whole line, and the judge matches a tail only for the capture's
-# first line (``alternate_top``), while here the main screen's history comes first.
+# at that tail; the candidate holds the whole line. The judge matched a tail only for the capture's first
+# line (``alternate_top``), while here the main screen's history comes first; since session 30 it matches
+# the first line no other rule finds (one line) as a tail.
 def _f20_frame(i: int) -> bytes:
     return b"\r" + (b"frame %02d " % i).ljust(45, b"#")
 
@@ -706,10 +707,20 @@ F20_RAW = (b"".join(_f20_frame(90 + i) for i in range(5)) + b"\r\n" + b"".join(_
 F20 = "F20 judge (tmux_judge.subsequence_missing): the alternate screen's top row, under the main history"
 
 
-@pytest.mark.xfail(strict=True, reason=F20)
 def test_f20_judge_matches_the_alternate_screens_top_row_as_a_tail(judge_server) -> None:
     case = _judged(judge_server, F20_RAW, 40, 10)
     assert case.adopted and not case.problems, case.problems
+
+
+@pytest.mark.parametrize(("prefix", "alternate"), [
+    (b"\x1b[?1049h", True), (b"\x1b[?01049h", True), (b"\x1b[?25;1049h", True), (b"\x1b[?1049;25h", True),
+    (b"\x1b[?047h", True), (b"\x1b[?1049hx\x1b[?01049l", False), (b"\x1b[?25;1047l", False),
+    (b"\x1b[?10490h", False), (b"\x1b[?25h", False), (b"\x1b[1049h", False),
+])
+def test_the_judge_reads_the_alternate_screen_as_tmux_reads_mode_lists(prefix: bytes, alternate: bool) -> None:
+    """Session 30: ``?01049h`` (page_spellings) left the judge on the main screen, so it flagged the
+    alternate screen's scrolled top row."""
+    assert tmux_judge.on_alternate_screen(prefix) is alternate
 
 
 def test_f20_every_row_tmux_shows_is_a_row_of_the_candidate(judge_server) -> None:
