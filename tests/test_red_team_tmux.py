@@ -691,8 +691,9 @@ def test_third_pass_finding(judge_server, raw: bytes, columns: int | None, rows:
 # A CR-redrawn line longer than the width, then the alternate screen (?47h) entered and never left; the
 # frames that follow wrap and scroll the alternate screen, which keeps no history, so its top row is the
 # tail of a row that scrolled away. tmux's capture (-J) joins the visible rows into one line that starts
-# at that tail; the candidate holds the whole line, and the judge matches a tail only for the capture's
-# first line (``alternate_top``), while here the main screen's history comes first.
+# at that tail; the candidate holds the whole line. The judge matched a tail only for the capture's first
+# line (``alternate_top``), while here the main screen's history comes first; since session 30 it matches
+# the first line no other rule finds (one line) as a tail.
 def _f20_frame(i: int) -> bytes:
     return b"\r" + (b"frame %02d " % i).ljust(45, b"#")
 
@@ -702,10 +703,20 @@ F20_RAW = (b"".join(_f20_frame(90 + i) for i in range(5)) + b"\r\n" + b"".join(_
 F20 = "F20 judge (tmux_judge.subsequence_missing): the alternate screen's top row, under the main history"
 
 
-@pytest.mark.xfail(strict=True, reason=F20)
 def test_f20_judge_matches_the_alternate_screens_top_row_as_a_tail(judge_server) -> None:
     case = _judged(judge_server, F20_RAW, 40, 10)
     assert case.adopted and not case.problems, case.problems
+
+
+@pytest.mark.parametrize(("prefix", "alternate"), [
+    (b"\x1b[?1049h", True), (b"\x1b[?01049h", True), (b"\x1b[?25;1049h", True), (b"\x1b[?1049;25h", True),
+    (b"\x1b[?047h", True), (b"\x1b[?1049hx\x1b[?01049l", False), (b"\x1b[?25;1047l", False),
+    (b"\x1b[?10490h", False), (b"\x1b[?25h", False), (b"\x1b[1049h", False),
+])
+def test_the_judge_reads_the_alternate_screen_as_tmux_reads_mode_lists(prefix: bytes, alternate: bool) -> None:
+    """Session 30: ``?01049h`` (page_spellings) left the judge on the main screen, so it flagged the
+    alternate screen's scrolled top row."""
+    assert tmux_judge.on_alternate_screen(prefix) is alternate
 
 
 def test_f20_every_row_tmux_shows_is_a_row_of_the_candidate(judge_server) -> None:
@@ -868,3 +879,40 @@ def test_f23_a_cr_after_the_clear_settles_the_column(judge_server) -> None:
     tmux_judge.judge([settled, read], judge_server)
     assert settled.adopted and not settled.problems, settled.problems
     assert not read.adopted
+
+
+# Session 30 red team (fuzz/red30.py, families in tests/tmux_families_red.py, "session 30").
+F30_1 = ("F30-1 cleaner+verifier: tmux 3.3a keeps a ZWJ that text followed and shows it again before the next "
+         "zero-width character, after the ZWJ's row was erased (EL from column 0) or overwritten")
+F30_1_RAWS = [
+    pytest.param(b"\xe2\x80\x8dA\r\x1b[Ky\xef\xb8\x8f", id="minimised"),
+    pytest.param(b"x\xe2\x80\x8dA\r\x1b[2Ky\xcc\x81\r\n", id="EL2-combining"),
+    pytest.param(b"x\xe2\x80\x8dA\r\x1b[2K\x1b[1mok\x1b[m\r\nnext line\r\nlast\xcc\x81\r\n", id="two-lines-later"),
+]
+
+
+@pytest.mark.xfail(strict=True, reason=F30_1)
+@pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
+@pytest.mark.parametrize("raw", F30_1_RAWS)
+def test_f30_1_an_erased_zwj_reappears_before_a_later_mark(judge_server, raw: bytes, display: str) -> None:
+    case = _case(raw, _DISPLAYS[display])
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
+
+
+F30_2 = ("F30-2 cleaner+verifier: ?1049l after ?47h / ?1047h (no cursor saved): tmux 3.3a leaves the cursor "
+         "where it was, the models put it at column 0 of a new line")
+F30_2_RAWS = [
+    pytest.param(b"\x1b[?47h0\x1b[?1049lt", id="minimised"),
+    pytest.param(b"\x1b[?1047habc\x1b[?1049lt\r\n", id="1047"),
+    pytest.param(b"\x1b[H\x1b[2Jx\r\n\x1b[?47habc\x1b[?1049lt\r\n", id="after-a-page"),
+]
+
+
+@pytest.mark.xfail(strict=True, reason=F30_2)
+@pytest.mark.parametrize("display", ["unknown", "80x24", "80x24-fresh"])
+@pytest.mark.parametrize("raw", F30_2_RAWS)
+def test_f30_2_alternate_screen_left_by_1049_without_a_saved_cursor(judge_server, raw: bytes, display: str) -> None:
+    case = _case(raw, _DISPLAYS[display])
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems

@@ -281,3 +281,337 @@ def chain(rng: random.Random, columns: int, rows: int) -> bytes:
             out.append(pool[rng.choice(list(pool))](rng, columns, rows))
         out.append(rng.choice([b"", b"Q", b"\r\n", b"\rR\r\n", b"\x1b[2K\rS\r\n"]))
     return b"".join(out)
+
+
+# ---------------------------------------------------------------------------------------------------
+# session 30: red team on the wrap-flag dispute (EL 2 / ED on a row of a wrapped line), SM / RM of
+# ANSI modes, a zero-width mark at the pending-wrap column, page breaks and clears spelled by their
+# numbers. Run by fuzz/red30.py.
+
+# Cells ending a row at the margin: plain, a wide character in the last two cells, a wide character
+# that does not fit (it wraps, leaving the last cell blank), a combining mark or ZWJ on the last cell.
+_MARGIN_ENDS = ["plain", "plain", "plain", "wide", "spill", "combining", "zwj", "vs16", "sgr"]
+
+# What erases or moves over a row of the wrapped line (the dispute's creators and carriers).
+_ERASE_OPS = {
+    "CUU": lambda rng, k: csi(f"{rng.choice(['', '1', str(k), str(max(k - 1, 1)), str(k + 1)])}A"),
+    "CUD": lambda rng, k: csi(f"{rng.choice(['', '1', str(k)])}B"),
+    "CR": lambda rng, k: b"\r",
+    "EL0": lambda rng, k: csi(rng.choice(["K", "0K", "00K"])),
+    "EL1": lambda rng, k: csi("1K"),
+    "EL2": lambda rng, k: csi(rng.choice(["2K", "02K", "2K"])),
+    "ED0": lambda rng, k: csi(rng.choice(["J", "0J"])),
+    "ED1": lambda rng, k: csi("1J"),
+    "ED2": lambda rng, k: csi("2J"),
+    "IL": lambda rng, k: csi(rng.choice(["L", "1L", "2L"])),
+    "DL": lambda rng, k: csi(rng.choice(["M", "1M", "2M"])),
+    "SU": lambda rng, k: csi(rng.choice(["S", "1S"])),
+    "SD": lambda rng, k: csi(rng.choice(["T", "1T"])),
+    "RI": lambda rng, k: b"\x1bM",
+    "ICH": lambda rng, k: csi(rng.choice(["@", "3@"])),
+    "DCH": lambda rng, k: csi(rng.choice(["P", "3P"])),
+    "ECH": lambda rng, k: csi(rng.choice(["X", "5X", "999X"])),
+    "CHA1": lambda rng, k: csi("G"),
+    "LF": lambda rng, k: b"\n",
+}
+
+
+def _cells(rng: random.Random, n: int, label: bytes = b"") -> bytes:
+    """``n`` cells of text (``n`` >= 0): a label, bar characters, spaces."""
+    body = label[:n]
+    fill = n - len(body)
+    done = rng.randint(0, fill)
+    return body + rng.choice([b"#", b"=", b"-"]) * done + b" " * (fill - done)
+
+
+def margin_row(rng: random.Random, columns: int, index: int, end: str | None = None) -> bytes:
+    """Exactly ``columns`` cells (the cursor then at the pending-wrap column), its end per _MARGIN_ENDS."""
+    end = end or rng.choice(_MARGIN_ENDS)
+    label = b"b%d " % index
+    if end == "wide" and columns >= 2:
+        return _cells(rng, columns - 2, label) + "\u4e2d".encode()
+    if end == "spill" and columns >= 2:  # the wide character wraps: the row's last cell stays blank
+        return _cells(rng, columns - 1, label)  # the caller writes the wide character next
+    if end == "combining":
+        return _cells(rng, columns - 1, label) + "e\u0301".encode()
+    if end == "zwj":
+        return _cells(rng, columns - 1, label) + "x\u200d".encode()
+    if end == "vs16":
+        return _cells(rng, columns - 1, label) + "y\ufe0f".encode()
+    if end == "sgr":
+        return b"\x1b[1;32m" + _cells(rng, columns, label) + b"\x1b[0m"
+    return _cells(rng, columns, label)
+
+
+def wrapjoin(rng: random.Random, columns: int, rows: int) -> bytes:
+    """uv / indicatif frames: rows padded to exactly the width, the next row's text written right after
+    (autowrap joins them), then every order of CUU / CUD / CR / EL / ED / IL / DL / SU / SD / RI / ICH /
+    DCH / ECH over them, redrawn with shorter or exactly-width text, or blanked and written into later;
+    some frames pushed off the top by lines."""
+    k = rng.randint(1, max(1, min(6, rows - 1)))
+    out = [rng.choice([b"", b"$ uv pip install x\r\n", b"\x1b[H\x1b[2J", b"log\r\n" * rng.randint(1, rows + 2)])]
+    for _ in range(rng.randint(1, 5)):
+        joined = rng.random() < 0.7
+        bars = [margin_row(rng, columns, i) if joined else _cells(rng, rng.randint(1, columns), b"b%d " % i)
+                for i in range(k)]
+        last = rng.choice(["pad", "short"])
+        if last == "short":
+            bars[-1] = _cells(rng, rng.randint(1, max(1, columns - 1)), b"t ")
+        out.append((b"" if joined else b"\r\n").join(bars))
+        if rng.random() < 0.15:
+            out.append(b"\r\n" + b"".join(word(rng, 4) + b"\r\n" for _ in range(rng.randint(1, rows + 1))))
+        shape = rng.random()
+        if shape < 0.35:  # uv: up, CR, erase each row
+            up = k - 1
+            out.append(csi(f"{up}A") if up else b"")
+            erase = rng.choice([csi("2K"), csi("K"), csi("J"), csi("2K")])
+            out.append(b"\r" + (erase + csi("B")) * (k - 1) + erase + (csi(f"{k - 1}A") if k > 1 else b""))
+        elif shape < 0.6:  # indicatif: erase upwards
+            out.append(b"\r" + csi("2K") + (csi("1A") + csi("2K")) * (k - 1))
+        else:  # a random order of 1..5 ops
+            for _ in range(rng.randint(1, 5)):
+                out.append(_ERASE_OPS[rng.choice(list(_ERASE_OPS))](rng, k))
+        redraw = rng.random()
+        if redraw < 0.3:
+            out.append(b"".join(margin_row(rng, columns, i) for i in range(rng.randint(1, k))))
+        elif redraw < 0.55:
+            out.append(b"\r\n".join(_cells(rng, rng.randint(1, columns), b"s%d " % i)
+                                    for i in range(rng.randint(1, k))))
+        elif redraw < 0.75:  # blank rows now, text into them later
+            out.append(b"".join(csi("2K") + csi("B") for _ in range(k - 1)) + csi("2K"))
+            out.append(rng.choice([csi(f"{k - 1}A") if k > 1 else b"", csi("H"), b"\r", csi(f"{rng.randint(1, k)}d")]))
+            out.append(word(rng, rng.choice([1, 4, columns // 2 or 1, columns])))
+        elif redraw < 0.85:
+            out.append(word(rng, rng.randint(1, 6)))
+        if rng.random() < 0.2:
+            out.append("\u4e2d".encode())
+    out.append(rng.choice([b"Installed 3 packages\r\n", b"\r\n", b"", b"\x1b[?25h", b"\r\n" * rows, b"done"]))
+    return b"".join(out)
+
+
+def uv_frames(rng: random.Random, columns: int, rows: int) -> bytes:
+    """uv's exact shape, frames of 2..6 bars: every row but the last padded to the width and the next
+    row's text right after it (autowrap joins them), then ``CSI 1 A CR EL 2`` up the rows or ``CSI 1 A
+    CR EL 2 CSI 1 B CR EL 2 CSI 1 A`` (uv), then the redraw; varied at one point per stream (the last
+    row exactly the width, ED / EL 0 / EL 1 / ECH instead of EL 2, the final frame blank, fewer or more
+    bars, rows scrolled first, a wide character at the margin, text into blanked rows later)."""
+    k = rng.randint(2, max(2, min(6, rows - 1)))
+    variant = rng.choice(["plain", "plain", "exact_last", "ed", "blank_final", "shrink", "grow", "scroll",
+                          "wide_end", "el0", "el1", "ech", "later", "sgr"])
+    out = [rng.choice([b"Resolved 5 packages in 1ms\r\n", b"", b"\x1b[H\x1b[2J", b"$ uv sync\r\n"])]
+    if variant == "scroll":
+        out.append(b"".join(b"l%d\r\n" % i for i in range(rows)))
+    frames = rng.randint(1, 5)
+    n = k
+    for frame in range(frames):
+        if variant == "shrink" and frame == frames - 1:
+            n = max(1, k - 1)
+        if variant == "grow" and frame == frames - 1:
+            n = min(k + 1, max(1, rows - 1))
+        end = "wide" if variant == "wide_end" else "sgr" if variant == "sgr" else "plain"
+        bars = [margin_row(rng, columns, i, end) for i in range(n - 1)]
+        bars.append(margin_row(rng, columns, n - 1, end) if variant == "exact_last"
+                    else _cells(rng, rng.randint(1, max(1, columns - 1)), b"z "))
+        if variant == "blank_final" and frame == frames - 1:
+            break
+        out.append(b"".join(bars))
+        erase = {"ed": csi("J"), "el0": csi("K"), "el1": csi("1K"), "ech": csi(f"{columns}X")}.get(variant, csi("2K"))
+        if n == 2 and rng.random() < 0.5:  # uv's own
+            out.append(csi("1A") + b"\r" + erase + csi("1B") + b"\r" + erase + csi("1A"))
+        elif variant == "ed":
+            out.append((csi(f"{n - 1}A") if n > 1 else b"") + b"\r" + erase)
+        else:  # indicatif: up the rows
+            out.append(b"\r" + erase + (csi("1A") + b"\r" + erase) * (n - 1))
+        if variant == "later" and frame == frames - 1:
+            out.append(csi(f"{rng.randint(1, n)}B") + word(rng, rng.randint(1, columns)) + b"\r\n")
+    out.append(rng.choice([b"Installed 5 packages in 2ms\r\n", b"", b"\r\n", b"x", b"done\r\n + a\r\n"]))
+    return b"".join(out)
+
+
+# ANSI mode parameters: the inert 34 (and 2 / 12 the cleaner takes), IRM 4, LNM 20, unknown ones, spelled
+# with leading zeros, empty fields, colon sub-parameters.
+_MODES = ["34", "034", "0034", "2", "02", "12", "012", "4", "04", "20", "020", "", "0", "1", "3", "35", "340",
+          "3:4", "34:", "25", "7"]
+
+
+def _mode_seq(rng: random.Random) -> bytes:
+    params = ";".join(rng.choice(_MODES) for _ in range(rng.choice([1, 1, 1, 2, 3])))
+    prefix = rng.choice(["", "", "", "", "?", ">", "=", " "])
+    inter = rng.choice(["", "", "", "", "$", "!"])
+    return csi(f"{prefix}{params}{inter}{rng.choice('hhhll')}")
+
+
+def ansi_modes(rng: random.Random, columns: int, rows: int) -> bytes:
+    """SM / RM of ANSI mode lists (inert 34, 2, 12 beside IRM 4 / LNM 20, leading zeros, empty fields),
+    then text that IRM would insert, LF that LNM would make CR LF, redraws and SGR around."""
+    out = []
+    for _ in range(rng.randint(1, 6)):
+        op = rng.choice(["mode", "mode", "text", "cr", "lf", "sgr", "bs", "cuu", "el"])
+        if op == "mode":
+            out.append(_mode_seq(rng))
+        elif op == "text":
+            out.append(word(rng, rng.choice([2, 5, columns - 1, columns, columns + 2])))
+        elif op == "cr":
+            out.append(b"\r" + word(rng, rng.randint(1, 4)))
+        elif op == "lf":
+            out.append(rng.choice([b"\n", b"\r\n", b"\x0b", b"\x0c"]) + word(rng, 3))
+        elif op == "sgr":
+            out.append(b"\x1b[1m" + word(rng, 3) + b"\x1b[0m")
+        elif op == "bs":
+            out.append(b"\b\b" + word(rng, 1))
+        elif op == "cuu":
+            out.append(csi("A") + b"\r" + word(rng, 2))
+        else:
+            out.append(csi(rng.choice(["K", "1K", "2K"])) + word(rng, 2))
+    out.append(rng.choice([b"\r\n", b"", b"\x1b[34l\r\n", b"\x1b[4l\r\n"]))
+    return b"".join(out)
+
+
+# Zero-width and combining characters, and characters whose width tables differ.
+_MARKS = ["\u0301", "\u0300\u0301", "\u200d", "\u200b", "\ufe0f", "\ufe0e", "\u20dd", "\u0489", "\u1160",
+          "\u00ad", "\u200c", "\u2060", "\U0001f3fb", "\u0e31", "\u0903", "\u302a"]
+
+
+def margin_marks(rng: random.Random, columns: int, rows: int) -> bytes:
+    """A zero-width / combining mark written at the pending-wrap column (after a plain, wide or SGR'd last
+    cell, after a control that keeps or cancels the pending wrap), then text, a redraw or a line end."""
+    out = [rng.choice([b"", b"top\r\n", b"\x1b[H\x1b[2J", b"\x1b[H\x1b[2J"])]
+    for _ in range(rng.randint(1, 3)):
+        out.append(margin_row(rng, columns, 0, rng.choice(["plain", "wide", "sgr", "combining"])))
+        for _ in range(rng.choice([0, 0, 1, 2])):
+            out.append(rng.choice([b"\x1b[m", b"\x1b[1m", csi("A"), csi("B"), b"\x1b7", b"\x1b8", csi("K"),
+                                   b"\x1b]0;t\x07", csi("34h"), b"\x1b[?25l"]))
+        out.append("".join(rng.choice(_MARKS) for _ in range(rng.choice([1, 1, 2, 3]))).encode())
+        out.append(rng.choice([b"", word(rng, 3), "\u4e2d".encode(), b"\r" + word(rng, 4), b"\b" + word(rng, 1),
+                               csi("2K") + b"\r" + word(rng, 2), b"\r\n", csi("A") + b"\r\n" + word(rng, 2)]))
+        out.append(rng.choice([b"\r\n", b"", b"\n"]))
+    out.append(rng.choice([b"end\r\n", b"", b"\r\n"]))
+    return b"".join(out)
+
+
+_HOMES = [b"\x1b[H", b"\x1b[01;01H", b"\x1b[;H", b"\x1b[;;H", b"\x1b[1;H", b"\x1b[;1H", b"\x1b[0;0H", b"\x1b[f",
+          b"\x1b[001;0001f", b"\x1b[1;1;1H", b"\x1b[2;1H", b"\x1b[1;2H", b"\x1b[0H", b"\x1b[;2H"]
+_CLEARS = [b"\x1b[2J", b"\x1b[02J", b"\x1b[002J", b"\x1b[2;J", b"\x1b[2;3J", b"\x1b[3;2J", b"\x1b[J", b"\x1b[0J",
+           b"\x1b[3J", b"\x1b[03J", b"\x1b[3;J", b"\x1b[1J", b"\x1b[;2J", b"\x1b[?2J", b"\x1b[22J", b"\x1bc",
+           b"\x1b[2 J"]
+_SCREENS = [b"\x1b[?1049h", b"\x1b[?01049h", b"\x1b[?1049;25h", b"\x1b[?25;1049h", b"\x1b[?1049;1047h",
+            b"\x1b[?1049;7l", b"\x1b[?7;1049h", b"\x1b[?1049;6h", b"\x1b[?1049l", b"\x1b[?01049l", b"\x1b[?25;1049l",
+            b"\x1b[?1049;47l", b"\x1b[?047h", b"\x1b[?1047;25h", b"\x1b[?1049;h", b"\x1b[?;1049h", b"\x1b[?1049;1h",
+            b"\x1b[?025h", b"\x1b[?025l", b"\x1b[?25;12h", b"\x1b[?0025;0012l", b"\x1b[?25;7l", b"\x1b[?7;25h",
+            b"\x1b[?25;1h", b"\x1b[?25;2004h", b"\x1b[?1049;1049h", b"\x1b[?25;6h"]
+
+
+def _page_body(rng: random.Random, columns: int, rows: int) -> bytes:
+    out = []
+    count = rng.choice([1, 2, 3, rows - 1, rows, rows + 1, max(1, rows // 2)])
+    for i in range(max(1, count)):
+        if i:
+            out.append(rng.choice([b"\n", b"\r\n", b"\r\n"]))
+        w = rng.choice([1, 3, 8, max(1, columns - 1), max(1, columns - 1), columns, columns + 2])
+        out.append(b"\x1b[1m" + word(rng, 1) + b"\x1b[m" + word(rng, max(0, w - 1)))
+        if rng.random() < 0.3:
+            out.append(b"\r" + word(rng, 2))
+    if rng.random() < 0.5:
+        out.append(b"\r\n")
+    return b"".join(out)
+
+
+def page_spellings(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Cleaned pages (SGR, CR redraws, rows to and past the bottom) between breaks, one or two of them
+    spelled by their numbers (CSI 01;01 H, CSI ;H, CSI 02 J, ?01049h, ?1049;25h, ?025h, mode lists with 7
+    or 6 in them), ED 3 / RIS after cleaned pages."""
+    pages_ = rng.randint(2, 4)
+    odd = set(rng.sample(range(pages_), rng.choice([1, 1, 2])))
+    out = [rng.choice([b"", b"\x1b[H\x1b[2J"])]
+    for i in range(pages_):
+        out.append(_page_body(rng, columns, rows))
+        if i not in odd:
+            out.append(rng.choice([b"\x1b[H\x1b[2J", b"\x1b[2J\x1b[H", b"\x1b[3J\x1b[H\x1b[2J", b"\x1bc"]))
+            continue
+        brk = rng.random()
+        if brk < 0.45:
+            parts = [rng.choice(_HOMES), rng.choice(_CLEARS)]
+            rng.shuffle(parts)
+            out.append(b"".join(parts))
+        elif brk < 0.75:
+            then = rng.choice([b"", b"\x1b[H\x1b[2J", rng.choice(_HOMES) + rng.choice(_CLEARS)])
+            out.append(rng.choice(_SCREENS) + then)
+        elif brk < 0.9:
+            out.append(rng.choice([b"\x1b[3J", b"\x1b[03J", b"\x1bc", b"\x1b[3J\x1b[H\x1b[2J", b"\x1b[H\x1b[3J",
+                                   b"\x1b[;H\x1b[03J\x1b[02J"]))
+        else:
+            out.append(rng.choice(_CLEARS))
+    out.append(_page_body(rng, columns, rows) if rng.random() < 0.5 else b"")
+    out.append(rng.choice([b"end\r\n", b"end", b"\x1b[?1049l", b"\r\n"]))
+    return b"".join(out)
+
+
+def random_size(rng: random.Random) -> tuple[int, int]:
+    """Columns 2..200, rows 2..50, weighted towards the small and the common."""
+    columns = rng.choice([2, 3, 4, 5, 7, 8, 10, 13, 20, 40, 79, 80, 81, 100, 120, 160, 199, 200, rng.randint(2, 200)])
+    rows = rng.choice([2, 3, 4, 5, 8, 10, 24, 25, 40, 50, rng.randint(2, 50)])
+    return columns, rows
+
+
+def wrap_matrix(columns: int, rows: int, prefix: bytes = b"head\r\n") -> list[tuple[str, bytes]]:
+    """Every move x erase x follow on a line wrapped once (a row of exactly ``columns`` cells, then the
+    next row's text): the erase reaches the first row, the second, or both, from the row's start, its
+    middle or its last column; then nothing, text, a rewrap, a blank-then-write-later; deterministic."""
+    c = columns
+    mid = max(1, c // 2)
+    moves = {"here": b"", "CR": b"\r", "CHAmid": csi(f"{mid}G"), "CUU": csi("A"), "CUU-CR": csi("A") + b"\r",
+             "CUU-CHAmid": csi("A") + csi(f"{mid}G"), "CUU-CHAend": csi("A") + csi(f"{c}G"),
+             "CUU-CUD": csi("A") + csi("B") + b"\r"}
+    erases = {"EL0": csi("K"), "EL1": csi("1K"), "EL2": csi("2K"), "ED0": csi("J"), "ED1": csi("1J"),
+              "ED2": csi("2J"), "ECHall": csi(f"{c}X"), "ECH3": csi("3X"), "DCH3": csi("3P"), "DCHall": csi(f"{c}P"),
+              "ICH3": csi("3@"), "ICHall": csi(f"{c}@"), "IL": csi("L"), "DL": csi("M"), "SU": csi("S"),
+              "SD": csi("T"), "RI": b"\x1bM", "EL2-CUD-EL2": csi("2K") + csi("B") + csi("2K"),
+              "EL0-CUD-EL0": csi("K") + csi("B") + b"\r" + csi("K")}
+    follows = {"none": b"", "text": b"XY", "CR-text": b"\rXY", "CUD-text": csi("B") + b"\rZZ",
+               "rewrap": b"\r" + b"c" * c + b"dd", "exact": b"\r" + b"e" * c, "exact-LF": b"\r" + b"e" * c + b"\r\n",
+               "blank-later": csi("B") + b"\r" + csi("2K") + csi("A") + b"\rlater",
+               "into-second": b"\r\n" + csi("A") + csi("B") + b"\rsecond"}
+    row = bytes(ord("a") + i % 26 for i in range(c))
+    out = []
+    for mname, move in moves.items():
+        for ename, erase in erases.items():
+            for fname, follow in follows.items():
+                for tail in (b"", b"\r\ntail\r\n"):
+                    name = f"{mname}>{ename}>{fname}>{'tail' if tail else 'end'}"
+                    out.append((name, prefix + row + b"BBBB" + move + erase + follow + tail))
+    return out
+
+
+def spelling_matrix(columns: int, rows: int) -> list[tuple[str, bytes]]:
+    """Every home x clear spelling (both orders), every screen-switch spelling, each alone too, between a
+    cleaned page (SGR, CR redraws) and one that homes and overwrites; deterministic."""
+    rng = random.Random(30)
+    first = b"\x1b[1ma\x1b[mbc\rA\r\n" + b"".join(b"\x1b[32mrow%d\x1b[m\r\n" % i for i in range(rows // 2 + 1))
+    after = b"\x1b[HQ\x1b[1mq\x1b[m\r\nsecond\r\n"
+    breaks: list[tuple[str, bytes]] = []
+    for h in _HOMES:
+        for c in _CLEARS:
+            breaks.append((f"{h!r}+{c!r}", h + c))
+            breaks.append((f"{c!r}+{h!r}", c + h))
+    breaks += [(repr(b), b) for b in _HOMES + _CLEARS + _SCREENS]
+    breaks += [(f"{s!r}+home+ED2", s + b"\x1b[H\x1b[2J") for s in _SCREENS]
+    out = []
+    for name, brk in breaks:
+        tail = rng.choice([b"", b"\x1b[?1049l", b"\x1b[3J", b"\x1bc", b"end"])
+        out.append((name, first + brk + after + tail))
+    return out
+
+
+def erased_zwj(rng: random.Random, columns: int, rows: int) -> bytes:
+    """A ZWJ followed by text (so not pending at a control), its row then erased or overwritten (EL 0 /
+    2 from column 0, CR and longer text, ED, a clear), later a combining mark or VS16 anywhere: tmux 3.3a
+    shows the ZWJ again before that mark (finding F30-1)."""
+    out = [rng.choice([b"", b"top\r\n", b"\x1b[H\x1b[2J"])]
+    out.append(word(rng, rng.randint(0, 3)) + "\u200d".encode() + word(rng, rng.randint(1, 4)))
+    out.append(rng.choice([b"\r\x1b[K", b"\r\x1b[2K", b"\r" + word(rng, 12), b"\r\x1b[J", b"\r\n\x1b[A\x1b[2K",
+                           b"\x1b[1mB\x1b[m\r\x1b[K"]))
+    for _ in range(rng.randint(0, 3)):
+        out.append(b"\x1b[1m" + word(rng, 3) + b"\x1b[m" + rng.choice([b"\r\n", b""]))
+    out.append(word(rng, 2) + rng.choice(["\u0301", "\ufe0f", "\u20dd", "\u200b"]).encode())
+    out.append(rng.choice([b"\r\n", b"", b"x\r\n"]))
+    return b"".join(out)

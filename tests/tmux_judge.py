@@ -115,13 +115,18 @@ def _keeps_more(line: str, kept: str) -> bool:
     return all(c in it for c in line if c != " ")
 
 
-_ALT_SWITCH = re.compile(rb"\x1b\[\?(?:1049|1047|47)([hl])")
+_PRIVATE_MODES = re.compile(rb"\x1b\[\?([0-9;]*)([hl])")
+_ALT_MODES = {1049, 1047, 47}
 
 
 def on_alternate_screen(prefix: bytes) -> bool:
-    """Whether the stream ``prefix`` leaves tmux showing the alternate screen."""
-    switches = _ALT_SWITCH.findall(prefix)
-    return bool(switches) and switches[-1] == b"h"
+    """Whether the stream ``prefix`` leaves tmux showing the alternate screen (tmux reads a mode list
+    field by field, leading zeros and all: ``?01049h``, ``?25;1049h``)."""
+    last = False
+    for fields, final in _PRIVATE_MODES.findall(prefix):
+        if any(f.isdigit() and int(f) in _ALT_MODES for f in fields.split(b";")):
+            last = final == b"h"
+    return last
 
 
 def subsequence_missing(
@@ -131,22 +136,20 @@ def subsequence_missing(
     """The first non-blank line of ``shown`` not found, in order, among ``kept``; None if all are.
     ``more``: a line may also be found inside a kept line that shows strictly more (the documented
     policy that ends DCS/SOS/PM/APC at BEL, where tmux swallows on to ST). ``alternate_top``: ``shown``
-    is the alternate screen, whose top row may continue a row scrolled away (matched as a tail).
+    ends on the alternate screen, whose top row may continue a row scrolled away (one line, the first no
+    other rule finds, may be matched as a tail).
     ``erased_heads``: the raw erased its history (ED 3), which can take the first rows of a wrapped line
     and leave its last ones on the screen: a line may be found as the tail of a kept line (the policy
     keeps what ED 3 erased)."""
     at = 0
-    first = True
+    tail_left = True
     for line in shown:
         if not line.strip():
             continue
-        top, first = first, False
         try:
             at = kept.index(line, at) + 1
         except ValueError:
             found = None
-            if top and alternate_top:  # no history there: its top row may continue a row scrolled away
-                found = next((i for i in range(at, len(kept)) if kept[i].endswith(line)), None)
             if found is None and erased_heads and columns is not None:
                 found = next((i for i in range(at, len(kept))
                               if kept[i].endswith(line) and wcswidth(kept[i]) > columns), None)
@@ -154,6 +157,11 @@ def subsequence_missing(
                 found = next((i for i in range(at, len(kept)) if kept[i].startswith(line)), None)
             if found is None and more:
                 found = next((i for i in range(at, len(kept)) if _keeps_more(line, kept[i])), None)
+            if found is None and tail_left and alternate_top:
+                # no history there: its top row may continue a row scrolled away (below the main
+                # screen's history, so it is the first line no other rule finds, not the first shown)
+                tail_left = False
+                found = next((i for i in range(at, len(kept)) if kept[i].endswith(line)), None)
             if found is None:
                 return line
             at = found + 1
