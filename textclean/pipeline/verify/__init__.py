@@ -17,9 +17,18 @@ from . import pages, screen
 from .compare import candidate_lines, line_difference, same_lines
 from .fast import ALL, WALK, Shortcuts
 from .lines import first_page
-from .meaning import Difference, Refusal
+from .meaning import Difference, Refusal, replayed_joiner
 
 __all__ = ["ALL", "WALK", "Difference", "Refusal", "Shortcuts", "first_difference", "terminal_lines"]
+
+
+def _refuse_replayed_joiner(text: str) -> None:
+    """F30-1: in every display, before any model runs (each would place the ZWJ where it was written)."""
+    if "\u200d" in text:
+        offset = replayed_joiner(text)
+        if offset is not None:
+            raise Refusal("a ZWJ after which tmux keeps it for the next zero-width character", offset,
+                          disputed=True)
 
 
 def terminal_lines(
@@ -35,6 +44,7 @@ def terminal_lines(
     at BEL); ``fresh``: a new terminal (empty screen, cursor home). Raises :class:`Refusal` for
     anything the models cannot decide.
     """
+    _refuse_replayed_joiner(text)
     lines, refusal = first_page(text, columns, rows, terminal, shortcuts)
     if lines is not None:
         return lines
@@ -61,6 +71,7 @@ def first_difference(
     ``columns`` x ``rows`` (either unknown), or none (``terminal=False``); ``fresh``, a new terminal.
     """
     try:
+        _refuse_replayed_joiner(raw)
         expected, refusal = first_page(raw, columns, rows, terminal, shortcuts)
     except Refusal as exc:
         return Difference(f"unresolvable: {exc}", exc.offset, disputed=True)

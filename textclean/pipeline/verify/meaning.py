@@ -13,7 +13,7 @@ import re
 from typing import NamedTuple
 
 from .. import grammar
-from ..grammar import BEL, ESC, Kind, Sequence
+from ..grammar import BEL, C0_RANGE, C1_RANGE, ESC, Kind, Sequence
 from ..model import settled_width
 from ..names import (
     C0_NAMES,
@@ -149,6 +149,33 @@ def stable_width(text: str) -> int | None:
     if widths and min(widths) < 1:
         return None
     return sum(widths)
+
+
+ZERO_WIDTH_JOINER = "\u200d"
+_CONTROL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
+
+
+def _zero_width(char: str) -> bool:
+    """A character shown in no cell of its own (or one terminals measure differently): not a control."""
+    return WIDTH[char] <= 0 and _CONTROL.match(char) is None
+
+
+def replayed_joiner(text: str) -> int | None:
+    """The offset of a ZWJ that tmux 3.3a may show again later, if any (F30-1).
+
+    tmux joins a ZWJ with the character right after it when that one is zero-width or wide (an emoji
+    sequence); after anything else (a narrow character, a control, an escape) it keeps the ZWJ and writes
+    it again before the next zero-width character, wherever that comes: rows erased, lines, page breaks
+    and RIS later (checked live). The row that gets it is not one the models can place, so such a ZWJ
+    with any zero-width character after it is refused, whatever stands between them."""
+    start = text.find(ZERO_WIDTH_JOINER)
+    while start != -1:
+        after = text[start + 1:start + 2]
+        if not after or after == ZERO_WIDTH_JOINER or WIDTH[after] not in (0, 2) or _CONTROL.match(after):
+            later = set(text[start + 1:])  # a hash per character, in C: only texts holding a ZWJ pay it
+            return start if any(map(_zero_width, later)) else None
+        start = text.find(ZERO_WIDTH_JOINER, start + 1)
+    return None
 
 
 # ---------------------------------------------------------------------------------------------------

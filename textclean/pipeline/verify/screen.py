@@ -1585,6 +1585,7 @@ class Model(_Sequences):
             self.alt = {
                 "grid": self.grid, "anchored": self.anchored, "cy": self.cy, "cx": self.cx,
                 "cx_known": self.cx_known, "pending": self.pending, "wide": self.wide_page, "broken": lost,
+                "saved": mode == ALT_SCREEN_1049,
             }
             self.mark_shown()
             if lost is not None:
@@ -1606,10 +1607,12 @@ class Model(_Sequences):
         self.saved_unknown = True
         if main["broken"] is not None:
             raise Refusal(f"returns to a main screen that was undecided ({main['broken']})")
-        if mode == 1049:
+        if mode == ALT_SCREEN_1049 and main["saved"]:
             self.cy, self.cx, self.cx_known, self.pending = main["cy"], main["cx"], main["cx_known"], main["pending"]
             return
-        # ?47 / ?1047: where the cursor is on return differs between terminals (tmux, xterm)
+        # ?47 / ?1047 (either way in or out): where the cursor is on return differs between terminals.
+        # F30-2 is ?1049l after ?47h / ?1047h: tmux 3.3a restores no cursor (none was saved), xterm its
+        # own saved one (home if none).
         raise Refusal("the cursor's place on return from the alternate screen is unknown")
 
     # -- state that outlives a page ------------------------------------------------------------------
