@@ -882,7 +882,7 @@ def test_f23_a_cr_after_the_clear_settles_the_column(judge_server) -> None:
 
 
 # Session 30 red team (fuzz/red30.py, families in tests/tmux_families_red.py, "session 30").
-F30_1 = ("F30-1 cleaner+verifier: tmux 3.3a keeps a ZWJ that text followed and shows it again before the next "
+F30_1 = ("F30-1 (fixed on both sides): tmux 3.3a keeps a ZWJ that text followed and shows it again before the next "
          "zero-width character, after the ZWJ's row was erased (EL from column 0) or overwritten")
 F30_1_RAWS = [
     pytest.param(b"\xe2\x80\x8dA\r\x1b[Ky\xef\xb8\x8f", id="minimised"),
@@ -891,7 +891,6 @@ F30_1_RAWS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=F30_1)
 @pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
 @pytest.mark.parametrize("raw", F30_1_RAWS)
 def test_f30_1_an_erased_zwj_reappears_before_a_later_mark(judge_server, raw: bytes, display: str) -> None:
@@ -900,7 +899,7 @@ def test_f30_1_an_erased_zwj_reappears_before_a_later_mark(judge_server, raw: by
     assert not case.problems, case.problems
 
 
-F30_2 = ("F30-2 cleaner+verifier: ?1049l after ?47h / ?1047h (no cursor saved): tmux 3.3a leaves the cursor "
+F30_2 = ("F30-2 (fixed on both sides): ?1049l after ?47h / ?1047h (no cursor saved): tmux 3.3a leaves the cursor "
          "where it was, the models put it at column 0 of a new line")
 F30_2_RAWS = [
     pytest.param(b"\x1b[?47h0\x1b[?1049lt", id="minimised"),
@@ -909,7 +908,6 @@ F30_2_RAWS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=F30_2)
 @pytest.mark.parametrize("display", ["unknown", "80x24", "80x24-fresh"])
 @pytest.mark.parametrize("raw", F30_2_RAWS)
 def test_f30_2_alternate_screen_left_by_1049_without_a_saved_cursor(judge_server, raw: bytes, display: str) -> None:
