@@ -107,7 +107,7 @@ F30_2_RAWS = [
     # DECSC fills xterm's slot, which tmux's ?1049l never reads
     pytest.param(b"\x1b[H\x1b[2Jx\x1b7\r\n\x1b[?47habc\x1b[?1049lt\r\n", id="DECSC-before"),
     # a ?1049h save, then a ?47h entry: tmux restores the old save, xterm its own slot
-    pytest.param(b"\x1b[H\x1b[2Jab\x1b[?1049hz\x1b[?1049lcd\r\n\x1b[?47hq\x1b[?1049lt\r\n", id="an-old-save"),
+    pytest.param(b"\x1b[H\x1b[2Jab\r\n\x1b[?1049hz\x1b[?1049lcd\r\n\x1b[?47hq\x1b[?1049lt\r\n", id="an-old-save"),
     # ?1049h on the alternate screen already: tmux saves nothing, xterm saves
     pytest.param(b"\x1b[H\x1b[2Jab\x1b[?47h\x1b[?1049hq\x1b[?1049lt\r\n", id="47h-then-1049h"),
     pytest.param(b"\x1b[H\x1b[2Jab\x1b[?47hq\x1b[?1049h\x1b[2Jr\x1b[?1049lt\r\n", id="1049h-while-on-47"),
