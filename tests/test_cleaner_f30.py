@@ -111,6 +111,7 @@ F30_2_RAWS = [
     # ?1049h on the alternate screen already: tmux saves nothing, xterm saves
     pytest.param(b"\x1b[H\x1b[2Jab\x1b[?47h\x1b[?1049hq\x1b[?1049lt\r\n", id="47h-then-1049h"),
     pytest.param(b"\x1b[H\x1b[2Jab\x1b[?47hq\x1b[?1049h\x1b[2Jr\x1b[?1049lt\r\n", id="1049h-while-on-47"),
+    pytest.param(b"\x1b[H\x1b[2Jabc\x1b[?47h\x1b[5Gxy\x1b[?1049l\x1b[2Jt\r\n", id="47h-then-1049l-ED2"),
 ]
 
 
@@ -129,6 +130,9 @@ F30_2_ADOPTED = [
     pytest.param(b"\x1b[H\x1b[2Jab\r\n\x1b[?1049hq\r\x1b[Kz\x1b[?1047l\rt\r\n", id="1049h-then-1047l"),
     pytest.param(b"\x1b[H\x1b[2Jab\r\n\x1b[?1047hq\r\x1b[Kz\x1b[?47l\rt\r\n", id="1047h-then-47l"),
     pytest.param(b"\x1b[H\x1b[2Jab\r\n\x1b[?47hq\r\x1b[Kz\x1b[?1049l\x1b[H\x1b[2Jt\r\n", id="1049l-then-a-clear"),
+    # ED 2 without a home right after ?1049l: the restored cursor's column, not the alternate screen's
+    pytest.param(b"\x1b[H\x1b[2Jabc\x1b[?1049h\x1b[5Gxy\x1b[?1049l\x1b[2Jt\r\n", id="1049l-then-ED2"),
+    pytest.param(b"\x1b[H\x1b[2Jabc\x1b[?47h\x1b[5Gxy\x1b[?47l\x1b[2Jt\r\n", id="47l-then-ED2"),
 ]
 
 

@@ -324,15 +324,22 @@ class _Walker:
         if page.screen == "main" and self.on_alt:
             self.on_alt = False
             main, self.main = self.main, None
-            if page.cleared:
-                return self._fresh(cursor if page.homed else None), False
-            if main is None or previous is None:
-                raise Unresolved("leaving an alternate screen for a main screen whose state is not known")
-            if page.switches != 1 or (page.switch == "?1049l" and not self.alt_saved):
-                # tmux 3.3a restores only a cursor a ?1049h saved (else it stays put), xterm the one
-                # DECSC / ?1049h saved or home: a ?47h / ?1047h entry leaves no agreed position
+            if not (page.cleared and page.homed) and (
+                    page.switches != 1 or (page.switch == "?1049l" and not self.alt_saved)):
+                # tmux 3.3a restores only a cursor a ?1049h saved (an older one too, else it stays
+                # put), xterm the one DECSC / ?1049h saved or home: no agreed position
                 raise Unresolved(f"{page.switch} at offset {page.start} leaves an alternate screen that no lone "
                                  "?1049h entered, or after another switch: where the cursor goes is disputed")
+            if page.cleared:
+                if page.homed or page.switch != "?1049l":
+                    return self._fresh(cursor if page.homed else None), False
+                # ?1049l restores the cursor saved on entering: the main screen's, not the alternate's
+                at = None if main is None else main.screen_cursor()
+                if at is None:
+                    raise Unresolved(f"?1049l at offset {page.start} restores a cursor whose row is not known")
+                return self._fresh(at), False
+            if main is None or previous is None:
+                raise Unresolved("leaving an alternate screen for a main screen whose state is not known")
             if page.switch != "?1049l":
                 at = previous.screen_cursor()
                 if at is None or not main.top_known:
