@@ -18,7 +18,16 @@ from .grammar import Kind
 from .model import MIN_COLUMNS, SCREEN_LINES
 from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUU, DECRC, DECSC, ECH, EL, HPA, RI, SCORC, SCOSC
 from .probe import REDRAWING_CR, c1_control_offset
-from .redraw import INERT_MARK, NOT_TEXT, ONE_CELL_TEXT, LineModel, Unresolved, overlay_line, without_inert
+from .redraw import (
+    INERT_MARK,
+    NOT_TEXT,
+    ONE_CELL_TEXT,
+    PENDING_ZWJ,
+    LineModel,
+    Unresolved,
+    overlay_line,
+    without_inert,
+)
 from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 
 # SGR with plain parameters: what most of a coloured text's sequences are (one literal-prefix pattern).
@@ -149,6 +158,12 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None,
         if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
             return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
         del stripped  # not kept alive beside the row model
+    pending = PENDING_ZWJ.search(text) if "\u200d" in text else None
+    if pending is not None:
+        # a redraw may erase or move the joiner's row; tmux still shows the joiner before the next
+        # non-ASCII character, which a candidate without it (or with it elsewhere) does not
+        raise Refused(UNSUPPORTED_CONTROL, f"zero-width joiner at offset {pending.start()} followed by "
+                      f"an ASCII character, then a redraw (tmux shows it again at offset {pending.end() - 1})")
     if swallowing is None and pages.has_break(text) and _row_model_refuses(text):
         try:
             return _resolve_pages(text, columns, rows, None, terminal=terminal, fresh=fresh)

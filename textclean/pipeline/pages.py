@@ -32,6 +32,7 @@ class Page:
     screen: str  # "alt" or "main" after the run ("" when the run switched no screen)
     switch: str  # the last screen switch in the run ("?1049h", "?47l", ...), or ""
     erases_history: bool = False  # the run holds ED 3 or RIS (the scrollback is erased)
+    switches: int = 0  # how many screen switches the run holds (RIS counts none)
 
 
 def has_break(text: str) -> bool:
@@ -66,7 +67,7 @@ def split(text: str) -> list[Page]:
         else:
             runs.append((start, end, [(part, homed)]))
     start, body = 0, 0
-    flags: tuple[bool, bool, bool, str, str, bool] = (False, False, False, "", "", False)
+    flags: tuple[bool, bool, bool, str, str, bool, int] = (False, False, False, "", "", False, 0)
     for run_start, run_end, parts in runs:
         pages.append(Page(start, body, run_start, *flags))
         start, body = run_start, run_end
@@ -88,15 +89,17 @@ def _only_inert(text: str, start: int, end: int) -> bool:
 
 
 @functools.lru_cache(maxsize=256)  # a session repeats a few break runs (clear, home + clear) many times
-def _describe(parts: tuple[tuple[grammar.BreakPart, bool], ...]) -> tuple[bool, bool, bool, str, str, bool]:
+def _describe(parts: tuple[tuple[grammar.BreakPart, bool], ...]) -> tuple[bool, bool, bool, str, str, bool, int]:
     cleared = homed = reset = erases_history = False
     screen = switch = ""
+    switches = 0
     for part, after_home in parts:
         if part.kind == "reset":
             cleared = homed = reset = erases_history = True
-            screen, switch = "main", ""
+            screen, switch, switches = "main", "", 0
         elif part.kind == "switch":
             switch = part.switch
+            switches += 1
             screen = "alt" if switch.endswith(SM) else "main"
             cleared = screen == "alt"  # the alternate screen starts blank (tmux clears it)
             homed = False  # a switch leaves the cursor where it is (1049 restores it on leaving)
@@ -106,7 +109,7 @@ def _describe(parts: tuple[tuple[grammar.BreakPart, bool], ...]) -> tuple[bool, 
             # changes, so a run of ED 3 (or home + ED 3) alone does not blank the screen
             cleared = cleared or part.mode != 3
             erases_history = erases_history or part.mode == 3
-    return cleared, homed, reset, screen, switch, erases_history
+    return cleared, homed, reset, screen, switch, erases_history, switches
 
 # --- What a kept page's bytes carry past the next break --------------------------------------------
 # State a clear leaves as it was: scroll margins, origin mode, insert mode, autowrap, left/right

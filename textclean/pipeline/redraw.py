@@ -21,6 +21,11 @@ from . import grammar
 from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 
 ZWJ = "\u200d"
+#: A zero-width joiner tmux 3.3a leaves pending: one followed by an ASCII character (text, a control or
+#: an escape) is shown again before the next non-ASCII character, however far on (line feeds, page
+#: breaks, RIS) and even after its own row was erased (F30-1). One directly followed by a non-ASCII
+#: character joins it. Linear: each attempt ends at the next non-ASCII character, a match or the end.
+PENDING_ZWJ = re.compile("\u200d[\x00-\x7f]+[^\x00-\x7f]")
 #: No terminal has no right margin, but the widest terminal that judges it (tmux) has this many columns.
 WIDEST_COLUMNS = 10_000
 

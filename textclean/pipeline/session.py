@@ -245,6 +245,7 @@ class _Walker:
         self.fresh = fresh and terminal  # a new terminal: the first page starts on a blank, homed screen
         self.previous: ScreenModel | None = None  # the last page's model (None: kept, state unknown)
         self.main: ScreenModel | None = None  # the main screen while the alternate one is up
+        self.alt_saved = False  # the alternate screen was entered by a lone ?1049h (the cursor saved)
         self.frozen: list[tuple[Row, str]] = []
         self.on_alt = False
         self.modes: tuple[tuple[int, int | None] | None, bool] = (None, False)  # margins, origin
@@ -282,6 +283,7 @@ class _Walker:
             # leading break changes none of that (an alternate screen starts blank and homed too)
             if page.screen == "alt":
                 self.on_alt = True
+                self.alt_saved = _saves_cursor(page)
                 self.main = ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
                                         cursor=(0, 0))
             return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
@@ -317,12 +319,25 @@ class _Walker:
             # so that a text toggling screens between main-screen lines cannot go quadratic.
             self._spend(sum(len(row.cells) + 1 for row, _ in self.frozen))
             self.on_alt = True
+            self.alt_saved = _saves_cursor(page)
             return self._fresh(cursor), False
         if page.screen == "main" and self.on_alt:
             self.on_alt = False
             main, self.main = self.main, None
+            if not (page.cleared and page.homed) and (
+                    page.switches != 1 or (page.switch == "?1049l" and not self.alt_saved)):
+                # tmux 3.3a restores only a cursor a ?1049h saved (an older one too, else it stays
+                # put), xterm the one DECSC / ?1049h saved or home: no agreed position
+                raise Unresolved(f"{page.switch} at offset {page.start} leaves an alternate screen that no lone "
+                                 "?1049h entered, or after another switch: where the cursor goes is disputed")
             if page.cleared:
-                return self._fresh(cursor if page.homed else None), False
+                if page.homed or page.switch != "?1049l":
+                    return self._fresh(cursor if page.homed else None), False
+                # ?1049l restores the cursor saved on entering: the main screen's, not the alternate's
+                at = None if main is None else main.screen_cursor()
+                if at is None:
+                    raise Unresolved(f"?1049l at offset {page.start} restores a cursor whose row is not known")
+                return self._fresh(at), False
             if main is None or previous is None:
                 raise Unresolved("leaving an alternate screen for a main screen whose state is not known")
             if page.switch != "?1049l":
@@ -334,6 +349,8 @@ class _Walker:
             return self._budgeted(main), bool(self.frozen)
         if page.switch and not page.cleared:
             raise Unresolved(f"{page.switch} with no switch to the other screen before it")
+        if page.switch and self.on_alt:
+            self.alt_saved = False  # a second entry: tmux keeps the first save, xterm takes a new one
         return self._fresh(cursor), False
 
     def _spend(self, cells: int) -> None:
@@ -373,6 +390,12 @@ class _Walker:
         self.previous = None
         if not self.on_alt:
             self.main, self.frozen = None, []
+
+
+def _saves_cursor(page: pages.Page) -> bool:
+    """Whether ``page``'s break entered the alternate screen by one ?1049h alone (tmux 3.3a saves no
+    cursor for a ?1049h on the alternate screen already, xterm does)."""
+    return page.switch == "?1049h" and page.switches == 1
 
 
 def _check_frozen(model: ScreenModel, frozen: list[tuple[Row, str]]) -> int:
