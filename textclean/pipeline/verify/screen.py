@@ -327,6 +327,13 @@ class _Moves(_State):
 
     def line_feed(self, wrapping: bool = False) -> None:
         """LF / IND: down a row, scrolling at the region's bottom (the top row leaves: kept)."""
+        grid = self.grid
+        if self.cy == len(grid) - 1 and self.bottom is None and self.anchored and self.height == len(grid):
+            if wrapping:  # tmux 3.3a never unmarks a wrapped row on a later line feed (checked live)
+                grid[-1].wrapped = True
+                grid[-1].wrap_disputed = False  # both terminals set the flag again
+            self.scroll_screen()
+            return
         if self.unknown_width and not wrapping and (self.cy < len(self.grid) - 1 or self.bottom is not None):
             self.wraps_below(True)
         self.pending = False
@@ -389,6 +396,21 @@ class _Moves(_State):
         if not row.wrapped:
             self.history.append("".join(self.tail))
             self.tail = []
+
+    def scroll_screen(self) -> None:
+        """A line feed on the bottom row of a whole known screen, no region, nothing pending (what
+        :meth:`line_feed` does there: the top row leaves, a blank one comes in), without its checks."""
+        grid = self.grid
+        self.pending = False
+        row = grid.pop(0)
+        if row.wrap_disputed or row.shown or row.wrapped or self.tail:
+            self.leave_top(row)
+        else:
+            self.charge(len(row.cells))
+            self.history.append(_render(row))
+        grid.append(_Row())
+        self.charge(len(grid) // 8 + 1)
+        self.scrolls += 1
 
     def scroll_up(self, top: int, bottom: int, count: int) -> None:
         grid = self.grid
@@ -1322,8 +1344,13 @@ class Model(_Sequences):
                         erases += 1  # at the end of the row's text: erase_line erases nothing
                     elif (seq := _PARSED.get(token) or _parse(token)).final == REP:
                         # repeat: the character written right before it, short of the margin
-                        numbers = seq.decimal() if len(seq.params) < 10 else None
-                        count = numbers[0] if numbers is not None and len(numbers) == 1 else 0
+                        count = _REPEATS.get(token, -1)
+                        if count < 0:
+                            numbers = seq.decimal() if len(seq.params) < 10 else None
+                            count = numbers[0] if numbers is not None and len(numbers) == 1 else 0
+                            if len(_REPEATS) >= _CACHE_LIMIT:
+                                _REPEATS.clear()
+                            _REPEATS[token] = count
                         before = pieces[index][-1:]
                         limit = margin - 1 if margin is not None else None
                         if not count or not " " <= before < "\x7f" or (limit is not None and cells + count > limit):
@@ -1691,6 +1718,7 @@ _ROW_WORK = 8
 
 _PARSED: dict[str, grammar.Sequence] = {}
 _PLAIN_SGR: set[str] = set()  # SGR without private marker or intermediates, as seen in texts
+_REPEATS: dict[str, int] = {}  # REP tokens plain_lines met: the count it reads (0: none it takes)
 _CACHE_LIMIT = 4096
 _CACHED_LENGTH = 48
 
