@@ -1090,7 +1090,7 @@ class _Sequences(_Cells):
             raise Refusal("unsupported")
         if final in (XTWINOPS, DA, DSR) or _inert_modes(seq):
             return
-        numbers = seq.numbers(0)
+        numbers = _numbers(seq)
         if final in (CUP, HVP):
             if len(numbers) > 2:
                 raise Refusal("CUP with more than two parameters")
@@ -1167,6 +1167,8 @@ class Model(_Sequences):
         grid = self.grid
         self.charge(len(grid))  # every row is visited, blank or not: a tall screen broken often costs
         for index, row in enumerate(grid):
+            if not (row.cells or pieces or row.wrapped or row.wrap_disputed or row.shown):
+                continue  # a blank line (what the checks below come to for it)
             if row.wrap_disputed and index + 1 < len(grid):
                 self.wrap_read(row, grid[index + 1])
             if row.shown:
@@ -1422,7 +1424,19 @@ class Model(_Sequences):
     def sequence(self, token: str, start: int, end: int) -> None:
         seq = _PARSED.get(token) or _parse(token)
         last_char, self.last_char = self.last_char, ""
+        fixed = _FIXED.get(token)
         try:
+            if fixed is not None:  # what the checks below come to for a home, ED 2, ED 3 or RIS
+                if fixed is _HOME:
+                    if self.breaks_seen and not self.printed and self.page.cleared:
+                        self.page.fresh_start = True
+                    if self.lost is None:
+                        self.flush_home()
+                    self.home_at = start
+                    return
+                joined = self.home_at >= 0 and fixed == "ED 2"
+                self.page_break(fixed, seq, self.home_at if joined else start, end, joined)
+                return
             if "\x9c" in token:
                 raise Refusal("a C1 ST ends the string outside its payload")
             if (seq.kind is Kind.CSI and len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT
@@ -1474,7 +1488,7 @@ class Model(_Sequences):
             return "RIS"
         if seq.kind is not Kind.CSI or seq.intermediates:
             return None
-        modes = seq.decimal() if seq.final == ED and not seq.private else None
+        modes = _decimal(seq) if seq.final == ED and not seq.private else None
         if modes is not None and len(modes) == 1 and modes[0] in (0, 2, 3):
             mode = modes[0]
             if mode in (2, 3):
@@ -1718,6 +1732,10 @@ _ROW_WORK = 8
 
 _PARSED: dict[str, grammar.Sequence] = {}
 _PLAIN_SGR: set[str] = set()  # SGR without private marker or intermediates, as seen in texts
+_HOME = "home"
+_FIXED: dict[str, str] = {}  # sequences whose reading needs no state: a home (_HOME), ED 2, ED 3, RIS
+_NUMBERS: dict[str, list[int]] = {}
+_DECIMALS: dict[str, list[int] | None] = {}
 _REPEATS: dict[str, int] = {}  # REP tokens plain_lines met: the count it reads (0: none it takes)
 _CACHE_LIMIT = 4096
 _CACHED_LENGTH = 48
@@ -1730,17 +1748,59 @@ def _parse(token: str) -> grammar.Sequence:
         if len(_PARSED) >= _CACHE_LIMIT:
             _PARSED.clear()
             _PLAIN_SGR.clear()
+            _FIXED.clear()
         _PARSED[token] = seq
+        fixed = _fixed(seq)
+        if fixed is not None:
+            _FIXED[token] = fixed
         if seq.kind is Kind.CSI and seq.final == SGR and not seq.private and not seq.intermediates:
             _PLAIN_SGR.add(token)
     return seq
+
+
+def _fixed(seq: grammar.Sequence) -> str | None:
+    """What :meth:`Model.sequence` reads ``seq`` as whatever the state: ``_HOME`` (CUP / HVP home), a page
+    break that depends on no state ("ED 2", "ED 3", "RIS"), or None (read it in full)."""
+    text = seq.text
+    if "\x9c" in text or len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT or swallows_on(seq):
+        return None
+    if seq.kind is Kind.ESC2:
+        return "RIS" if seq.final == RIS else None
+    if seq.kind is not Kind.CSI or seq.intermediates or seq.private:
+        return None
+    if seq.final == ED:
+        modes = seq.decimal()
+        return f"ED {modes[0]}" if modes is not None and len(modes) == 1 and modes[0] in (2, 3) else None
+    return _HOME if _is_home(seq) else None
+
+
+def _numbers(seq: grammar.Sequence) -> list[int]:
+    """``seq.numbers(0)``, remembered by the sequence's text (the list is shared: read it, never change it)."""
+    numbers = _NUMBERS.get(seq.text)
+    if numbers is None:
+        numbers = seq.numbers(0)
+        if len(_NUMBERS) >= _CACHE_LIMIT:
+            _NUMBERS.clear()
+        _NUMBERS[seq.text] = numbers
+    return numbers
+
+
+def _decimal(seq: grammar.Sequence) -> list[int] | None:
+    """``seq.decimal()``, remembered by the sequence's text (the list is shared: read it, never change it)."""
+    numbers = _DECIMALS.get(seq.text, False)
+    if numbers is False:
+        numbers = seq.decimal()
+        if len(_DECIMALS) >= _CACHE_LIMIT:
+            _DECIMALS.clear()
+        _DECIMALS[seq.text] = numbers
+    return numbers  # type: ignore[return-value]
 
 
 def _is_home(seq: grammar.Sequence) -> bool:
     """CUP / HVP to row 1, column 1 (absent, empty, 0 or 1, leading zeros read as numbers)."""
     if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (CUP, HVP):
         return False
-    numbers = seq.decimal()
+    numbers = _decimal(seq)
     return numbers is not None and len(numbers) <= 2 and all(number <= 1 for number in numbers)
 
 
