@@ -327,6 +327,13 @@ class _Moves(_State):
 
     def line_feed(self, wrapping: bool = False) -> None:
         """LF / IND: down a row, scrolling at the region's bottom (the top row leaves: kept)."""
+        grid = self.grid
+        if self.cy == len(grid) - 1 and self.bottom is None and self.anchored and self.height == len(grid):
+            if wrapping:  # tmux 3.3a never unmarks a wrapped row on a later line feed (checked live)
+                grid[-1].wrapped = True
+                grid[-1].wrap_disputed = False  # both terminals set the flag again
+            self.scroll_screen()
+            return
         if self.unknown_width and not wrapping and (self.cy < len(self.grid) - 1 or self.bottom is not None):
             self.wraps_below(True)
         self.pending = False
@@ -389,6 +396,21 @@ class _Moves(_State):
         if not row.wrapped:
             self.history.append("".join(self.tail))
             self.tail = []
+
+    def scroll_screen(self) -> None:
+        """A line feed on the bottom row of a whole known screen, no region, nothing pending (what
+        :meth:`line_feed` does there: the top row leaves, a blank one comes in), without its checks."""
+        grid = self.grid
+        self.pending = False
+        row = grid.pop(0)
+        if row.wrap_disputed or row.shown or row.wrapped or self.tail:
+            self.leave_top(row)
+        else:
+            self.charge(len(row.cells))
+            self.history.append(_render(row))
+        grid.append(_Row())
+        self.charge(len(grid) // 8 + 1)
+        self.scrolls += 1
 
     def scroll_up(self, top: int, bottom: int, count: int) -> None:
         grid = self.grid
@@ -1068,7 +1090,7 @@ class _Sequences(_Cells):
             raise Refusal("unsupported")
         if final in (XTWINOPS, DA, DSR) or _inert_modes(seq):
             return
-        numbers = seq.numbers(0)
+        numbers = _numbers(seq)
         if final in (CUP, HVP):
             if len(numbers) > 2:
                 raise Refusal("CUP with more than two parameters")
@@ -1145,6 +1167,8 @@ class Model(_Sequences):
         grid = self.grid
         self.charge(len(grid))  # every row is visited, blank or not: a tall screen broken often costs
         for index, row in enumerate(grid):
+            if not (row.cells or pieces or row.wrapped or row.wrap_disputed or row.shown):
+                continue  # a blank line (what the checks below come to for it)
             if row.wrap_disputed and index + 1 < len(grid):
                 self.wrap_read(row, grid[index + 1])
             if row.shown:
@@ -1322,8 +1346,13 @@ class Model(_Sequences):
                         erases += 1  # at the end of the row's text: erase_line erases nothing
                     elif (seq := _PARSED.get(token) or _parse(token)).final == REP:
                         # repeat: the character written right before it, short of the margin
-                        numbers = seq.decimal() if len(seq.params) < 10 else None
-                        count = numbers[0] if numbers is not None and len(numbers) == 1 else 0
+                        count = _REPEATS.get(token, -1)
+                        if count < 0:
+                            numbers = seq.decimal() if len(seq.params) < 10 else None
+                            count = numbers[0] if numbers is not None and len(numbers) == 1 else 0
+                            if len(_REPEATS) >= _CACHE_LIMIT:
+                                _REPEATS.clear()
+                            _REPEATS[token] = count
                         before = pieces[index][-1:]
                         limit = margin - 1 if margin is not None else None
                         if not count or not " " <= before < "\x7f" or (limit is not None and cells + count > limit):
@@ -1395,7 +1424,19 @@ class Model(_Sequences):
     def sequence(self, token: str, start: int, end: int) -> None:
         seq = _PARSED.get(token) or _parse(token)
         last_char, self.last_char = self.last_char, ""
+        fixed = _FIXED.get(token)
         try:
+            if fixed is not None:  # what the checks below come to for a home, ED 2, ED 3 or RIS
+                if fixed is _HOME:
+                    if self.breaks_seen and not self.printed and self.page.cleared:
+                        self.page.fresh_start = True
+                    if self.lost is None:
+                        self.flush_home()
+                    self.home_at = start
+                    return
+                joined = self.home_at >= 0 and fixed == "ED 2"
+                self.page_break(fixed, seq, self.home_at if joined else start, end, joined)
+                return
             if "\x9c" in token:
                 raise Refusal("a C1 ST ends the string outside its payload")
             if (seq.kind is Kind.CSI and len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT
@@ -1447,7 +1488,7 @@ class Model(_Sequences):
             return "RIS"
         if seq.kind is not Kind.CSI or seq.intermediates:
             return None
-        modes = seq.decimal() if seq.final == ED and not seq.private else None
+        modes = _decimal(seq) if seq.final == ED and not seq.private else None
         if modes is not None and len(modes) == 1 and modes[0] in (0, 2, 3):
             mode = modes[0]
             if mode in (2, 3):
@@ -1694,6 +1735,11 @@ _ROW_WORK = 8
 
 _PARSED: dict[str, grammar.Sequence] = {}
 _PLAIN_SGR: set[str] = set()  # SGR without private marker or intermediates, as seen in texts
+_HOME = "home"
+_FIXED: dict[str, str] = {}  # sequences whose reading needs no state: a home (_HOME), ED 2, ED 3, RIS
+_NUMBERS: dict[str, list[int]] = {}
+_DECIMALS: dict[str, list[int] | None] = {}
+_REPEATS: dict[str, int] = {}  # REP tokens plain_lines met: the count it reads (0: none it takes)
 _CACHE_LIMIT = 4096
 _CACHED_LENGTH = 48
 
@@ -1705,17 +1751,59 @@ def _parse(token: str) -> grammar.Sequence:
         if len(_PARSED) >= _CACHE_LIMIT:
             _PARSED.clear()
             _PLAIN_SGR.clear()
+            _FIXED.clear()
         _PARSED[token] = seq
+        fixed = _fixed(seq)
+        if fixed is not None:
+            _FIXED[token] = fixed
         if seq.kind is Kind.CSI and seq.final == SGR and not seq.private and not seq.intermediates:
             _PLAIN_SGR.add(token)
     return seq
+
+
+def _fixed(seq: grammar.Sequence) -> str | None:
+    """What :meth:`Model.sequence` reads ``seq`` as whatever the state: ``_HOME`` (CUP / HVP home), a page
+    break that depends on no state ("ED 2", "ED 3", "RIS"), or None (read it in full)."""
+    text = seq.text
+    if "\x9c" in text or len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT or swallows_on(seq):
+        return None
+    if seq.kind is Kind.ESC2:
+        return "RIS" if seq.final == RIS else None
+    if seq.kind is not Kind.CSI or seq.intermediates or seq.private:
+        return None
+    if seq.final == ED:
+        modes = seq.decimal()
+        return f"ED {modes[0]}" if modes is not None and len(modes) == 1 and modes[0] in (2, 3) else None
+    return _HOME if _is_home(seq) else None
+
+
+def _numbers(seq: grammar.Sequence) -> list[int]:
+    """``seq.numbers(0)``, remembered by the sequence's text (the list is shared: read it, never change it)."""
+    numbers = _NUMBERS.get(seq.text)
+    if numbers is None:
+        numbers = seq.numbers(0)
+        if len(_NUMBERS) >= _CACHE_LIMIT:
+            _NUMBERS.clear()
+        _NUMBERS[seq.text] = numbers
+    return numbers
+
+
+def _decimal(seq: grammar.Sequence) -> list[int] | None:
+    """``seq.decimal()``, remembered by the sequence's text (the list is shared: read it, never change it)."""
+    numbers = _DECIMALS.get(seq.text, False)
+    if numbers is False:
+        numbers = seq.decimal()
+        if len(_DECIMALS) >= _CACHE_LIMIT:
+            _DECIMALS.clear()
+        _DECIMALS[seq.text] = numbers
+    return numbers  # type: ignore[return-value]
 
 
 def _is_home(seq: grammar.Sequence) -> bool:
     """CUP / HVP to row 1, column 1 (absent, empty, 0 or 1, leading zeros read as numbers)."""
     if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (CUP, HVP):
         return False
-    numbers = seq.decimal()
+    numbers = _decimal(seq)
     return numbers is not None and len(numbers) <= 2 and all(number <= 1 for number in numbers)
 
 
