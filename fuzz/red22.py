@@ -7,7 +7,6 @@ displays no-terminal / unknown / sized / fresh (sized and a new terminal; every 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -70,13 +69,7 @@ def main() -> None:
                       f"lossy={len(bad)} ({time.perf_counter() - t:.1f}s) refusals={dict(reasons.most_common(4))}",
                       flush=True)
                 for c in bad:
-                    rec = {"family": family, "display": display, "raw": repr(c.raw), "columns": c.columns,
-                           "rows": c.rows, "fresh": c.fresh, "terminal": c.terminal,
-                           "candidate": repr(c.candidate), "problems": c.problems}
-                    print("   ", json.dumps(rec)[:500], flush=True)
-                    if a.out:
-                        with a.out.open("a") as fh:
-                            fh.write(json.dumps(rec) + "\n")
+                    c.report(display, a.out)
 
 
 if __name__ == "__main__":

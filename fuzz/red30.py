@@ -9,7 +9,6 @@ no-terminal / unknown / sized / fresh, judged by a live tmux 3.3a (tests/tmux_ju
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -81,13 +80,7 @@ def matrix(out: Path | None, generate: Callable[..., list[tuple[str, bytes]]],
                   f"lossy={len(bad)} "
                   f"({time.perf_counter() - t:.1f}s) adopted by erase={dict(by_erase)}", flush=True)
             for c in bad:
-                rec = {"family": c.family, "display": display, "raw": repr(c.raw), "columns": c.columns,
-                       "rows": c.rows, "fresh": c.fresh, "terminal": c.terminal,
-                       "candidate": repr(c.candidate), "problems": c.problems}
-                print("   ", json.dumps(rec)[:500], flush=True)
-                if out:
-                    with out.open("a") as fh:
-                        fh.write(json.dumps(rec) + "\n")
+                c.report(display, out)
     print("TOTAL", dict(total), flush=True)
 
 
@@ -118,13 +111,7 @@ def main() -> None:
                 print(f"{family:15s} {display:11s} streams={len(cases)} adopted={adopted} lossy={len(bad)} "
                       f"({time.perf_counter() - t:.1f}s) refusals={dict(reasons.most_common(3))}", flush=True)
                 for c in bad:
-                    rec = {"family": family, "display": display, "raw": repr(c.raw), "columns": c.columns,
-                           "rows": c.rows, "fresh": c.fresh, "terminal": c.terminal,
-                           "candidate": repr(c.candidate), "problems": c.problems}
-                    print("   ", json.dumps(rec)[:500], flush=True)
-                    if a.out:
-                        with a.out.open("a") as fh:
-                            fh.write(json.dumps(rec) + "\n")
+                    c.report(display, a.out)
     print("TOTAL", dict(total), flush=True)
 
 

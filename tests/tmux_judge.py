@@ -22,9 +22,11 @@ Nothing here shares code with the cleaner or the verifier: tmux decides.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from wcwidth import wcswidth
@@ -91,6 +93,16 @@ class Case:
     # line that shows more (the policy before issue 23 item 2). False: the line itself must be there, as
     # once the models refuse text after such a BEL at a terminal (models.md item 1).
     keeps_more_after_bel: bool = True
+
+    def report(self, display: str, out: Path | None = None) -> None:
+        """Print a lossy case as one JSON record (cut to 500 characters), and append it whole to ``out``."""
+        record = {"family": self.family, "display": display, "raw": repr(self.raw), "columns": self.columns,
+                  "rows": self.rows, "fresh": self.fresh, "terminal": self.terminal,
+                  "candidate": repr(self.candidate), "problems": self.problems}
+        print("   ", json.dumps(record)[:500], flush=True)
+        if out:
+            with out.open("a") as fh:
+                fh.write(json.dumps(record) + "\n")
 
     @property
     def adopted(self) -> bool:
