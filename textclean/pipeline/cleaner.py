@@ -43,10 +43,8 @@ _SCAN_AS_BYTES = 4096
 # A CR followed by a character no substitution removes (sequences start with ESC; C1 is refused), or
 # by EL 2 (which no substitution removes): the whole-text substitution would leave a redraw.
 _CR_BEFORE_TEXT = grammar.CR_BEFORE_TEXT
-# The slow path's tokens within one line: a complete sequence or one control character. Everything
-# between two tokens is text to write.
 _AUTOWRAP_OFF = grammar.AUTOWRAP_OFF
-_TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
+_TOKEN = grammar.SEQUENCE_OR_CONTROL  # the slow path's tokens within one line
 _CR_REDRAWS = grammar.CR_REDRAWS
 # The token path's steps (_feed_runs): a run of text and inert sequences between two other tokens
 # (group 1), a run of backspaces (group 2), or one other token. Text excludes C1 (a C1 text goes

@@ -181,6 +181,10 @@ ESCAPE_SEQUENCE = re.compile(
     )
 )
 
+#: The cleaner's tokens within a line: one complete sequence or one C0 control (or DEL); everything
+#: between two matches is text to write.
+SEQUENCE_OR_CONTROL = re.compile(rf"{ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
+
 #: Like :data:`ESCAPE_SEQUENCE`, with one named group per family, for :func:`scan`.
 _TAGGED = re.compile(
     "|".join(

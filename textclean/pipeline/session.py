@@ -54,7 +54,7 @@ from .names import (
 from .redraw import INERT_MARK, ONE_CELL_TEXT, Row, Unresolved, overlay_line
 from .screen import WRAP, ScreenModel
 
-_TOKEN = re.compile(rf"{grammar.ESCAPE_SEQUENCE.pattern}|[\x00-\x1f\x7f]")
+_TOKEN = grammar.SEQUENCE_OR_CONTROL
 _TOKEN_OR_BACKSPACES = re.compile(rf"\x08\x08+|{_TOKEN.pattern}")  # a run of backspaces is one move
 _DIGITS = re.compile(r"[0-9;]*")
 # Strings the grammar ends where tmux does not: DCS / SOS / PM / APC ended by BEL (the Buildkite
