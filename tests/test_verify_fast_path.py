@@ -1,16 +1,15 @@
-"""The verifier's fast path (append-only text) answers exactly as its line model does, where it answers."""
+"""The verifier's shortcuts answer exactly as its walk (the screen model) does, where they answer."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from textclean.pipeline import verify
 from textclean.pipeline.model import MIN_COLUMNS
-from textclean.pipeline.verify import compare, lines
+from textclean.pipeline.verify import compare
 from textclean.pipeline.verify import fast as fastpaths
 
 from .agent_logs import FIXTURES, captures, peer_recordings
@@ -18,10 +17,7 @@ from .strategies import private_modes, screen_controls, strings, terminal_stream
 
 
 def _model(text: str) -> list[str] | str:
-    try:
-        return lines.model_lines(text)
-    except verify.Refusal as exc:
-        return f"unresolvable: {exc}"
+    return _model_at(text, True)
 
 
 def _agrees(text: str) -> bool:
@@ -60,8 +56,8 @@ def test_fast_path_agrees_on_generated_streams(text: str) -> None:
 # ---------------------------------------------------------------------------------------------------
 # Every shortcut together (verify.ALL) against the walk alone (verify.WALK): the same lines, refusals and
 # their messages, and the same differences of candidates; and each line shortcut on its own, where it
-# answers, against the token walk: the CR overlay (fastpaths.redrawn_lines), the rows-in-place walk
-# (fastpaths.rows_lines) and the routing to the screen model (fastpaths.line_model_refuses).
+# answers, against the walk: the CR overlay (fastpaths.redrawn_lines) and the rows-in-place walk
+# (fastpaths.rows_lines).
 
 
 def _verdict(text: str, columns: int | None = None, rows: int | None = None, *,
@@ -73,8 +69,9 @@ def _verdict(text: str, columns: int | None = None, rows: int | None = None, *,
 
 
 def _model_at(text: str, unknown_width: bool) -> list[str] | str:
+    """The walk alone: at a terminal of unknown width, or with no right margin at all (no terminal)."""
     try:
-        return lines.model_lines(text, unknown_width)
+        return verify.terminal_lines(text, terminal=unknown_width, shortcuts=verify.WALK)
     except verify.Refusal as exc:
         return f"unresolvable: {exc}"
 
@@ -119,16 +116,6 @@ def _rows_agree(text: str, margin: int | None = MIN_COLUMNS) -> bool:
     return fast is not None
 
 
-def _routed_agrees(text: str, columns: int | None = None) -> bool:
-    """Whether the text is routed, asserting the token walk then refuses it (and not as disputed)."""
-    routed = fastpaths.line_model_refuses(text)
-    if routed:
-        with pytest.raises(verify.Refusal) as caught:
-            lines.model_lines(text, columns is None)
-        assert not caught.value.disputed
-    return routed
-
-
 def test_shortcuts_agree_with_the_walk_on_every_capture_and_recording() -> None:
     named = list(captures())
     for _, text in named:
@@ -142,14 +129,10 @@ def test_shortcuts_agree_with_the_walk_on_every_capture_and_recording() -> None:
     assert len([name for name, text in named if _redrawn_agrees(text)]) >= 10  # apt, cargo, curl, ninja, ...
     rows = {name for name, text in named if _rows_agree(text) | _rows_agree(text, None)}
     assert {"rich_progress", "rich_status", "npm_spinner", "pip_spinner", "man_overstrike"} <= rows, rows
-    assert "clear_then_ls" not in {name for name, text in named if _routed_agrees(text)}
-    assert sum(_routed_agrees(text, columns) for text, columns, _ in _recorded()) >= 4
     recorded = peer_recordings()
     for text in recorded:
         _redrawn_agrees(text)
         _rows_agree(text)
-    if recorded:
-        assert sum(_routed_agrees(text) for text in recorded) >= 10
 
 
 _SEGMENT = st.text(st.sampled_from("ab ━é你\t\u200b\udcff"), max_size=6) | st.text("xyz ", min_size=70, max_size=90)
@@ -287,7 +270,7 @@ def test_same_lines_agree_on_generated_lines(expected: list[str], candidate: str
 
 
 # ---------------------------------------------------------------------------------------------------
-# Page breaks after output and sequences the line model never resolves: the screen model takes over
+# Page breaks after output and sequences no shortcut takes: the walk answers alone
 
 
 _ROUTE_PIECE = st.one_of(
@@ -300,7 +283,7 @@ _ROUTE_PIECE = st.one_of(
 
 @given(st.lists(_ROUTE_PIECE, max_size=20).map("".join), _SIZES)
 @example("a\n\x1b[2Jb\n", (None, None))
-@example("a\r\x1b[K\x1b[2Jb\n", (None, None))  # output erased before the clear: the line model answers
+@example("a\r\x1b[K\x1b[2Jb\n", (None, None))  # output erased before the clear
 @example("a\n\x1b[1Pb\x1b_x\x07\nc", (None, None))  # a string tmux swallows past (after the refusal)
 @example("\x1b[2Ja\n\x1b[2Jb", (20, 5))
 @example("\x1b_x\x07\nc\x1b[1P", (None, None))  # ... and before the refused sequence: the walk's refusal is final
@@ -308,7 +291,6 @@ _ROUTE_PIECE = st.one_of(
 @example("a" + "x" * 70 + "a\t\t\r\r", (None, None))  # ... and a run of them
 def test_shortcuts_agree_on_generated_pages(text: str, size: tuple[int | None, int | None]) -> None:
     _shortcuts_agree(text, *size)
-    _routed_agrees(text, size[0])
 
 
 _PLAIN_PIECE = st.one_of(

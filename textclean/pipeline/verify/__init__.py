@@ -7,16 +7,15 @@ resolved both sides with the same rule could not catch that rule's bug. Only the
 sequence starts and ends) and the names are shared.
 
 Its modules form one chain, each importing only those before it: ``meaning`` (the refusal, the action
-table, widths) <- ``compare`` (candidate lines) <- ``fast`` (the shortcuts) <- ``lines`` (the line
-model) <- ``screen`` (the screen model, page by page) <- ``pages`` (a candidate matched page by page).
+table, widths) <- ``compare`` (candidate lines) <- ``fast`` (the shortcuts) <- ``screen`` (the one
+model, page by page) <- ``pages`` (a candidate matched page by page).
 """
 
 from __future__ import annotations
 
 from . import pages, screen
 from .compare import candidate_lines, line_difference, same_lines
-from .fast import ALL, WALK, Shortcuts
-from .lines import first_page
+from .fast import ALL, WALK, Shortcuts, first_page, fits
 from .meaning import Difference, Refusal, replayed_joiner
 
 __all__ = ["ALL", "WALK", "Difference", "Refusal", "Shortcuts", "first_difference", "terminal_lines"]
@@ -45,16 +44,10 @@ def terminal_lines(
     anything the models cannot decide.
     """
     _refuse_replayed_joiner(text)
-    lines, refusal = first_page(text, columns, rows, terminal, shortcuts)
+    lines = first_page(text, columns, rows, terminal, shortcuts)
     if lines is not None:
         return lines
-    try:
-        pages = screen.pages(text, columns, rows, strict=True, terminal=terminal, fresh=fresh,
-                             shortcuts=shortcuts)
-    except Refusal as exc:
-        if refusal is not None and (exc.page or 0) == 0:
-            raise refusal() from None
-        raise
+    pages = screen.pages(text, columns, rows, strict=True, terminal=terminal, fresh=fresh, shortcuts=shortcuts)
     return [line for page in pages for line in page.lines]
 
 
@@ -72,12 +65,12 @@ def first_difference(
     """
     try:
         _refuse_replayed_joiner(raw)
-        expected, refusal = first_page(raw, columns, rows, terminal, shortcuts)
+        expected = first_page(raw, columns, rows, terminal, shortcuts)
     except Refusal as exc:
         return Difference(f"unresolvable: {exc}", exc.offset, disputed=True)
     if expected is not None:
         if same_lines(expected, candidate, shortcuts.joined):  # the common case: no list of the candidate's lines
             return None
         return Difference(line_difference(expected, candidate_lines(candidate)) or "")
-    return pages.first_difference(raw, candidate, columns, rows, refusal, terminal=terminal, fresh=fresh,
-                                         shortcuts=shortcuts)
+    return pages.first_difference(raw, candidate, columns, rows, terminal=terminal, fresh=fresh, shortcuts=shortcuts,
+                                  whole=fits(raw, columns, rows))

@@ -1,11 +1,11 @@
-"""The verifier's shortcuts: paths that answer before the token walk where they can, each equal to
-it wherever it answers (tests/test_verify_fast_path.py), chosen by a :class:`Shortcuts` argument.
+"""The verifier's shortcuts: paths that answer before the walk (the screen model, token by token)
+where they can, each equal to it wherever it answers (tests/test_verify_fast_path.py), chosen by a
+:class:`Shortcuts` argument.
 
 Each is kept because it pays for itself (``python -m benchmarks.bench --only shortcuts``: the CPU time
 without it, against all of them): append-only text, rows redrawn by CR alone (overlaid as strings),
-rows redrawn in place (walked as strings), texts the line model is sure to refuse (straight to the
-screen model), a candidate compared as one string, the screen model's lines that only append (each
-at once), pages matched as the screen model makes them.
+rows redrawn in place (walked as strings), a candidate compared as one string, the screen model's
+lines that only append (each at once), pages matched as the screen model makes them.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from .. import grammar
-from ..grammar import BEL, BS, CR, ESC, LF
-from ..model import MIN_COLUMNS, SCREEN_LINES, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR
+from ..grammar import BEL, BS, CR, ESC, HT, LF
+from ..model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR
 from ..names import (
     CBT,
     CHA,
@@ -29,11 +29,9 @@ from ..names import (
     CUU,
     DCH,
     DECSTBM,
-    DECTCEM,
     DL,
     ECH,
     ED,
-    EL,
     HPA,
     HPR,
     HVP,
@@ -43,24 +41,22 @@ from ..names import (
     SCORC,
     SCOSC,
     SD,
-    SGR,
     SU,
     TBC,
     VPA,
     VPR,
 )
-from .meaning import INERT, REFUSE, STRING_SWALLOWS_ON, action_for, all_narrow
+from .meaning import INERT, WIDTH, action_for, all_narrow
 
 
 class Shortcuts(NamedTuple):
-    """Which of the verifier's fast paths answer before the token walk where they can (each equal to it
+    """Which of the verifier's fast paths answer before the walk where they can (each equal to it
     wherever it answers: tests/test_verify_fast_path.py). All by default; :data:`WALK`: none, the
     reference the tests compare them with."""
 
     append: bool = True  # every line written once, left to right: the text without its sequences
     overlay: bool = True  # rows redrawn by CR (and EL) alone: overlaid as strings
     rows: bool = True  # rows redrawn in place by CR, BS, EL and row moves: walked as strings
-    route: bool = True  # a text the line model is sure to refuse: straight to the screen model
     joined: bool = True  # a candidate compared as one string, not line by line
     plain_lines: bool = True  # the screen model: lines that only append, each at once
     streamed: bool = True  # pages matched as the screen model makes them final
@@ -85,7 +81,7 @@ def append_only_lines(text: str) -> list[str] | None:
     """:func:`terminal_lines` when every line is written once left to right, else None.
 
     Then the model stays in append mode throughout: a sequence whose action is inert or idle when
-    appending does nothing, a CR before LF or at the end only ends a row. Equal to the line model
+    appending does nothing, a CR before LF or at the end only ends a row. Equal to the walk
     wherever it answers (tests/test_verify_fast_path.py)."""
     if CR in text and _CR_THEN_MORE.search(text) is not None:
         return None
@@ -99,7 +95,14 @@ def append_only_lines(text: str) -> list[str] | None:
         del parts
     if _OTHER_CONTROL.search(text) is not None:
         return None
-    return [line for line in (line.rstrip(CR) for line in text.split(LF)) if line.strip(" \t")]
+    lines = [line for line in (line.rstrip(CR) for line in text.split(LF)) if line.strip(" \t")]
+    return None if not text.isascii() and _zero_width_first(lines) else lines
+
+
+def _zero_width_first(lines: list[str]) -> bool:
+    """A line whose first character is zero-width: it joins no character before it (tmux drops it),
+    which the walk refuses."""
+    return any(WIDTH[line[0]] == 0 for line in lines)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -127,7 +130,7 @@ def redrawn_lines(text: str, margin: int | None) -> list[str] | None:
     tail survives; an EL resets the row to its own segment. ``margin``: no segment that a later CR or
     EL acts on may reach it (the unknown width's narrowest terminal; or the known width). The row
     model charges such rows a few cells per character, far under its budget per input character, so
-    the budget is charged nothing here. Equal to the token walk wherever it answers
+    the budget is charged nothing here. Equal to the walk wherever it answers
     (tests/test_verify_fast_path.py)."""
     if _NEVER_OVERLAID.search(text) is not None:
         return None  # doomed: answered before building a list of every part (time and peak memory)
@@ -155,7 +158,7 @@ def redrawn_lines(text: str, margin: int | None) -> list[str] | None:
             line = row
         if line.strip(" \t"):
             lines.append(line)
-    return lines
+    return None if not text.isascii() and _zero_width_first(lines) else lines
 
 
 def _overlay(line: str, margin: int | None, ends_before_lf: bool) -> str | None:
@@ -207,7 +210,7 @@ def _overlay(line: str, margin: int | None, ends_before_lf: bool) -> str | None:
 
 # ---------------------------------------------------------------------------------------------------
 # The fast path for rows redrawn in place (multi-row progress displays, spinners, overstrike): the
-# token walk's own steps on rows of one-cell characters held as strings
+# walk's own steps on rows of one-cell characters held as strings
 
 # Cursor moves and edits this path does not take (CUP, ED, ECH, DCH, scrolling, margins, ...)
 _NEVER_ROWS = grammar.csi_ending_in(
@@ -216,7 +219,7 @@ _NEVER_ROWS = grammar.csi_ending_in(
 )
 _ROW_OPERATIONS = frozenset({"erase_in_line", "move_rows", "move_rows_home", "cursor_to_column", "cursor_back",
                              "cursor_forward"})
-_INERT_MARK = "\x1a"  # where an inert sequence was: it splits a write in two, as in the token walk
+_INERT_MARK = "\x1a"  # where an inert sequence was: it splits a write in two, as in the walk
 _OPERATION_MARKS = "".join(map(chr, (*range(0x00, 0x07), 0x0B, 0x0C, *range(0x0E, 0x1A), *range(0x1C, 0x20))))
 _NOT_PRINTABLE_ASCII = re.compile("[^ -~\r\n\b\a]+")
 _ROW_TOKEN = re.compile(f"[\r\b\a]+|[{re.escape(_OPERATION_MARKS)}]|[^\r\b\a{re.escape(_OPERATION_MARKS)}]+")
@@ -227,7 +230,7 @@ def rows_lines(text: str, margin: int | None) -> list[str] | None:
     control but CR, LF, BS and BEL) and every sequence is inert or EL 0 / EL 2, CUU, CUD, CNL, CPL,
     CUB, or CUF / CHA below the narrowest margin; else None. Each sequence is replaced by a mark (one character, a
     control the written text cannot hold), so a row appended to is taken a line at a time, and the
-    rest is :func:`_walk_rows`. Equal to the token walk wherever it answers
+    rest is :func:`_walk_rows`. Equal to the walk wherever it answers
     (tests/test_verify_fast_path.py)."""
     if _NEVER_ROWS.search(text) is not None:
         return None
@@ -248,7 +251,7 @@ def rows_lines(text: str, margin: int | None) -> list[str] | None:
             if action.op == "erase_in_line" and action.number == 1:
                 return None  # EL 1 leaves unwritten cells before the cursor
             if action.op == "cursor_to_column" and action.number - 1 >= MIN_COLUMNS:
-                return None  # past the narrowest margin the token walk measures the row
+                return None  # past the narrowest margin the walk measures the row
             mark = marks[sequence] = _OPERATION_MARKS[len(actions)]
             actions[mark] = (action.op, action.number)
         else:
@@ -257,22 +260,23 @@ def rows_lines(text: str, margin: int | None) -> list[str] | None:
     marked = "".join(parts)
     del parts
     if ESC in marked:
-        return None  # an escape sequence of another form, or a malformed one: the token walk's
+        return None  # an escape sequence of another form, or a malformed one: the walk's
     lines = marked.split(LF)
     del marked
-    # the work the token walk would charge, over-counted: a quarter of its budget, so it never runs out
+    # the work the walk would charge, over-counted: a quarter of its budget, so it never runs out
     return _walk_rows(lines, actions, margin, (WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * len(text)) // 4)
 
 
 def _walk_rows(
     lines: list[str], actions: dict[str, tuple[str, int]], margin: int | None, budget: int
 ) -> list[str] | None:
-    """:class:`_Screen`'s steps for marked lines of one-cell characters, on strings, or None.
+    """A row model's steps for marked lines of one-cell characters, on strings, or None.
 
-    The same state as the token walk: ``rows``, the cursor's row ``r``, ``pieces`` (append mode),
-    ``col`` (updated exactly where the token walk updates it), and ``listed``, the rows it holds as
+    Written after the verifier's former line model (merged into the screen model, issue 24), whose
+    state it keeps: ``rows``, the cursor's row ``r``, ``pieces`` (append mode),
+    ``col`` (updated exactly where the walk updates it), and ``listed``, the rows it holds as
     cell lists (written in the middle), where a write at the row's end stays out of append mode. Each
-    step is the token walk's operation of the same name; wherever that would pad, measure a width,
+    step is the walk's operation of the same name; wherever that would pad, measure a width,
     reach the narrowest margin (``margin``: check_layout's row past it, or cursor at it), leave the
     rows or run out of work, this gives None instead. Inlined for speed: one step per token costs no call."""
     rows = [""]
@@ -372,7 +376,7 @@ def _walk_rows(
                         return None
                     col = col - count if col > count else 0
                     continue
-                if op == "cursor_forward":  # past the narrowest margin the token walk measures the row
+                if op == "cursor_forward":  # past the narrowest margin the walk measures the row
                     col += count
                     if col >= MIN_COLUMNS:
                         return None
@@ -385,7 +389,7 @@ def _walk_rows(
                 target = r + count  # move_rows, move_rows_home
                 lowest = len(rows) - 1
                 if target < 0 or target > lowest or target < lowest - (SCREEN_LINES - 1):
-                    return None  # the token walk refuses
+                    return None  # the walk refuses
                 if margin is not None:
                     if col >= margin:
                         return None
@@ -396,7 +400,7 @@ def _walk_rows(
                 if op == "move_rows_home":
                     col = 0
                 continue
-            # text, with the marks of inert sequences: the writes between them, as the token walk makes them
+            # text, with the marks of inert sequences: the writes between them, as the walk makes them
             if pieces is not None:
                 pieces.append(token.replace(_INERT_MARK, "") if _INERT_MARK in token else token)
                 continue
@@ -413,12 +417,12 @@ def _walk_rows(
                     pieces = [chunk]
                     listed.discard(r)
                 elif col > len(row):
-                    return None  # the token walk pads with unwritten cells
+                    return None  # the walk pads with unwritten cells
                 elif col == len(row) and r not in listed:
                     work += len(row) + len(chunk)
                     pieces = [row, chunk]
                 else:
-                    listed.add(r)  # the token walk's cells
+                    listed.add(r)  # the walk's cells
                     end = col + len(chunk)
                     work += len(row) + len(chunk)
                     if work > budget:
@@ -433,43 +437,37 @@ def _walk_rows(
 
 
 # ---------------------------------------------------------------------------------------------------
-# Texts the line model is sure to refuse (page breaks after output, sequences it never resolves) go
-# straight to the screen model; its refusal, which names the first such place, only if asked for
+# Where the shortcuts apply: one page, at least 24 rows, no row reaching a known right margin
 
-# The check splits the whole text, the walk it saves stops at its first refusal: past this size the
-# split's list would cost more memory than the walk it spares (a refusal early in megabytes)
-ROUTE_LIMIT = 64 * 1024
-# a CSI whose final is none of SGR, EL, ECH and the cursor moves the action table resolves (nor the
-# cursor hidden or shown, which progress displays write around every frame): a text
-# without one is not routed (a missed routing only costs the walk, which is the reference anyway)
-_MAY_BE_REFUSED = grammar.csi_ending_otherwise(
-    SGR + EL + ECH + CHA + CUU + CUF + CUB + CUD + CNL + CPL + HPA, unless_private_modes=(DECTCEM,)
-)
-_HOME_OR_CLEAR = "clear_before_output"
+# CUF, HPR, CHA, HPA: where they stop depends on the right margin, which the shortcuts do not model
+_FORWARD_MOVE = grammar.csi_ending_in(CUF + HPR + CHA + HPA)
 
 
-def line_model_refuses(text: str) -> bool:
-    """True only where the token walk surely raises a plain :class:`Refusal` (never a disputed one,
-    which is final): every ESC starts a CSI or OSC the grammar ends where
-    the verifier's pattern does, none has an action that terminals disagree on, and one is refused
-    outright, or clears or homes the screen after a line feed (the walk's rows never shrink, so the
-    output has begun there). The walk stops at its first refusal; whichever it meets first is plain."""
-    if _MAY_BE_REFUSED.search(text) is None:
-        return False  # SGR, EL and cursor moves (at worst one refused is missed: the walk then finds it)
-    parts = _APPENDED_SEQUENCE.split(text)
-    if any(ESC in part for part in parts[::2]):
+def fits(text: str, columns: int | None, rows: int | None) -> bool:
+    """Whether the shortcuts' assumptions (>= 24 rows, no row reaching a known right margin) hold."""
+    if rows is not None and rows < SCREEN_LINES:
         return False
-    refused = False
-    first_clear = -1
-    for sequence in set(parts[1::2]):
-        action = action_for(sequence)
-        if action.disagree or action.op == STRING_SWALLOWS_ON:
-            return False
-        if action.op == REFUSE:
-            refused = True
-        elif action.op == _HOME_OR_CLEAR:
-            at = text.find(sequence)
-            first_clear = at if first_clear < 0 else min(first_clear, at)
-    return refused or (first_clear >= 0 and LF in text[:first_clear])
+    if columns is None:
+        return True
+    if _FORWARD_MOVE.search(text):
+        return False
+    factor = 1 if text.isascii() else 2
+    if HT not in text:
+        return max(map(len, text.split(LF))) * factor < columns
+    return all((len(line) + (TAB_WIDTH - 1) * line.count(HT)) * factor < columns for line in text.split(LF))
 
 
+def first_page(text: str, columns: int | None, rows: int | None, terminal: bool,
+               shortcuts: Shortcuts) -> list[str] | None:
+    """The informative lines of ``text`` by the first shortcut that answers, else None (the screen
+    model walks it). At an unknown width (a terminal, ``columns`` None) no row a CR, EL or move acts on
+    may reach column 80."""
+    if not fits(text, columns, rows):
+        return None
+    margin = MIN_COLUMNS if terminal and columns is None else None
+    lines = append_only_lines(text) if shortcuts.append else None
+    if lines is None and shortcuts.overlay:
+        lines = redrawn_lines(text, margin)
+    if lines is None and shortcuts.rows:
+        lines = rows_lines(text, margin)
+    return lines

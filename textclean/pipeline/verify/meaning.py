@@ -141,16 +141,6 @@ def all_narrow(text: str) -> bool:
     return True
 
 
-def stable_width(text: str) -> int | None:
-    """Cells taken by written ``text`` (no controls), or None if it holds a zero-width/ambiguous char."""
-    if all_narrow(text):
-        return len(text)
-    widths = list(map(WIDTH.__getitem__, text))
-    if widths and min(widths) < 1:
-        return None
-    return sum(widths)
-
-
 ZERO_WIDTH_JOINER = "\u200d"
 _CONTROL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 
@@ -375,7 +365,6 @@ def closer(string: str) -> str:
 
 
 ACTION_CACHE: dict[str, Action] = {}
-IDLE_WHEN_APPENDING: set[str] = set()  # cached sequences whose action is idle_when_appending
 _ACTION_CACHE_LIMIT = 4096
 _CACHED_SEQUENCE_LENGTH = 48
 
@@ -387,10 +376,7 @@ def action_for(text: str) -> Action:
         if len(text) <= _CACHED_SEQUENCE_LENGTH:
             if len(ACTION_CACHE) >= _ACTION_CACHE_LIMIT:
                 ACTION_CACHE.clear()
-                IDLE_WHEN_APPENDING.clear()
             ACTION_CACHE[text] = action
-            if action.idle_when_appending:
-                IDLE_WHEN_APPENDING.add(text)
     return action
 
 

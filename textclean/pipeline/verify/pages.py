@@ -10,8 +10,6 @@ cleaned page with the same bytes then read the same.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..grammar import ESC, LF
 from . import screen
 from .compare import candidate_lines, clip, line_difference
@@ -26,13 +24,13 @@ def _pages_label(first: int, last: int) -> str:
 
 
 def first_difference(
-    raw: str, candidate: str, columns: int | None, rows: int | None,
-    refusal: Callable[[], Refusal] | None = None, *, terminal: bool = True, fresh: bool = False,
+    raw: str, candidate: str, columns: int | None, rows: int | None, *, terminal: bool = True, fresh: bool = False,
+    whole: bool = False,
     shortcuts: Shortcuts = ALL,
 ) -> Difference | None:
     """The first place the candidate does not show a page of ``raw`` as the screen model does (None:
-    none), with the raw offset of the page to keep where one is named; ``refusal``: the line model's,
-    for a text of one page."""
+    none), with the raw offset of the page to keep where one is named. ``whole``: a text of one page
+    is matched by its lines only (its shortcuts' and the walk's answers then agree)."""
 
     # Pages are matched as the screen model makes them final (all but its last two), and a matched
     # page lets go of its lines: only the open run of cleaned pages keeps its lines at once.
@@ -170,10 +168,9 @@ def first_difference(
     except Refusal as exc:  # outside any page (the first screen outgrows the work budget)
         return Difference(f"unresolvable: {exc}", exc.offset, exc.disputed)
     if len(pages) == 1 and pages[0].reason is not None:
-        first = refusal() if refusal is not None else None
-        if first is not None:
-            return Difference(f"unresolvable: {first}", first.offset, first.disputed)
         return Difference(f"unresolvable: {pages[0].reason}", pages[0].reason_offset)
+    if len(pages) == 1 and whole:  # one page the shortcuts could have taken: no kept page either
+        return Difference(line_difference(pages[0].lines, candidate_lines(candidate)) or "") or None
     while found is None and matched < len(pages):
         found = match(matched)
         matched += 1

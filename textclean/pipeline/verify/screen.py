@@ -1,7 +1,8 @@
 """The verifier's screen model: whole sessions, page by page (docs/design.md, 'Pages').
 
-Used by :mod:`textclean.pipeline.verify` when its line model cannot resolve a text (a clear, an
-absolute position, a scroll region) or when the terminal's size is known. Written from ECMA-48,
+The verifier's one model (issue 24: the line model it had became this model at an unknown top):
+:mod:`textclean.pipeline.verify` walks every text here that no shortcut (:mod:`.fast`) answers,
+one page or many, at an unknown or known size, with or without a terminal. Written from ECMA-48,
 xterm's ctlseqs and live tmux 3.3a, never from the cleaner: only the grammar (where a sequence
 starts and ends) and its mnemonics are shared.
 
@@ -24,7 +25,7 @@ from typing import Any
 
 from .. import grammar
 from ..grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
-from ..model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
+from ..model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR
 from ..model import SCREEN_LINES as MIN_ROWS
 from ..names import (
     ALT_SCREEN,
@@ -73,6 +74,7 @@ from ..names import (
     LS3,
     LS3R,
     NEL,
+    PRIVATE_MODE_NAMES,
     REP,
     RI,
     RIS,
@@ -92,7 +94,7 @@ from ..names import (
     XTWINOPS,
 )
 from .fast import ALL, Shortcuts
-from .meaning import INERT, Refusal, closer, csi_action, swallows_on
+from .meaning import INERT, WIDTH, Refusal, all_narrow, closer, control_name, csi_action, sequence_label, swallows_on
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -111,6 +113,7 @@ _SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
 
 _ALT_MODES = (ALT_SCREEN, ALT_SCREEN_1047, ALT_SCREEN_1049)
 _ZERO_WIDTH_JOINER = "\u200d"
+_NOT_CR = re.compile("[^\r]")
 
 
 @dataclass
@@ -151,29 +154,10 @@ class _Row:
         self.uncertain = 0  # characters whose width terminals may disagree on
 
 
-def _width(char: str) -> int:
-    """Cells a character takes: 1 or 2; 0 for zero-width; -1 where terminals disagree."""
-    if " " <= char < "\x7f":
-        return 1
-    # -1 for an undecodable byte, a control, and every code point whose width terminals disagree on
-    # (the shared table, generated from more than one source)
-    width = settled_width(char)
-    return width if width in (0, 1, 2) else -1
-
-
-_NARROW = {chr(code) for code in range(0x20, 0x7F)}  # grows with every character found one cell wide
-
-
-def _narrow(text: str) -> bool:
-    """Every character of ``text`` takes one cell (what :meth:`Model.write` checks one by one)."""
-    chars = set(text)
-    if chars <= _NARROW:
-        return True
-    for char in chars - _NARROW:
-        if _width(char) != 1:
-            return False
-        _NARROW.add(char)
-    return True
+# Cells a character takes: 1 or 2; 0 for zero-width; -1 where terminals disagree (the shared table),
+# for a control and for an undecodable byte. ``_narrow``: every character of a text takes one cell.
+_width = WIDTH.__getitem__
+_narrow = all_narrow
 
 
 def _render(row: _Row) -> str:
@@ -217,6 +201,7 @@ class _State:
         self.swallowed: str | None = None  # a DCS tmux runs on past the text after it: no RIS ends it
         self.undecodable: str | None = None  # found at the first page break: "" for none
         self.undecodable_at: int | None = None
+        self.cr_run = (0, False)  # where the run of CRs last read ends, and whether LF or the end follows it
         self.reset_state()
         if not (fresh and terminal):
             # The output starts on some row of a screen we know nothing of: its top is unknown.
@@ -500,8 +485,10 @@ class _Moves(_State):
             if self.cy <= self.bottom and target > self.bottom:
                 target = self.bottom
         if target < 0:
+            if not self.anchored and (self.history or self.tail):
+                raise Refusal(f"moves more than {MIN_ROWS - 1} rows above the lowest row")
             if not self.anchored:
-                raise Refusal("moves above the page's first row or the 24 rows a screen has")
+                raise Refusal("moves above the first row of the page")
             target = 0
         if target >= len(self.grid):
             if self.anchored and self.height is None:
@@ -519,6 +506,8 @@ class _Moves(_State):
     def reverse_index(self) -> None:
         top, bottom = self.region()
         if self.cy == top:
+            if not self.anchored and self.cy == 0:
+                self.move_rows(-1)  # above the page's first row: refused there
             self.need_anchored("RI at the top margin")
             if bottom < 0:
                 raise Refusal("RI scrolls toward a screen bottom of unknown place")
@@ -611,21 +600,33 @@ class _Cells(_Moves):
             self.cursor_left(1)
         elif char == HT:
             self.tab()
+        elif char == "\x7f":
+            self.write(char)  # DEL: written where it stands, of uncertain width (the cleaner keeps it)
         elif char != "\x07":
             raise Refusal("unsupported control")
 
     def tab(self) -> None:
         if self.at_margin("HT"):
             return
+        row = self.grid[self.cy]
+        cells = row.cells
+        if not self.cx_known and self.disputed is None:
+            # after a character of uncertain width, at the row's end (only appending leaves an unknown
+            # column): the tab's stop is unknown too, up to TAB_WIDTH cells on; kept as written
+            self.touch(row)
+            cells.append(HT)
+            row.uncertain += TAB_WIDTH - 1
+            self.cx = len(cells)
+            self.within_margin(row)
+            return
         col = self.need_column()
         stop = (col // TAB_WIDTH + 1) * TAB_WIDTH
         limit = self.right_limit()
         if limit is not None and stop > limit:
             raise Refusal("a tab reaches the right margin")
-        self.within_narrowest(stop)
-        row = self.grid[self.cy]
+        if col < len(cells):  # appending, a stop past column 80 only makes the page wide
+            self.within_narrowest(stop)
         self.touch(row)
-        cells = row.cells
         self.charge(stop - col)
         if col < len(cells):
             if "".join(cells[col:stop]).strip(UNWRITTEN):
@@ -712,7 +713,7 @@ class _Cells(_Moves):
                 if HT in covered or TAB_TAIL in covered or (end < length and cells[end] == TAB_TAIL):
                     raise Refusal("overwrites cells a tab skipped")
                 if row.uncertain:
-                    raise Refusal("overwrites a line holding a character of uncertain width")
+                    raise Refusal("overwrites a line holding a zero-width or ambiguous character")
                 cells[col:end] = chunk
             if limit is not None and end > limit:
                 if not self.autowrap:
@@ -758,22 +759,26 @@ class _Cells(_Moves):
             cells[col:end] = [char, WIDE_TAIL]
         else:
             if col != len(cells):
-                raise Refusal("a character of uncertain width written over a line")
+                raise Refusal("a zero-width or ambiguous character written over a line")
             self.pad(cells, col)
             cells.append(char)
             end = col + 1
             if width == -1:  # 1 or 2 cells (or none): the row is uncertain from here on
                 row.uncertain += 1
                 self.cx_known = False
+        self.within_margin(row)
         limit = self.right_limit()
-        if row.uncertain and limit is not None and len(cells) + row.uncertain > limit - 1:
-            raise Refusal("a line holding a character of uncertain width nears the right margin")
         if limit is not None and end > limit:
             self.cx = limit
             self.pending = True
         else:
             self.cx = end
         self.mark_wide(end)
+
+    def within_margin(self, row: _Row) -> None:
+        limit = self.right_limit()
+        if row.uncertain and limit is not None and len(row.cells) + row.uncertain > limit - 1:
+            raise Refusal("a line holding a zero-width or ambiguous character nears the right margin")
 
     def combine_at_margin(self, char: str) -> None:
         """A zero-width character at the pending-wrap position: tmux 3.3a and xterm both join it to the
@@ -807,7 +812,7 @@ class _Cells(_Moves):
             raise Refusal("erases part of a wide character or of a tab")
         if row.uncertain:
             if start or stop != length:
-                raise Refusal("erases on a line holding a character of uncertain width")
+                raise Refusal("erases on a line holding a zero-width or ambiguous character")
             row.uncertain = 0  # the whole row: no width matters
         self.charge(stop - start)
         if stop == length:
@@ -816,6 +821,8 @@ class _Cells(_Moves):
             cells[start:stop] = UNWRITTEN * (stop - start)
 
     def erase_line(self, mode: int) -> None:
+        if mode == 0 and self.at_row_end():
+            return
         self.layout_known(self.cy)
         row = self.grid[self.cy]
         if self.at_margin(f"EL {mode}"):
@@ -824,12 +831,8 @@ class _Cells(_Moves):
             if mode:
                 self.erase_cells(row, 0, None, self.cy)
             return
-        if mode == 2 and self.disputed is not None:
-            self.erase_row(self.cy)  # the whole row, wherever the cursor is: carried
-            return
-        self.need_column()
         if mode == 2:
-            self.erase_row(self.cy)
+            self.erase_row(self.cy)  # the whole row, wherever the cursor is: a dispute or unknown column carried
             return
         col = self.need_column()
         if mode == 0:
@@ -860,7 +863,15 @@ class _Cells(_Moves):
         for index in indexes:
             self.erase_cells(self.grid[index], 0, None, index)
 
+    def at_row_end(self) -> bool:
+        """Nothing is written right of the cursor, so EL 0 and ECH change nothing on any terminal, wrapped
+        or not (an unknown column is the row's end: only appending leaves one)."""
+        return self.disputed is None and not self.pending and (
+            not self.cx_known or self.cx >= len(self.grid[self.cy].cells))
+
     def erase_chars(self, count: int) -> None:
+        if self.at_row_end():
+            return
         col = self.need_column()
         self.layout_known(self.cy)
         self.erase_cells(self.grid[self.cy], col, col + count, self.cy)
@@ -872,7 +883,7 @@ class _Cells(_Moves):
         above = self.grid[self.cy - 1] if self.cy > 0 else None
         if (row.wrapped or row.wrap_disputed or row.uncertain
                 or (above is not None and (above.wrapped or above.wrap_disputed))):
-            raise Refusal("edits a wrapped line or one holding a character of uncertain width")
+            raise Refusal("edits a wrapped line or one holding a zero-width or ambiguous character")
         if col < len(cells) and cells[col] in _TAILS:
             raise Refusal("edits inside a wide character or tab")
         if HT in cells[col:] or TAB_TAIL in cells[col:]:
@@ -1041,10 +1052,10 @@ class _Sequences(_Cells):
             elif final == DECRC:
                 self.restore_cursor()
             elif final == RI:
-                self.at_margin("RI")
+                self.carry("RI")
                 self.reverse_index()
             elif final == IND:
-                self.at_margin("IND")
+                self.carry("IND")
                 self.line_feed()
             elif final == NEL:
                 self.line_feed()
@@ -1083,7 +1094,9 @@ class _Sequences(_Cells):
                         # cleaner does (the contract's safe side), whatever follows
                         raise Refusal("DECSET / DECRST 1048 (tmux 3.3a ignores it, xterm saves the cursor)")
                     elif mode not in HARMLESS_PRIVATE_MODES:  # 7 and 6 are handled above
-                        raise Refusal(f"DEC private mode {mode}")
+                        verb = "DECSET" if final == SM else "DECRST"
+                        name = PRIVATE_MODE_NAMES.get(mode, "unnamed")
+                        raise Refusal(f"DEC private mode {mode} ({verb} {mode}, {name})")
                 return
             if final in (DA, DSR, SCORC) or (final in (DECSCUSR, XTWINOPS) and private == ">"):
                 return
@@ -1296,7 +1309,7 @@ class Model(_Sequences):
                 if self.lost is None:
                     try:
                         self.flush_home()
-                        self.control(char, text[stop + 1:stop + 2] == "\n")
+                        self.control(char, char == "\r" and self.ends_line(stop))
                     except Refusal as exc:
                         self.lose(f"{_control_label(char)} at offset {stop}: {exc}", stop)
                 else:
@@ -1306,6 +1319,14 @@ class Model(_Sequences):
                 if char == "\n" and self.plain_lines_at_once and self.lost is None:
                     position = self.plain_lines(position)
         return self.finish()
+
+    def ends_line(self, at: int) -> bool:
+        """Whether the CR at ``at`` only ends its row: more CRs, then LF or the end of the text, follow
+        it (docs/design.md: harmless). A run of CRs is read once (a CR at a time would be quadratic)."""
+        if at >= self.cr_run[0]:
+            end = _NOT_CR.search(self.text, at)
+            self.cr_run = (len(self.text) if end is None else end.start(), end is None or end.group() == "\n")
+        return self.cr_run[1]
 
     def plain_lines(self, position: int) -> int:
         """The lines from ``position`` on that only append, each at once where the walk could only write
@@ -1419,7 +1440,9 @@ class Model(_Sequences):
                 self.goto_row(0)
                 self.goto_column(0)
             except Refusal as exc:
-                raise Refusal(f"CSI H (CUP) at offset {at}: {exc}", at) from None
+                home = _sequence_at(self.text, at)
+                label = "CSI H (CUP)" if home is None else sequence_label(home)
+                raise Refusal(f"{label} at offset {at}: {exc}", at) from None
 
     def sequence(self, token: str, start: int, end: int) -> None:
         seq = _PARSED.get(token) or _parse(token)
@@ -1438,7 +1461,7 @@ class Model(_Sequences):
                 self.page_break(fixed, seq, self.home_at if joined else start, end, joined)
                 return
             if "\x9c" in token:
-                raise Refusal("a C1 ST ends the string outside its payload")
+                raise Refusal("C1 control U+009C (ST) ends the string outside its payload")
             if (seq.kind is Kind.CSI and len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT
                     and csi_action(seq).op != INERT):
                 # tmux discards it, xterm acts: what it leaves is not agreed on, here or on later pages
@@ -1468,7 +1491,7 @@ class Model(_Sequences):
             self.track_state(seq)
             self.apply(seq, last_char)
         except Refusal as exc:
-            self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}", start)
+            self.lose(f"{sequence_label(seq)} at offset {start}: {exc}", start)
 
     # -- page breaks ---------------------------------------------------------------------------------
 
@@ -1520,7 +1543,7 @@ class Model(_Sequences):
             try:
                 self.emit()
             except Refusal as exc:
-                self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}", start)
+                self.lose(f"{sequence_label(seq)} at offset {start}: {exc}", start)
                 lost = self.lost
                 self.emit()
         else:
@@ -1558,7 +1581,7 @@ class Model(_Sequences):
         try:
             self.apply_break(kind, lost, homed, end)
         except Refusal as exc:
-            self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}", start)
+            self.lose(f"{sequence_label(seq)} at offset {start}: {exc}", start)
         self.page.alternate = self.alt is not None
 
     def apply_break(self, kind: str, lost: str | None, homed: bool, end: int) -> None:
@@ -1831,8 +1854,7 @@ def _inert_modes(seq: grammar.Sequence) -> bool:
             and set(seq.numbers(default=-1)) <= INERT_ANSI_MODES)
 
 
-def _control_label(char: str) -> str:
-    return f"control U+{ord(char):04X}"
+_control_label = control_name
 
 
 def pages(text: str, columns: int | None = None, rows: int | None = None, *, strict: bool = False,
