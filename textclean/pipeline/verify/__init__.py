@@ -44,7 +44,7 @@ def terminal_lines(
     anything the models cannot decide.
     """
     _refuse_replayed_joiner(text)
-    lines = first_page(text, columns, rows, terminal, shortcuts)
+    lines = first_page(text, columns, terminal, shortcuts) if fits(text, columns, rows) else None
     if lines is not None:
         return lines
     pages = screen.pages(text, columns, rows, strict=True, terminal=terminal, fresh=fresh, shortcuts=shortcuts)
@@ -65,7 +65,8 @@ def first_difference(
     """
     try:
         _refuse_replayed_joiner(raw)
-        expected = first_page(raw, columns, rows, terminal, shortcuts)
+        whole = fits(raw, columns, rows)  # one page the shortcuts may take: matched by its lines alone
+        expected = first_page(raw, columns, terminal, shortcuts) if whole else None
     except Refusal as exc:
         return Difference(f"unresolvable: {exc}", exc.offset, disputed=True)
     if expected is not None:
@@ -73,4 +74,4 @@ def first_difference(
             return None
         return Difference(line_difference(expected, candidate_lines(candidate)) or "")
     return pages.first_difference(raw, candidate, columns, rows, terminal=terminal, fresh=fresh, shortcuts=shortcuts,
-                                  whole=fits(raw, columns, rows))
+                                  whole=whole)

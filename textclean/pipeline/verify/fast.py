@@ -457,13 +457,10 @@ def fits(text: str, columns: int | None, rows: int | None) -> bool:
     return all((len(line) + (TAB_WIDTH - 1) * line.count(HT)) * factor < columns for line in text.split(LF))
 
 
-def first_page(text: str, columns: int | None, rows: int | None, terminal: bool,
-               shortcuts: Shortcuts) -> list[str] | None:
-    """The informative lines of ``text`` by the first shortcut that answers, else None (the screen
-    model walks it). At an unknown width (a terminal, ``columns`` None) no row a CR, EL or move acts on
-    may reach column 80."""
-    if not fits(text, columns, rows):
-        return None
+def first_page(text: str, columns: int | None, terminal: bool, shortcuts: Shortcuts) -> list[str] | None:
+    """The informative lines of a text that :func:`fits` by the first shortcut that answers, else None
+    (the screen model walks it). At an unknown width (a terminal, ``columns`` None) no row a CR, EL or
+    move acts on may reach column 80."""
     margin = MIN_COLUMNS if terminal and columns is None else None
     lines = append_only_lines(text) if shortcuts.append else None
     if lines is None and shortcuts.overlay:

@@ -669,16 +669,14 @@ class _Cells(_Moves):
                     if index > run_start and self.cx_known:
                         self.put_narrow(text[run_start:index])
                     elif index > run_start:
-                        for narrow in text[run_start:index]:
-                            self.put_other(narrow, 1)
+                        self.put_after_uncertain(text[run_start:index])
                     self.put_other(char, _width(char))
                     run_start = index + 1
             if run_start < len(text):
                 if self.cx_known:
                     self.put_narrow(text[run_start:])
                 else:
-                    for narrow in text[run_start:]:
-                        self.put_other(narrow, 1)
+                    self.put_after_uncertain(text[run_start:])
         self.last_char = text[-1]
 
     def wrap(self) -> None:
@@ -727,6 +725,22 @@ class _Cells(_Moves):
             else:
                 self.cx = end
             self.mark_wide(end)
+
+    def put_after_uncertain(self, text: str) -> None:
+        """Narrow characters after one of uncertain width (the column unknown, at the row's end): appended
+        at once where they reach no margin, else one by one as :meth:`put_other` takes them."""
+        row = self.grid[self.cy]
+        cells = row.cells
+        end = len(cells) + len(text)
+        limit = self.right_limit()
+        if self.pending or self.cx != len(cells) or (limit is not None and end + row.uncertain > limit - 1):
+            for char in text:
+                self.put_other(char, 1)
+            return
+        self.touch(row)
+        cells.extend(text)
+        self.cx = end
+        self.mark_wide(end)
 
     def put_other(self, char: str, width: int) -> None:
         """A wide, zero-width or uncertain character, or a narrow one after an uncertain one."""
