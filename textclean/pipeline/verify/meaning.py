@@ -26,34 +26,27 @@ from ..names import (
     CUB,
     CUD,
     CUF,
-    CUP,
     CUU,
     DA,
     DECAWM,
     DECKPAM,
     DECKPNM,
-    DECRC,
     DECRQM,
-    DECSC,
     DECSCUSR,
     DOCS_UTF8,
     DSR,
     ECH,
-    ED,
     EL,
     ESC_NAMES,
     G0_DESIGNATE,
     G1_TO_G3_DESIGNATE,
     HARMLESS_PRIVATE_MODES,
     HPA,
-    HVP,
     INERT_ANSI_MODES,
     NF_NAMES,
-    PRIVATE_MODE_NAMES,
     RI,
     RM,
     SCORC,
-    SCOSC,
     SGR,
     SM,
     ST_FINAL,
@@ -173,20 +166,18 @@ def replayed_joiner(text: str) -> int | None:
 
 
 class Action(NamedTuple):
+    """What a sequence does, as the shortcuts (:mod:`.fast`) read it: an operation they may take on
+    rows of strings, INERT, or WALK (left to the screen model's walk, which reads the sequence itself)."""
+
     op: str
     number: int = 0  # the operation's count or mode
-    detail: str = ""  # for REFUSE: why
-    disagree: bool = False  # for REFUSE: terminals disagree (final)
-    idle_when_appending: bool = False  # no effect while the cursor is at the end of an append-mode row
+    idle_when_appending: bool = False  # no effect while the cursor is at the end of the row it appends to
 
 
 INERT = "inert"
-REFUSE = "refuse"
+WALK = "walk"
 _INERT = Action(INERT, idle_when_appending=True)
-
-
-def _refuse(detail: str) -> Action:
-    return Action(REFUSE, detail=detail)
+_WALK = Action(WALK)
 
 
 def _csi_text(seq: Sequence) -> str:
@@ -217,7 +208,7 @@ def _numeric(seq: Sequence) -> bool:
     return not seq.private and not seq.intermediates and (seq.params == "" or seq.params.isdigit())
 
 
-# HPR and VPR are not here (refused): xterm and pyte move the cursor, tmux ignores them.
+# HPR and VPR are not here (walked): xterm and pyte move the cursor, tmux ignores them.
 _CURSOR_CONTROLS = {
     # final: (operation, default count)
     ECH: ("erase_characters", 1),
@@ -237,16 +228,10 @@ _VERTICAL = {"cursor_up": "move_rows", "cursor_down": "move_rows",
 
 def csi_action(seq: Sequence) -> Action:
     action = _csi_meaning(seq)
-    if action.op != INERT and len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT:
-        # tmux 3.3a keeps parameter bytes in param_buf[64] and discards a sequence that fills it; xterm acts.
-        text = _csi_text(seq)
-        shown = text if len(text) <= 40 else text[:39] + "…"
-        detail = f"{shown}: {grammar.PARAMETER_BYTES_LIMIT} or more parameter bytes"
-        return Action(REFUSE, detail=detail, disagree=True)
-    if action.op not in (INERT, REFUSE) and grammar.above_range(seq.params):
-        # tmux ignores the whole sequence, xterm clamps the parameter: no column is agreed on.
-        detail = f"{_csi_text(seq)}: a parameter above {grammar.PARAMETER_RANGE_LIMIT}"
-        return Action(REFUSE, detail=detail, disagree=True)
+    if action.op != INERT and (len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT or grammar.above_range(seq.params)):
+        # tmux 3.3a discards a sequence that fills its param_buf[64] or has a parameter out of range;
+        # xterm acts (or clamps): the walk refuses
+        return _WALK
     return action
 
 
@@ -265,23 +250,13 @@ def _csi_meaning(seq: Sequence) -> Action:
             return _INERT
         if final in (SM, RM) and private == "?":
             modes = seq.numbers(default=-1)
-            harmful = [mode for mode in modes if mode not in HARMLESS_PRIVATE_MODES]
-            if not harmful:
-                return Action("autowrap_off") if final == RM and DECAWM in modes else _INERT
-            name = PRIVATE_MODE_NAMES.get(harmful[0], "DEC private mode")
-            verb = "DECSET" if final == SM else "DECRST"
-            return _refuse(f"{_csi_text(seq)} ({verb} {harmful[0]}, {name})")
+            harmless = all(mode in HARMLESS_PRIVATE_MODES for mode in modes)
+            return _INERT if harmless and not (final == RM and DECAWM in modes) else _WALK
         if final in (SM, RM) and not private and params.isdigit() and set(seq.numbers(default=-1)) <= INERT_ANSI_MODES:
             return _INERT  # SM / RM 34 (cursor visibility): nothing shown changes, in tmux or xterm
-        if final == SCOSC and not private and not params:
-            return Action("save_cursor")  # SCOSC
-        if final == SCORC and not private and not params:
-            return Action("restore_cursor")  # SCORC
-        fields = seq.decimal()
+        fields = seq.decimal() if final == EL else None
         if final == EL and not private and fields is not None and len(fields) == 1 and fields[0] <= 2:
             return Action("erase_in_line", fields[0], idle_when_appending=fields[0] == 0)  # EL
-        if not private and fields is not None and _homes_or_clears(final, fields):
-            return Action("clear_before_output")  # ED, CUP / HVP home: harmless only before any output
         if final in _CURSOR_CONTROLS and _numeric(seq):
             operation, default = _CURSOR_CONTROLS[final]
             count = seq.first(default)
@@ -292,27 +267,16 @@ def _csi_meaning(seq: Sequence) -> Action:
         return _INERT  # DECSCUSR cursor style
     elif seq.intermediates == "$" and final == DECRQM and private in ("", "?"):
         return _INERT  # DECRQM: a query
-    return _refuse(sequence_label(seq))
-
-
-def _homes_or_clears(final: str, numbers: list[int]) -> bool:
-    """ED (any mode), or CUP / HVP to row 1, column 1 (``numbers``: the plain decimal parameters)."""
-    if final == ED:
-        return len(numbers) == 1 and numbers[0] <= 3
-    return final in (CUP, HVP) and len(numbers) <= 2 and all(number <= 1 for number in numbers)
+    return _WALK
 
 
 def _escape_action(seq: Sequence) -> Action:
     final = seq.final
-    if final == DECSC:
-        return Action("save_cursor")
-    if final == DECRC:
-        return Action("restore_cursor")
     if final == RI:
         return Action("move_rows", -1)
     if final in (DECKPAM, DECKPNM, ST_FINAL):  # a lone ST
         return _INERT
-    return _refuse(sequence_label(seq))
+    return _WALK
 
 
 def _nf_action(seq: Sequence) -> Action:
@@ -321,13 +285,13 @@ def _nf_action(seq: Sequence) -> Action:
         return _INERT
     if intermediates == CODING_SYSTEM and seq.final == DOCS_UTF8:  # select UTF-8: what the decoded text already is
         return _INERT
-    return _refuse(sequence_label(seq))
+    return _WALK
 
 
 def _sequence_action(text: str) -> Action:
     """Interpret one complete sequence that starts with ESC."""
     if "\x9c" in text:  # a C1 ST: the string really ends there, outside any payload
-        return _refuse("C1 control U+009C (ST)")
+        return _WALK
     seq = grammar.parse(text)
     kind = seq.kind
     if kind is Kind.CSI:
@@ -337,11 +301,10 @@ def _sequence_action(text: str) -> Action:
     if kind is Kind.NF:
         return _nf_action(seq)
     if swallows_on(seq):
-        return Action(STRING_SWALLOWS_ON)
+        return _WALK
     return _INERT  # OSC, DCS, SOS, PM, APC, and sequences cancelled by CAN / SUB
 
 
-STRING_SWALLOWS_ON = "string_swallows_on"
 _DCS_HEADER = frozenset(map(chr, range(0x20, 0x40)))  # parameters and intermediates before DCS data
 
 
