@@ -1,10 +1,10 @@
 """What each escape sequence means to the verifier, and how wide each character is.
 
-The bottom of the verifier's chain (``meaning`` <- ``compare`` <- ``fast`` <- ``lines`` <- ``screen``
-<- ``pages``, the API in ``__init__``): its one refusal type, :class:`Refusal`, and the answer of a
-comparison, :class:`Difference`; the action table (a parsed sequence and the ``names`` constants in,
-an :class:`Action` out); the width of characters (the shared width table: -1 where terminals
-disagree). Written without looking at the cleaner; only the grammar and the names are shared.
+The bottom of the verifier's chain (``meaning`` <- ``compare`` <- ``fast`` <- ``screen`` <- ``pages``,
+the API in ``__init__``): its one refusal type, :class:`Refusal`, and the answer of a comparison,
+:class:`Difference`; the shortcuts' action table (a parsed sequence and the ``names`` constants in, an
+:class:`Action` out); names for messages; the width of characters (the shared width table: -1 where
+terminals disagree). Written without looking at the cleaner; only the grammar and the names are shared.
 """
 
 from __future__ import annotations
