@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..grammar import ESC, LF
 from . import screen
-from .compare import candidate_lines, clip, line_difference
+from .compare import candidate_lines, clip, line_difference, same_lines
 from .fast import ALL, Shortcuts
 from .meaning import Difference, Refusal
 
@@ -170,7 +170,9 @@ def first_difference(
     if len(pages) == 1 and pages[0].reason is not None:
         return Difference(f"unresolvable: {pages[0].reason}", pages[0].reason_offset)
     if len(pages) == 1 and whole:  # one page the shortcuts could have taken: no kept page either
-        return Difference(line_difference(pages[0].lines, candidate_lines(candidate)) or "") or None
+        if same_lines(pages[0].lines, candidate, shortcuts.joined):
+            return None
+        return Difference(line_difference(pages[0].lines, candidate_lines(candidate)) or "")
     while found is None and matched < len(pages):
         found = match(matched)
         matched += 1
