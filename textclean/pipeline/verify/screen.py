@@ -151,6 +151,24 @@ class _Row:
         self.uncertain = 0  # characters whose width terminals may disagree on
 
 
+class _Blank(_Row):
+    """The one row never written: what a screen's blank rows share until a write takes a row of its own
+    (:meth:`_State.own_row`), so a clear costs no row objects. Read-only: a missed write fails loudly."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        for name, value in (("cells", ()), ("wrapped", False), ("wrap_disputed", False), ("shown", False),
+                            ("uncertain", 0)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise TypeError("the shared blank row is read-only")
+
+
+_BLANK = _Blank()
+
+
 def _width(char: str) -> int:
     """Cells a character takes: 1 or 2; 0 for zero-width; -1 where terminals disagree."""
     if " " <= char < "\x7f":
@@ -252,14 +270,21 @@ class _State:
 
     def float_page(self) -> None:
         """A fresh page whose first row is the cursor's, at an unknown place on the screen."""
-        self.grid = [_Row()]
+        self.grid = [_BLANK]
         self.cy = 0
         self.anchored = False
 
     def blank_grid(self, anchored: bool) -> list[_Row]:
         count = self.height if (anchored and self.height) else 1
         self.charge(count * _ROW_WORK)
-        return [_Row() for _ in range(count)]
+        return [_BLANK] * count
+
+    def own_row(self, index: int) -> _Row:
+        """The row at ``index``, ready to write: the shared blank row replaced by one of its own."""
+        row = self.grid[index]
+        if row is _BLANK:
+            row = self.grid[index] = _Row()
+        return row
 
     def charge(self, cells: int) -> None:
         self.work_left -= cells
@@ -330,16 +355,18 @@ class _Moves(_State):
         grid = self.grid
         if self.cy == len(grid) - 1 and self.bottom is None and self.anchored and self.height == len(grid):
             if wrapping:  # tmux 3.3a never unmarks a wrapped row on a later line feed (checked live)
-                grid[-1].wrapped = True
-                grid[-1].wrap_disputed = False  # both terminals set the flag again
+                row = self.own_row(-1)
+                row.wrapped = True
+                row.wrap_disputed = False  # both terminals set the flag again
             self.scroll_screen()
             return
         if self.unknown_width and not wrapping and (self.cy < len(self.grid) - 1 or self.bottom is not None):
             self.wraps_below(True)
         self.pending = False
         if wrapping:  # tmux 3.3a never unmarks a wrapped row on a later line feed (checked live)
-            self.grid[self.cy].wrapped = True
-            self.grid[self.cy].wrap_disputed = False  # both terminals set the flag again
+            row = self.own_row(self.cy)
+            row.wrapped = True
+            row.wrap_disputed = False  # both terminals set the flag again
         top, bottom = self.region()
         if self.cy == bottom:
             self.scroll_up(top, bottom, 1)
@@ -350,7 +377,7 @@ class _Moves(_State):
                 return  # below the region at the screen's bottom: LF does nothing
             if len(self.grid) >= MIN_ROWS:
                 raise Refusal("moves below a scroll region toward a screen bottom of unknown place")
-            self.grid.append(_Row())
+            self.grid.append(_BLANK)
             self.cy += 1
         else:
             self.grow()
@@ -373,7 +400,7 @@ class _Moves(_State):
 
     def grow(self) -> None:
         """A new row below the lowest one; past the window the top row leaves the screen."""
-        self.grid.append(_Row())
+        self.grid.append(_BLANK)
         self.cy = len(self.grid) - 1
         if not self.anchored:
             self.scrolls += 1  # the screen may have scrolled under a saved position
@@ -408,7 +435,7 @@ class _Moves(_State):
         else:
             self.charge(len(row.cells))
             self.history.append(_render(row))
-        grid.append(_Row())
+        grid.append(_BLANK)
         self.charge(len(grid) // 8 + 1)
         self.scrolls += 1
 
@@ -434,7 +461,7 @@ class _Moves(_State):
         count = min(count, span)
         for _ in range(count):
             drop(grid.pop(take))
-            grid.insert(put, _Row())
+            grid.insert(put, _BLANK)
             self.charge(span // 8 + 1)
         return count
 
@@ -484,7 +511,7 @@ class _Moves(_State):
                 raise Refusal("addresses a row below the 24 rows every terminal has")
             row = limit
         while row >= len(self.grid):
-            self.grid.append(_Row())
+            self.grid.append(_BLANK)
         self.layout_known(self.cy, row)
         self.charge(1)
         self.cy = row
@@ -508,7 +535,7 @@ class _Moves(_State):
                 if target > MIN_ROWS - 1:
                     raise Refusal("moves below the 24 rows every terminal has")
                 while target >= len(self.grid):
-                    self.grid.append(_Row())
+                    self.grid.append(_BLANK)
             elif self.anchored:
                 target = len(self.grid) - 1
             else:
@@ -523,7 +550,7 @@ class _Moves(_State):
             if bottom < 0:
                 raise Refusal("RI scrolls toward a screen bottom of unknown place")
             while bottom >= len(self.grid):
-                self.grid.append(_Row())
+                self.grid.append(_BLANK)
             self.scroll_down(top, bottom, 1)
         else:
             self.move_rows(-1)
@@ -623,7 +650,7 @@ class _Cells(_Moves):
         if limit is not None and stop > limit:
             raise Refusal("a tab reaches the right margin")
         self.within_narrowest(stop)
-        row = self.grid[self.cy]
+        row = self.own_row(self.cy)
         self.touch(row)
         cells = row.cells
         self.charge(stop - col)
@@ -694,7 +721,7 @@ class _Cells(_Moves):
             else:
                 room = limit + 1 - self.cx  # sliced at an offset: no re-copy of the rest per row
                 chunk, position = text[position:position + room], position + room
-            row = self.grid[self.cy]
+            row = self.own_row(self.cy)
             self.touch(row)
             cells = row.cells
             col = self.cx
@@ -730,7 +757,7 @@ class _Cells(_Moves):
             return
         if self.pending:
             self.wrap()
-        row = self.grid[self.cy]
+        row = self.own_row(self.cy)
         self.touch(row)
         cells = row.cells
         col = self.cx
@@ -778,7 +805,7 @@ class _Cells(_Moves):
     def combine_at_margin(self, char: str) -> None:
         """A zero-width character at the pending-wrap position: tmux 3.3a and xterm both join it to the
         last cell and keep the wrap pending (checked live). Not a ZWJ: tmux keeps one pending."""
-        row = self.grid[self.cy]
+        row = self.own_row(self.cy)
         self.touch(row)
         cells = row.cells
         last = len(cells) - 1
@@ -928,7 +955,7 @@ class _Cells(_Moves):
         if self.need_column():  # the rows move alike in both: only the column is disputed
             self.disputed = "IL/DL away from the first column (xterm moves the cursor there, tmux not)"
         while bottom >= len(self.grid):
-            self.grid.append(_Row())
+            self.grid.append(_BLANK)
         if self.cy > 0 and (self.grid[self.cy - 1].wrapped or self.grid[self.cy - 1].wrap_disputed):
             raise Refusal("IL/DL inside a wrapped line")
         if delete:
@@ -947,7 +974,7 @@ class _Cells(_Moves):
         if bottom < 0:
             raise Refusal("SU/SD on a screen of unknown height")
         while bottom >= len(self.grid):
-            self.grid.append(_Row())
+            self.grid.append(_BLANK)
         if up:
             self.scroll_up(top, bottom, count)
         else:
@@ -997,7 +1024,7 @@ class _Cells(_Moves):
         else:
             self.top, self.bottom = top, bottom
             while bottom >= len(self.grid):
-                self.grid.append(_Row())
+                self.grid.append(_BLANK)
         self.home()
 
     def home(self) -> None:
@@ -1021,7 +1048,7 @@ class _Cells(_Moves):
         if self.origin != origin:
             raise Refusal("restores a cursor saved under another origin mode")
         while cy >= len(self.grid):
-            self.grid.append(_Row())
+            self.grid.append(_BLANK)
         self.cy, self.cx, self.cx_known, self.pending, self.disputed = cy, cx, True, False, None
 
 
@@ -1167,8 +1194,10 @@ class Model(_Sequences):
         grid = self.grid
         self.charge(len(grid))  # every row is visited, blank or not: a tall screen broken often costs
         for index, row in enumerate(grid):
-            if not (row.cells or pieces or row.wrapped or row.wrap_disputed or row.shown):
+            if row is _BLANK and not pieces:
                 continue  # a blank line (what the checks below come to for it)
+            if not (row.cells or pieces or row.wrapped or row.wrap_disputed or row.shown):
+                continue
             if row.wrap_disputed and index + 1 < len(grid):
                 self.wrap_read(row, grid[index + 1])
             if row.shown:
@@ -1380,6 +1409,7 @@ class Model(_Sequences):
                 self.wide_page = True
             if chars:
                 self.work_left -= work
+                row = self.own_row(self.cy)
                 row.cells.extend(chars)
                 self.printed = True
                 self.cx = 0 if returns else len(chars)
@@ -1604,7 +1634,7 @@ class Model(_Sequences):
         if self.anchored:
             self.grid = self.blank_grid(True)
             while self.cy >= len(self.grid):
-                self.grid.append(_Row())
+                self.grid.append(_BLANK)
         else:
             self.float_page()
 
@@ -1635,7 +1665,7 @@ class Model(_Sequences):
             if self.anchored:
                 self.grid = self.blank_grid(True)
                 while self.cy >= len(self.grid):
-                    self.grid.append(_Row())
+                    self.grid.append(_BLANK)
             else:
                 self.float_page()
             self.saved_unknown = True  # xterm keeps a saved cursor per screen, tmux one for both
