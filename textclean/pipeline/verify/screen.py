@@ -235,6 +235,7 @@ class _State:
         self.swallowed: str | None = None  # a DCS tmux runs on past the text after it: no RIS ends it
         self.undecodable: str | None = None  # found at the first page break: "" for none
         self.undecodable_at: int | None = None
+        self.lines_read: dict[str, tuple[str, int]] = {}  # plain_lines: what a line with sequences writes
         self.reset_state()
         if not (fresh and terminal):
             # The output starts on some row of a screen we know nothing of: its top is unknown.
@@ -512,7 +513,8 @@ class _Moves(_State):
             row = limit
         while row >= len(self.grid):
             self.grid.append(_BLANK)
-        self.layout_known(self.cy, row)
+        if self.unknown_width:
+            self.layout_known(self.cy, row)
         self.charge(1)
         self.cy = row
         self.pending = False
@@ -581,17 +583,21 @@ class _Moves(_State):
         self.mark_wide(target)
 
     def goto_column(self, col: int) -> None:
-        self.layout_known(self.cy)
-        limit = self.right_limit()
-        if limit is not None and col > limit:
-            col = limit
-        self.within_narrowest(col)
+        unknown_width = self.unknown_width
+        if unknown_width:
+            self.layout_known(self.cy)
+        columns = self.columns
+        if columns is not None and col >= columns:
+            col = columns - 1
+        if unknown_width:
+            self.within_narrowest(col)
         self.charge(col)
         self.cx = col
         self.cx_known = True
         self.pending = False
         self.disputed = None
-        self.mark_wide(col)
+        if unknown_width:
+            self.mark_wide(col)
 
     def within_narrowest(self, col: int) -> None:
         """Width unknown: a move into empty cells past column 80 stops at a margin of unknown place."""
@@ -711,24 +717,29 @@ class _Cells(_Moves):
 
     def put_narrow(self, text: str) -> None:
         """Narrow characters from a known column, wrapping at a known right margin."""
-        limit = self.right_limit()
+        columns = self.columns
         position, length_of_text = 0, len(text)
         while position < length_of_text:
             if self.pending:
                 self.wrap()
-            if limit is None:
+            col = self.cx
+            if columns is None:
                 chunk, position = text[position:], length_of_text
             else:
-                room = limit + 1 - self.cx  # sliced at an offset: no re-copy of the rest per row
+                room = columns - col  # sliced at an offset: no re-copy of the rest per row
                 chunk, position = text[position:position + room], position + room
-            row = self.own_row(self.cy)
-            self.touch(row)
+            grid, cy = self.grid, self.cy
+            row = grid[cy]
+            if row is _BLANK:
+                row = grid[cy] = _Row()
+            if row.shown or self.has_shown:  # what touch() checks
+                self.touch(row)
             cells = row.cells
-            col = self.cx
             end = col + len(chunk)
             length = len(cells)
             if col >= length:
-                self.pad(cells, col)
+                if col > length:
+                    self.pad(cells, col)
                 self.charge(len(chunk) >> 4)
                 cells.extend(chunk)
             else:
@@ -741,14 +752,15 @@ class _Cells(_Moves):
                 if row.uncertain:
                     raise Refusal("overwrites a line holding a character of uncertain width")
                 cells[col:end] = chunk
-            if limit is not None and end > limit:
+            if columns is not None and end >= columns:
                 if not self.autowrap:
                     raise Refusal("writes at the right margin with autowrap off")
-                self.cx = limit
+                self.cx = columns - 1
                 self.pending = True
             else:
                 self.cx = end
-            self.mark_wide(end)
+            if self.unknown_width:
+                self.mark_wide(end)
 
     def put_other(self, char: str, width: int) -> None:
         """A wide, zero-width or uncertain character, or a narrow one after an uncertain one."""
@@ -1296,7 +1308,8 @@ class Model(_Sequences):
             if stop > position:
                 if self.lost is None:
                     try:
-                        self.flush_home()
+                        if self.home_at >= 0:
+                            self.flush_home()
                         self.write(text[position:stop])
                     except Refusal as exc:
                         self.lose(f"text at offset {position}: {exc}", position)
@@ -1324,8 +1337,9 @@ class Model(_Sequences):
             else:
                 if self.lost is None:
                     try:
-                        self.flush_home()
-                        self.control(char, text[stop + 1:stop + 2] == "\n")
+                        if self.home_at >= 0:
+                            self.flush_home()
+                        self.control(char, text.startswith("\n", stop + 1))
                     except Refusal as exc:
                         self.lose(f"{_control_label(char)} at offset {stop}: {exc}", stop)
                 else:
@@ -1353,8 +1367,12 @@ class Model(_Sequences):
             return position
         # none of these change below: a line feed only moves the cursor down and rows off the screen
         unknown_width = self.unknown_width
+        read = self.lines_read
+        grid = self.grid
+        # a line feed on the bottom row of the whole known screen scrolls it (line_feed's first case)
+        scrolls = self.bottom is None and self.anchored and self.height == len(grid)
         while True:
-            row = self.grid[self.cy]
+            row = grid[self.cy]
             if row.cells or row.shown:
                 return position
             found = match(text, position)
@@ -1364,38 +1382,16 @@ class Model(_Sequences):
             line = text[position:found.start(1)]
             end = found.end()
             if ESC in line:
-                erases = 0
-                pieces = _LINE_TOKEN.split(line)
-                # put_narrow's charge, text run by text run (none for runs under 16 characters)
-                work = sum([len(piece) >> 4 for piece in pieces]) if len(line) >= 16 else 0
-                cells = 0
-                for index, token in enumerate(_LINE_TOKEN.findall(line)):
-                    cells += len(pieces[index])
-                    if token in _ERASE_TO_END:
-                        erases += 1  # at the end of the row's text: erase_line erases nothing
-                    elif (seq := _PARSED.get(token) or _parse(token)).final == REP:
-                        # repeat: the character written right before it, short of the margin
-                        count = _REPEATS.get(token, -1)
-                        if count < 0:
-                            numbers = seq.decimal() if len(seq.params) < 10 else None
-                            count = numbers[0] if numbers is not None and len(numbers) == 1 else 0
-                            if len(_REPEATS) >= _CACHE_LIMIT:
-                                _REPEATS.clear()
-                            _REPEATS[token] = count
-                        before = pieces[index][-1:]
-                        limit = margin - 1 if margin is not None else None
-                        if not count or not " " <= before < "\x7f" or (limit is not None and cells + count > limit):
-                            return position
-                        pieces[index] += before * count
-                        cells += count
-                        work += count + (count >> 4)  # repeat's charge, then put_narrow's
-                    elif token not in _PLAIN_SGR:
+                known = read.get(line)
+                if known is None:
+                    known = self.line_cells(line, margin)
+                    if known is None:
                         return position
-                chars = "".join(pieces)
-                if erases and unknown_width:
-                    if len(chars) >= MIN_COLUMNS:
-                        return position  # layout_known may refuse it
-                    work += erases  # layout_known's charge for the row
+                    if len(line) <= _CACHED_LINE:
+                        if len(read) >= _CACHE_LIMIT:
+                            read.clear()
+                        read[line] = known
+                chars, work = known
             else:
                 chars = line
                 work = len(line) >> 4
@@ -1409,17 +1405,58 @@ class Model(_Sequences):
                 self.wide_page = True
             if chars:
                 self.work_left -= work
-                row = self.own_row(self.cy)
+                if row is _BLANK:
+                    row = grid[self.cy] = _Row()
                 row.cells.extend(chars)
                 self.printed = True
                 self.cx = 0 if returns else len(chars)
             try:
-                self.line_feed()
+                if scrolls and self.cy == len(grid) - 1:
+                    self.scroll_screen()
+                else:
+                    self.line_feed()
             except Refusal as exc:
                 self.lose(f"{_control_label(chr(10))} at offset {end - 1}: {exc}", end - 1)
                 return end
             self.cx = 0  # carriage_return: the line feed left the rest as it is (known, no wrap pending)
             position = end
+
+    def line_cells(self, line: str, margin: int | None) -> tuple[str, int] | None:
+        """A line of :meth:`plain_lines` holding sequences: the cells it writes and the walk's work for
+        them, or None where the walk must take it token by token."""
+        erases = 0
+        pieces = _LINE_TOKEN.split(line)
+        # put_narrow's charge, text run by text run (none for runs under 16 characters)
+        work = sum([len(piece) >> 4 for piece in pieces]) if len(line) >= 16 else 0
+        cells = 0
+        for index, token in enumerate(_LINE_TOKEN.findall(line)):
+            cells += len(pieces[index])
+            if token in _ERASE_TO_END:
+                erases += 1  # at the end of the row's text: erase_line erases nothing
+            elif (seq := _PARSED.get(token) or _parse(token)).final == REP:
+                # repeat: the character written right before it, short of the margin
+                count = _REPEATS.get(token, -1)
+                if count < 0:
+                    numbers = seq.decimal() if len(seq.params) < 10 else None
+                    count = numbers[0] if numbers is not None and len(numbers) == 1 else 0
+                    if len(_REPEATS) >= _CACHE_LIMIT:
+                        _REPEATS.clear()
+                    _REPEATS[token] = count
+                before = pieces[index][-1:]
+                limit = margin - 1 if margin is not None else None
+                if not count or not " " <= before < "\x7f" or (limit is not None and cells + count > limit):
+                    return None
+                pieces[index] += before * count
+                cells += count
+                work += count + (count >> 4)  # repeat's charge, then put_narrow's
+            elif token not in _PLAIN_SGR:
+                return None
+        chars = "".join(pieces)
+        if erases and self.unknown_width:
+            if len(chars) >= MIN_COLUMNS:
+                return None  # layout_known may refuse it
+            work += erases  # layout_known's charge for the row
+        return chars, work
 
     def skip_undecided(self, position: int) -> int:
         """On an undecided page, the text, controls, SGR and EL 0 from ``position`` on at once: for each the
@@ -1456,7 +1493,15 @@ class Model(_Sequences):
         last_char, self.last_char = self.last_char, ""
         fixed = _FIXED.get(token)
         try:
-            if fixed is not None:  # what the checks below come to for a home, ED 2, ED 3 or RIS
+            if fixed is not None:  # what the checks below come to for a home, ED 2, ED 3 or RIS, or a move
+                if fixed is _MOVE:
+                    if self.lost is not None:
+                        self.home_at = -1
+                        return
+                    if self.home_at >= 0:
+                        self.flush_home()
+                    self.csi(seq, last_char)
+                    return
                 if fixed is _HOME:
                     if self.breaks_seen and not self.printed and self.page.cleared:
                         self.page.fresh_start = True
@@ -1766,11 +1811,18 @@ _ROW_WORK = 8
 _PARSED: dict[str, grammar.Sequence] = {}
 _PLAIN_SGR: set[str] = set()  # SGR without private marker or intermediates, as seen in texts
 _HOME = "home"
-_FIXED: dict[str, str] = {}  # sequences whose reading needs no state: a home (_HOME), ED 2, ED 3, RIS
+_MOVE = "move"
+#: sequences whose reading needs no state: a home (_HOME), ED 2, ED 3, RIS, or a CSI of _MOVES (_MOVE)
+_FIXED: dict[str, str] = {}
+#: CSI finals that are never a page break and leave no state for later pages (track_state ignores
+#: them): with no private marker or intermediates, the walk only applies them
+_MOVES = frozenset((CUP, HVP, CHA, HPA, VPA, CUF, CUB, CUU, CUD, CNL, CPL, EL, ECH, ICH, DCH, IL, DL, SU, SD,
+                    REP, SGR))
 _NUMBERS: dict[str, list[int]] = {}
 _DECIMALS: dict[str, list[int] | None] = {}
 _REPEATS: dict[str, int] = {}  # REP tokens plain_lines met: the count it reads (0: none it takes)
 _CACHE_LIMIT = 4096
+_CACHED_LINE = 256  # plain_lines remembers what lines up to this length write
 _CACHED_LENGTH = 48
 
 
@@ -1793,7 +1845,8 @@ def _parse(token: str) -> grammar.Sequence:
 
 def _fixed(seq: grammar.Sequence) -> str | None:
     """What :meth:`Model.sequence` reads ``seq`` as whatever the state: ``_HOME`` (CUP / HVP home), a page
-    break that depends on no state ("ED 2", "ED 3", "RIS"), or None (read it in full)."""
+    break that depends on no state ("ED 2", "ED 3", "RIS"), ``_MOVE`` (applied, nothing else), or None
+    (read it in full)."""
     text = seq.text
     if "\x9c" in text or len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT or swallows_on(seq):
         return None
@@ -1804,7 +1857,9 @@ def _fixed(seq: grammar.Sequence) -> str | None:
     if seq.final == ED:
         modes = seq.decimal()
         return f"ED {modes[0]}" if modes is not None and len(modes) == 1 and modes[0] in (2, 3) else None
-    return _HOME if _is_home(seq) else None
+    if _is_home(seq):
+        return _HOME
+    return _MOVE if seq.final in _MOVES else None
 
 
 def _numbers(seq: grammar.Sequence) -> list[int]:
