@@ -20,6 +20,9 @@ import gc
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from .. import grammar
@@ -167,6 +170,7 @@ class _Blank(_Row):
 
 
 _BLANK = _Blank()
+_WRITTEN = partial(is_not, _BLANK)
 
 
 def _width(char: str) -> int:
@@ -431,11 +435,14 @@ class _Moves(_State):
         grid = self.grid
         self.pending = False
         row = grid.pop(0)
-        if row.wrap_disputed or row.shown or row.wrapped or self.tail:
+        if row is _BLANK and not self.tail:
+            self.history.append("")
+        elif row.wrap_disputed or row.shown or row.wrapped or self.tail:
             self.leave_top(row)
         else:
-            self.charge(len(row.cells))
-            self.history.append(_render(row))
+            cells = row.cells
+            self.charge(len(cells))
+            self.history.append("".join(cells).rstrip(UNWRITTEN).translate(_RENDER))  # _render(row)
         grid.append(_BLANK)
         self.charge(len(grid) // 8 + 1)
         self.scrolls += 1
@@ -632,7 +639,7 @@ class _Cells(_Moves):
             self.line_feed()
             self.carriage_return()
         elif char == "\r":
-            if not before_lf:
+            if not before_lf and self.unknown_width:
                 self.layout_known(self.cy, cursor=False)
             self.carriage_return()
         elif char == "\b":
@@ -1205,9 +1212,15 @@ class Model(_Sequences):
         pieces = list(self.tail)
         grid = self.grid
         self.charge(len(grid))  # every row is visited, blank or not: a tall screen broken often costs
-        for index, row in enumerate(grid):
-            if row is _BLANK and not pieces:
-                continue  # a blank line (what the checks below come to for it)
+        previous = -1
+        for index in compress(range(len(grid)), map(_WRITTEN, grid)):  # the shared blank row: no line
+            if pieces and index > previous + 1:
+                line = "".join(pieces)  # a blank row below a wrapped one ends its line
+                if _informative(line):
+                    out.append(line)
+                pieces = []
+            previous = index
+            row = grid[index]
             if not (row.cells or pieces or row.wrapped or row.wrap_disputed or row.shown):
                 continue
             if row.wrap_disputed and index + 1 < len(grid):
@@ -1258,7 +1271,7 @@ class Model(_Sequences):
         if self.anchored and self.height is None and len(grid) < MIN_ROWS:
             return False
         self.charge(len(grid))
-        return all(_informative(_render(row)) for row in grid)
+        return _BLANK not in grid and all(_informative(_render(row)) for row in grid)
 
     def emit(self) -> None:
         """Move what the page shows into its record (before a break changes the screen)."""
