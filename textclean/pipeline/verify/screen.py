@@ -508,8 +508,9 @@ class _Moves(_State):
 
     def goto_row(self, row: int) -> None:
         """Absolute row (0-based; within the region under DECOM)."""
-        self.anchor_if_blank()
-        self.need_anchored("an absolute row")
+        if not self.anchored or self.wide_page:  # what the two checks look at first
+            self.anchor_if_blank()
+            self.need_anchored("an absolute row")
         if self.origin:
             top, bottom = self.region()
             row = min(top + row, bottom)
@@ -1247,19 +1248,21 @@ class Model(_Sequences):
     def begin_break(self, start: int, end: int, resets: bool, erases_history: bool = False) -> None:
         """A page-break sequence at ``raw[start:end]``: a new page, unless the run of breaks goes on.
         ``erases_history``: it is ED 3 or RIS (the run's first decides what the page before loses)."""
+        pages = self.pages
         if self.printed or not self.breaks_seen:
-            self.page.end = start
-            self.page.full = self.lost is None and self.screen_full()
+            page = pages[-1]
+            page.end = start
+            page.full = self.lost is None and self.screen_full()
             inherits = dict(self.set_on)
             if self.alt_on is not None:
                 inherits["the alternate screen"] = self.alt_on
-            self.pages.append(Page(start, end, inherits=inherits, erases_history=erases_history))
+            pages.append(Page(start, end, inherits=inherits, erases_history=erases_history))
             if self.on_page is not None:
-                self.on_page(self.pages)
+                self.on_page(pages)
         else:
-            self.page.break_end = end
+            pages[-1].break_end = end
         if resets:
-            self.page.resets = True
+            pages[-1].resets = True
         self.breaks_seen = True
         self.printed = False
 
@@ -1276,9 +1279,11 @@ class Model(_Sequences):
     def emit(self) -> None:
         """Move what the page shows into its record (before a break changes the screen)."""
         if self.lost is None:
-            self.page.lines.extend(self.page_lines())
-        self.history = []
-        self.tail = []
+            self.pages[-1].lines.extend(self.page_lines())
+        if self.history:
+            self.history = []
+        if self.tail:
+            self.tail = []
 
     def finish(self) -> list[Page]:
         try:
@@ -1311,6 +1316,8 @@ class Model(_Sequences):
         position = 0
         length = len(text)
         search = _SPECIAL.search
+        match_at = grammar.match_at
+        unknown_width = self.unknown_width
         while position < length:
             if self.lost is not None and self.plain_lines_at_once:
                 position = self.skip_undecided(position)
@@ -1333,7 +1340,7 @@ class Model(_Sequences):
                 break
             char = found.group()
             if char == ESC:
-                match = grammar.match_at(text, stop)
+                match = match_at(text, stop)
                 if match is None:
                     reason = f"malformed or truncated escape sequence at offset {stop}"
                     self.lose(reason, stop)
@@ -1352,7 +1359,10 @@ class Model(_Sequences):
                     try:
                         if self.home_at >= 0:
                             self.flush_home()
-                        self.control(char, text.startswith("\n", stop + 1))
+                        if char == "\r" and not unknown_width:
+                            self.carriage_return()  # what control() comes to for CR at a known width
+                        else:
+                            self.control(char, text.startswith("\n", stop + 1))
                     except Refusal as exc:
                         self.lose(f"{_control_label(char)} at offset {stop}: {exc}", stop)
                 else:
@@ -1516,9 +1526,9 @@ class Model(_Sequences):
                     self.csi(seq, last_char)
                     return
                 if fixed is _HOME:
-                    if self.breaks_seen and not self.printed and self.page.cleared:
-                        self.page.fresh_start = True
-                    if self.lost is None:
+                    if self.breaks_seen and not self.printed and self.pages[-1].cleared:
+                        self.pages[-1].fresh_start = True
+                    if self.lost is None and self.home_at >= 0:
                         self.flush_home()
                     self.home_at = start
                     return
@@ -1615,11 +1625,12 @@ class Model(_Sequences):
             self.emit()  # what the undecided page scrolled off is its own (kept verbatim), not the next page's
             if self.modes or self.page.leaves:
                 self.poisoned = self.poisoned or f"an undecided page may leave {self.page.leaves or sorted(self.modes)}"
-        self.page.modes = frozenset(self.modes)
+        self.pages[-1].modes = frozenset(self.modes)
         self.begin_break(start, end, resets=kind == "RIS", erases_history=kind in ("ED 3", "RIS"))
         if homed or kind in ("ED 2", "RIS"):
-            self.page.cleared = True
-            self.page.fresh_start = self.page.fresh_start or homed or kind == "RIS"
+            page = self.pages[-1]
+            page.cleared = True
+            page.fresh_start = page.fresh_start or homed or kind == "RIS"
         if kind.startswith("alt "):
             entering = kind.endswith(" on")
             self.alt_on = len(self.pages) - 1 if entering else None
@@ -1647,7 +1658,7 @@ class Model(_Sequences):
             self.apply_break(kind, lost, homed, end)
         except Refusal as exc:
             self.lose(f"{grammar.describe(seq)} at offset {start}: {exc}", start)
-        self.page.alternate = self.alt is not None
+        self.pages[-1].alternate = self.alt is not None
 
     def apply_break(self, kind: str, lost: str | None, homed: bool, end: int) -> None:
         if kind == "RIS":
