@@ -199,7 +199,10 @@ def _narrow(text: str) -> bool:
 
 
 def _render(row: _Row) -> str:
-    return "".join(row.cells).rstrip(UNWRITTEN).translate(_RENDER)
+    line = "".join(row.cells).rstrip(UNWRITTEN)
+    if UNWRITTEN in line or WIDE_TAIL in line or TAB_TAIL in line:  # three scans cost less than translate
+        return line.translate(_RENDER)
+    return line
 
 
 def _informative(text: str) -> bool:
@@ -440,9 +443,8 @@ class _Moves(_State):
         elif row.wrap_disputed or row.shown or row.wrapped or self.tail:
             self.leave_top(row)
         else:
-            cells = row.cells
-            self.charge(len(cells))
-            self.history.append("".join(cells).rstrip(UNWRITTEN).translate(_RENDER))  # _render(row)
+            self.charge(len(row.cells))
+            self.history.append(_render(row))
         grid.append(_BLANK)
         self.charge(len(grid) // 8 + 1)
         self.scrolls += 1
@@ -1137,6 +1139,11 @@ class _Sequences(_Cells):
             raise Refusal("unsupported")
         if final in (XTWINOPS, DA, DSR) or _inert_modes(seq):
             return
+        self.move(seq, last_char)
+
+    def move(self, seq: grammar.Sequence, last_char: str) -> None:
+        """A CSI that :meth:`csi`'s checks let through: a move, an erase, an edit, a scroll or REP."""
+        final, params = seq.final, seq.params
         numbers = _numbers(seq)
         if final in (CUP, HVP):
             if len(numbers) > 2:
@@ -1523,7 +1530,7 @@ class Model(_Sequences):
                         return
                     if self.home_at >= 0:
                         self.flush_home()
-                    self.csi(seq, last_char)
+                    self.move(seq, last_char)  # what csi() comes to for it
                     return
                 if fixed is _HOME:
                     if self.breaks_seen and not self.printed and self.pages[-1].cleared:
@@ -1839,9 +1846,9 @@ _MOVE = "move"
 #: sequences whose reading needs no state: a home (_HOME), ED 2, ED 3, RIS, or a CSI of _MOVES (_MOVE)
 _FIXED: dict[str, str] = {}
 #: CSI finals that are never a page break and leave no state for later pages (track_state ignores
-#: them): with no private marker or intermediates, the walk only applies them
-_MOVES = frozenset((CUP, HVP, CHA, HPA, VPA, CUF, CUB, CUU, CUD, CNL, CPL, EL, ECH, ICH, DCH, IL, DL, SU, SD,
-                    REP, SGR))
+#: them): with no private marker or intermediates and no parameter out of range, the walk only
+#: applies them (Model.move)
+_MOVES = frozenset((CUP, HVP, CHA, HPA, VPA, CUF, CUB, CUU, CUD, CNL, CPL, EL, ECH, ICH, DCH, IL, DL, SU, SD, REP))
 _NUMBERS: dict[str, list[int]] = {}
 _DECIMALS: dict[str, list[int] | None] = {}
 _REPEATS: dict[str, int] = {}  # REP tokens plain_lines met: the count it reads (0: none it takes)
@@ -1883,7 +1890,7 @@ def _fixed(seq: grammar.Sequence) -> str | None:
         return f"ED {modes[0]}" if modes is not None and len(modes) == 1 and modes[0] in (2, 3) else None
     if _is_home(seq):
         return _HOME
-    return _MOVE if seq.final in _MOVES else None
+    return _MOVE if seq.final in _MOVES and not grammar.above_range(seq.params) else None
 
 
 def _numbers(seq: grammar.Sequence) -> list[int]:
