@@ -1215,8 +1215,9 @@ class Model(_Sequences):
 
     def page_lines(self) -> list[str]:
         """The page's informative lines so far: scrolled-off rows, then the screen's unshown rows."""
-        self.wraps_below(False)
-        out = [line for line in self.history if _informative(line)]
+        if self.unknown_width:
+            self.wraps_below(False)
+        out = [line for line in self.history if _informative(line)] if self.history else []
         pieces = list(self.tail)
         grid = self.grid
         self.charge(len(grid))  # every row is visited, blank or not: a tall screen broken often costs
@@ -1229,6 +1230,12 @@ class Model(_Sequences):
                 pieces = []
             previous = index
             row = grid[index]
+            if row.cells and not (pieces or row.wrapped or row.wrap_disputed or row.shown):
+                self.charge(len(row.cells))  # a row that is a line of its own: what the checks below come to
+                line = _render(row)
+                if _informative(line):
+                    out.append(line)
+                continue
             if not (row.cells or pieces or row.wrapped or row.wrap_disputed or row.shown):
                 continue
             if row.wrap_disputed and index + 1 < len(grid):
@@ -1366,8 +1373,14 @@ class Model(_Sequences):
                     try:
                         if self.home_at >= 0:
                             self.flush_home()
-                        if char == "\r" and not unknown_width:
-                            self.carriage_return()  # what control() comes to for CR at a known width
+                        if char == "\r" and (not unknown_width or text.startswith("\n", stop + 1)):
+                            self.carriage_return()  # what control() comes to for this CR
+                            if text.startswith("\n", stop + 1):
+                                # CR LF: the LF read now, as the next turn would (no home pending, none lost)
+                                stop += 1
+                                char = "\n"
+                                self.line_feed()
+                                self.carriage_return()
                         else:
                             self.control(char, text.startswith("\n", stop + 1))
                     except Refusal as exc:
