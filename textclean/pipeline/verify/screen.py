@@ -107,7 +107,10 @@ _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateesca
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 # A line that only appends: printable characters, SGR (checked against _PLAIN_SGR) and EL 0, CR, then LF
 _LINE_TOKEN = grammar.csi_ending_in(SGR + EL + REP, subparameters=True)  # candidates: each checked by its text
-_PLAIN_LINE = re.compile(rf"(?:[^{C0_RANGE}\x7f{C1_RANGE}]|{_LINE_TOKEN.pattern})*(\r?)\n")
+# written as runs of text between tokens: `re` takes a run in one step, not one character a turn (the
+# same matches: a token begins with ESC, which no run holds)
+_PLAIN_LINE = re.compile(
+    rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:{_LINE_TOKEN.pattern}[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
 _ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
 # On an undecided page: text, controls, SGR and EL 0 only (the walk then only notes what was printed)
 _SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
