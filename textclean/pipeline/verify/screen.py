@@ -21,6 +21,9 @@ import gc
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from .. import grammar
@@ -106,7 +109,10 @@ _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateesca
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
 # A line that only appends: printable characters, SGR (checked against _PLAIN_SGR) and EL 0, CR, then LF
 _LINE_TOKEN = grammar.csi_ending_in(SGR + EL + REP, subparameters=True)  # candidates: each checked by its text
-_PLAIN_LINE = re.compile(rf"(?:[^{C0_RANGE}\x7f{C1_RANGE}]|{_LINE_TOKEN.pattern})*(\r?)\n")
+# written as runs of text between tokens: `re` takes a run in one step, not one character a turn (the
+# same matches: a token begins with ESC, which no run holds)
+_PLAIN_LINE = re.compile(
+    rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:{_LINE_TOKEN.pattern}[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
 _ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
 # On an undecided page: text, controls, SGR and EL 0 only (the walk then only notes what was printed)
 _SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
@@ -154,6 +160,25 @@ class _Row:
         self.uncertain = 0  # characters whose width terminals may disagree on
 
 
+class _Blank(_Row):
+    """The one row never written: what a screen's blank rows share until a write takes a row of its own
+    (:meth:`_State.own_row`), so a clear costs no row objects. Read-only: a missed write fails loudly."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        for name, value in (("cells", ()), ("wrapped", False), ("wrap_disputed", False), ("shown", False),
+                            ("uncertain", 0)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise TypeError("the shared blank row is read-only")
+
+
+_BLANK = _Blank()
+_WRITTEN = partial(is_not, _BLANK)
+
+
 # Cells a character takes: 1 or 2; 0 for zero-width; -1 where terminals disagree (the shared table),
 # for a control and for an undecodable byte. ``_narrow``: every character of a text takes one cell.
 _width = WIDTH.__getitem__
@@ -161,7 +186,10 @@ _narrow = all_narrow
 
 
 def _render(row: _Row) -> str:
-    return "".join(row.cells).rstrip(UNWRITTEN).translate(_RENDER)
+    line = "".join(row.cells).rstrip(UNWRITTEN)
+    if UNWRITTEN in line or WIDE_TAIL in line or TAB_TAIL in line:  # three scans cost less than translate
+        return line.translate(_RENDER)
+    return line
 
 
 def _informative(text: str) -> bool:
@@ -201,6 +229,7 @@ class _State:
         self.swallowed: str | None = None  # a DCS tmux runs on past the text after it: no RIS ends it
         self.undecodable: str | None = None  # found at the first page break: "" for none
         self.undecodable_at: int | None = None
+        self.lines_read: dict[str, tuple[str, int]] = {}  # plain_lines: what a line with sequences writes
         self.cr_run = (0, False)  # where the run of CRs last read ends, and whether LF or the end follows it
         self.reset_state()
         if not (fresh and terminal):
@@ -241,14 +270,21 @@ class _State:
 
     def float_page(self) -> None:
         """A fresh page whose first row is the cursor's, at an unknown place on the screen."""
-        self.grid = [_Row()]
+        self.grid = [_BLANK]
         self.cy = 0
         self.anchored = False
 
     def blank_grid(self, anchored: bool) -> list[_Row]:
         count = self.height if (anchored and self.height) else 1
         self.charge(count * _ROW_WORK)
-        return [_Row() for _ in range(count)]
+        return [_BLANK] * count
+
+    def own_row(self, index: int) -> _Row:
+        """The row at ``index``, ready to write: the shared blank row replaced by one of its own."""
+        row = self.grid[index]
+        if row is _BLANK:
+            row = self.grid[index] = _Row()
+        return row
 
     def charge(self, cells: int) -> None:
         self.work_left -= cells
@@ -319,16 +355,18 @@ class _Moves(_State):
         grid = self.grid
         if self.cy == len(grid) - 1 and self.bottom is None and self.anchored and self.height == len(grid):
             if wrapping:  # tmux 3.3a never unmarks a wrapped row on a later line feed (checked live)
-                grid[-1].wrapped = True
-                grid[-1].wrap_disputed = False  # both terminals set the flag again
+                row = self.own_row(-1)
+                row.wrapped = True
+                row.wrap_disputed = False  # both terminals set the flag again
             self.scroll_screen()
             return
         if self.unknown_width and not wrapping and (self.cy < len(self.grid) - 1 or self.bottom is not None):
             self.wraps_below(True)
         self.pending = False
         if wrapping:  # tmux 3.3a never unmarks a wrapped row on a later line feed (checked live)
-            self.grid[self.cy].wrapped = True
-            self.grid[self.cy].wrap_disputed = False  # both terminals set the flag again
+            row = self.own_row(self.cy)
+            row.wrapped = True
+            row.wrap_disputed = False  # both terminals set the flag again
         top, bottom = self.region()
         if self.cy == bottom:
             self.scroll_up(top, bottom, 1)
@@ -339,7 +377,7 @@ class _Moves(_State):
                 return  # below the region at the screen's bottom: LF does nothing
             if len(self.grid) >= MIN_ROWS:
                 raise Refusal("moves below a scroll region toward a screen bottom of unknown place")
-            self.grid.append(_Row())
+            self.grid.append(_BLANK)
             self.cy += 1
         else:
             self.grow()
@@ -362,7 +400,7 @@ class _Moves(_State):
 
     def grow(self) -> None:
         """A new row below the lowest one; past the window the top row leaves the screen."""
-        self.grid.append(_Row())
+        self.grid.append(_BLANK)
         self.cy = len(self.grid) - 1
         if not self.anchored:
             self.scrolls += 1  # the screen may have scrolled under a saved position
@@ -392,12 +430,14 @@ class _Moves(_State):
         grid = self.grid
         self.pending = False
         row = grid.pop(0)
-        if row.wrap_disputed or row.shown or row.wrapped or self.tail:
+        if row is _BLANK and not self.tail:
+            self.history.append("")
+        elif row.wrap_disputed or row.shown or row.wrapped or self.tail:
             self.leave_top(row)
         else:
             self.charge(len(row.cells))
             self.history.append(_render(row))
-        grid.append(_Row())
+        grid.append(_BLANK)
         self.charge(len(grid) // 8 + 1)
         self.scrolls += 1
 
@@ -423,7 +463,7 @@ class _Moves(_State):
         count = min(count, span)
         for _ in range(count):
             drop(grid.pop(take))
-            grid.insert(put, _Row())
+            grid.insert(put, _BLANK)
             self.charge(span // 8 + 1)
         return count
 
@@ -462,8 +502,9 @@ class _Moves(_State):
 
     def goto_row(self, row: int) -> None:
         """Absolute row (0-based; within the region under DECOM)."""
-        self.anchor_if_blank()
-        self.need_anchored("an absolute row")
+        if not self.anchored or self.wide_page:  # what the two checks look at first
+            self.anchor_if_blank()
+            self.need_anchored("an absolute row")
         if self.origin:
             top, bottom = self.region()
             row = min(top + row, bottom)
@@ -473,8 +514,9 @@ class _Moves(_State):
                 raise Refusal("addresses a row below the 24 rows every terminal has")
             row = limit
         while row >= len(self.grid):
-            self.grid.append(_Row())
-        self.layout_known(self.cy, row)
+            self.grid.append(_BLANK)
+        if self.unknown_width:
+            self.layout_known(self.cy, row)
         self.charge(1)
         self.cy = row
         self.pending = False
@@ -499,7 +541,7 @@ class _Moves(_State):
                 if target > MIN_ROWS - 1:
                     raise Refusal("moves below the 24 rows every terminal has")
                 while target >= len(self.grid):
-                    self.grid.append(_Row())
+                    self.grid.append(_BLANK)
             elif self.anchored:
                 target = len(self.grid) - 1
             else:
@@ -516,7 +558,7 @@ class _Moves(_State):
             if bottom < 0:
                 raise Refusal("RI scrolls toward a screen bottom of unknown place")
             while bottom >= len(self.grid):
-                self.grid.append(_Row())
+                self.grid.append(_BLANK)
             self.scroll_down(top, bottom, 1)
         else:
             self.move_rows(-1)
@@ -547,17 +589,21 @@ class _Moves(_State):
         self.mark_wide(target)
 
     def goto_column(self, col: int) -> None:
-        self.layout_known(self.cy)
-        limit = self.right_limit()
-        if limit is not None and col > limit:
-            col = limit
-        self.within_narrowest(col)
+        unknown_width = self.unknown_width
+        if unknown_width:
+            self.layout_known(self.cy)
+        columns = self.columns
+        if columns is not None and col >= columns:
+            col = columns - 1
+        if unknown_width:
+            self.within_narrowest(col)
         self.charge(col)
         self.cx = col
         self.cx_known = True
         self.pending = False
         self.disputed = None
-        self.mark_wide(col)
+        if unknown_width:
+            self.mark_wide(col)
 
     def within_narrowest(self, col: int) -> None:
         """Width unknown: a move into empty cells past column 80 stops at a margin of unknown place."""
@@ -592,7 +638,7 @@ class _Cells(_Moves):
             self.line_feed()
             self.carriage_return()
         elif char == "\r":
-            if not before_lf:
+            if not before_lf and self.unknown_width:
                 self.layout_known(self.cy, cursor=False)
             self.carriage_return()
         elif char == "\b":
@@ -612,7 +658,7 @@ class _Cells(_Moves):
     def tab(self) -> None:
         if self.at_margin("HT"):
             return
-        row = self.grid[self.cy]
+        row = self.own_row(self.cy)
         cells = row.cells
         if not self.cx_known and self.disputed is None:
             # after a character of uncertain width, at the row's end (only appending leaves an unknown
@@ -687,24 +733,29 @@ class _Cells(_Moves):
 
     def put_narrow(self, text: str) -> None:
         """Narrow characters from a known column, wrapping at a known right margin."""
-        limit = self.right_limit()
+        columns = self.columns
         position, length_of_text = 0, len(text)
         while position < length_of_text:
             if self.pending:
                 self.wrap()
-            if limit is None:
+            col = self.cx
+            if columns is None:
                 chunk, position = text[position:], length_of_text
             else:
-                room = limit + 1 - self.cx  # sliced at an offset: no re-copy of the rest per row
+                room = columns - col  # sliced at an offset: no re-copy of the rest per row
                 chunk, position = text[position:position + room], position + room
-            row = self.grid[self.cy]
-            self.touch(row)
+            grid, cy = self.grid, self.cy
+            row = grid[cy]
+            if row is _BLANK:
+                row = grid[cy] = _Row()
+            if row.shown or self.has_shown:  # what touch() checks
+                self.touch(row)
             cells = row.cells
-            col = self.cx
             end = col + len(chunk)
             length = len(cells)
             if col >= length:
-                self.pad(cells, col)
+                if col > length:
+                    self.pad(cells, col)
                 self.charge(len(chunk) >> 4)
                 cells.extend(chunk)
             else:
@@ -717,19 +768,20 @@ class _Cells(_Moves):
                 if row.uncertain:
                     raise Refusal("overwrites a line holding a zero-width or ambiguous character")
                 cells[col:end] = chunk
-            if limit is not None and end > limit:
+            if columns is not None and end >= columns:
                 if not self.autowrap:
                     raise Refusal("writes at the right margin with autowrap off")
-                self.cx = limit
+                self.cx = columns - 1
                 self.pending = True
             else:
                 self.cx = end
-            self.mark_wide(end)
+            if self.unknown_width:
+                self.mark_wide(end)
 
     def put_after_uncertain(self, text: str) -> None:
         """Narrow characters after one of uncertain width (the column unknown, at the row's end): appended
         at once where they reach no margin, else one by one as :meth:`put_other` takes them."""
-        row = self.grid[self.cy]
+        row = self.own_row(self.cy)
         cells = row.cells
         end = len(cells) + len(text)
         limit = self.right_limit()
@@ -749,7 +801,7 @@ class _Cells(_Moves):
             return
         if self.pending:
             self.wrap()
-        row = self.grid[self.cy]
+        row = self.own_row(self.cy)
         self.touch(row)
         cells = row.cells
         col = self.cx
@@ -801,7 +853,7 @@ class _Cells(_Moves):
     def combine_at_margin(self, char: str) -> None:
         """A zero-width character at the pending-wrap position: tmux 3.3a and xterm both join it to the
         last cell and keep the wrap pending (checked live). Not a ZWJ: tmux keeps one pending."""
-        row = self.grid[self.cy]
+        row = self.own_row(self.cy)
         self.touch(row)
         cells = row.cells
         last = len(cells) - 1
@@ -957,7 +1009,7 @@ class _Cells(_Moves):
         if self.need_column():  # the rows move alike in both: only the column is disputed
             self.disputed = "IL/DL away from the first column (xterm moves the cursor there, tmux not)"
         while bottom >= len(self.grid):
-            self.grid.append(_Row())
+            self.grid.append(_BLANK)
         if self.cy > 0 and (self.grid[self.cy - 1].wrapped or self.grid[self.cy - 1].wrap_disputed):
             raise Refusal("IL/DL inside a wrapped line")
         if delete:
@@ -976,7 +1028,7 @@ class _Cells(_Moves):
         if bottom < 0:
             raise Refusal("SU/SD on a screen of unknown height")
         while bottom >= len(self.grid):
-            self.grid.append(_Row())
+            self.grid.append(_BLANK)
         if up:
             self.scroll_up(top, bottom, count)
         else:
@@ -1026,7 +1078,7 @@ class _Cells(_Moves):
         else:
             self.top, self.bottom = top, bottom
             while bottom >= len(self.grid):
-                self.grid.append(_Row())
+                self.grid.append(_BLANK)
         self.home()
 
     def home(self) -> None:
@@ -1050,7 +1102,7 @@ class _Cells(_Moves):
         if self.origin != origin:
             raise Refusal("restores a cursor saved under another origin mode")
         while cy >= len(self.grid):
-            self.grid.append(_Row())
+            self.grid.append(_BLANK)
         self.cy, self.cx, self.cx_known, self.pending, self.disputed = cy, cx, True, False, None
 
 
@@ -1121,6 +1173,11 @@ class _Sequences(_Cells):
             raise Refusal("unsupported")
         if final in (XTWINOPS, DA, DSR) or _inert_modes(seq):
             return
+        self.move(seq, last_char)
+
+    def move(self, seq: grammar.Sequence, last_char: str) -> None:
+        """A CSI that :meth:`csi`'s checks let through: a move, an erase, an edit, a scroll or REP."""
+        final, params = seq.final, seq.params
         numbers = _numbers(seq)
         if final in (CUP, HVP):
             if len(numbers) > 2:
@@ -1227,7 +1284,7 @@ class _Breaks(_Sequences):
         if self.anchored:
             self.grid = self.blank_grid(True)
             while self.cy >= len(self.grid):
-                self.grid.append(_Row())
+                self.grid.append(_BLANK)
         else:
             self.float_page()
 
@@ -1258,7 +1315,7 @@ class _Breaks(_Sequences):
             if self.anchored:
                 self.grid = self.blank_grid(True)
                 while self.cy >= len(self.grid):
-                    self.grid.append(_Row())
+                    self.grid.append(_BLANK)
             else:
                 self.float_page()
             self.saved_unknown = True  # xterm keeps a saved cursor per screen, tmux one for both
@@ -1360,14 +1417,29 @@ class Model(_Breaks):
 
     def page_lines(self) -> list[str]:
         """The page's informative lines so far: scrolled-off rows, then the screen's unshown rows."""
-        self.wraps_below(False)
-        out = [line for line in self.history if _informative(line)]
+        if self.unknown_width:
+            self.wraps_below(False)
+        out = [line for line in self.history if _informative(line)] if self.history else []
         pieces = list(self.tail)
         grid = self.grid
         self.charge(len(grid))  # every row is visited, blank or not: a tall screen broken often costs
-        for index, row in enumerate(grid):
+        previous = -1
+        for index in compress(range(len(grid)), map(_WRITTEN, grid)):  # the shared blank row: no line
+            if pieces and index > previous + 1:
+                line = "".join(pieces)  # a blank row below a wrapped one ends its line
+                if _informative(line):
+                    out.append(line)
+                pieces = []
+            previous = index
+            row = grid[index]
+            if row.cells and not (pieces or row.wrapped or row.wrap_disputed or row.shown):
+                self.charge(len(row.cells))  # a row that is a line of its own: what the checks below come to
+                line = _render(row)
+                if _informative(line):
+                    out.append(line)
+                continue
             if not (row.cells or pieces or row.wrapped or row.wrap_disputed or row.shown):
-                continue  # a blank line (what the checks below come to for it)
+                continue
             if row.wrap_disputed and index + 1 < len(grid):
                 self.wrap_read(row, grid[index + 1])
             if row.shown:
@@ -1392,19 +1464,21 @@ class Model(_Breaks):
     def begin_break(self, start: int, end: int, resets: bool, erases_history: bool = False) -> None:
         """A page-break sequence at ``raw[start:end]``: a new page, unless the run of breaks goes on.
         ``erases_history``: it is ED 3 or RIS (the run's first decides what the page before loses)."""
+        pages = self.pages
         if self.printed or not self.breaks_seen:
-            self.page.end = start
-            self.page.full = self.lost is None and self.screen_full()
+            page = pages[-1]
+            page.end = start
+            page.full = self.lost is None and self.screen_full()
             inherits = dict(self.set_on)
             if self.alt_on is not None:
                 inherits["the alternate screen"] = self.alt_on
-            self.pages.append(Page(start, end, inherits=inherits, erases_history=erases_history))
+            pages.append(Page(start, end, inherits=inherits, erases_history=erases_history))
             if self.on_page is not None:
-                self.on_page(self.pages)
+                self.on_page(pages)
         else:
-            self.page.break_end = end
+            pages[-1].break_end = end
         if resets:
-            self.page.resets = True
+            pages[-1].resets = True
         self.breaks_seen = True
         self.printed = False
 
@@ -1416,14 +1490,16 @@ class Model(_Breaks):
         if self.anchored and self.height is None and len(grid) < MIN_ROWS:
             return False
         self.charge(len(grid))
-        return all(_informative(_render(row)) for row in grid)
+        return _BLANK not in grid and all(_informative(_render(row)) for row in grid)
 
     def emit(self) -> None:
         """Move what the page shows into its record (before a break changes the screen)."""
         if self.lost is None:
-            self.page.lines.extend(self.page_lines())
-        self.history = []
-        self.tail = []
+            self.pages[-1].lines.extend(self.page_lines())
+        if self.history:
+            self.history = []
+        if self.tail:
+            self.tail = []
 
     def finish(self) -> list[Page]:
         try:
@@ -1456,6 +1532,8 @@ class Model(_Breaks):
         position = 0
         length = len(text)
         search = _SPECIAL.search
+        match_at = grammar.match_at
+        unknown_width = self.unknown_width
         while position < length:
             if self.lost is not None and self.plain_lines_at_once:
                 position = self.skip_undecided(position)
@@ -1466,7 +1544,8 @@ class Model(_Breaks):
             if stop > position:
                 if self.lost is None:
                     try:
-                        self.flush_home()
+                        if self.home_at >= 0:
+                            self.flush_home()
                         self.write(text[position:stop])
                     except Refusal as exc:
                         self.lose(f"text at offset {position}: {exc}", position)
@@ -1477,7 +1556,7 @@ class Model(_Breaks):
                 break
             char = found.group()
             if char == ESC:
-                match = grammar.match_at(text, stop)
+                match = match_at(text, stop)
                 if match is None:
                     reason = f"malformed or truncated escape sequence at offset {stop}"
                     self.lose(reason, stop)
@@ -1494,8 +1573,18 @@ class Model(_Breaks):
             else:
                 if self.lost is None:
                     try:
-                        self.flush_home()
-                        self.control(char, char == "\r" and self.ends_line(stop))
+                        if self.home_at >= 0:
+                            self.flush_home()
+                        if char == "\r" and (not unknown_width or text.startswith("\n", stop + 1)):
+                            self.carriage_return()  # what control() comes to for this CR
+                            if text.startswith("\n", stop + 1):
+                                # CR LF: the LF read now, as the next turn would (no home pending, none lost)
+                                stop += 1
+                                char = "\n"
+                                self.line_feed()
+                                self.carriage_return()
+                        else:
+                            self.control(char, char == "\r" and self.ends_line(stop))
                     except Refusal as exc:
                         self.lose(f"{_control_label(char)} at offset {stop}: {exc}", stop)
                 else:
@@ -1531,8 +1620,12 @@ class Model(_Breaks):
             return position
         # none of these change below: a line feed only moves the cursor down and rows off the screen
         unknown_width = self.unknown_width
+        read = self.lines_read
+        grid = self.grid
+        # a line feed on the bottom row of the whole known screen scrolls it (line_feed's first case)
+        scrolls = self.bottom is None and self.anchored and self.height == len(grid)
         while True:
-            row = self.grid[self.cy]
+            row = grid[self.cy]
             if row.cells or row.shown:
                 return position
             found = match(text, position)
@@ -1542,38 +1635,16 @@ class Model(_Breaks):
             line = text[position:found.start(1)]
             end = found.end()
             if ESC in line:
-                erases = 0
-                pieces = _LINE_TOKEN.split(line)
-                # put_narrow's charge, text run by text run (none for runs under 16 characters)
-                work = sum([len(piece) >> 4 for piece in pieces]) if len(line) >= 16 else 0
-                cells = 0
-                for index, token in enumerate(_LINE_TOKEN.findall(line)):
-                    cells += len(pieces[index])
-                    if token in _ERASE_TO_END:
-                        erases += 1  # at the end of the row's text: erase_line erases nothing
-                    elif (seq := _PARSED.get(token) or _parse(token)).final == REP:
-                        # repeat: the character written right before it, short of the margin
-                        count = _REPEATS.get(token, -1)
-                        if count < 0:
-                            numbers = seq.decimal() if len(seq.params) < 10 else None
-                            count = numbers[0] if numbers is not None and len(numbers) == 1 else 0
-                            if len(_REPEATS) >= _CACHE_LIMIT:
-                                _REPEATS.clear()
-                            _REPEATS[token] = count
-                        before = pieces[index][-1:]
-                        limit = margin - 1 if margin is not None else None
-                        if not count or not " " <= before < "\x7f" or (limit is not None and cells + count > limit):
-                            return position
-                        pieces[index] += before * count
-                        cells += count
-                        work += count + (count >> 4)  # repeat's charge, then put_narrow's
-                    elif token not in _PLAIN_SGR:
+                known = read.get(line)
+                if known is None:
+                    known = self.line_cells(line, margin)
+                    if known is None:
                         return position
-                chars = "".join(pieces)
-                if erases and unknown_width:
-                    if len(chars) >= MIN_COLUMNS:
-                        return position  # layout_known may refuse it
-                    work += erases  # layout_known's charge for the row
+                    if len(line) <= _CACHED_LINE:
+                        if len(read) >= _CACHE_LIMIT:
+                            read.clear()
+                        read[line] = known
+                chars, work = known
             else:
                 chars = line
                 work = len(line) >> 4
@@ -1587,16 +1658,58 @@ class Model(_Breaks):
                 self.wide_page = True
             if chars:
                 self.work_left -= work
+                if row is _BLANK:
+                    row = grid[self.cy] = _Row()
                 row.cells.extend(chars)
                 self.printed = True
                 self.cx = 0 if returns else len(chars)
             try:
-                self.line_feed()
+                if scrolls and self.cy == len(grid) - 1:
+                    self.scroll_screen()
+                else:
+                    self.line_feed()
             except Refusal as exc:
                 self.lose(f"{_control_label(chr(10))} at offset {end - 1}: {exc}", end - 1)
                 return end
             self.cx = 0  # carriage_return: the line feed left the rest as it is (known, no wrap pending)
             position = end
+
+    def line_cells(self, line: str, margin: int | None) -> tuple[str, int] | None:
+        """A line of :meth:`plain_lines` holding sequences: the cells it writes and the walk's work for
+        them, or None where the walk must take it token by token."""
+        erases = 0
+        pieces = _LINE_TOKEN.split(line)
+        # put_narrow's charge, text run by text run (none for runs under 16 characters)
+        work = sum([len(piece) >> 4 for piece in pieces]) if len(line) >= 16 else 0
+        cells = 0
+        for index, token in enumerate(_LINE_TOKEN.findall(line)):
+            cells += len(pieces[index])
+            if token in _ERASE_TO_END:
+                erases += 1  # at the end of the row's text: erase_line erases nothing
+            elif (seq := _PARSED.get(token) or _parse(token)).final == REP:
+                # repeat: the character written right before it, short of the margin
+                count = _REPEATS.get(token, -1)
+                if count < 0:
+                    numbers = seq.decimal() if len(seq.params) < 10 else None
+                    count = numbers[0] if numbers is not None and len(numbers) == 1 else 0
+                    if len(_REPEATS) >= _CACHE_LIMIT:
+                        _REPEATS.clear()
+                    _REPEATS[token] = count
+                before = pieces[index][-1:]
+                limit = margin - 1 if margin is not None else None
+                if not count or not " " <= before < "\x7f" or (limit is not None and cells + count > limit):
+                    return None
+                pieces[index] += before * count
+                cells += count
+                work += count + (count >> 4)  # repeat's charge, then put_narrow's
+            elif token not in _PLAIN_SGR:
+                return None
+        chars = "".join(pieces)
+        if erases and self.unknown_width:
+            if len(chars) >= MIN_COLUMNS:
+                return None  # layout_known may refuse it
+            work += erases  # layout_known's charge for the row
+        return chars, work
 
     def skip_undecided(self, position: int) -> int:
         """On an undecided page, the text, controls, SGR and EL 0 from ``position`` on at once: for each the
@@ -1635,11 +1748,19 @@ class Model(_Breaks):
         last_char, self.last_char = self.last_char, ""
         fixed = _FIXED.get(token)
         try:
-            if fixed is not None:  # what the checks below come to for a home, ED 2, ED 3 or RIS
+            if fixed is not None:  # what the checks below come to for a home, ED 2, ED 3 or RIS, or a move
+                if fixed is _MOVE:
+                    if self.lost is not None:
+                        self.home_at = -1
+                        return
+                    if self.home_at >= 0:
+                        self.flush_home()
+                    self.move(seq, last_char)  # what csi() comes to for it
+                    return
                 if fixed is _HOME:
-                    if self.breaks_seen and not self.printed and self.page.cleared:
-                        self.page.fresh_start = True
-                    if self.lost is None:
+                    if self.breaks_seen and not self.printed and self.pages[-1].cleared:
+                        self.pages[-1].fresh_start = True
+                    if self.lost is None and self.home_at >= 0:
                         self.flush_home()
                     self.home_at = start
                     return
@@ -1736,11 +1857,12 @@ class Model(_Breaks):
             self.emit()  # what the undecided page scrolled off is its own (kept verbatim), not the next page's
             if self.modes or self.page.leaves:
                 self.poisoned = self.poisoned or f"an undecided page may leave {self.page.leaves or sorted(self.modes)}"
-        self.page.modes = frozenset(self.modes)
+        self.pages[-1].modes = frozenset(self.modes)
         self.begin_break(start, end, resets=kind == "RIS", erases_history=kind in ("ED 3", "RIS"))
         if homed or kind in ("ED 2", "RIS"):
-            self.page.cleared = True
-            self.page.fresh_start = self.page.fresh_start or homed or kind == "RIS"
+            page = self.pages[-1]
+            page.cleared = True
+            page.fresh_start = page.fresh_start or homed or kind == "RIS"
         if kind.startswith("alt "):
             entering = kind.endswith(" on")
             self.alt_on = len(self.pages) - 1 if entering else None
@@ -1768,7 +1890,7 @@ class Model(_Breaks):
             self.apply_break(kind, lost, homed, end)
         except Refusal as exc:
             self.lose(f"{sequence_label(seq)} at offset {start}: {exc}", start)
-        self.page.alternate = self.alt is not None
+        self.pages[-1].alternate = self.alt is not None
 
 
 #: Work units per blank row a page break builds (a row object costs several cell operations): a tall
@@ -1778,11 +1900,18 @@ _ROW_WORK = 8
 _PARSED: dict[str, grammar.Sequence] = {}
 _PLAIN_SGR: set[str] = set()  # SGR without private marker or intermediates, as seen in texts
 _HOME = "home"
-_FIXED: dict[str, str] = {}  # sequences whose reading needs no state: a home (_HOME), ED 2, ED 3, RIS
+_MOVE = "move"
+#: sequences whose reading needs no state: a home (_HOME), ED 2, ED 3, RIS, or a CSI of _MOVES (_MOVE)
+_FIXED: dict[str, str] = {}
+#: CSI finals that are never a page break and leave no state for later pages (track_state ignores
+#: them): with no private marker or intermediates and no parameter out of range, the walk only
+#: applies them (Model.move)
+_MOVES = frozenset((CUP, HVP, CHA, HPA, VPA, CUF, CUB, CUU, CUD, CNL, CPL, EL, ECH, ICH, DCH, IL, DL, SU, SD, REP))
 _NUMBERS: dict[str, list[int]] = {}
 _DECIMALS: dict[str, list[int] | None] = {}
 _REPEATS: dict[str, int] = {}  # REP tokens plain_lines met: the count it reads (0: none it takes)
 _CACHE_LIMIT = 4096
+_CACHED_LINE = 256  # plain_lines remembers what lines up to this length write
 _CACHED_LENGTH = 48
 
 
@@ -1805,7 +1934,8 @@ def _parse(token: str) -> grammar.Sequence:
 
 def _fixed(seq: grammar.Sequence) -> str | None:
     """What :meth:`Model.sequence` reads ``seq`` as whatever the state: ``_HOME`` (CUP / HVP home), a page
-    break that depends on no state ("ED 2", "ED 3", "RIS"), or None (read it in full)."""
+    break that depends on no state ("ED 2", "ED 3", "RIS"), ``_MOVE`` (applied, nothing else), or None
+    (read it in full)."""
     text = seq.text
     if "\x9c" in text or len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT or swallows_on(seq):
         return None
@@ -1816,7 +1946,9 @@ def _fixed(seq: grammar.Sequence) -> str | None:
     if seq.final == ED:
         modes = seq.decimal()
         return f"ED {modes[0]}" if modes is not None and len(modes) == 1 and modes[0] in (2, 3) else None
-    return _HOME if _is_home(seq) else None
+    if _is_home(seq):
+        return _HOME
+    return _MOVE if seq.final in _MOVES and not grammar.above_range(seq.params) else None
 
 
 def _numbers(seq: grammar.Sequence) -> list[int]:
