@@ -112,6 +112,16 @@ def _has_residual_control(text: str) -> bool:
     return "\r" in text and REDRAWING_CR.search(text) is not None
 
 
+# The whole-text substitution is tried on a long text's first lines first: where they keep a control,
+# so does the whole (no sequence holds an LF, so the prefix's substitution is the whole's prefix).
+_PREFIX_CHARS = 1 << 12
+
+
+def _prefix_has_residual_control(text: str, inert: re.Pattern[str]) -> bool:
+    cut = text.find("\n", _PREFIX_CHARS) if len(text) > 4 * _PREFIX_CHARS else -1
+    return cut >= 0 and _has_residual_control(without_inert(inert, text[: cut + 1])[0])
+
+
 def strip_escapes_only(text: str) -> str:
     """Every complete escape sequence removed and nothing else (what stripping alone would give)."""
     return grammar.ESCAPE_SEQUENCE.sub("", text)
@@ -151,7 +161,8 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None,
         if swallowed is not None:
             raise TerminalsDisagree(UNSUPPORTED_CONTROL, swallowed)
     # With a backspace or a CR before text, the whole-text substitution would leave that control: skip it.
-    if "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None):
+    if "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None) and (
+            not _prefix_has_residual_control(text, _append_only(columns))):
         stripped, count = without_inert(_append_only(columns), text)
         if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
             return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
@@ -296,6 +307,7 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
 
 
 _BLOCK_LINES = 16
+_CHUNK_CHARS = 1 << 16
 
 
 class _Blocks:
@@ -314,6 +326,8 @@ class _Blocks:
         self.starts: dict[int, int] = {}  # a line's offset: its index in the pass below
         self.lines_raw: list[str] = []
         self.lines_marked: list[str] = []
+        self.pass_end = -1  # the LF that ends the last pass's lines
+        self.chunk_end = 0  # where the lines substituted so far end (past their LF)
 
     def _trouble(self, start: int) -> int:
         """Where the next line that is no block's begins its trouble (each search moves forward only)."""
@@ -332,10 +346,25 @@ class _Blocks:
         last = text.rfind("\n", start, self._trouble(start))
         self.next_try = max(last + 1, start + 1)
         self.starts = {}
-        if last < start or INERT_MARK in text[start:last]:
+        self.pass_end = -1  # nothing of this pass to substitute
+        if last < start or text.find(INERT_MARK, start, last) >= 0:
             return
+        self.pass_end = last
+        self._chunk(start)
+
+    def _chunk(self, start: int) -> None:
+        """Substitute the pass's lines from ``start`` (a line's start) a chunk at a time: a row model
+        that refuses early has not paid for the whole text (the lines are the same: no sequence holds
+        an LF)."""
+        text, last = self.text, self.pass_end
+        if last - start > _CHUNK_CHARS:
+            cut = text.find("\n", start + _CHUNK_CHARS, last)
+            if cut >= 0:
+                last = cut
         self.lines_raw = text[start:last].split("\n")
         self.lines_marked = without_inert(self.inert, text[start:last], INERT_MARK)[0].split("\n")
+        self.chunk_end = last + 1
+        self.starts = {}
         at = start
         for index, line in enumerate(self.lines_raw):
             self.starts[at] = index
@@ -345,29 +374,36 @@ class _Blocks:
         """From ``start`` (a line's start, at a fresh row): each line's offset, stripped text, line
         ending, sequences and characters removed; then ``stopped`` is where the next line starts."""
         self.stopped = start
-        first = self.starts.get(start)
-        if first is None:
-            if start < self.next_try:
-                return
-            self._pass(start)
+        while True:
             first = self.starts.get(start)
             if first is None:
+                if start >= self.next_try:
+                    self._pass(start)
+                elif self.chunk_end <= start <= self.pass_end:
+                    self._chunk(start)
+                else:
+                    return
+                first = self.starts.get(start)
+                if first is None:
+                    return
+            at = start
+            raw, marked = self.lines_raw, self.lines_marked
+            for index in range(first, len(raw)):
+                line, shown = raw[index], marked[index]
+                sequences = shown.count(INERT_MARK)
+                if sequences:
+                    shown = shown.replace(INERT_MARK, "")
+                body = len(line.rstrip("\r"))
+                if body < len(line):
+                    shown = shown[: len(shown) - (len(line) - body)]  # the CRs that end the line, not its text
+                if _has_residual_control(shown):
+                    return
+                yield at, shown, line[body:] + "\n", sequences, body - len(shown)
+                at += len(line) + 1
+                self.stopped = at
+            if self.chunk_end > self.pass_end:
                 return
-        at = start
-        raw, marked = self.lines_raw, self.lines_marked
-        for index in range(first, len(raw)):
-            line, shown = raw[index], marked[index]
-            sequences = shown.count(INERT_MARK)
-            if sequences:
-                shown = shown.replace(INERT_MARK, "")
-            body = len(line.rstrip("\r"))
-            if body < len(line):
-                shown = shown[: len(shown) - (len(line) - body)]  # the CRs that end the line, not its text
-            if _has_residual_control(shown):
-                return
-            yield at, shown, line[body:] + "\n", sequences, body - len(shown)
-            at += len(line) + 1
-            self.stopped = at
+            start = at  # the pass's next chunk
 
 
 def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> None:
