@@ -198,6 +198,40 @@ class ScreenModel(LineModel):
         self.wrap_disputed = False
         return True
 
+    def append_plain(self, lines: list[tuple[str, str, int, int, int]]) -> int:
+        """:meth:`append_line` for each line's text and ending in turn, up to the first it does not
+        take: how many it took. Once a line has added a fresh last row, the cursor stands at its first
+        column with nothing that refuses, so the rest are appended without the checks."""
+        if not lines:
+            return 0
+        rows = self.rows
+        count = len(rows)
+        if not self.append_line(lines[0][0], lines[0][1]):
+            return 0
+        if len(rows) != count + 1:  # onto a row that was there: each one checked
+            for taken in range(1, len(lines)):
+                if not self.append_line(lines[taken][0], lines[taken][1]):
+                    return taken
+            return len(lines)
+        index, top = self.row, self.top
+        bottom = top + self.height - 1 if self.top_known and self.height is not None else -1
+        row = rows[index]
+        append = rows.append
+        for taken in range(1, len(lines)):
+            text, ending = lines[taken][0], lines[taken][1]
+            row.ending = ending
+            if text:
+                row.cells.extend(text)
+                row.written = len(text)
+            if index == bottom:
+                top += 1  # the top row scrolls off and stays, in order
+                bottom += 1
+            index += 1
+            row = Row()
+            append(row)
+        self.row, self.top = index, top
+        return len(lines)
+
     def overlay_ready(self) -> bool:
         """Whether the cursor stands where the row model's string path starts (:meth:`overlay`): the
         first column of the empty last row, no wrap into it, pending or disputed, its position known, and

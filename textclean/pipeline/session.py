@@ -533,28 +533,49 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
     marking = fast and last > 0 and INERT_MARK not in chunk
     del chunk
     marked: list[str] = []  # lines block_start.. with their inert sequences and EL 0 marked
+    width = model.width
+    previous_raw: str | None = None  # the last line given to _plain, and what it gave
+    previous: tuple[str, str, int, int, int] | None = None
     block_start = 0
     offset = start
     index = 0
     while index <= last:
         if marking and index < last:
             first = index
+            batch: list[tuple[str, str, int, int, int]] = []
+            size = 1  # lines tried at once: doubled while every one is taken
             while index < last:
                 if index - block_start >= len(marked):
                     # the next lines, marked a block at a time (a page refused early is not marked
                     # to its end); no sequence holds an LF, so the block has the same lines
                     block_start, stop = index, min(last, index + _MARK_LINES)
-                    size = sum(len(pieces[i]) + 1 for i in range(index, stop)) - 1
-                    marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, text[offset : offset + size]).split("\n")
-                line = _plain(pieces[index], marked[index - block_start], model.width)
-                if line is None or line[4] > model.pad_budget or not model.append_line(line[0], line[1]):
+                    chars = sum(len(pieces[i]) + 1 for i in range(index, stop)) - 1
+                    marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, text[offset : offset + chars]).split("\n")
+                budget = model.pad_budget
+                stop = min(last, block_start + len(marked), index + size)
+                batch.clear()
+                for at in range(index, stop):
+                    raw = pieces[at]
+                    if raw != previous_raw:  # a repeated line (a bar, a rule): the same plain form
+                        previous_raw, previous = raw, _plain(raw, marked[at - block_start], width)
+                    if previous is None or previous[4] > budget:
+                        break
+                    budget -= previous[4]
+                    batch.append(previous)
+                taken = model.append_plain(batch)
+                charged = 0
+                for line in batch[:taken] if taken < len(batch) else batch:
+                    charged += line[4]
+                    tally[0] += line[2]
+                    tally[1] += line[3]
+                if charged:
+                    model._charge(charged)  # as REP charges the cells it repeats
+                for at in range(index, index + taken):
+                    offset += len(pieces[at]) + 1
+                index += taken
+                if index < stop:  # a line not plain, past the budget, or not taken
                     break
-                if line[4]:
-                    model._charge(line[4])  # as REP charges the cells it repeats
-                tally[0] += line[2]
-                tally[1] += line[3]
-                offset += len(pieces[index]) + 1
-                index += 1
+                size = min(2 * size, _MARK_LINES)
             if index > first:
                 model.last_char = _last_char(pieces, first, index, model.last_char)
                 continue
