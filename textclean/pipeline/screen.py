@@ -271,9 +271,18 @@ class ScreenModel(LineModel):
             super().write(text)
             return
         if text.isascii():
-            if self.col + len(text) < width:
-                # short of the margin (most runs): what the loop below does for one row, without its calls
-                self._write(text)
+            col, n = self.col, len(text)
+            if col + n < width:
+                # short of the margin (most runs): what the loop below does for one row, without its
+                # calls; appended at the row's end, what _write and _put_narrow do, inline
+                row = self.rows[self.row]
+                row.written += n
+                cells = row.cells
+                if col == len(cells):
+                    cells.extend(text)
+                    self.col = col + n
+                else:
+                    self._put_narrow(row, text)
                 self.pending_wrap = False
                 return
             pos, end = 0, len(text)

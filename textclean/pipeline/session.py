@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from operator import methodcaller
 
 from . import grammar, pages
 from .grammar import Kind
@@ -541,6 +542,17 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
     index = 0
     while index <= last:
         if marking and index < last:
+            if index - block_start >= len(marked):
+                block_start, stop = index, min(last, index + _MARK_LINES)
+                chars = sum(len(pieces[i]) + 1 for i in range(index, stop)) - 1
+                marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, text[offset : offset + chars]).split("\n")
+            raw = pieces[index]
+            if raw != previous_raw:
+                previous_raw, previous = raw, _plain(raw, marked[index - block_start], width)
+            marking_here = previous is not None
+        else:
+            marking_here = False
+        if marking_here:  # a plain line: it and the plain lines after it appended at once
             first = index
             batch: list[tuple[str, str, int, int, int]] = []
             size = 1  # lines tried at once: doubled while every one is taken
@@ -582,7 +594,7 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
         piece = pieces[index]
         body = piece.rstrip("\r")
         piece_end = offset + len(piece)
-        if not (fast and _overlaid(model, body, tally)):
+        if body and not (fast and _overlaid(model, body, tally)):
             _feed_line(model, body, offset, tally, tokens)
         if piece_end < end:
             model.line_feed(piece[len(body) :] + "\n")
@@ -739,8 +751,17 @@ def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tok
                 seq = _parse(token)
                 if seq.kind is Kind.CSI and seq.private == "?" and seq.final == RM and DECAWM in seq.numbers(-1):
                     raise Unresolved("DECAWM off on a screen of known width")
-            if not _inert(token):
-                _apply(model, _parse(token), offset + token_start)
+            act = _ACTS.get(token)
+            if act is not None:
+                act(model)
+            elif not _inert(token):
+                seq = _parse(token)
+                act = _plan(seq) if len(_ACTS) < _ACTS_SIZE and len(token) <= _ACT_LENGTH else None
+                if act is None:
+                    _apply(model, seq, offset + token_start)
+                else:
+                    _ACTS[token] = act
+                    act(model)
         elif first == "\r":
             model.carriage_return()
         elif first == "\b":
@@ -754,6 +775,54 @@ def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tok
             raise Unresolved(f"control U+{ord(first):04X} at offset {offset + token_start}")
     if pos < len(body):
         model.write(body[pos:])
+
+
+# A plain cursor move or erase (no dispute, no refusal of its own): what _apply would call, decided once
+# per distinct sequence (sessions repeat CUP and EL thousands of times).
+_Act = Callable[[ScreenModel], object]
+_ACTS: dict[str, _Act] = {}
+_ACTS_SIZE = 4096
+_ACT_LENGTH = 32  # longer sequences are rare and are not kept alive by the table
+
+
+def _plan(seq: grammar.Sequence) -> _Act | None:
+    """The one call :func:`_apply` makes on the model for ``seq``, where that call is all it does;
+    None: leave it to :func:`_apply`."""
+    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or _DIGITS.fullmatch(seq.params) is None:
+        return None
+    if disputed_parameters(seq.params) is not None or grammar.harmless_mode_change(seq) \
+            or grammar.harmless_private_mode_change(seq):
+        return None
+    numbers = _numbers(seq)
+    final = seq.final
+    single = len(numbers) == 1
+    count = numbers[0] or 1
+    if final in (CUP, HVP):
+        if len(numbers) > 2:
+            return None
+        row = numbers[0] if numbers[0] else 1
+        col = numbers[1] if len(numbers) > 1 and numbers[1] else 1
+        return methodcaller("cursor_position", row - 1, col - 1)
+    if not single:
+        return None
+    if final == VPA:
+        return methodcaller("cursor_position", count - 1, None)
+    if final in (CHA, HPA):
+        return methodcaller("cursor_to_column", count - 1)
+    if final == EL:
+        return methodcaller("erase_in_line", numbers[0])
+    if final == ED:
+        return methodcaller("erase_in_display", numbers[0])
+    if final == ECH:
+        return methodcaller("erase_characters", count)
+    if final == CUF:
+        return methodcaller("cursor_forward", count)
+    if final == CUB:
+        return methodcaller("cursor_back", count)
+    if final in (CUU, CUD, CNL, CPL):
+        return methodcaller("cursor_vertical", count if final in (CUD, CNL) else -count,
+                            to_column_zero=final in (CNL, CPL))
+    return None
 
 
 def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
