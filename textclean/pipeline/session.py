@@ -52,7 +52,7 @@ from .names import (
     SU,
     VPA,
 )
-from .redraw import INERT_MARK, ONE_CELL_TEXT, Row, Unresolved, overlay_line
+from .redraw import INERT_MARK, ONE_CELL_TEXT, UNWRITTEN, Row, Unresolved, overlay_line
 from .screen import WRAP, ScreenModel
 
 _TOKEN = grammar.SEQUENCE_OR_CONTROL
@@ -456,23 +456,25 @@ def _render(model: ScreenModel, start_row: int, ending: str) -> str:
     blank rows at the end are dropped."""
     out: list[str] = []
     blank = False
-    for row in model.rows[start_row:]:
+    append = out.append
+    for row in model.rows[start_row:] if start_row else model.rows:
+        cells = row.cells
         if row.ending is WRAP:
             # the next row continues this line. Every cell up to the row's last, erased ones as spaces,
             # as ``capture-pane -J`` joins them: a wide character that did not fit at the margin left
             # the last column out of the row, and a wide cell is one character, not two.
-            out.append("".join(row.cells))
+            append("".join(cells))
             blank = False
             continue
-        shown = row.render()
-        if not shown.strip(" \t"):
+        shown = "".join(cells) if cells and cells[-1] is not UNWRITTEN else row.render()
+        if not shown or (shown[0] in " \t" and not shown.strip(" \t")):
             if not blank and out:
-                out.append(row.ending or ending)
+                append(row.ending or ending)
             blank = True
             continue
         blank = False
-        out.append(shown)
-        out.append(row.ending or ending)
+        append(shown)
+        append(row.ending or ending)
     while out and out[-1] in ("\n", "\r\n", "") and (len(out) == 1 or out[-2] in ("\n", "\r\n")):
         out.pop()
     if out and model.rows[-1].render() and not model.rows[-1].ending:
@@ -542,13 +544,16 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
     index = 0
     while index <= last:
         if marking and index < last:
-            if index - block_start >= len(marked):
-                block_start, stop = index, min(last, index + _MARK_LINES)
-                chars = sum(len(pieces[i]) + 1 for i in range(index, stop)) - 1
-                marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, text[offset : offset + chars]).split("\n")
             raw = pieces[index]
             if raw != previous_raw:
-                previous_raw, previous = raw, _plain(raw, marked[index - block_start], width)
+                if _NEVER_PLAIN.search(raw, 0, len(raw.rstrip("\r"))) is not None:
+                    previous_raw, previous = raw, None  # a control no marking removes: walked, not marked
+                else:
+                    if index - block_start >= len(marked):
+                        block_start, stop = index, min(last, index + _MARK_LINES)
+                        chars = sum(len(pieces[i]) + 1 for i in range(index, stop)) - 1
+                        marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, text[offset : offset + chars]).split("\n")
+                    previous_raw, previous = raw, _plain(raw, marked[index - block_start], width)
             marking_here = previous is not None
         else:
             marking_here = False
@@ -605,6 +610,9 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
 
 
 _MARK_LINES = 256
+# A CR before the line's end, a backspace or a tab: no inert sequence holds one (none holds a C0 control),
+# and a plain line has none, so the line is not plain whatever its sequences are.
+_NEVER_PLAIN = re.compile("[\r\x08\t]")
 # A plain line once its inert sequences and EL 0 are marked: one-cell characters and marks, nothing else.
 _PLAIN = re.compile(ONE_CELL_TEXT.pattern[0] + INERT_MARK + ONE_CELL_TEXT.pattern[1:])
 # DECRST of a mode list holding 7 (DECAWM): refused at a known width (_feed_line)
