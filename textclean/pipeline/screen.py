@@ -22,7 +22,7 @@ margin an unknown height hides, a relative move from the pending-wrap column, an
 from __future__ import annotations
 
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
-from .redraw import INERT_MARK, UNWRITTEN, WIDEST_COLUMNS, LineModel, Row, Unresolved
+from .redraw import INERT_MARK, ONE_CELL_TEXT, UNWRITTEN, WIDEST_COLUMNS, LineModel, Row, Unresolved
 
 
 class _Wrap(str):
@@ -313,6 +313,33 @@ class ScreenModel(LineModel):
                 self._wrap()
             super().write(ch)
         self.pending_wrap = self.col >= width
+
+    def append_run(self, pieces: list[str], text: str) -> bool:
+        """``write`` of each non-empty piece in turn, with what an SGR between them does (REP's character
+        reset), as one string (``text``: them joined, not empty) where that is the same: appended at
+        the row's end, one-cell characters short of a known margin (or, at an unknown width, on the
+        lowest row, where no wrap is looked for). False: nothing done."""
+        if not self.cursor_known or self.col_disputed:
+            return False  # write refuses
+        rows = self.rows
+        row = rows[self.row]
+        cells, col, n = row.cells, self.col, len(text)
+        if col != len(cells):
+            return False
+        width = self.width
+        if text.isascii():
+            if width is not None and col + n >= width:
+                return False
+        elif ONE_CELL_TEXT.fullmatch(text) is None or (width is not None and col + 2 * n > width):
+            return False
+        if width is None and self.row != len(rows) - 1 and self._unknown_width():
+            return False
+        row.written += n
+        cells.extend(text)
+        self.col = col + n
+        self.pending_wrap = False
+        self.last_char = text[-1] if pieces[-1] else None  # an SGR after the last character resets it
+        return True
 
     def _require_wrap_room(self) -> None:
         """On a page whose top is known, absolute positions and the known height's scrolling count

@@ -740,49 +740,86 @@ def _overlaid(model: ScreenModel, body: str, tally: list[int]) -> bool:
 
 
 def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tokens: re.Pattern[str]) -> None:
+    if tokens is _TOKEN_OR_BACKSPACES and "m" in body and "\x1b[" in body:
+        _feed_runs(model, body, offset, tally)
+    else:
+        _walk_tokens(model, body, offset, tally, tokens)
+
+
+def _walk_tokens(model: ScreenModel, body: str, offset: int, tally: list[int], tokens: re.Pattern[str]) -> None:
     pos = 0
     for m in tokens.finditer(body):
         token_start = m.start()
         if token_start > pos:
             model.write(body[pos:token_start])
         pos = m.end()
-        token = m.group()
-        first = token[0]
-        if token[-1] != REP:
-            model.last_char = None  # REP repeats only a character written right before it
-        if first == "\x1b":
-            if len(token) == 1:
-                raise Unresolved(f"ESC that starts no complete sequence at offset {offset + token_start}")
-            tally[0] += 1
-            tally[1] += len(token)
-            if token[-1] == RM and model.width is not None and token.startswith("\x1b[?"):
-                seq = _parse(token)
-                if seq.kind is Kind.CSI and seq.private == "?" and seq.final == RM and DECAWM in seq.numbers(-1):
-                    raise Unresolved("DECAWM off on a screen of known width")
-            act = _ACTS.get(token)
-            if act is not None:
-                act(model)
-            elif not _inert(token):
-                seq = _parse(token)
-                act = _plan(seq) if len(_ACTS) < _ACTS_SIZE and len(token) <= _ACT_LENGTH else None
-                if act is None:
-                    _apply(model, seq, offset + token_start)
-                else:
-                    _ACTS[token] = act
-                    act(model)
-        elif first == "\r":
-            model.carriage_return()
-        elif first == "\b":
-            model.backspaces(len(token))
-        elif first == "\t":
-            model.tab()
-        elif first == "\x07":
-            tally[0] += 1
-            tally[1] += 1
-        else:
-            raise Unresolved(f"control U+{ord(first):04X} at offset {offset + token_start}")
+        _feed_token(model, m.group(), offset + token_start, tally)
     if pos < len(body):
         model.write(body[pos:])
+
+
+# The run path's steps: text and SGR between two other tokens (group 1), or one other token.
+_SGR_RUN = re.compile(rf"((?:[^\x00-\x1f\x7f-\x9f]+|{grammar.SGR_ONLY.pattern})+)|{_TOKEN_OR_BACKSPACES.pattern}")
+
+
+def _feed_runs(model: ScreenModel, body: str, offset: int, tally: list[int]) -> None:
+    """:func:`_feed_line` a run at a time: text and the SGR between it appended as one string where
+    :meth:`ScreenModel.append_run` says that is the same as writing each piece (a coloured row)."""
+    for m in _SGR_RUN.finditer(body):
+        run = m.group(1)
+        if run is None:
+            _feed_token(model, m.group(), offset + m.start(), tally)
+        elif "\x1b" not in run:
+            model.write(run)
+        else:
+            pieces = _SGR_ONLY_SPLIT(run)
+            text = "".join(pieces)
+            if text and model.append_run(pieces, text):
+                tally[0] += len(pieces) - 1
+                tally[1] += len(run) - len(text)
+            else:
+                _walk_tokens(model, run, offset + m.start(), tally, _TOKEN)
+
+
+_SGR_ONLY_SPLIT = grammar.SGR_ONLY.split
+
+
+def _feed_token(model: ScreenModel, token: str, at: int, tally: list[int]) -> None:
+    """One sequence or control at offset ``at`` of the text."""
+    first = token[0]
+    if token[-1] != REP:
+        model.last_char = None  # REP repeats only a character written right before it
+    if first == "\x1b":
+        if len(token) == 1:
+            raise Unresolved(f"ESC that starts no complete sequence at offset {at}")
+        tally[0] += 1
+        tally[1] += len(token)
+        if token[-1] == RM and model.width is not None and token.startswith("\x1b[?"):
+            seq = _parse(token)
+            if seq.kind is Kind.CSI and seq.private == "?" and seq.final == RM and DECAWM in seq.numbers(-1):
+                raise Unresolved("DECAWM off on a screen of known width")
+        act = _ACTS.get(token)
+        if act is not None:
+            act(model)
+        elif not _inert(token):
+            seq = _parse(token)
+            act = _plan(seq) if len(_ACTS) < _ACTS_SIZE and len(token) <= _ACT_LENGTH else None
+            if act is None:
+                _apply(model, seq, at)
+            else:
+                _ACTS[token] = act
+                act(model)
+    elif first == "\r":
+        model.carriage_return()
+    elif first == "\b":
+        model.backspaces(len(token))
+    elif first == "\t":
+        model.tab()
+    elif first == "\x07":
+        tally[0] += 1
+        tally[1] += 1
+    else:
+        raise Unresolved(f"control U+{ord(first):04X} at offset {at}")
 
 
 # A plain cursor move or erase (no dispute, no refusal of its own): what _apply would call, decided once
