@@ -40,6 +40,7 @@ _RESIDUAL_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # ~20x faster than the regex scan (which is faster where a control comes early in a short text).
 _NOT_RESIDUAL_BYTES = bytes(b for b in range(256) if _RESIDUAL_CONTROL_CHAR.match(chr(b)) is None)
 _SCAN_AS_BYTES = 4096
+_ENCODE_SLICE = 1 << 16
 # A CR followed by a character no substitution removes (sequences start with ESC; C1 is refused), or
 # by EL 2 (which no substitution removes): the whole-text substitution would leave a redraw.
 _CR_BEFORE_TEXT = grammar.CR_BEFORE_TEXT
@@ -107,8 +108,15 @@ def _has_residual_control(text: str) -> bool:
     if len(text) < _SCAN_AS_BYTES:
         if _RESIDUAL_CONTROL_CHAR.search(text) is not None:
             return True
-    elif text.encode("utf-8", "surrogatepass").translate(None, _NOT_RESIDUAL_BYTES):
-        return True  # a byte of _RESIDUAL_CONTROL_CHAR (every other byte deleted; UTF-8 has none inside a character)
+    elif text.isascii():
+        if text.encode("ascii").translate(None, _NOT_RESIDUAL_BYTES):
+            return True  # a byte of _RESIDUAL_CONTROL_CHAR (every other byte deleted)
+    else:
+        # a slice at a time: the encoder reserves up to 4 bytes per character of what it encodes
+        for start in range(0, len(text), _ENCODE_SLICE):
+            data = text[start : start + _ENCODE_SLICE].encode("utf-8", "surrogatepass")
+            if data.translate(None, _NOT_RESIDUAL_BYTES):
+                return True  # as above (UTF-8 has no byte of the class inside a character)
     return "\r" in text and REDRAWING_CR.search(text) is not None
 
 

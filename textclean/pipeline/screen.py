@@ -330,8 +330,8 @@ class ScreenModel(LineModel):
         if text.isascii():
             if width is not None and col + n >= width:
                 return False
-        elif ONE_CELL_TEXT.fullmatch(text) is None or (width is not None and col + 2 * n > width):
-            return False
+        elif ONE_CELL_TEXT.fullmatch(text) is None or (width is not None and col + n >= width):
+            return False  # (one cell each: write's loop would wrap at the same column as ASCII)
         if width is None and self.row != len(rows) - 1 and self._unknown_width():
             return False
         row.written += n
