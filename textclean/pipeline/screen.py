@@ -662,7 +662,17 @@ class ScreenModel(LineModel):
         row = self.rows[self.row]
         if not row.ending and row.ending is not WRAP:
             row.ending = ending
-        self._index()
+        if self.margins is None:  # _index without a region, inline (a line feed per walked line)
+            height = self.height
+            if height is not None and self.row - self.top == height - 1:
+                self.top += 1  # the top row scrolls off and stays, in order
+                self.row = self.top + height - 1
+            else:
+                self.row += 1
+            if self.row >= len(self.rows):
+                self._ensure(self.row)
+        else:
+            self._index()
         self.col = 0
 
     def reverse_index(self) -> None:
@@ -721,6 +731,12 @@ class ScreenModel(LineModel):
 
     def cursor_position(self, row: int, column: int | None) -> None:
         """CUP / HVP (``column`` None: VPA, the column stays). Rows and columns from 0."""
+        height, width = self.height, self.width
+        if self.top_known and height is not None and width is not None and column is not None and not self.origin:
+            # a known screen, its top known: every check below passes, and the position is clamped
+            self._place(min(row, height - 1), min(column, width - 1))
+            self.rows[self.row].mark("multiline")
+            return
         self._anchor()
         self._settle_top()
         self._require_top("absolute position")

@@ -302,8 +302,7 @@ class _Walker:
             # under DECOM tmux homes to the region's top, and a clear leaves the cursor within the
             # region: where the page's rows land is not the screen's top that a fresh page assumes
             raise Unresolved(f"page break at offset {page.start} in origin mode (DECOM) with a scroll region")
-        inherited = None if previous is None else previous.screen_cursor()
-        cursor = (0, 0) if page.homed else inherited
+        cursor = (0, 0) if page.homed else None if previous is None else previous.screen_cursor()
         if page.reset and self.on_alt:
             # tmux 3.3a stays on the alternate screen after RIS, xterm leaves it; keeping the page
             # would not survive a second pass (the switch before it is cleaned away)
@@ -599,7 +598,7 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
         piece = pieces[index]
         body = piece.rstrip("\r")
         piece_end = offset + len(piece)
-        if body and not (fast and _overlaid(model, body, tally)):
+        if body and not (fast and len(body) >= _OVERLAY_MIN_CHARS and _overlaid(model, body, tally)):
             _feed_line(model, body, offset, tally, tokens)
         if piece_end < end:
             model.line_feed(piece[len(body) :] + "\n")
