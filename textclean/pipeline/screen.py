@@ -838,6 +838,8 @@ class ScreenModel(LineModel):
         """Rows on screen when ED acted count as shown (oracle): they must end the page as they were.
         The page's disputed joins are read here too (:meth:`check_joins`)."""
         self.check_joins()
+        if not self.pins:
+            return
         present = set(map(id, self.rows))
         for row, cells in self.pins.items():
             if row.cells != cells or id(row) not in present:

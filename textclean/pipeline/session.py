@@ -609,9 +609,10 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
 
 
 _MARK_LINES = 256
-# A CR before the line's end, a backspace or a tab: no inert sequence holds one (none holds a C0 control),
-# and a plain line has none, so the line is not plain whatever its sequences are.
-_NEVER_PLAIN = re.compile("[\r\x08\t]")
+# A CR before the line's end, a backspace or a tab (no inert sequence holds a C0 control), or a cursor
+# move or erase other than EL (never inert, and its ESC starts no longer sequence): marking leaves it,
+# and a plain line has none, so the line is not plain whatever its other sequences are.
+_NEVER_PLAIN = re.compile(r"[\r\x08\t]|\x1b\[[0-9;]*[HfABCDEFGJdLMPX@ST]")
 # A plain line once its inert sequences and EL 0 are marked: one-cell characters and marks, nothing else.
 _PLAIN = re.compile(ONE_CELL_TEXT.pattern[0] + INERT_MARK + ONE_CELL_TEXT.pattern[1:])
 # DECRST of a mode list holding 7 (DECAWM): refused at a known width (_feed_line)
