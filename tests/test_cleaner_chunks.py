@@ -135,3 +135,18 @@ def test_sessions_append_coloured_runs(monkeypatch: pytest.MonkeyPatch) -> None:
         except session.WholeRefusal:
             pass
     assert sum(taken) >= 20, (sum(taken), len(taken))
+
+
+@pytest.mark.parametrize("text", [
+    "\n\x1b[m\x9b\x1b[1A\rX\n",  # found by test_long_blocks_agree: a lone C1 is text to the walk
+    "\x1b[31mab\x85cd\x1b[m\n\x1b[1AZ\n",
+    "\x1b[H\x1b[2J\x1b[1mA\x1b[m\x90B\r\n\x1b[2;1H\x1b[32m\x9fC\x1b[m\n",
+])
+def test_coloured_runs_with_c1_walk_as_tokens_do(text: str) -> None:
+    def pages(fast: bool) -> object:
+        try:
+            return session.resolve(text, columns=None, rows=None, fast=fast)
+        except session.WholeRefusal as refusal:
+            return refusal.reason, refusal.detail, refusal.segments
+
+    assert pages(True) == pages(False)

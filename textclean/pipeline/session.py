@@ -740,7 +740,8 @@ def _overlaid(model: ScreenModel, body: str, tally: list[int]) -> bool:
 
 
 def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tokens: re.Pattern[str]) -> None:
-    if tokens is _TOKEN_OR_BACKSPACES and "m" in body and "\x1b[" in body:
+    if tokens is _TOKEN_OR_BACKSPACES and "m" in body and "\x1b[" in body and (
+            body.isascii() or _C1.search(body) is None):  # a lone C1 is text to the walk, not a run's
         _feed_runs(model, body, offset, tally)
     else:
         _walk_tokens(model, body, offset, tally, tokens)
@@ -758,7 +759,9 @@ def _walk_tokens(model: ScreenModel, body: str, offset: int, tally: list[int], t
         model.write(body[pos:])
 
 
-# The run path's steps: text and SGR between two other tokens (group 1), or one other token.
+_C1 = re.compile("[\x80-\x9f]")
+# The run path's steps: text and SGR between two other tokens (group 1), or one other token (every
+# character but C1 is in one match).
 _SGR_RUN = re.compile(rf"((?:[^\x00-\x1f\x7f-\x9f]+|{grammar.SGR_ONLY.pattern})+)|{_TOKEN_OR_BACKSPACES.pattern}")
 
 
