@@ -612,7 +612,7 @@ _MARK_LINES = 256
 # A CR before the line's end, a backspace or a tab (no inert sequence holds a C0 control), or a cursor
 # move or erase other than EL (never inert, and its ESC starts no longer sequence): marking leaves it,
 # and a plain line has none, so the line is not plain whatever its other sequences are.
-_NEVER_PLAIN = re.compile(r"[\r\x08\t]|\x1b\[[0-9;]*[HfABCDEFGJdLMPX@ST]")
+_NEVER_PLAIN = re.compile(rf"[\r\x08\t]|{grammar.MOVE_OR_ERASE_NOT_EL.pattern}")
 # A plain line once its inert sequences and EL 0 are marked: one-cell characters and marks, nothing else.
 _PLAIN = re.compile(ONE_CELL_TEXT.pattern[0] + INERT_MARK + ONE_CELL_TEXT.pattern[1:])
 # DECRST of a mode list holding 7 (DECAWM): refused at a known width (_feed_line)
