@@ -442,14 +442,14 @@ def _walked(text: str, columns: int | None, rows: int | None, *, fast: bool) -> 
 def appended(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many lines the screen model appended at once (so that agreement is not vacuous)."""
     taken: list[int] = []
-    original = ScreenModel.append_line
+    original = ScreenModel.append_plain
 
-    def counting(model: ScreenModel, text: str, ending: str) -> bool:
-        done = original(model, text, ending)
+    def counting(model: ScreenModel, lines: list[tuple[str, str, int, int, int]]) -> int:
+        done = original(model, lines)
         taken.append(done)
         return done
 
-    monkeypatch.setattr(ScreenModel, "append_line", counting)
+    monkeypatch.setattr(ScreenModel, "append_plain", counting)
     return taken
 
 

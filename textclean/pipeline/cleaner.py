@@ -40,6 +40,7 @@ _RESIDUAL_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # ~20x faster than the regex scan (which is faster where a control comes early in a short text).
 _NOT_RESIDUAL_BYTES = bytes(b for b in range(256) if _RESIDUAL_CONTROL_CHAR.match(chr(b)) is None)
 _SCAN_AS_BYTES = 4096
+_ENCODE_SLICE = 1 << 16
 # A CR followed by a character no substitution removes (sequences start with ESC; C1 is refused), or
 # by EL 2 (which no substitution removes): the whole-text substitution would leave a redraw.
 _CR_BEFORE_TEXT = grammar.CR_BEFORE_TEXT
@@ -107,9 +108,26 @@ def _has_residual_control(text: str) -> bool:
     if len(text) < _SCAN_AS_BYTES:
         if _RESIDUAL_CONTROL_CHAR.search(text) is not None:
             return True
-    elif text.encode("utf-8", "surrogatepass").translate(None, _NOT_RESIDUAL_BYTES):
-        return True  # a byte of _RESIDUAL_CONTROL_CHAR (every other byte deleted; UTF-8 has none inside a character)
+    elif text.isascii():
+        if text.encode("ascii").translate(None, _NOT_RESIDUAL_BYTES):
+            return True  # a byte of _RESIDUAL_CONTROL_CHAR (every other byte deleted)
+    else:
+        # a slice at a time: the encoder reserves up to 4 bytes per character of what it encodes
+        for start in range(0, len(text), _ENCODE_SLICE):
+            data = text[start : start + _ENCODE_SLICE].encode("utf-8", "surrogatepass")
+            if data.translate(None, _NOT_RESIDUAL_BYTES):
+                return True  # as above (UTF-8 has no byte of the class inside a character)
     return "\r" in text and REDRAWING_CR.search(text) is not None
+
+
+# The whole-text substitution is tried on a long text's first lines first: where they keep a control,
+# so does the whole (no sequence holds an LF, so the prefix's substitution is the whole's prefix).
+_PREFIX_CHARS = 1 << 12
+
+
+def _prefix_has_residual_control(text: str, inert: re.Pattern[str]) -> bool:
+    cut = text.find("\n", _PREFIX_CHARS) if len(text) > 4 * _PREFIX_CHARS else -1
+    return cut >= 0 and _has_residual_control(without_inert(inert, text[: cut + 1])[0])
 
 
 def strip_escapes_only(text: str) -> str:
@@ -151,7 +169,8 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None,
         if swallowed is not None:
             raise TerminalsDisagree(UNSUPPORTED_CONTROL, swallowed)
     # With a backspace or a CR before text, the whole-text substitution would leave that control: skip it.
-    if "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None):
+    if "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None) and (
+            not _prefix_has_residual_control(text, _append_only(columns))):
         stripped, count = without_inert(_append_only(columns), text)
         if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
             return Candidate(stripped, Removed(escape_sequences=count, escape_chars=len(text) - len(stripped)))
@@ -296,6 +315,7 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
 
 
 _BLOCK_LINES = 16
+_CHUNK_CHARS = 1 << 16
 
 
 class _Blocks:
@@ -314,6 +334,8 @@ class _Blocks:
         self.starts: dict[int, int] = {}  # a line's offset: its index in the pass below
         self.lines_raw: list[str] = []
         self.lines_marked: list[str] = []
+        self.pass_end = -1  # the LF that ends the last pass's lines
+        self.chunk_end = 0  # where the lines substituted so far end (past their LF)
 
     def _trouble(self, start: int) -> int:
         """Where the next line that is no block's begins its trouble (each search moves forward only)."""
@@ -332,10 +354,25 @@ class _Blocks:
         last = text.rfind("\n", start, self._trouble(start))
         self.next_try = max(last + 1, start + 1)
         self.starts = {}
-        if last < start or INERT_MARK in text[start:last]:
+        self.pass_end = -1  # nothing of this pass to substitute
+        if last < start or text.find(INERT_MARK, start, last) >= 0:
             return
+        self.pass_end = last
+        self._chunk(start)
+
+    def _chunk(self, start: int) -> None:
+        """Substitute the pass's lines from ``start`` (a line's start) a chunk at a time: a row model
+        that refuses early has not paid for the whole text (the lines are the same: no sequence holds
+        an LF)."""
+        text, last = self.text, self.pass_end
+        if last - start > _CHUNK_CHARS:
+            cut = text.find("\n", start + _CHUNK_CHARS, last)
+            if cut >= 0:
+                last = cut
         self.lines_raw = text[start:last].split("\n")
         self.lines_marked = without_inert(self.inert, text[start:last], INERT_MARK)[0].split("\n")
+        self.chunk_end = last + 1
+        self.starts = {}
         at = start
         for index, line in enumerate(self.lines_raw):
             self.starts[at] = index
@@ -345,29 +382,36 @@ class _Blocks:
         """From ``start`` (a line's start, at a fresh row): each line's offset, stripped text, line
         ending, sequences and characters removed; then ``stopped`` is where the next line starts."""
         self.stopped = start
-        first = self.starts.get(start)
-        if first is None:
-            if start < self.next_try:
-                return
-            self._pass(start)
+        while True:
             first = self.starts.get(start)
             if first is None:
+                if start >= self.next_try:
+                    self._pass(start)
+                elif self.chunk_end <= start <= self.pass_end:
+                    self._chunk(start)
+                else:
+                    return
+                first = self.starts.get(start)
+                if first is None:
+                    return
+            at = start
+            raw, marked = self.lines_raw, self.lines_marked
+            for index in range(first, len(raw)):
+                line, shown = raw[index], marked[index]
+                sequences = shown.count(INERT_MARK)
+                if sequences:
+                    shown = shown.replace(INERT_MARK, "")
+                body = len(line.rstrip("\r"))
+                if body < len(line):
+                    shown = shown[: len(shown) - (len(line) - body)]  # the CRs that end the line, not its text
+                if _has_residual_control(shown):
+                    return
+                yield at, shown, line[body:] + "\n", sequences, body - len(shown)
+                at += len(line) + 1
+                self.stopped = at
+            if self.chunk_end > self.pass_end:
                 return
-        at = start
-        raw, marked = self.lines_raw, self.lines_marked
-        for index in range(first, len(raw)):
-            line, shown = raw[index], marked[index]
-            sequences = shown.count(INERT_MARK)
-            if sequences:
-                shown = shown.replace(INERT_MARK, "")
-            body = len(line.rstrip("\r"))
-            if body < len(line):
-                shown = shown[: len(shown) - (len(line) - body)]  # the CRs that end the line, not its text
-            if _has_residual_control(shown):
-                return
-            yield at, shown, line[body:] + "\n", sequences, body - len(shown)
-            at += len(line) + 1
-            self.stopped = at
+            start = at  # the pass's next chunk
 
 
 def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> None:

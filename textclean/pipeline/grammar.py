@@ -49,25 +49,33 @@ from .names import (
     CUP,
     CUU,
     DA,
+    DCH,
     DECAWM,
     DECRC,
     DECRQM,
     DECSCUSR,
     DECSTBM,
+    DL,
     DSR,
+    ECH,
     ED,
     EL,
     ESC_NAMES,
     HARMLESS_ANSI_MODES,
     HARMLESS_PRIVATE_MODES,
     HVP,
+    ICH,
+    IL,
     REP,
     RIS,
     RM,
     SAVE_CURSOR_1048,
     SCORC,
+    SD,
     SGR,
     SM,
+    SU,
+    VPA,
     XTWINOPS,
 )
 
@@ -547,3 +555,10 @@ TMUX_ENDS_DCS = re.compile(r"\x1b\\")
 #: ``h ESC P BEL ESC [ m 3`` shows ``h3``). Anything else (a final byte, ':', a private marker) may have
 #: begun its data, which only ST ends.
 DCS_BEFORE_DATA = re.compile(r"[\x00-\x17\x19\x1c-\x1f0-9;]*")
+
+#: A cursor move, an erase in display or a line / character insert, delete or erase (not EL), in its
+#: plain spelling: no inert sequence ends in one of these finals after digits and ';' alone, so a line
+#: holding one keeps it however its inert sequences are marked (the screen model's plain-line path).
+MOVE_OR_ERASE_NOT_EL = re.compile(
+    rf"\x1b\[[0-9;]*[{CUP}{HVP}{CUU}{CUD}{CUF}{CUB}{CNL}{CPL}{CHA}{ED}{VPA}{IL}{DL}{DCH}{ECH}{ICH}{SU}{SD}]"
+)

@@ -717,6 +717,12 @@ def without_inert(inert: re.Pattern[str], text: str, mark: str = "", sequences_l
     ~40% faster on what most of a coloured text's sequences are. The same result: SGR are marked by NUL
     (no sequence ``inert`` removes holds an SGR or a NUL, so none is made or unmade), then the rest,
     unless what is left is ``sequences_left`` sequences the caller knows ``inert`` leaves."""
+    if len(text) > _SUBSTITUTE_WHOLE and not sequences_left:
+        return _without_inert_in_chunks(inert, text, mark)
+    return _without_inert(inert, text, mark, sequences_left)
+
+
+def _without_inert(inert: re.Pattern[str], text: str, mark: str, sequences_left: int) -> tuple[str, int]:
     if INERT_MARK in text or (not sequences_left and "\x1b[K" in text):  # EL 0 beside SGR (grep, gcc): one pass
         return inert.subn(mark, text)
     if not mark and not sequences_left:  # removed outright: with no ESC or BEL left, none was joined
@@ -729,6 +735,29 @@ def without_inert(inert: re.Pattern[str], text: str, mark: str = "", sequences_l
         marked, more = inert.subn(INERT_MARK, marked)
         count += more
     return (marked if mark == INERT_MARK or not count else marked.replace(INERT_MARK, mark)), count
+
+# A long text is substituted a chunk of lines at a time: ``re.sub`` holds every piece of its result
+# as a string of its own before joining them (on coloured text more than the result itself), and a
+# chunk's result is as narrow as its own characters allow (one emoji widens only its chunk), so the
+# peak is the result and the narrow chunks, not the result and every piece.
+_SUBSTITUTE_WHOLE = 1 << 20
+_SUBSTITUTE_CHUNK = 1 << 13
+
+
+def _without_inert_in_chunks(inert: re.Pattern[str], text: str, mark: str) -> tuple[str, int]:
+    """:func:`without_inert` a chunk of whole lines at a time: no sequence holds an LF, so no match
+    crosses a chunk's end and the result is the same."""
+    parts: list[str] = []
+    count = start = 0
+    while start < len(text):
+        cut = text.find("\n", start + _SUBSTITUTE_CHUNK)
+        end = len(text) if cut < 0 else cut + 1
+        part, found = _without_inert(inert, text[start:end], mark, 0)
+        parts.append(part)
+        count += found
+        start = end
+    return "".join(parts), count
+
 
 def overlay_line(model: LineModel, body: str, tally: list[int]) -> bool:
     """A fresh row redrawn by CR, EL and backspaces, on strings (:meth:`LineModel.overlay`); False:

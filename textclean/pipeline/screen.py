@@ -22,7 +22,7 @@ margin an unknown height hides, a relative move from the pending-wrap column, an
 from __future__ import annotations
 
 from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
-from .redraw import INERT_MARK, UNWRITTEN, WIDEST_COLUMNS, LineModel, Row, Unresolved
+from .redraw import INERT_MARK, ONE_CELL_TEXT, UNWRITTEN, WIDEST_COLUMNS, LineModel, Row, Unresolved
 
 
 class _Wrap(str):
@@ -198,6 +198,40 @@ class ScreenModel(LineModel):
         self.wrap_disputed = False
         return True
 
+    def append_plain(self, lines: list[tuple[str, str, int, int, int]]) -> int:
+        """:meth:`append_line` for each line's text and ending in turn, up to the first it does not
+        take: how many it took. Once a line has added a fresh last row, the cursor stands at its first
+        column with nothing that refuses, so the rest are appended without the checks."""
+        if not lines:
+            return 0
+        rows = self.rows
+        count = len(rows)
+        if not self.append_line(lines[0][0], lines[0][1]):
+            return 0
+        if len(rows) != count + 1:  # onto a row that was there: each one checked
+            for taken in range(1, len(lines)):
+                if not self.append_line(lines[taken][0], lines[taken][1]):
+                    return taken
+            return len(lines)
+        index, top = self.row, self.top
+        bottom = top + self.height - 1 if self.top_known and self.height is not None else -1
+        row = rows[index]
+        append = rows.append
+        for taken in range(1, len(lines)):
+            text, ending = lines[taken][0], lines[taken][1]
+            row.ending = ending
+            if text:
+                row.cells.extend(text)
+                row.written = len(text)
+            if index == bottom:
+                top += 1  # the top row scrolls off and stays, in order
+                bottom += 1
+            index += 1
+            row = Row()
+            append(row)
+        self.row, self.top = index, top
+        return len(lines)
+
     def overlay_ready(self) -> bool:
         """Whether the cursor stands where the row model's string path starts (:meth:`overlay`): the
         first column of the empty last row, no wrap into it, pending or disputed, its position known, and
@@ -237,9 +271,18 @@ class ScreenModel(LineModel):
             super().write(text)
             return
         if text.isascii():
-            if self.col + len(text) < width:
-                # short of the margin (most runs): what the loop below does for one row, without its calls
-                self._write(text)
+            col, n = self.col, len(text)
+            if col + n < width:
+                # short of the margin (most runs): what the loop below does for one row, without its
+                # calls; appended at the row's end, what _write and _put_narrow do, inline
+                row = self.rows[self.row]
+                row.written += n
+                cells = row.cells
+                if col == len(cells):
+                    cells.extend(text)
+                    self.col = col + n
+                else:
+                    self._put_narrow(row, text)
                 self.pending_wrap = False
                 return
             pos, end = 0, len(text)
@@ -270,6 +313,33 @@ class ScreenModel(LineModel):
                 self._wrap()
             super().write(ch)
         self.pending_wrap = self.col >= width
+
+    def append_run(self, pieces: list[str], text: str) -> bool:
+        """``write`` of each non-empty piece in turn, with what an SGR between them does (REP's character
+        reset), as one string (``text``: them joined, not empty) where that is the same: appended at
+        the row's end, one-cell characters short of a known margin (or, at an unknown width, on the
+        lowest row, where no wrap is looked for). False: nothing done."""
+        if not self.cursor_known or self.col_disputed:
+            return False  # write refuses
+        rows = self.rows
+        row = rows[self.row]
+        cells, col, n = row.cells, self.col, len(text)
+        if col != len(cells):
+            return False
+        width = self.width
+        if text.isascii():
+            if width is not None and col + n >= width:
+                return False
+        elif ONE_CELL_TEXT.fullmatch(text) is None or (width is not None and col + n >= width):
+            return False  # (one cell each: write's loop would wrap at the same column as ASCII)
+        if width is None and self.row != len(rows) - 1 and self._unknown_width():
+            return False
+        row.written += n
+        cells.extend(text)
+        self.col = col + n
+        self.pending_wrap = False
+        self.last_char = text[-1] if pieces[-1] else None  # an SGR after the last character resets it
+        return True
 
     def _require_wrap_room(self) -> None:
         """On a page whose top is known, absolute positions and the known height's scrolling count
@@ -592,7 +662,17 @@ class ScreenModel(LineModel):
         row = self.rows[self.row]
         if not row.ending and row.ending is not WRAP:
             row.ending = ending
-        self._index()
+        if self.margins is None:  # _index without a region, inline (a line feed per walked line)
+            height = self.height
+            if height is not None and self.row - self.top == height - 1:
+                self.top += 1  # the top row scrolls off and stays, in order
+                self.row = self.top + height - 1
+            else:
+                self.row += 1
+            if self.row >= len(self.rows):
+                self._ensure(self.row)
+        else:
+            self._index()
         self.col = 0
 
     def reverse_index(self) -> None:
@@ -651,6 +731,12 @@ class ScreenModel(LineModel):
 
     def cursor_position(self, row: int, column: int | None) -> None:
         """CUP / HVP (``column`` None: VPA, the column stays). Rows and columns from 0."""
+        height, width = self.height, self.width
+        if self.top_known and height is not None and width is not None and column is not None and not self.origin:
+            # a known screen, its top known: every check below passes, and the position is clamped
+            self._place(min(row, height - 1), min(column, width - 1))
+            self.rows[self.row].mark("multiline")
+            return
         self._anchor()
         self._settle_top()
         self._require_top("absolute position")
@@ -752,6 +838,8 @@ class ScreenModel(LineModel):
         """Rows on screen when ED acted count as shown (oracle): they must end the page as they were.
         The page's disputed joins are read here too (:meth:`check_joins`)."""
         self.check_joins()
+        if not self.pins:
+            return
         present = set(map(id, self.rows))
         for row, cells in self.pins.items():
             if row.cells != cells or id(row) not in present:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from operator import methodcaller
 
 from . import grammar, pages
 from .grammar import Kind
@@ -51,7 +52,7 @@ from .names import (
     SU,
     VPA,
 )
-from .redraw import INERT_MARK, ONE_CELL_TEXT, Row, Unresolved, overlay_line
+from .redraw import INERT_MARK, ONE_CELL_TEXT, UNWRITTEN, Row, Unresolved, overlay_line
 from .screen import WRAP, ScreenModel
 
 _TOKEN = grammar.SEQUENCE_OR_CONTROL
@@ -301,8 +302,7 @@ class _Walker:
             # under DECOM tmux homes to the region's top, and a clear leaves the cursor within the
             # region: where the page's rows land is not the screen's top that a fresh page assumes
             raise Unresolved(f"page break at offset {page.start} in origin mode (DECOM) with a scroll region")
-        inherited = None if previous is None else previous.screen_cursor()
-        cursor = (0, 0) if page.homed else inherited
+        cursor = (0, 0) if page.homed else None if previous is None else previous.screen_cursor()
         if page.reset and self.on_alt:
             # tmux 3.3a stays on the alternate screen after RIS, xterm leaves it; keeping the page
             # would not survive a second pass (the switch before it is cleaned away)
@@ -455,23 +455,25 @@ def _render(model: ScreenModel, start_row: int, ending: str) -> str:
     blank rows at the end are dropped."""
     out: list[str] = []
     blank = False
-    for row in model.rows[start_row:]:
+    append = out.append
+    for row in model.rows[start_row:] if start_row else model.rows:
+        cells = row.cells
         if row.ending is WRAP:
             # the next row continues this line. Every cell up to the row's last, erased ones as spaces,
             # as ``capture-pane -J`` joins them: a wide character that did not fit at the margin left
             # the last column out of the row, and a wide cell is one character, not two.
-            out.append("".join(row.cells))
+            append("".join(cells))
             blank = False
             continue
-        shown = row.render()
-        if not shown.strip(" \t"):
+        shown = "".join(cells) if cells and cells[-1] is not UNWRITTEN else row.render()
+        if not shown or (shown[0] in " \t" and not shown.strip(" \t")):
             if not blank and out:
-                out.append(row.ending or ending)
+                append(row.ending or ending)
             blank = True
             continue
         blank = False
-        out.append(shown)
-        out.append(row.ending or ending)
+        append(shown)
+        append(row.ending or ending)
     while out and out[-1] in ("\n", "\r\n", "") and (len(out) == 1 or out[-2] in ("\n", "\r\n")):
         out.pop()
     if out and model.rows[-1].render() and not model.rows[-1].ending:
@@ -533,35 +535,70 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
     marking = fast and last > 0 and INERT_MARK not in chunk
     del chunk
     marked: list[str] = []  # lines block_start.. with their inert sequences and EL 0 marked
+    width = model.width
+    previous_raw: str | None = None  # the last line given to _plain, and what it gave
+    previous: tuple[str, str, int, int, int] | None = None
     block_start = 0
     offset = start
     index = 0
     while index <= last:
         if marking and index < last:
+            raw = pieces[index]
+            if raw != previous_raw:
+                if _NEVER_PLAIN.search(raw, 0, len(raw.rstrip("\r"))) is not None:
+                    previous_raw, previous = raw, None  # a control no marking removes: walked, not marked
+                else:
+                    if index - block_start >= len(marked):
+                        block_start, stop = index, min(last, index + _MARK_LINES)
+                        chars = sum(len(pieces[i]) + 1 for i in range(index, stop)) - 1
+                        marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, text[offset : offset + chars]).split("\n")
+                    previous_raw, previous = raw, _plain(raw, marked[index - block_start], width)
+            marking_here = previous is not None
+        else:
+            marking_here = False
+        if marking_here:  # a plain line: it and the plain lines after it appended at once
             first = index
+            batch: list[tuple[str, str, int, int, int]] = []
+            size = 1  # lines tried at once: doubled while every one is taken
             while index < last:
                 if index - block_start >= len(marked):
                     # the next lines, marked a block at a time (a page refused early is not marked
                     # to its end); no sequence holds an LF, so the block has the same lines
                     block_start, stop = index, min(last, index + _MARK_LINES)
-                    size = sum(len(pieces[i]) + 1 for i in range(index, stop)) - 1
-                    marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, text[offset : offset + size]).split("\n")
-                line = _plain(pieces[index], marked[index - block_start], model.width)
-                if line is None or line[4] > model.pad_budget or not model.append_line(line[0], line[1]):
+                    chars = sum(len(pieces[i]) + 1 for i in range(index, stop)) - 1
+                    marked = grammar.APPEND_ONLY_INERT.sub(INERT_MARK, text[offset : offset + chars]).split("\n")
+                budget = model.pad_budget
+                stop = min(last, block_start + len(marked), index + size)
+                batch.clear()
+                for at in range(index, stop):
+                    raw = pieces[at]
+                    if raw != previous_raw:  # a repeated line (a bar, a rule): the same plain form
+                        previous_raw, previous = raw, _plain(raw, marked[at - block_start], width)
+                    if previous is None or previous[4] > budget:
+                        break
+                    budget -= previous[4]
+                    batch.append(previous)
+                taken = model.append_plain(batch)
+                charged = 0
+                for line in batch[:taken] if taken < len(batch) else batch:
+                    charged += line[4]
+                    tally[0] += line[2]
+                    tally[1] += line[3]
+                if charged:
+                    model._charge(charged)  # as REP charges the cells it repeats
+                for at in range(index, index + taken):
+                    offset += len(pieces[at]) + 1
+                index += taken
+                if index < stop:  # a line not plain, past the budget, or not taken
                     break
-                if line[4]:
-                    model._charge(line[4])  # as REP charges the cells it repeats
-                tally[0] += line[2]
-                tally[1] += line[3]
-                offset += len(pieces[index]) + 1
-                index += 1
+                size = min(2 * size, _MARK_LINES)
             if index > first:
                 model.last_char = _last_char(pieces, first, index, model.last_char)
                 continue
         piece = pieces[index]
         body = piece.rstrip("\r")
         piece_end = offset + len(piece)
-        if not (fast and _overlaid(model, body, tally)):
+        if body and not (fast and len(body) >= _OVERLAY_MIN_CHARS and _overlaid(model, body, tally)):
             _feed_line(model, body, offset, tally, tokens)
         if piece_end < end:
             model.line_feed(piece[len(body) :] + "\n")
@@ -572,6 +609,10 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
 
 
 _MARK_LINES = 256
+# A CR before the line's end, a backspace or a tab (no inert sequence holds a C0 control), or a cursor
+# move or erase other than EL (never inert, and its ESC starts no longer sequence): marking leaves it,
+# and a plain line has none, so the line is not plain whatever its other sequences are.
+_NEVER_PLAIN = re.compile(rf"[\r\x08\t]|{grammar.MOVE_OR_ERASE_NOT_EL.pattern}")
 # A plain line once its inert sequences and EL 0 are marked: one-cell characters and marks, nothing else.
 _PLAIN = re.compile(ONE_CELL_TEXT.pattern[0] + INERT_MARK + ONE_CELL_TEXT.pattern[1:])
 # DECRST of a mode list holding 7 (DECAWM): refused at a known width (_feed_line)
@@ -699,40 +740,137 @@ def _overlaid(model: ScreenModel, body: str, tally: list[int]) -> bool:
 
 
 def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tokens: re.Pattern[str]) -> None:
+    if tokens is _TOKEN_OR_BACKSPACES and "m" in body and "\x1b[" in body and (
+            body.isascii() or _C1.search(body) is None):  # a lone C1 is text to the walk, not a run's
+        _feed_runs(model, body, offset, tally)
+    else:
+        _walk_tokens(model, body, offset, tally, tokens)
+
+
+def _walk_tokens(model: ScreenModel, body: str, offset: int, tally: list[int], tokens: re.Pattern[str]) -> None:
     pos = 0
     for m in tokens.finditer(body):
         token_start = m.start()
         if token_start > pos:
             model.write(body[pos:token_start])
         pos = m.end()
-        token = m.group()
-        first = token[0]
-        if token[-1] != REP:
-            model.last_char = None  # REP repeats only a character written right before it
-        if first == "\x1b":
-            if len(token) == 1:
-                raise Unresolved(f"ESC that starts no complete sequence at offset {offset + token_start}")
-            tally[0] += 1
-            tally[1] += len(token)
-            if token[-1] == RM and model.width is not None and token.startswith("\x1b[?"):
-                seq = _parse(token)
-                if seq.kind is Kind.CSI and seq.private == "?" and seq.final == RM and DECAWM in seq.numbers(-1):
-                    raise Unresolved("DECAWM off on a screen of known width")
-            if not _inert(token):
-                _apply(model, _parse(token), offset + token_start)
-        elif first == "\r":
-            model.carriage_return()
-        elif first == "\b":
-            model.backspaces(len(token))
-        elif first == "\t":
-            model.tab()
-        elif first == "\x07":
-            tally[0] += 1
-            tally[1] += 1
-        else:
-            raise Unresolved(f"control U+{ord(first):04X} at offset {offset + token_start}")
+        _feed_token(model, m.group(), offset + token_start, tally)
     if pos < len(body):
         model.write(body[pos:])
+
+
+_C1 = re.compile("[\x80-\x9f]")
+# The run path's steps: text and SGR between two other tokens (group 1), or one other token (every
+# character but C1 is in one match).
+_SGR_RUN = re.compile(rf"((?:[^\x00-\x1f\x7f-\x9f]+|{grammar.SGR_ONLY.pattern})+)|{_TOKEN_OR_BACKSPACES.pattern}")
+
+
+def _feed_runs(model: ScreenModel, body: str, offset: int, tally: list[int]) -> None:
+    """:func:`_feed_line` a run at a time: text and the SGR between it appended as one string where
+    :meth:`ScreenModel.append_run` says that is the same as writing each piece (a coloured row)."""
+    for m in _SGR_RUN.finditer(body):
+        run = m.group(1)
+        if run is None:
+            _feed_token(model, m.group(), offset + m.start(), tally)
+        elif "\x1b" not in run:
+            model.write(run)
+        else:
+            pieces = _SGR_ONLY_SPLIT(run)
+            text = "".join(pieces)
+            if text and model.append_run(pieces, text):
+                tally[0] += len(pieces) - 1
+                tally[1] += len(run) - len(text)
+            else:
+                _walk_tokens(model, run, offset + m.start(), tally, _TOKEN)
+
+
+_SGR_ONLY_SPLIT = grammar.SGR_ONLY.split
+
+
+def _feed_token(model: ScreenModel, token: str, at: int, tally: list[int]) -> None:
+    """One sequence or control at offset ``at`` of the text."""
+    first = token[0]
+    if token[-1] != REP:
+        model.last_char = None  # REP repeats only a character written right before it
+    if first == "\x1b":
+        if len(token) == 1:
+            raise Unresolved(f"ESC that starts no complete sequence at offset {at}")
+        tally[0] += 1
+        tally[1] += len(token)
+        if token[-1] == RM and model.width is not None and token.startswith("\x1b[?"):
+            seq = _parse(token)
+            if seq.kind is Kind.CSI and seq.private == "?" and seq.final == RM and DECAWM in seq.numbers(-1):
+                raise Unresolved("DECAWM off on a screen of known width")
+        act = _ACTS.get(token)
+        if act is not None:
+            act(model)
+        elif not _inert(token):
+            seq = _parse(token)
+            act = _plan(seq) if len(_ACTS) < _ACTS_SIZE and len(token) <= _ACT_LENGTH else None
+            if act is None:
+                _apply(model, seq, at)
+            else:
+                _ACTS[token] = act
+                act(model)
+    elif first == "\r":
+        model.carriage_return()
+    elif first == "\b":
+        model.backspaces(len(token))
+    elif first == "\t":
+        model.tab()
+    elif first == "\x07":
+        tally[0] += 1
+        tally[1] += 1
+    else:
+        raise Unresolved(f"control U+{ord(first):04X} at offset {at}")
+
+
+# A plain cursor move or erase (no dispute, no refusal of its own): what _apply would call, decided once
+# per distinct sequence (sessions repeat CUP and EL thousands of times).
+_Act = Callable[[ScreenModel], object]
+_ACTS: dict[str, _Act] = {}
+_ACTS_SIZE = 4096
+_ACT_LENGTH = 32  # longer sequences are rare and are not kept alive by the table
+
+
+def _plan(seq: grammar.Sequence) -> _Act | None:
+    """The one call :func:`_apply` makes on the model for ``seq``, where that call is all it does;
+    None: leave it to :func:`_apply`."""
+    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or _DIGITS.fullmatch(seq.params) is None:
+        return None
+    if disputed_parameters(seq.params) is not None or grammar.harmless_mode_change(seq) \
+            or grammar.harmless_private_mode_change(seq):
+        return None
+    numbers = _numbers(seq)
+    final = seq.final
+    single = len(numbers) == 1
+    count = numbers[0] or 1
+    if final in (CUP, HVP):
+        if len(numbers) > 2:
+            return None
+        row = numbers[0] if numbers[0] else 1
+        col = numbers[1] if len(numbers) > 1 and numbers[1] else 1
+        return methodcaller("cursor_position", row - 1, col - 1)
+    if not single:
+        return None
+    if final == VPA:
+        return methodcaller("cursor_position", count - 1, None)
+    if final in (CHA, HPA):
+        return methodcaller("cursor_to_column", count - 1)
+    if final == EL:
+        return methodcaller("erase_in_line", numbers[0])
+    if final == ED:
+        return methodcaller("erase_in_display", numbers[0])
+    if final == ECH:
+        return methodcaller("erase_characters", count)
+    if final == CUF:
+        return methodcaller("cursor_forward", count)
+    if final == CUB:
+        return methodcaller("cursor_back", count)
+    if final in (CUU, CUD, CNL, CPL):
+        return methodcaller("cursor_vertical", count if final in (CUD, CNL) else -count,
+                            to_column_zero=final in (CNL, CPL))
+    return None
 
 
 def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
