@@ -60,6 +60,7 @@ class Shortcuts(NamedTuple):
     joined: bool = True  # a candidate compared as one string, not line by line
     plain_lines: bool = True  # the screen model: lines that only append, each at once
     streamed: bool = True  # pages matched as the screen model makes them final
+    replayed: bool = True  # the screen model: a page after a home and ED 2 walked before from the same state
 
 
 ALL = Shortcuts()

@@ -20,7 +20,6 @@ from __future__ import annotations
 import gc
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import partial
 from itertools import compress
 from operator import is_not
@@ -122,28 +121,38 @@ _ZERO_WIDTH_JOINER = "\u200d"
 _NOT_CR = re.compile("[^\r]")
 
 
-@dataclass
 class Page:
-    """One page of the raw text: ``raw[start:end]``; its break run is ``raw[start:break_end]``."""
+    """One page of the raw text: ``raw[start:end]``; its break run is ``raw[start:break_end]``.
 
-    start: int
-    break_end: int
-    end: int = -1
-    lines: list[str] = field(default_factory=list)
-    reason: str | None = None  # why the model could not decide this page (None: resolved)
-    reason_offset: int | None = None  # where in the raw text the reason stands, when known
-    leaves: str | None = None  # state the page's bytes leave for later pages (a saved cursor, tabs)
-    modes: frozenset[str] | None = None  # persistent modes in effect at its end, if it set any
-    resets: bool = False  # its break run holds RIS: nothing an earlier page left survives it
-    # state earlier pages leave to it (a region, origin mode, the alternate screen, a saved cursor it
-    # restores): each with the index of the page whose bytes set it. A cleaned page gives none of it.
-    inherits: dict[str, int] = field(default_factory=dict)
-    alternate: bool = False  # shown on the alternate screen
-    erases_history: bool = False  # its break run begins with ED 3 or RIS (before any clear pushes rows there)
-    full: bool = False  # at its end every row of its screen may hold a line (a line end more scrolls one off)
-    cleared: bool = False  # its break run clears the screen (ED 2, a homed ED 0, RIS)
-    # the screen cleared and the cursor homed before it writes: it starts the same after any text before it
-    fresh_start: bool = False
+    A plain class with slots: a text of many small pages makes one record per break."""
+
+    __slots__ = ("alternate", "break_end", "cleared", "end", "erases_history", "fresh_start", "full", "inherits",
+                 "leaves", "lines", "modes", "reason", "reason_offset", "resets", "start")
+
+    def __init__(self, start: int, break_end: int, inherits: dict[str, int] | None = None,
+                 erases_history: bool = False) -> None:
+        self.start = start
+        self.break_end = break_end
+        self.end = -1
+        self.lines: list[str] = []
+        self.reason: str | None = None  # why the model could not decide this page (None: resolved)
+        self.reason_offset: int | None = None  # where in the raw text the reason stands, when known
+        self.leaves: str | None = None  # state the page's bytes leave for later pages (a saved cursor, tabs)
+        self.modes: frozenset[str] | None = None  # persistent modes in effect at its end, if it set any
+        self.resets = False  # its break run holds RIS: nothing an earlier page left survives it
+        # state earlier pages leave to it (a region, origin mode, the alternate screen, a saved cursor it
+        # restores): each with the index of the page whose bytes set it. A cleaned page gives none of it.
+        self.inherits: dict[str, int] = {} if inherits is None else inherits
+        self.alternate = False  # shown on the alternate screen
+        self.erases_history = erases_history  # its break run begins with ED 3 or RIS (before any clear pushes rows)
+        self.full = False  # at its end every row of its screen may hold a line (a line end more scrolls one off)
+        self.cleared = False  # its break run clears the screen (ED 2, a homed ED 0, RIS)
+        # the screen cleared and the cursor homed before it writes: it starts the same after any text before it
+        self.fresh_start = False
+
+    def __repr__(self) -> str:
+        return (f"Page(start={self.start}, break_end={self.break_end}, end={self.end}, lines={self.lines!r}, "
+                f"reason={self.reason!r})")
 
 
 class _Row:
@@ -231,6 +240,11 @@ class _State:
         self.undecodable_at: int | None = None
         self.lines_read: dict[str, tuple[str, int]] = {}  # plain_lines: what a line with sequences writes
         self.cr_run = (0, False)  # where the run of CRs last read ends, and whether LF or the end follows it
+        self.replays = shortcuts.replayed  # pages walked before from the same state: replayed (_Replays)
+        self.memo: dict[str, tuple[dict[str, object], int, int, tuple[object, ...]]] = {}
+        self.recording: tuple[str, dict[str, object], int, int, int, int] | None = None
+        self.fresh_at = -1  # where the last home and ED 2 ended (the walk may replay from there)
+        self.tight = False  # plain_lines met the work budget: the page's walk read it (never replayed)
         self.reset_state()
         if not (fresh and terminal):
             # The output starts on some row of a screen we know nothing of: its top is unknown.
@@ -1409,7 +1423,76 @@ class _Breaks(_Sequences):
         self.page.modes = frozenset(self.modes)
 
 
-class Model(_Breaks):
+class _Replays(_Breaks):
+    """Pages that repeat: a page after a home and ED 2 whose bytes up to the next home and ED 2 were walked
+    before from the same state ends as that walk did (the model is a function of its state and the
+    text; the walk reads no byte past that break), so its records are replayed, not walked again."""
+
+    def state_key(self) -> dict[str, object] | None:
+        """Everything the walk of the next page reads, frozen (None: state that records page indexes or
+        rows of their own, never replayed). Outside it: :data:`_UNKEYED`."""
+        if (self.saved is not None or self.saved_on is not None or self.alt_on is not None or self.set_on
+                or self.alt is not None or self.lost is not None or self.tight):
+            return None
+        state = vars(self).copy()
+        for name in _UNKEYED:
+            del state[name]
+        grid = state["grid"] = tuple(self.grid)
+        if grid.count(_BLANK) != len(grid):
+            return None
+        state["history"], state["tail"] = tuple(self.history), tuple(self.tail)
+        state["modes"], state["set_on"] = frozenset(self.modes), ()
+        state["page"] = _page_fields(self.pages[-1])
+        types = tuple(map(type, state.values()))
+        if not _KEY_TYPES.issuperset(types):
+            return None
+        state["types"] = types  # True == 1: the types must agree too
+        return state
+
+    def replay(self, at: int) -> int:
+        """At ``at``, just after a home and ED 2: the pages walked before from this state, replayed (the
+        last one's walk recorded for the next time). Returns where the walk goes on."""
+        text, pages = self.text, self.pages
+        recording, self.recording = self.recording, None
+        if recording is not None:  # the page since the last home and ED 2, walked: remembered if it ended here
+            body, state, count, work, scrolls, start = recording
+            # the page decided (a reason names offsets), its break run not extended, the next one at the end
+            done, page = pages[-2:] if len(pages) > 1 else (None, None)
+            if (len(pages) == count + 1 and done is not None and page is not None and done.reason is None
+                    and done.break_end == start and page.start == start + len(body)
+                    and page.break_end == at == page.start + len(_FRESH_BREAK)
+                    and self.work_left >= work - self.work_left and self.state_key() == state):
+                if len(self.memo) >= _MEMO_LIMIT:
+                    self.memo.clear()
+                self.memo[body] = (state, work - self.work_left, self.scrolls - scrolls, _page_fields(done))
+        known_state: dict[str, object] | None = None
+        while True:
+            end = text.find(_FRESH_BREAK, at, at + _MEMO_BODY)
+            if end < 0:
+                return at
+            body = text[at:end]
+            if known_state is None:
+                known_state = self.state_key()
+                if known_state is None:
+                    return at
+            known = self.memo.get(body)
+            if known is None or self.work_left < known[1] or known[0] != known_state:
+                self.recording = (body, known_state, len(pages), self.work_left, self.scrolls, at)
+                return at
+            # the walk's every charge lowers the budget, and the recording's stayed within it: so does this
+            self.work_left -= known[1]
+            self.scrolls += known[2]
+            pages[-1].end = end
+            _set_page_fields(pages[-1], known[3])
+            at = end + len(_FRESH_BREAK)
+            page = Page(end, at)
+            _set_page_fields(page, known_state["page"])  # the walk left the state as it found it: its page too
+            pages.append(page)
+            if self.on_page is not None:
+                self.on_page(pages)
+
+
+class Model(_Replays):
     """Feed a whole text; :meth:`run` returns what each page shows: pages, page breaks and the state that
     outlives a page."""
 
@@ -1569,6 +1652,8 @@ class Model(_Breaks):
                     self.last_char = ""  # SGR changes nothing a page shows or leaves (what sequence() does)
                 else:
                     self.sequence(token, stop, end)
+                    if self.fresh_at == end and self.replays:
+                        end = self.replay(end)
                 position = end
             else:
                 if self.lost is None:
@@ -1648,7 +1733,10 @@ class Model(_Breaks):
             else:
                 chars = line
                 work = len(line) >> 4
-            if self.work_left < work or not (chars.isascii() or _narrow(chars)):
+            if self.work_left < work:
+                self.tight = True
+                return position
+            if not (chars.isascii() or _narrow(chars)):
                 return position
             if margin is not None and len(chars) >= margin:
                 # at an unknown width the walk only marks the page wide (mark_wide), and refuses past
@@ -1891,6 +1979,36 @@ class Model(_Breaks):
         except Refusal as exc:
             self.lose(f"{sequence_label(seq)} at offset {start}: {exc}", start)
         self.pages[-1].alternate = self.alt is not None
+        if homed and kind == "ED 2" and self.lost is None:
+            self.fresh_at = end
+
+
+#: The break run a page is replayed after (:class:`_Replays`), pages replayed up to this length, the memo's size
+_FRESH_BREAK = grammar.CSI + CUP + grammar.CSI + "2" + ED
+_MEMO_BODY = 4096
+_MEMO_LIMIT = 256
+#: Outside a replay's state: constant for a text (``text``, ``on_page``), the page records and the budget
+#: (replayed by difference), the scroll count (by difference: no saved cursor reads it), the CR run read
+#: last (it ends before the page: read again), the memos and where the last home and ED 2 ended.
+_UNKEYED = ("text", "on_page", "pages", "work_left", "scrolls", "cr_run", "lines_read", "memo", "recording",
+            "fresh_at")
+_KEY_TYPES = frozenset((type(None), bool, int, str, tuple, frozenset))
+_PAGE_FIELDS = tuple(slot for slot in Page.__slots__ if slot not in ("start", "break_end", "end"))
+
+
+def _page_fields(page: Page) -> tuple[object, ...]:
+    return tuple(tuple(value.items()) if type(value) is dict else tuple(value) if type(value) is list else value
+                 for value in map(page.__getattribute__, _PAGE_FIELDS))
+
+
+def _set_page_fields(page: Page, fields: object) -> None:
+    assert isinstance(fields, tuple)
+    for name, value in zip(_PAGE_FIELDS, fields, strict=True):
+        if name == "lines":
+            value = list(value)
+        elif name == "inherits":
+            value = dict(value)
+        setattr(page, name, value)
 
 
 #: Work units per blank row a page break builds (a row object costs several cell operations): a tall
