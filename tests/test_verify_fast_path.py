@@ -359,3 +359,53 @@ def test_streamed_pages_agree_on_sessions_and_joined_captures() -> None:
         assert streamed == _page_answer(raw, candidate, None, None, streamed=False)
         # page 1 is kept only where the whole break run follows it
         assert streamed.startswith("page 1 at offset 0" if "3J" not in candidate else "page 2"), streamed
+
+
+# ---------------------------------------------------------------------------------------------------
+# Pages replayed (shortcuts.replayed): a page after a home and ED 2 walked before from the same state
+# ends as that walk did: every page record, refusal and candidate's answer equal to walking it again
+
+_HOME_CLEAR = "\x1b[H\x1b[2J"
+_PAGE_PIECE = st.sampled_from(
+    ["abc", "\rX\r\n", "\x1b[3;5HY\r\n", "\x1b[1m", "\x1b[m", "\n", "\x1b[2;4r", "\x1b[r", "\x1b7", "\x1b8",
+     "\x1b[?6h", "\x1b[?6l", "\x1b[3J", "\x1bc", "\x1b[2J", "\x1b[H", "x" * 85, "\x1b[24;1H", "\x1b[?1049h",
+     "\x1b[?1049l", "\t", "é", "你", "\x1b[K", "\x1b[5b", "\r", "\x1b[A", "\x1b[?7l", "\x1b[?7h", "\x1b[s",
+     "\x1b[u", "\x1b[4h", "\x1b(0", "\x1b_x\x07", "\udcff", "\x1b[2;3H\x1b[L"])
+_PAGE = st.lists(_PAGE_PIECE, min_size=1, max_size=6).map("".join)
+_REPEATED = st.lists(st.tuples(st.sampled_from([_HOME_CLEAR, "", _HOME_CLEAR * 2]), _PAGE), min_size=1, max_size=4)
+
+
+def _records(text: str, columns: int | None, rows: int | None, strict: bool, replayed: bool) -> object:
+    from textclean.pipeline.verify import screen
+
+    try:
+        pages = screen.pages(text, columns, rows, strict=strict, shortcuts=verify.ALL._replace(replayed=replayed))
+    except verify.Refusal as exc:
+        return f"unresolvable: {exc} at {exc.offset}"
+    return [tuple(getattr(page, name) for name in screen.Page.__slots__) for page in pages]
+
+
+@given(_REPEATED, st.lists(st.integers(0, 3), min_size=2, max_size=12), _SIZES)
+@example([(_HOME_CLEAR, "abc\rX\r\n\x1b[3;5HY\r\n")], [0] * 5, (80, 24))  # the shape of issue 23
+@example([(_HOME_CLEAR, "\x1b[K\r\rX\r\n\x1b[5b")], [0] * 5, (80, 24))  # undecided pages name their offsets
+@example([(_HOME_CLEAR, "\x1b7a\n"), (_HOME_CLEAR, "\x1b8b\n")], [0, 1] * 4, (None, None))  # a saved cursor
+@example([(_HOME_CLEAR, "\x1b[2;4ra\n")], [0] * 5, (20, 5))  # a region set by the page
+def test_replayed_pages_agree_with_walking_them(units: list[tuple[str, str]], order: list[int],
+                                                size: tuple[int | None, int | None]) -> None:
+    text = "".join("".join(units[index % len(units)]) for index in order)
+    for strict in (False, True):
+        assert _records(text, *size, strict, True) == _records(text, *size, strict, False), repr(text[:200])
+    replayed, walked = (verify.ALL._replace(replayed=flag) for flag in (True, False))
+    assert _answers(text, *size, replayed) == _answers(text, *size, walked), repr(text[:200])
+
+
+def test_repeated_pages_are_replayed() -> None:
+    """The memo answers on the shape it is for (the walk would take it page by page), and equals it."""
+    from textclean.pipeline.verify import screen
+
+    text = (_HOME_CLEAR + "abc\rX\r\n\x1b[3;5HY\r\n") * 200
+    model = screen.Model(text, 80, 24)
+    pages = model.run()
+    assert len(model.memo) == 1 and len(pages) == 201
+    assert [page.lines for page in pages[1:]] == [["Xbc", "    Y"]] * 200
+    assert _records(text, 80, 24, False, True) == _records(text, 80, 24, False, False)
