@@ -241,7 +241,7 @@ class _State:
         self.lines_read: dict[str, tuple[str, int]] = {}  # plain_lines: what a line with sequences writes
         self.cr_run = (0, False)  # where the run of CRs last read ends, and whether LF or the end follows it
         self.replays = shortcuts.replayed  # pages walked before from the same state: replayed (_Replays)
-        self.memo: dict[str, tuple[dict[str, object], int, int, tuple[object, ...]]] = {}
+        self.memo: dict[str, tuple[dict[str, object], int, int, _Changes, _Changes]] = {}
         self.recording: tuple[str, dict[str, object], int, int, int, int] | None = None
         self.fresh_at = -1  # where the last home and ED 2 ended (the walk may replay from there)
         self.tight = False  # plain_lines met the work budget: the page's walk read it (never replayed)
@@ -1464,7 +1464,10 @@ class _Replays(_Breaks):
                     and self.work_left >= work - self.work_left and self.state_key() == state):
                 if len(self.memo) >= _MEMO_LIMIT:
                     self.memo.clear()
-                self.memo[body] = (state, work - self.work_left, self.scrolls - scrolls, _page_fields(done))
+                fields = state["page"]  # the page as it began (so began the next one): only what changed is set
+                assert isinstance(fields, tuple)
+                self.memo[body] = (state, work - self.work_left, self.scrolls - scrolls,
+                                   _changes(fields, _page_fields(done)), _changes(_NEW_PAGE, fields))
         known_state: dict[str, object] | None = None
         while True:
             end = text.find(_FRESH_BREAK, at, at + _MEMO_BODY)
@@ -1482,11 +1485,12 @@ class _Replays(_Breaks):
             # the walk's every charge lowers the budget, and the recording's stayed within it: so does this
             self.work_left -= known[1]
             self.scrolls += known[2]
-            pages[-1].end = end
-            _set_page_fields(pages[-1], known[3])
+            done = pages[-1]
+            done.end = end
+            _set_page_fields(done, known[3])
             at = end + len(_FRESH_BREAK)
             page = Page(end, at)
-            _set_page_fields(page, known_state["page"])  # the walk left the state as it found it: its page too
+            _set_page_fields(page, known[4])  # the walk left the state as it found it: its page too
             pages.append(page)
             if self.on_page is not None:
                 self.on_page(pages)
@@ -2001,13 +2005,23 @@ def _page_fields(page: Page) -> tuple[object, ...]:
                  for value in map(page.__getattribute__, _PAGE_FIELDS))
 
 
-def _set_page_fields(page: Page, fields: object) -> None:
-    assert isinstance(fields, tuple)
-    for name, value in zip(_PAGE_FIELDS, fields, strict=True):
+_NEW_PAGE = _page_fields(Page(0, 0))  # a page record as made, before its break run sets any field
+
+_Changes = tuple[tuple[str, object], ...]
+
+
+def _changes(before: tuple[object, ...], after: tuple[object, ...]) -> _Changes:
+    """The fields of :func:`_page_fields` that differ (in type or value) from ``before`` to ``after``."""
+    return tuple((name, value) for name, old, value in zip(_PAGE_FIELDS, before, after, strict=True)
+                 if type(old) is not type(value) or old != value)
+
+
+def _set_page_fields(page: Page, changes: _Changes) -> None:
+    for name, value in changes:
         if name == "lines":
-            value = list(value)
+            value = list(value)  # type: ignore[call-overload]
         elif name == "inherits":
-            value = dict(value)
+            value = dict(value)  # type: ignore[call-overload]
         setattr(page, name, value)
 
 
