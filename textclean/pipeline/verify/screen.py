@@ -242,6 +242,7 @@ class _State:
         self.cr_run = (0, False)  # where the run of CRs last read ends, and whether LF or the end follows it
         self.replays = shortcuts.replayed  # pages walked before from the same state: replayed (_Replays)
         self.memo: dict[str, tuple[dict[str, object], int, int, _Changes, _Changes]] = {}
+        self.seen: set[str] = set()  # pages walked once after a home and ED 2: the second time, recorded
         self.recording: tuple[str, dict[str, object], int, int, int, int] | None = None
         self.fresh_at = -1  # where the last home and ED 2 ended (the walk may replay from there)
         self.tight = False  # plain_lines met the work budget: the page's walk read it (never replayed)
@@ -1474,11 +1475,17 @@ class _Replays(_Breaks):
             if end < 0:
                 return at
             body = text[at:end]
+            known = self.memo.get(body)
+            if known is None and body not in self.seen:
+                # the first time only noted: pages that never repeat pay a set lookup, not a record of state
+                if len(self.seen) >= _SEEN_LIMIT:
+                    self.seen.clear()
+                self.seen.add(body)
+                return at
             if known_state is None:
                 known_state = self.state_key()
                 if known_state is None:
                     return at
-            known = self.memo.get(body)
             if known is None or self.work_left < known[1] or known[0] != known_state:
                 self.recording = (body, known_state, len(pages), self.work_left, self.scrolls, at)
                 return at
@@ -1991,11 +1998,12 @@ class Model(_Replays):
 _FRESH_BREAK = grammar.CSI + CUP + grammar.CSI + "2" + ED
 _MEMO_BODY = 4096
 _MEMO_LIMIT = 256
+_SEEN_LIMIT = 4096
 #: Outside a replay's state: constant for a text (``text``, ``on_page``), the page records and the budget
 #: (replayed by difference), the scroll count (by difference: no saved cursor reads it), the CR run read
 #: last (it ends before the page: read again), the memos and where the last home and ED 2 ended.
 _UNKEYED = ("text", "on_page", "pages", "work_left", "scrolls", "cr_run", "lines_read", "memo", "recording",
-            "fresh_at")
+            "seen", "fresh_at")
 _KEY_TYPES = frozenset((type(None), bool, int, str, tuple, frozenset))
 _PAGE_FIELDS = tuple(slot for slot in Page.__slots__ if slot not in ("start", "break_end", "end"))
 
