@@ -12,8 +12,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from operator import methodcaller
+from typing import NamedTuple
 
 from . import grammar, pages
 from .grammar import Kind
@@ -179,8 +179,7 @@ class WholeRefusal(Exception):
         self.segments = segments
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(NamedTuple):  # a tuple: a session of small pages builds one per page
     page: pages.Page
     text: str | None  # the cleaned page, or None: the page is kept as raw[start:end]
     why: str | None  # why a kept page was kept
