@@ -1,17 +1,18 @@
-"""Issue 23 / 27 (round 2): the cleaner's per-page paths give what the general ones give. The one-pass
-page split against the two-pass reference it replaced, on every committed capture and session and on
-generated streams."""
+"""Issue 23 / 27 (round 2): the cleaner's per-page paths give what the general ones give, on every
+committed capture and session and on generated streams: the one-pass page split against the two-pass
+reference it replaced, and a page's walk reused for an identical page (session.MEMO) against walking it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import CSI, plain_text_runs, sgr, terminal_streams
 
 from oracle.asciicast import read_asciicast
-from textclean.pipeline import grammar, pages
+from textclean.pipeline import grammar, pages, redraw, session
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CAPTURES = [*sorted(FIXTURES.glob("*.raw")), *sorted((FIXTURES / "sessions").glob("*.raw")),
@@ -71,3 +72,81 @@ def test_split_is_the_reference_on_captures() -> None:
 @given(terminal_streams(_BREAKS))
 def test_split_is_the_reference_on_generated_streams(text: str) -> None:
     assert pages.split(text) == _reference_split(text)
+
+
+# --- identical pages: a page's walk reused (session.MEMO) ---------------------------------------------
+def _resolved(text: str, memo: bool, **display: object) -> tuple[object, ...]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(session, "MEMO", memo)
+        try:
+            return ("segments", session.resolve(text, **display))  # type: ignore[arg-type]
+        except session.WholeRefusal as whole:
+            return ("refused", whole.reason, whole.detail, whole.segments)
+
+
+def _hits(patch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the walks reused (patched onto ``_Walker.reuse``)."""
+    hits: list[int] = []
+    reuse = session._Walker.reuse
+
+    def counting(walker: session._Walker, walked: session._Walked) -> bool:
+        taken = reuse(walker, walked)
+        hits.extend([1] if taken else [])
+        return taken
+
+    patch.setattr(session._Walker, "reuse", counting)
+    return hits
+
+
+_DISPLAYS = ({"columns": None, "rows": None}, {"columns": 80, "rows": 24}, {"columns": 20, "rows": 5},
+             {"columns": None, "rows": None, "terminal": False}, {"columns": 80, "rows": 24, "fresh": True})
+
+
+def test_reused_walks_are_the_walks_on_captures() -> None:
+    """No committed capture repeats a page after a clear and a home (the memo is looked up, never hit):
+    the generated streams below repeat them."""
+    for path in CAPTURES:
+        text = _read(path)
+        for display in _DISPLAYS:
+            assert _resolved(text, True, **display) == _resolved(text, False, **display), (path.name, display)
+        if len(pages.split(text)) > 2:
+            keep = {"keep": {1}, "columns": 80, "rows": 24}
+            assert _resolved(text, True, **keep) == _resolved(text, False, **keep), path.name
+
+
+_CLEAR = CSI + "H" + CSI + "2J"
+
+
+@PROPERTY
+@given(terminal_streams(_BREAKS, max_lines=4), terminal_streams(_BREAKS, max_lines=4), st.integers(2, 5),
+       st.sampled_from(_DISPLAYS), st.sampled_from(["", "\r\n", CSI + "?1049h", CSI + "3J", "\x1bc"]))
+def test_reused_walks_are_the_walks_on_generated_streams(before: str, page: str, times: int,
+                                                         display: dict[str, object], between: str) -> None:
+    text = before + (_CLEAR + page + between) * times + _CLEAR + page
+    assert _resolved(text, True, **display) == _resolved(text, False, **display)
+
+
+@pytest.mark.parametrize("allowance", [0, 40, 97, 200, 1000])
+def test_reused_walks_run_out_of_budget_where_the_walks_do(monkeypatch: pytest.MonkeyPatch, allowance: int) -> None:
+    """Pages that pad and overwrite cells (charged), the budget made small: the walk reused only while
+    the budget covers what it drew, so the page where it runs out is the same."""
+    monkeypatch.setattr(redraw, "WORK_ALLOWANCE", allowance)
+    monkeypatch.setattr(redraw, "WORK_PER_INPUT_CHAR", 0)
+    monkeypatch.setattr(session, "WORK_ALLOWANCE", allowance)
+    monkeypatch.setattr(session, "WORK_PER_INPUT_CHAR", 0)
+    hits = _hits(monkeypatch)
+    text = "x\r\n" + (_CLEAR + "abc\rX\r\n" + CSI + "3;9HY\r\n" + CSI + "4b\r\n") * 30
+    for display in _DISPLAYS[:3]:
+        expected = _resolved(text, False, **display)
+        assert _resolved(text, True, **display) == expected, display
+    if allowance >= 97:
+        assert hits
+
+
+def test_small_pages_reuse_their_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not vacuous: issue 23's many small pages reuse the first page's walk, and give the walk's candidate."""
+    text = (_CLEAR + "abc\rX\r\n" + CSI + "3;5HY\r\n") * 200
+    expected = _resolved(text, False, columns=80, rows=24)
+    hits = _hits(monkeypatch)
+    assert _resolved(text, True, columns=80, rows=24) == expected
+    assert len(hits) >= 190
