@@ -257,6 +257,7 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
 MEMO = True
 _MEMO_CHARS = 4096  # longer pages are not kept (their models hold many rows); they are not many either
 _MEMO_PAGES = 256
+_TEMPLATES = 64
 
 
 class _Walked(NamedTuple):
@@ -291,6 +292,8 @@ class _Walker:
         self.budget: int | None = None
         self.current: ScreenModel | None = None
         self.memo: dict[str, _Walked] = {}  # pages walked from a clear and a home, by their text
+        # blank screens as constructed, by cursor, margins and origin mode: each page's model a copy
+        self.templates: dict[tuple[tuple[int, int] | None, tuple[int, int | None] | None, bool], ScreenModel] = {}
 
     def _budgeted(self, model: ScreenModel) -> ScreenModel:
         if self.budget is not None:
@@ -310,8 +313,15 @@ class _Walker:
             model.col_disputed = previous.col_disputed or (
                 "a clear right after column 80 of a screen of unknown width" if previous.at_column_81() else "")
             return self._budgeted(model)
-        return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
-                                          cursor=cursor, margins=margins, origin=origin, terminal=self.terminal))
+        key = (cursor, margins, origin)
+        template = self.templates.get(key)
+        if template is None:
+            if len(self.templates) >= _TEMPLATES:
+                self.templates.clear()
+            template = self.templates[key] = ScreenModel(self.length, columns=self.columns, rows=self.rows,
+                                                         top_known=True, cursor=cursor, margins=margins,
+                                                         origin=origin, terminal=self.terminal)
+        return self._budgeted(template.renewed())
 
     def begin(self, page: pages.Page) -> tuple[ScreenModel, bool]:
         """The model ``page`` is written on; True when it continues a main screen with frozen rows."""
