@@ -105,7 +105,7 @@ _DISPLAYS = ({"columns": None, "rows": None}, {"columns": 80, "rows": 24}, {"col
 
 
 def test_reused_walks_are_the_walks_on_captures() -> None:
-    """No committed capture repeats a page after a clear and a home (the memo is looked up, never hit):
+    """No committed capture repeats a page after a clear and a home (the last walk is compared, never reused):
     the generated streams below repeat them."""
     for path in CAPTURES:
         text = _read(path)

@@ -206,16 +206,16 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
     segments: list[Segment] = []
     carried: dict[int, str] = {}  # kept pages, and what earlier pages leave them that the candidate would not
     candidate_alt = False  # the screen the candidate is on: only kept pages' raw breaks switch it
-    memo = walker.memo if fast and MEMO else None
+    memo = fast and MEMO
     for index, page in enumerate(pages.split(text)):
         raw_alt = walker.on_alt
-        body: str | None = None
-        if memo is not None and page.start and page.cleared and page.homed and not page.reset \
-                and not page.switch and page.end - page.body <= _MEMO_CHARS and walker.on_defaults() \
-                and index not in keep:
-            body = text[page.body : page.end]
-            walked = memo.get(body)
-            if walked is not None and walker.reuse(walked):
+        reusable = False
+        if memo and page.start and page.cleared and page.homed and not page.reset and not page.switch \
+                and page.end - page.body <= _MEMO_CHARS and walker.on_defaults() and index not in keep:
+            reusable = True
+            walked = walker.last
+            if walked is not None and page.end - page.body == len(walked.body) \
+                    and text.startswith(walked.body, page.body) and walker.reuse(walked):
                 segments.append(Segment(page, walked.text, None, *walked.tally))
                 continue
         try:
@@ -231,10 +231,8 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
             walker.done(model)
             rendered = _render(model, start_row, ending)
             segments.append(Segment(page, rendered, None, *tally))
-            if body is not None and memo is not None:
-                if len(memo) >= _MEMO_PAGES:
-                    memo.clear()
-                memo[body] = _Walked(rendered, (tally[0], tally[1]), model, start_budget,
+            if reusable:
+                walker.last = _Walked(text[page.body : page.end], rendered, (tally[0], tally[1]), model, start_budget,
                                      start_budget - model.low_water, start_budget - model.pad_budget)
         except Unresolved as exc:
             found = walker.inherited(text[page.start : page.end]) if page.start else None
@@ -255,8 +253,7 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
 # --- identical pages --------------------------------------------------------------------------------
 #: Whether resolve reuses the walk of an identical page (tests turn it off for the reference).
 MEMO = True
-_MEMO_CHARS = 4096  # longer pages are not kept (their models hold many rows); they are not many either
-_MEMO_PAGES = 256
+_MEMO_CHARS = 4096  # a longer page is not kept (its model holds many rows); there are few of them anyway
 _TEMPLATES = 64
 
 
@@ -265,6 +262,7 @@ class _Walked(NamedTuple):
     clear and a home (``begin``'s blank screen, cursor home, no margins, origin mode off, the main
     screen: nothing of the page before it is read), the same text, the same width, height and length."""
 
+    body: str  # the page's text after its break
     text: str  # the rendered page
     tally: tuple[int, int]
     model: ScreenModel  # left as the walk left it: the next page's ``previous`` (read, never written)
@@ -291,7 +289,7 @@ class _Walker:
         # One work budget for the whole text (model.WORK_PER_INPUT_CHAR): pages do not each get one.
         self.budget: int | None = None
         self.current: ScreenModel | None = None
-        self.memo: dict[str, _Walked] = {}  # pages walked from a clear and a home, by their text
+        self.last: _Walked | None = None  # the last page walked from a clear and a home (sessions redraw one)
         # blank screens as constructed, by cursor, margins and origin mode: each page's model a copy
         self.templates: dict[tuple[tuple[int, int] | None, tuple[int, int | None] | None, bool], ScreenModel] = {}
 
@@ -360,7 +358,7 @@ class _Walker:
             self.cursor_saved = False
             return self._fresh((0, 0)), False
         if page.screen == "alt" and not self.on_alt:
-            self.memo.clear()  # the main screen's model may be written again: no walk may share it
+            self.last = None  # the main screen's model may be written again: no walk may share it
             self.main = previous
             self.frozen = [] if previous is None else [(r, r.render()) for r in previous.rows if r.cells]
             # Freezing and later re-checking the main screen costs its cells at every switch: charged,
