@@ -4,7 +4,6 @@ terminal showed survives, and the saving is within 2 % of the oracle's ideal (it
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Collection
 from pathlib import Path
@@ -263,7 +262,7 @@ def test_the_gate_keeps_the_failing_page_of_a_cleaned_run_not_its_first(monkeypa
 
     def losing(text: str, *, keep: Collection[int] = (), **display: Any) -> list[session.Segment]:
         segments = resolve(text, keep=keep, **display)
-        return [dataclasses.replace(s, text=s.text.replace("page 3 line two\r\n", "")) if s.text else s
+        return [s._replace(text=s.text.replace("page 3 line two\r\n", "")) if s.text else s
                 for s in segments]
 
     monkeypatch.setattr(session, "resolve", losing)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import grammar
 from .names import DECSTBM, IRM, SM
@@ -21,8 +21,7 @@ from .names import DECSTBM, IRM, SM
 _Part = tuple[int, int, grammar.BreakPart, bool]
 
 
-@dataclass(frozen=True)
-class Page:
+class Page(NamedTuple):  # a tuple: a session of small pages builds one per page
     start: int  # where the page's break run starts (0 for the first page)
     body: int  # where the break run ends and the page's own text starts
     end: int  # where the next page's break run starts (or the end of the text)
@@ -57,23 +56,49 @@ def _breaks(text: str) -> Iterator[_Part]:
 
 
 def split(text: str) -> list[Page]:
-    """The pages of ``text``; a text without breaks is one page."""
+    """The pages of ``text``; a text without breaks is one page. One pass over the break candidates:
+    a break run closes when the next break is not joined to it by inert sequences alone."""
     pages: list[Page] = []
-    runs: list[tuple[int, int, list[tuple[grammar.BreakPart, bool]]]] = []
-    for start, end, part, homed in _breaks(text):
-        if runs and _only_inert(text, runs[-1][1], start):
-            runs[-1][2].append((part, homed))
-            runs[-1] = (runs[-1][0], end, runs[-1][2])
+    append = pages.append
+    part_of = grammar.break_part
+    start = body = 0  # the open page: where its break run starts and ends
+    flags = _NO_BREAK
+    parts: list[tuple[grammar.BreakPart, bool]] = []  # the last break run's parts (open until the next)
+    run_start = run_end = 0
+    home_start, home_end = 0, -1
+    for m in grammar.BREAK_CANDIDATE.finditer(text):
+        part = part_of(m.group())
+        if part is None:
+            continue
+        if part.kind == "home":
+            home_start, home_end = m.span()
+            continue
+        at = m.start()
+        if part.kind == "erase" and home_end == at:
+            at, homed = home_start, True  # the run starts at the home
+        elif part.kind == "erase" and part.mode == 0:
+            continue  # ED 0 not right after a home breaks nothing
         else:
-            runs.append((start, end, [(part, homed)]))
-    start, body = 0, 0
-    flags: tuple[bool, bool, bool, str, str, bool, int] = (False, False, False, "", "", False, 0)
-    for run_start, run_end, parts in runs:
-        pages.append(Page(start, body, run_start, *flags))
+            homed = False
+        if parts and _only_inert(text, run_end, at):
+            parts.append((part, homed))
+            run_end = m.end()
+            continue
+        if parts:  # the run before is complete: the page before it ends where it starts
+            append(Page(start, body, run_start, *flags))
+            start, body = run_start, run_end
+            flags = _describe(tuple(parts))
+        parts = [(part, homed)]
+        run_start, run_end = at, m.end()
+    if parts:
+        append(Page(start, body, run_start, *flags))
         start, body = run_start, run_end
         flags = _describe(tuple(parts))
-    pages.append(Page(start, body, len(text), *flags))
+    append(Page(start, body, len(text), *flags))
     return pages
+
+
+_NO_BREAK: tuple[bool, bool, bool, str, str, bool, int] = (False, False, False, "", "", False, 0)
 
 
 def _only_inert(text: str, start: int, end: int) -> bool:

@@ -144,11 +144,16 @@ class LineModel:
         self.saved: tuple[int, int, int] | None = None
         self.wrapped_since_save = False  # a row above the lowest passed column 80 since the save (F19)
         self.pad_budget = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * input_length
+        # The lowest the budget has been (session.py's page memo: how much less budget the same walk needs)
+        self.low_water = self.pad_budget
 
     def _charge(self, cells: int) -> None:
         """Charge work not bounded by the input it reads (padding, overwrites, erases) to the budget."""
-        self.pad_budget -= cells
-        if self.pad_budget < 0:
+        budget = self.pad_budget - cells
+        self.pad_budget = budget
+        if budget < self.low_water:
+            self.low_water = budget
+        if budget < 0:
             raise Unresolved("redraws touch more cells than this input allows")
 
     def _pad(self, cells: list[str], column: int) -> None:

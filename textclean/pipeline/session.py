@@ -12,8 +12,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from operator import methodcaller
+from typing import NamedTuple
 
 from . import grammar, pages
 from .grammar import Kind
@@ -179,8 +179,7 @@ class WholeRefusal(Exception):
         self.segments = segments
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(NamedTuple):  # a tuple: a session of small pages builds one per page
     page: pages.Page
     text: str | None  # the cleaned page, or None: the page is kept as raw[start:end]
     why: str | None  # why a kept page was kept
@@ -207,19 +206,34 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
     segments: list[Segment] = []
     carried: dict[int, str] = {}  # kept pages, and what earlier pages leave them that the candidate would not
     candidate_alt = False  # the screen the candidate is on: only kept pages' raw breaks switch it
+    memo = fast and MEMO
     for index, page in enumerate(pages.split(text)):
         raw_alt = walker.on_alt
+        reusable = False
+        if memo and page.start and page.cleared and page.homed and not page.reset and not page.switch \
+                and page.end - page.body <= _MEMO_CHARS and walker.on_defaults() and index not in keep:
+            reusable = True
+            walked = walker.last
+            if walked is not None and page.end - page.body == len(walked.body) \
+                    and text.startswith(walked.body, page.body) and walker.reuse(walked):
+                segments.append(Segment(page, walked.text, None, *walked.tally))
+                continue
         try:
             model, continues = walker.begin(page)  # a kept page too: its break switches screens, resets
             if index in keep:
                 raise Unresolved("the verifier rejected this page")
             walker.current = model
+            model.low_water = start_budget = model.pad_budget
             tally = [0, 0]
             _feed(model, text, page.body, page.end, tally, _TOKEN_OR_BACKSPACES if fast else _TOKEN, fast)
             model.check_pins()
             start_row = _check_frozen(model, walker.frozen) if continues else 0
             walker.done(model)
-            segments.append(Segment(page, _render(model, start_row, ending), None, *tally))
+            rendered = _render(model, start_row, ending)
+            segments.append(Segment(page, rendered, None, *tally))
+            if reusable:
+                walker.last = _Walked(text[page.body : page.end], rendered, (tally[0], tally[1]), model, start_budget,
+                                     start_budget - model.low_water, start_budget - model.pad_budget)
         except Unresolved as exc:
             found = walker.inherited(text[page.start : page.end]) if page.start else None
             if found is None and page.switch and raw_alt != candidate_alt:
@@ -234,6 +248,27 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
             segments.append(Segment(page, None, f"{exc} (page at offset {page.start})"))
     _check_kept(text, segments, carried)
     return segments
+
+
+# --- identical pages --------------------------------------------------------------------------------
+#: Whether resolve reuses the walk of an identical page (tests turn it off for the reference).
+MEMO = True
+_MEMO_CHARS = 4096  # a longer page is not kept (its model holds many rows); there are few of them anyway
+_TEMPLATES = 64
+
+
+class _Walked(NamedTuple):
+    """A page walked to success from the same start as any page :meth:`_Walker.reuse` gives it to: a
+    clear and a home (``begin``'s blank screen, cursor home, no margins, origin mode off, the main
+    screen: nothing of the page before it is read), the same text, the same width, height and length."""
+
+    body: str  # the page's text after its break
+    text: str  # the rendered page
+    tally: tuple[int, int]
+    model: ScreenModel  # left as the walk left it: the next page's ``previous`` (read, never written)
+    start: int  # the budget the walk started with
+    need: int  # the most the walk drew from it at any point (the start less its low water)
+    spent: int  # what it drew at the end
 
 
 class _Walker:
@@ -254,6 +289,9 @@ class _Walker:
         # One work budget for the whole text (model.WORK_PER_INPUT_CHAR): pages do not each get one.
         self.budget: int | None = None
         self.current: ScreenModel | None = None
+        self.last: _Walked | None = None  # the last page walked from a clear and a home (sessions redraw one)
+        # blank screens as constructed, by cursor, margins and origin mode: each page's model a copy
+        self.templates: dict[tuple[tuple[int, int] | None, tuple[int, int | None] | None, bool], ScreenModel] = {}
 
     def _budgeted(self, model: ScreenModel) -> ScreenModel:
         if self.budget is not None:
@@ -273,8 +311,15 @@ class _Walker:
             model.col_disputed = previous.col_disputed or (
                 "a clear right after column 80 of a screen of unknown width" if previous.at_column_81() else "")
             return self._budgeted(model)
-        return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
-                                          cursor=cursor, margins=margins, origin=origin, terminal=self.terminal))
+        key = (cursor, margins, origin)
+        template = self.templates.get(key)
+        if template is None:
+            if len(self.templates) >= _TEMPLATES:
+                self.templates.clear()
+            template = self.templates[key] = ScreenModel(self.length, columns=self.columns, rows=self.rows,
+                                                         top_known=True, cursor=cursor, margins=margins,
+                                                         origin=origin, terminal=self.terminal)
+        return self._budgeted(template.renewed())
 
     def begin(self, page: pages.Page) -> tuple[ScreenModel, bool]:
         """The model ``page`` is written on; True when it continues a main screen with frozen rows."""
@@ -313,6 +358,7 @@ class _Walker:
             self.cursor_saved = False
             return self._fresh((0, 0)), False
         if page.screen == "alt" and not self.on_alt:
+            self.last = None  # the main screen's model may be written again: no walk may share it
             self.main = previous
             self.frozen = [] if previous is None else [(r, r.render()) for r in previous.rows if r.cells]
             # Freezing and later re-checking the main screen costs its cells at every switch: charged,
@@ -352,6 +398,27 @@ class _Walker:
         if page.switch and self.on_alt:
             self.alt_saved = False  # a second entry: tmux keeps the first save, xterm takes a new one
         return self._fresh(cursor), False
+
+    def on_defaults(self) -> bool:
+        """Whether a clear and a home here leave what :class:`_Walked` assumes: the main screen, no scroll
+        region, origin mode off."""
+        return not self.on_alt and self.modes[0] is None and not self.modes[1]
+
+    def reuse(self, walked: _Walked) -> bool:
+        """What :meth:`done` does after ``walked``'s walk, where walking the page again now would give
+        the same (else False: walk it). The walk reads the budget only to refuse below 0 (``_charge``)
+        and to try a fast path where what it charges next is within it (``write_pieces``, ``_feed``'s
+        plain lines), each then charged at once: with a budget no higher than the walk's start, each
+        test comes out as it did while the budget stays above 0 wherever the walk's did, that is
+        while this budget is at least the most the walk drew at any point."""
+        budget = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * self.length if self.budget is None else self.budget
+        if not walked.need <= budget <= walked.start:
+            return False
+        self.cursor_saved = self.cursor_saved or walked.model.cursor_saved
+        self.budget = budget - walked.spent
+        self.previous = walked.model
+        self.modes = (walked.model.margins, walked.model.origin)
+        return True
 
     def _spend(self, cells: int) -> None:
         if self.budget is None:

@@ -1,0 +1,197 @@
+"""Issue 23 / 27 (round 2): the cleaner's per-page paths give what the general ones give, on every
+committed capture and session and on generated streams: the one-pass page split against the two-pass
+reference it replaced, and a page's walk reused for an identical page (session.MEMO) against walking it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import CSI, plain_text_runs, sgr, terminal_streams
+
+from oracle.asciicast import read_asciicast
+from textclean.pipeline import grammar, pages, redraw, session
+from textclean.pipeline.model import WORK_ALLOWANCE, WORK_PER_INPUT_CHAR
+from textclean.pipeline.screen import ScreenModel
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CAPTURES = [*sorted(FIXTURES.glob("*.raw")), *sorted((FIXTURES / "sessions").glob("*.raw")),
+            *sorted((FIXTURES / "pages").glob("*.raw")), *sorted((FIXTURES / "progress").glob("*.raw")),
+            *sorted((FIXTURES / "sessions").glob("*.cast"))]
+PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# breaks of every kind, joined by inert sequences or not, between text, moves and homes
+_BREAKS = [
+    st.tuples(plain_text_runs(0, 8), sgr()).map("".join),
+    st.sampled_from(["\r\n", "\n", "\x07", "\x1b]0;t\x07", CSI + "?25l", CSI + "3;5H", CSI + "A", CSI + "K"]),
+    st.sampled_from([CSI + "H", CSI + "2J", CSI + "J", CSI + "0J", CSI + "3J", CSI + "1J", CSI + ";H", CSI + "1;1f",
+                     CSI + "H" + CSI + "2J", CSI + "H" + CSI + "J", CSI + "H" + CSI + "3J", "\x1bc",
+                     CSI + "?1049h", CSI + "?1049l", CSI + "?47h", CSI + "?1047l", CSI + "?1049;25h",
+                     CSI + "02J", CSI + "2;1H"]),
+]
+
+
+def _read(path: Path) -> str:
+    with open(path, "rb") as f:
+        data = f.read()
+    if path.suffix == ".cast":
+        return read_asciicast(data).output
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _reference_split(text: str) -> list[pages.Page]:
+    """pages.split as it was (main 9336002): the breaks, then their runs, then the pages."""
+    runs: list[tuple[int, int, list[tuple[grammar.BreakPart, bool]]]] = []
+    for start, end, part, homed in pages._breaks(text):
+        if runs and pages._only_inert(text, runs[-1][1], start):
+            runs[-1][2].append((part, homed))
+            runs[-1] = (runs[-1][0], end, runs[-1][2])
+        else:
+            runs.append((start, end, [(part, homed)]))
+    out: list[pages.Page] = []
+    start, body = 0, 0
+    flags: tuple[bool, bool, bool, str, str, bool, int] = (False, False, False, "", "", False, 0)
+    for run_start, run_end, parts in runs:
+        out.append(pages.Page(start, body, run_start, *flags))
+        start, body = run_start, run_end
+        flags = pages._describe(tuple(parts))
+    out.append(pages.Page(start, body, len(text), *flags))
+    return out
+
+
+def test_split_is_the_reference_on_captures() -> None:
+    broken = 0
+    for path in CAPTURES:
+        text = _read(path)
+        expected = _reference_split(text)
+        assert pages.split(text) == expected, path.name
+        broken += len(expected) > 1
+    assert broken >= 10  # not vacuous: captures with page breaks
+
+
+@PROPERTY
+@given(terminal_streams(_BREAKS))
+def test_split_is_the_reference_on_generated_streams(text: str) -> None:
+    assert pages.split(text) == _reference_split(text)
+
+
+# --- identical pages: a page's walk reused (session.MEMO) ---------------------------------------------
+def _resolved(text: str, memo: bool, **display: object) -> tuple[object, ...]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(session, "MEMO", memo)
+        try:
+            return ("segments", session.resolve(text, **display))  # type: ignore[arg-type]
+        except session.WholeRefusal as whole:
+            return ("refused", whole.reason, whole.detail, whole.segments)
+
+
+def _hits(patch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the walks reused (patched onto ``_Walker.reuse``)."""
+    hits: list[int] = []
+    reuse = session._Walker.reuse
+
+    def counting(walker: session._Walker, walked: session._Walked) -> bool:
+        taken = reuse(walker, walked)
+        hits.extend([1] if taken else [])
+        return taken
+
+    patch.setattr(session._Walker, "reuse", counting)
+    return hits
+
+
+_DISPLAYS = ({"columns": None, "rows": None}, {"columns": 80, "rows": 24}, {"columns": 20, "rows": 5},
+             {"columns": None, "rows": None, "terminal": False}, {"columns": 80, "rows": 24, "fresh": True})
+
+
+def test_reused_walks_are_the_walks_on_captures() -> None:
+    """No committed capture repeats a page after a clear and a home (the last walk is compared, never reused):
+    the generated streams below repeat them."""
+    for path in CAPTURES:
+        text = _read(path)
+        for display in _DISPLAYS:
+            assert _resolved(text, True, **display) == _resolved(text, False, **display), (path.name, display)
+        if len(pages.split(text)) > 2:
+            keep = {"keep": {1}, "columns": 80, "rows": 24}
+            assert _resolved(text, True, **keep) == _resolved(text, False, **keep), path.name
+
+
+_CLEAR = CSI + "H" + CSI + "2J"
+
+
+@PROPERTY
+@given(terminal_streams(_BREAKS, max_lines=4), terminal_streams(_BREAKS, max_lines=4), st.integers(2, 5),
+       st.sampled_from(_DISPLAYS), st.sampled_from(["", "\r\n", CSI + "?1049h", CSI + "3J", "\x1bc"]))
+def test_reused_walks_are_the_walks_on_generated_streams(before: str, page: str, times: int,
+                                                         display: dict[str, object], between: str) -> None:
+    text = before + (_CLEAR + page + between) * times + _CLEAR + page
+    assert _resolved(text, True, **display) == _resolved(text, False, **display)
+
+
+@pytest.mark.parametrize("allowance", [0, 40, 97, 200, 1000])
+def test_reused_walks_run_out_of_budget_where_the_walks_do(monkeypatch: pytest.MonkeyPatch, allowance: int) -> None:
+    """Pages that pad and overwrite cells (charged), the budget made small: the walk reused only while
+    the budget covers what it drew, so the page where it runs out is the same."""
+    monkeypatch.setattr(redraw, "WORK_ALLOWANCE", allowance)
+    monkeypatch.setattr(redraw, "WORK_PER_INPUT_CHAR", 0)
+    monkeypatch.setattr(session, "WORK_ALLOWANCE", allowance)
+    monkeypatch.setattr(session, "WORK_PER_INPUT_CHAR", 0)
+    hits = _hits(monkeypatch)
+    text = "x\r\n" + (_CLEAR + "abc\rX\r\n" + CSI + "3;9HY\r\n" + CSI + "4b\r\n") * 30
+    for display in _DISPLAYS[:3]:
+        expected = _resolved(text, False, **display)
+        assert _resolved(text, True, **display) == expected, display
+    if allowance >= 97:
+        assert hits
+
+
+def test_small_pages_reuse_their_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not vacuous: issue 23's many small pages reuse the first page's walk, and give the walk's candidate."""
+    text = (_CLEAR + "abc\rX\r\n" + CSI + "3;5HY\r\n") * 200
+    expected = _resolved(text, False, columns=80, rows=24)
+    hits = _hits(monkeypatch)
+    assert _resolved(text, True, columns=80, rows=24) == expected
+    assert len(hits) >= 190
+
+
+# --- a page's model copied from a blank template (ScreenModel.renewed) -------------------------------
+def _state(model: ScreenModel) -> dict[str, object]:
+    state = dict(vars(model))
+    state["rows"] = [(row.cells, row.ending, row.written, row.ambiguous, row.special, row.kind) for row in model.rows]
+    return state
+
+
+@pytest.mark.parametrize("arguments", [
+    {"columns": 80, "rows": 24, "cursor": (0, 0)},
+    {"columns": 20, "rows": 5, "cursor": (3, 7), "margins": (1, 3)},
+    {"columns": None, "rows": None, "cursor": (2, 0), "origin": True, "terminal": False},
+    {"columns": 160, "rows": 40, "cursor": None},
+])
+def test_renewed_models_are_constructed_ones(arguments: dict[str, object]) -> None:
+    template = ScreenModel(5000, top_known=True, **arguments)  # type: ignore[arg-type]
+    copy = template.renewed()
+    assert _state(copy) == _state(ScreenModel(5000, top_known=True, **arguments))  # type: ignore[arg-type]
+    # nothing the walk writes is shared with the template (or with the next copy)
+    for name, value in vars(copy).items():
+        if isinstance(value, (list, dict, set)) or type(value).__name__ == "Row":
+            assert value is not vars(template)[name], name
+            assert value is not vars(template.renewed())[name], name
+    for row, template_row in zip(copy.rows, template.rows, strict=True):
+        assert row is not template_row
+    assert all(copy.frozen[kind] is not template.frozen[kind] for kind in copy.frozen)
+
+
+@PROPERTY
+@given(terminal_streams(_BREAKS, max_lines=4), terminal_streams(_BREAKS, max_lines=4), st.integers(1, 3),
+       st.sampled_from(_DISPLAYS))
+def test_pages_on_renewed_models_are_the_constructed_ones(before: str, page: str, times: int,
+                                                          display: dict[str, object]) -> None:
+    text = before + (_CLEAR + page + CSI + "2;3r" + CSI + "J" + page) * times
+    expected = _resolved(text, False, **display)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ScreenModel, "renewed", lambda self: ScreenModel(  # the template's own input length
+            (self.pad_budget - WORK_ALLOWANCE) // WORK_PER_INPUT_CHAR, columns=self.width, rows=self.height,
+            top_known=True,
+            cursor=None if not self.cursor_known else (self.row, self.col), margins=self.margins,
+            origin=self.origin, terminal=self.terminal))
+        assert _resolved(text, False, **display) == expected
