@@ -156,6 +156,12 @@ def _repeat_to(unit: str, size: int, prefix: str = "", suffix: str = "") -> str:
     return prefix + unit * count + " " * (body - count * len(unit)) + suffix
 
 
+def _counted_pages(size: int) -> str:
+    """Pages of 30 characters (a 7-digit counter), as many as fit in ``size`` (at least one)."""
+    page = "\x1b[H\x1b[2Jabc{:07d}\rX\r\n\x1b[3;5HY\r\n"
+    return "".join(page.format(count) for count in range(max(size // len(page.format(0)), 1)))
+
+
 def _coloured_words(size: int) -> str:
     return _repeat_to("\x1b[1;32mok\x1b[0m \x1b[33mbuild\x1b[0m step ", size)
 
@@ -222,6 +228,9 @@ SIZED_SHAPES: dict[str, Callable[[int], str]] = {
     "one long line wrapping, then CR": lambda n: "\x1b[H\x1b[2J" + "x" * max(n - 16, 1) + "\rY\r\n",
     "REP chains": lambda n: _repeat_to("a\x1b[70b\r\n", n, prefix="\x1b[H\x1b[2J"),
     "many small pages": lambda n: _repeat_to("\x1b[H\x1b[2Jabc\rX\r\n\x1b[3;5HY\r\n", n),
+    # The same pages with a frame counter: no page repeats the one before it, so the walk of an identical
+    # page that both models reuse never applies.
+    "many small pages, each different": lambda n: _counted_pages(n),
 }
 
 _CSI = "\x1b["
@@ -867,7 +876,7 @@ ISSUE27_LABELS = {
     "growth": "issue 27: clean() (len) at 80x24, s/MB growth {size}",
 }
 #: Issue 23's two linear-but-slow families, measured through ``clean()`` (issue 27's rows).
-ISSUE27_SHAPES = ("REP chains", "many small pages")
+ISSUE27_SHAPES = ("REP chains", "many small pages", "many small pages, each different")
 
 
 def tb_sessions(directory: Path, material: Path | None = None) -> list[tuple[str, str, int, int]]:

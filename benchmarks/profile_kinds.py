@@ -40,6 +40,8 @@ def kinds(material: Path | None) -> dict[str, list[Item]]:
         "REP chains, 1 MB at 80x24": [(bench.SIZED_SHAPES["REP chains"](MB), {"columns": 80, "rows": 24})],
         "many small pages, 1 MB at 80x24": [(bench.SIZED_SHAPES["many small pages"](MB),
                                              {"columns": 80, "rows": 24})],
+        "many small pages, each different, 1 MB at 80x24": [
+            (bench.SIZED_SHAPES["many small pages, each different"](MB), {"columns": 80, "rows": 24})],
     }
 
 
