@@ -1,0 +1,79 @@
+"""Session-32 red team: the one-model verifier on single pages and the cleaner's chunked paths on long
+texts (tests/tmux_families_red.py, "session 32"), in the displays no-terminal / unknown / sized /
+fresh, judged by a live tmux 3.3a (tests/tmux_judge.py).
+
+    PYTHONPATH=$PWD timeout 900 python fuzz/red32.py --families single_page --count 200 --seed 1 --out /tmp/f.jsonl
+    PYTHONPATH=$PWD timeout 900 python fuzz/red32.py --families long_text --count 10 --huge 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from oracle import tmux  # noqa: E402
+from tests import tmux_families_red as fam  # noqa: E402
+from tests import tmux_judge  # noqa: E402
+
+FAMILIES = {"single_page": fam.single_page, "long_text": fam.long_text, "repeat_state": fam.repeat_state}
+DISPLAYS = ("no-terminal", "unknown", "sized", "fresh")
+
+
+def make(family: str, display: str, count: int, seed: int, huge: int = 0) -> list[tmux_judge.Case]:
+    rng = random.Random(f"red32:{family}:{display}:{seed}")
+    cases = []
+    for i in range(count):
+        columns, rows = rng.choice([(80, 24), (80, 24), (40, 10), (120, 40), (160, 40), (79, 30), (81, 50)]) \
+            if rng.random() < 0.7 else fam.random_size(rng)
+        if display == "unknown":
+            columns, rows = 80, 24  # rows of exactly 80 cells
+        if family == "long_text" and i < huge:
+            raw = fam.long_text(rng, columns, rows, size=rng.choice([1_050_000, 1_100_000]))
+        else:
+            raw = FAMILIES[family](rng, columns, rows)
+        if display == "no-terminal":
+            case = tmux_judge.Case(raw, None, None, family, [(tmux.NO_TERMINAL_COLUMNS, 24)], terminal=False)
+        elif display == "unknown":
+            case = tmux_judge.Case(raw, None, None, family, [(80, 24), (200, 60)])
+        else:
+            case = tmux_judge.Case(raw, columns, rows, family, fresh=display == "fresh")
+        case.keeps_more_after_bel = False
+        cases.append(case)
+    return cases
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--families", default=",".join(FAMILIES))
+    p.add_argument("--displays", default=",".join(DISPLAYS))
+    p.add_argument("--count", type=int, default=50)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--huge", type=int, default=0, help="long_text: this many of each display's texts past 1M")
+    p.add_argument("--out", type=Path)
+    a = p.parse_args()
+    total: Counter[str] = Counter()
+    with tmux_judge.server() as srv:
+        for family in a.families.split(","):
+            for display in a.displays.split(","):
+                t = time.perf_counter()
+                cases = make(family, display, a.count, a.seed, a.huge)
+                tmux_judge.judge(cases, srv)
+                bad = [c for c in cases if c.problems]
+                adopted = sum(c.adopted for c in cases)
+                total.update(streams=len(cases), adopted=adopted, lossy=len(bad))
+                reasons = Counter(getattr(c.result, "reason", None) for c in cases if c.result and not c.result.applied)
+                print(f"{family:13s} {display:11s} streams={len(cases)} adopted={adopted} lossy={len(bad)} "
+                      f"({time.perf_counter() - t:.1f}s) refusals={dict(reasons.most_common(3))}", flush=True)
+                for c in bad:
+                    c.report(display, a.out)
+    print("TOTAL", dict(total), flush=True)
+
+
+if __name__ == "__main__":
+    main()
