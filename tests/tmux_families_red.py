@@ -707,6 +707,9 @@ _HAZARDS = [b"\rredrawn", b"\x1b[2K", b"\x1b[Kx", b"\x85", "\u0085".encode(), "\
             "\u009d0;t\u009c".encode(), b"\x1b[31mred\x1b[m", b"\x1b(0qq\x1b(B", b"\x07", b"\x1b[?25l", b"\x1b7\x1b8",
             b"\x1b[3D\x1b[K", b"\r\x1b[K"]
 
+_HAZARDS_TAKEN = [b"\rredrawn", b"\x1b[2K", b"\x1b[Kx", b"\x1b]0;title\x07", b"\r\n", b"\bX", b"\x1b[1mB\x1b[m\rA",
+                  b"\x1b[A\rup", b"\x1b[31mred\x1b[m", b"\x1b[?25l", b"\x1b[3D\x1b[K", b"\r\x1b[K", b"\r\r\n"]
+
 
 def long_text(rng: random.Random, columns: int, rows: int, size: int | None = None) -> bytes:
     """A text past 64K characters (sometimes past 1M) of log lines, plain or coloured, some repeated, with
@@ -734,7 +737,7 @@ def long_text(rng: random.Random, columns: int, rows: int, size: int | None = No
         at = min(len(text) - 1, max(0, k * unit + rng.randint(-40, 40)))
         if text[at] >= 0x80:
             continue
-        hazard = rng.choice(_HAZARDS)
+        hazard = rng.choice(_HAZARDS if rng.random() < 0.2 else _HAZARDS_TAKEN)
         text[at:at] = hazard
     if rng.random() < 0.7:
         tail = rng.choice([b"progress 10%\rprogress 100%\r\n", b"x\x1b[2K\rdone\r\n", b"\x1b[1A\r\x1b[Kfixed\r\n",
@@ -752,17 +755,17 @@ def repeat_state(rng: random.Random, columns: int, rows: int) -> bytes:
     line = rng.choice([b"same line", b"\x1b[1mbold\x1b[m tail", word(rng, columns), b"\x1b[32mab\x1b[1mcd\x1b[m",
                        "\u4e2d\u6587 line".encode(), b"a\tb"])
     befores = [b"", b"\x1b[31m", b"\x1b[m", word(rng, columns), b"xx\r", b"\t", b"x\x1b[1m", b"\x1b[2K",
-               word(rng, columns - 1) + "\u4e2d".encode(), b"\x1b[A\x1b[B", b"\x1b[7mrev", "\u0085".encode(),
-               b"\x1b[5C", b"abc\b"]
+               word(rng, columns - 1) + "\u4e2d".encode(), b"\x1b[A\x1b[B", b"\x1b[7mrev", b"\x1b[5C",
+               b"abc\b"]
     out = [rng.choice([b"", b"$ cmd\r\n", b"\x1b[H\x1b[2J"])]
     for _ in range(rng.randint(2, 8)):
         out.append(rng.choice(befores) + line)
         r = rng.random()
-        if r < 0.3:
+        if r < 0.06:
             c1 = rng.choice(["\u0085", "\u0084", "\u0088", "\u008d", "\u0090x\u009c", "\u009b2K", "\u009d0;t\u0007",
                              "\u0080", "\u009f"]).encode()
             out.append(b"\x1b[33m" + word(rng, 3) + c1 + word(rng, 3) + b"\x1b[m")
-        elif r < 0.6:
+        elif r < 0.5:
             out.append(b"\x1b[32m" + word(rng, 4) + b"\x1b[1m" + word(rng, 4) + b"\x1b[m" +
                        rng.choice([b"\r", b"\r\r", b"\r\x1b[K", b"\r\x1b[2K"]) + word(rng, rng.randint(0, 10)))
         out.append(rng.choice([b"\r\n", b"\n", b"\r\r\n", b""]))
