@@ -48,6 +48,42 @@ def make(family: str, display: str, count: int, seed: int, huge: int = 0) -> lis
     return cases
 
 
+EDGE_RUNS = [("unknown", 80, 24), ("no-terminal", 80, 24), ("sized", 80, 24), ("fresh", 80, 24), ("sized", 40, 10),
+             ("fresh", 79, 30), ("sized", 160, 40), ("fresh", 81, 5), ("sized", 10, 4)]
+
+
+def edge(out: Path | None, prefixes: list[bytes]) -> None:
+    """fam.edge_matrix at fixed sizes and displays, after each prefix."""
+    total: Counter[str] = Counter()
+    with tmux_judge.server() as srv:
+        for prefix in prefixes:
+            for display, columns, rows in EDGE_RUNS:
+                cases = []
+                for name, raw in fam.edge_matrix(columns, rows, prefix):
+                    if display == "no-terminal":
+                        case = tmux_judge.Case(raw, None, None, name, [(tmux.NO_TERMINAL_COLUMNS, 24)], terminal=False)
+                    elif display == "unknown":
+                        case = tmux_judge.Case(raw, None, None, name, [(80, 24), (200, 60)])
+                    else:
+                        case = tmux_judge.Case(raw, columns, rows, name, fresh=display == "fresh")
+                    case.keeps_more_after_bel = False
+                    cases.append(case)
+                t = time.perf_counter()
+                tmux_judge.judge(cases, srv)
+                bad = [c for c in cases if c.problems]
+                adopted = sum(c.adopted for c in cases)
+                total.update(streams=len(cases), adopted=adopted, lossy=len(bad))
+                print(f"edge_matrix {prefix[:20]!r:24} {display:11s} {columns}x{rows} streams={len(cases)} "
+                      f"adopted={adopted} "
+                      f"lossy={len(bad)} ({time.perf_counter() - t:.1f}s)", flush=True)
+                for c in bad:
+                    c.report(display, out)
+    print("TOTAL", dict(total), flush=True)
+
+
+EDGE_PREFIXES = [b"a 10%\rb 100%\r\n", b"\x1b[32mok\x1b[m\r\n" * 30, b"\x1b[H\x1b[2Jx\rhead\r\n"]
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--families", default=",".join(FAMILIES))
@@ -56,7 +92,11 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--huge", type=int, default=0, help="long_text: this many of each display's texts past 1M")
     p.add_argument("--out", type=Path)
+    p.add_argument("--edge", action="store_true", help="fam.edge_matrix at fixed sizes, displays and prefixes instead")
     a = p.parse_args()
+    if a.edge:
+        edge(a.out, EDGE_PREFIXES)
+        return
     total: Counter[str] = Counter()
     with tmux_judge.server() as srv:
         for family in a.families.split(","):

@@ -771,3 +771,25 @@ def repeat_state(rng: random.Random, columns: int, rows: int) -> bytes:
         out.append(rng.choice([b"\r\n", b"\n", b"\r\r\n", b""]))
     out.append(rng.choice([b"", b"done\r\n", b"\r"]))
     return b"".join(out)
+
+
+def edge_matrix(columns: int, rows: int, prefix: bytes = b"a 10%\rb 100%\r\n") -> list[tuple[str, bytes]]:
+    """Every row length (the width and around it, 80, 160) x every control at its end (EL 0/1/2, ECH,
+    BS, DEL, HT, RI, IND, CR runs, a zero-width character after CR) x every follow, after a line the
+    cleaner takes (so the candidate is adopted unless the verifier refuses); deterministic."""
+    lengths = sorted({max(1, n) for n in (columns - 1, columns, columns + 1, 2 * columns, 79, 80, 81, 160, 161)})
+    ops = {"EL0": csi("K"), "EL0z": csi("0K"), "EL1": csi("1K"), "EL2": csi("2K"), "ECH": csi("X"),
+           "ECH3": csi("3X"), "ECH200": csi("200X"), "BS": b"\b", "BS2": b"\b\b", "DEL": b"\x7f", "HT": b"\t",
+           "RI": b"\x1bM", "IND": b"\x1bD", "CR": b"\r", "CRCR": b"\r\r", "CR-EL0": b"\r" + csi("K"),
+           "CR-ZW": "\r\u200b".encode(), "CR-comb": "\r\u0301".encode(), "wide-HT": "\u4e2d\t".encode(),
+           "zw-HT": "\u200b\t".encode(), "emoji-HT": "\U0001f600\t".encode(), "CUF-EL0": csi("5C") + csi("K"),
+           "CHA-EL0": csi(f"{columns}G") + csi("K"), "CHA81-ECH": csi("81G") + csi("X"), "none": b""}
+    follows = {"end": b"", "LF": b"\n", "CRLF": b"\r\n", "CRCRLF": b"\r\r\n", "text-CRLF": b"XY\r\n",
+               "CR-text": b"\rZZ\r\n", "LF-text": b"\nnext\r\n"}
+    out = []
+    for n in lengths:
+        row = bytes(ord("a") + i % 26 for i in range(n))
+        for oname, op in ops.items():
+            for fname, follow in follows.items():
+                out.append((f"{n}>{oname}>{fname}", prefix + row + op + follow + b"last\r\n"))
+    return out
