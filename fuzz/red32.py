@@ -52,12 +52,12 @@ EDGE_RUNS = [("unknown", 80, 24), ("no-terminal", 80, 24), ("sized", 80, 24), ("
              ("fresh", 79, 30), ("sized", 160, 40), ("fresh", 81, 5), ("sized", 10, 4)]
 
 
-def edge(out: Path | None, prefixes: list[bytes]) -> None:
+def edge(out: Path | None, prefixes: list[bytes], runs: list[tuple[str, int, int]]) -> None:
     """fam.edge_matrix at fixed sizes and displays, after each prefix."""
     total: Counter[str] = Counter()
     with tmux_judge.server() as srv:
         for prefix in prefixes:
-            for display, columns, rows in EDGE_RUNS:
+            for display, columns, rows in runs:
                 cases = []
                 for name, raw in fam.edge_matrix(columns, rows, prefix):
                     if display == "no-terminal":
@@ -93,9 +93,13 @@ def main() -> None:
     p.add_argument("--huge", type=int, default=0, help="long_text: this many of each display's texts past 1M")
     p.add_argument("--out", type=Path)
     p.add_argument("--edge", action="store_true", help="fam.edge_matrix at fixed sizes, displays and prefixes instead")
+    p.add_argument("--edge-runs", default="", help="indices into EDGE_RUNS (default all)")
+    p.add_argument("--edge-prefixes", default="", help="indices into EDGE_PREFIXES (default all)")
     a = p.parse_args()
     if a.edge:
-        edge(a.out, EDGE_PREFIXES)
+        def pick(items: list, spec: str) -> list:  # type: ignore[type-arg]
+            return [items[int(i)] for i in spec.split(",")] if spec else items
+        edge(a.out, pick(EDGE_PREFIXES, a.edge_prefixes), pick(EDGE_RUNS, a.edge_runs))
         return
     total: Counter[str] = Counter()
     with tmux_judge.server() as srv:
