@@ -793,3 +793,14 @@ def edge_matrix(columns: int, rows: int, prefix: bytes = b"a 10%\rb 100%\r\n") -
             for fname, follow in follows.items():
                 out.append((f"{n}>{oname}>{fname}", prefix + row + op + follow + b"last\r\n"))
     return out
+
+
+# Session 32's findings, minimal (fuzz/tmux_minimise.py): raw bytes, the displays where clean() adopts a
+# candidate the live tmux judge flags. Not a test: the models are not fixed here.
+FINDINGS_32 = [
+    # F32-1: IND after a row reaching column 80 at an unknown width (CUD and RI are refused there)
+    (b"\n" + b"x" * 80 + b"\x1bDXY", ("unknown",)),
+    (b"a\rb" + b"x" * 80 + b"\x1bDX", ("unknown",)),
+    # F32-2: a page cleaned into lines before a kept page entered by a mode list holding 47 / 1047
+    (b"H\x1b[2J\x1b[mz\x1b[?47;25h\x1b[H\x1b[J\x1bo", ("no-terminal", "unknown", "sized", "fresh")),
+]
