@@ -801,6 +801,7 @@ FINDINGS_32 = [
     # F32-1: IND after a row reaching column 80 at an unknown width (CUD and RI are refused there)
     (b"\n" + b"x" * 80 + b"\x1bDXY", ("unknown",)),
     (b"a\rb" + b"x" * 80 + b"\x1bDX", ("unknown",)),
-    # F32-2: a page cleaned into lines before a kept page entered by a mode list holding 47 / 1047
+    # F32-2: a page cleaned into lines before a kept alternate screen never left (?47h, ?1049h, ?47;25h): the
+    # known F22 (tests/test_red_team_tmux.py, RIS-ended) with the page ended by ED 2 instead
     (b"H\x1b[2J\x1b[mz\x1b[?47;25h\x1b[H\x1b[J\x1bo", ("no-terminal", "unknown", "sized", "fresh")),
 ]
