@@ -615,3 +615,193 @@ def erased_zwj(rng: random.Random, columns: int, rows: int) -> bytes:
     out.append(word(rng, 2) + rng.choice(["\u0301", "\ufe0f", "\u20dd", "\u200b"]).encode())
     out.append(rng.choice([b"\r\n", b"", b"x\r\n"]))
     return b"".join(out)
+
+
+# ---------------------------------------------------------------------------------------------------
+# session 32: red team on the one-model verifier (single pages at an unknown top: CR runs, BS, HT after
+# characters of uncertain width, DEL, EL / ECH at and past the row's end, RI / IND, rows of exactly the
+# width, zero-width first characters, short and long pages) and on the cleaner's speed paths (texts past
+# 64K / 1M characters with a redraw, erase, C1 control, lone ESC or string at a chunk's cut; one line
+# repeated after different state; C1 controls in coloured lines). Run by fuzz/red32.py.
+
+_UNCERTAIN = ["\u4e2d", "\u200b", "\U0001f600", "e\u0301", "\u2764\ufe0f", "\u00e9", "\u3000", "\U0001f44d\U0001f3fd",
+              "\u0301", "\u00ad", "\u2028"]
+_ZERO_FIRST = ["\u200b", "\u0301", "\ufe0f", "\u200d", "\u20dd", "\u00ad"]
+
+
+def _sp_text(rng: random.Random, columns: int) -> bytes:
+    n = rng.choice([1, 3, 8, 20, 79, 80, 81, 159, 160, 161, columns - 1, columns, columns + 1, 2 * columns])
+    return word(rng, max(1, n))
+
+
+def _sp_op(rng: random.Random, columns: int) -> bytes:
+    """One control or sequence written on a single page's line, with the text after it."""
+    op = rng.choice(["CRrun", "CR", "BS", "HT", "DEL", "EL0", "EL1", "EL2", "ECH", "CUF-EL", "CHA-EL", "RI", "IND",
+                     "wide", "zw", "SGR", "CRCR-LF-mid", "BS-wide", "CUB", "tabs"])
+    if op == "CRrun":
+        return b"\r" * rng.randint(2, 4) + word(rng, rng.randint(0, 6))
+    if op == "CR":
+        return b"\r" + word(rng, rng.randint(0, 90))
+    if op == "BS":
+        return b"\b" * rng.randint(1, 4) + word(rng, rng.randint(0, 3))
+    if op == "HT":
+        return rng.choice(_UNCERTAIN).encode() + b"\t" * rng.randint(1, 2) + word(rng, rng.randint(0, 4))
+    if op == "DEL":
+        return b"\x7f" * rng.randint(1, 2) + word(rng, rng.randint(0, 3))
+    if op in ("EL0", "EL1", "EL2"):
+        return csi({"EL0": rng.choice(["K", "0K"]), "EL1": "1K", "EL2": "2K"}[op]) + word(rng, rng.randint(0, 3))
+    if op == "ECH":
+        return csi(f"{rng.choice(['', '1', '3', str(columns), '200'])}X") + word(rng, rng.randint(0, 3))
+    if op == "CUF-EL":
+        return csi(f"{rng.choice([1, 5, columns, 80, 100])}C") + csi(rng.choice(["K", "1K", "2K", "X", "5X"])) + \
+            word(rng, rng.randint(0, 3))
+    if op == "CHA-EL":
+        col = rng.choice([1, columns - 1, columns, columns + 1, 79, 80, 81, 160, 161])
+        return csi(f"{max(col, 1)}G") + rng.choice([csi("K"), csi("1K"), csi("2K"), csi("X"), b""]) + \
+            word(rng, rng.randint(0, 3))
+    if op in ("RI", "IND"):
+        return (b"\x1bM" if op == "RI" else b"\x1bD") + rng.choice([b"", b"\r"]) + word(rng, rng.randint(0, 5))
+    if op == "wide":
+        return "".join(rng.choice(_UNCERTAIN) for _ in range(rng.randint(1, 4))).encode()
+    if op == "zw":
+        return rng.choice(_ZERO_FIRST).encode() + word(rng, 2)
+    if op == "SGR":
+        return csi(rng.choice(["1m", "32m", "m", "7m"])) + word(rng, rng.randint(1, 5))
+    if op == "CRCR-LF-mid":
+        return b"\r\r\n" + word(rng, rng.randint(1, 5))
+    if op == "BS-wide":
+        return "\u4e2d".encode() + b"\b" * rng.randint(1, 3) + word(rng, 1)
+    if op == "CUB":
+        return csi(f"{rng.choice(['', '2', '80', '200'])}D") + word(rng, rng.randint(0, 3))
+    return b"\t" * rng.randint(1, 12) + word(rng, 2)
+
+
+def single_page(rng: random.Random, columns: int, rows: int) -> bytes:
+    """One page of plain command output at an unknown top: short (< 24 rows) or long (>= 24), lines of
+    exactly 80 / 160 / the width, a few lines carrying CR runs, BS, HT after characters of uncertain
+    width, DEL, EL / ECH at and past the row's end, RI / IND, a zero-width first character; line ends
+    CR LF, LF, CR CR LF, a CR run at the end."""
+    n = rng.choice([rng.randint(1, 23), rng.randint(24, 60)])
+    hot = set(rng.sample(range(n), min(n, rng.choice([1, 1, 2, 3]))))
+    redraw = rng.randrange(n)
+    out = []
+    for i in range(n):
+        if rng.random() < 0.05:
+            line = rng.choice(_ZERO_FIRST).encode() + word(rng, rng.randint(1, 10))
+        else:
+            line = _sp_text(rng, columns) if rng.random() < 0.3 else word(rng)
+        if i == redraw:  # something the cleaner takes
+            line = rng.choice([b"\x1b[32m" + line + b"\x1b[m", b"step 1/3\rstep 3/3 " + line,
+                               line + b" 10%\r\x1b[K" + line + b" 100%", b"\x1b[1m" + line + b"\x1b[0m"])
+        if i in hot:
+            line += _sp_op(rng, columns)
+        out.append(line + rng.choice([b"\r\n", b"\r\n", b"\r\n", b"\n", b"\r\r\n", b"\r\r\r\n"]))
+    out.append(rng.choice([b"", b"\r", b"\r\r", b"tail", b"tail\r", b"$ "]))
+    return b"".join(out)
+
+
+# Hazards put where a long text's lines are cut into chunks (the cleaner substitutes 64K characters of
+# lines at a time, and without_inert 8K at a time above 1M).
+_HAZARDS = [b"\rredrawn", b"\x1b[2K", b"\x1b[Kx", b"\x85", "\u0085".encode(), "\u009b1m".encode(), b"\x1b",
+            b"\x1b]0;title\x07", b"\x1bPq#0\x1b\\", b"\r\n", b"\bX", b"\x1b[1mB\x1b[m\rA", b"\x1b[A\rup",
+            "\u009d0;t\u009c".encode(), b"\x1b[31mred\x1b[m", b"\x1b(0qq\x1b(B", b"\x07", b"\x1b[?25l", b"\x1b7\x1b8",
+            b"\x1b[3D\x1b[K", b"\r\x1b[K"]
+
+_HAZARDS_TAKEN = [b"\rredrawn", b"\x1b[2K", b"\x1b[Kx", b"\x1b]0;title\x07", b"\r\n", b"\bX", b"\x1b[1mB\x1b[m\rA",
+                  b"\x1b[A\rup", b"\x1b[31mred\x1b[m", b"\x1b[?25l", b"\x1b[3D\x1b[K", b"\r\x1b[K", b"\r\r\n"]
+
+
+def long_text(rng: random.Random, columns: int, rows: int, size: int | None = None) -> bytes:
+    """A text past 64K characters (sometimes past 1M) of log lines, plain or coloured, some repeated, with
+    hazards near the 64K / 8K cut points and a single redraw near the end."""
+    size = size or rng.choice([66_000, 70_000, 131_500, 200_000])
+    line_len = rng.choice([20, 60, 79, 80, 81, 200])
+    coloured = rng.random() < 0.4
+    repeated = word(rng, line_len)
+    lines: list[bytes] = []
+    total = 0
+    while total < size:
+        r = rng.random()
+        if r < 0.3:
+            line = repeated
+        elif coloured and r < 0.6:
+            line = b"\x1b[32m" + word(rng, line_len // 2) + b"\x1b[m " + word(rng, line_len // 2)
+        else:
+            line = word(rng, rng.randint(1, line_len))
+        lines.append(line)
+        total += len(line) + 2
+    text = bytearray(b"\r\n".join(lines) + b"\r\n")
+    for _ in range(rng.randint(1, 4)):
+        unit = rng.choice([1 << 16, 1 << 13])
+        k = rng.randint(1, max(1, len(text) // unit))
+        at = min(len(text) - 1, max(0, k * unit + rng.randint(-40, 40)))
+        if text[at] >= 0x80:
+            continue
+        hazard = rng.choice(_HAZARDS if rng.random() < 0.2 else _HAZARDS_TAKEN)
+        text[at:at] = hazard
+    if rng.random() < 0.7:
+        tail = rng.choice([b"progress 10%\rprogress 100%\r\n", b"x\x1b[2K\rdone\r\n", b"\x1b[1A\r\x1b[Kfixed\r\n",
+                           b"abc\bd\r\n"])
+        at = len(text) - rng.randint(1, 200)
+        at = text.rfind(b"\n", 0, at) + 1
+        text[at:at] = tail
+    return bytes(text)
+
+
+def repeat_state(rng: random.Random, columns: int, rows: int) -> bytes:
+    """One line repeated after different state (SGR left open, a pending wrap, a CR redraw, a tab, a
+    line feed in mid-row), C1 controls inside coloured lines, SGR between text runs on lines later
+    redrawn by CR."""
+    line = rng.choice([b"same line", b"\x1b[1mbold\x1b[m tail", word(rng, columns), b"\x1b[32mab\x1b[1mcd\x1b[m",
+                       "\u4e2d\u6587 line".encode(), b"a\tb"])
+    befores = [b"", b"\x1b[31m", b"\x1b[m", word(rng, columns), b"xx\r", b"\t", b"x\x1b[1m", b"\x1b[2K",
+               word(rng, columns - 1) + "\u4e2d".encode(), b"\x1b[A\x1b[B", b"\x1b[7mrev", b"\x1b[5C",
+               b"abc\b"]
+    out = [rng.choice([b"", b"$ cmd\r\n", b"\x1b[H\x1b[2J"])]
+    for _ in range(rng.randint(2, 8)):
+        out.append(rng.choice(befores) + line)
+        r = rng.random()
+        if r < 0.06:
+            c1 = rng.choice(["\u0085", "\u0084", "\u0088", "\u008d", "\u0090x\u009c", "\u009b2K", "\u009d0;t\u0007",
+                             "\u0080", "\u009f"]).encode()
+            out.append(b"\x1b[33m" + word(rng, 3) + c1 + word(rng, 3) + b"\x1b[m")
+        elif r < 0.5:
+            out.append(b"\x1b[32m" + word(rng, 4) + b"\x1b[1m" + word(rng, 4) + b"\x1b[m" +
+                       rng.choice([b"\r", b"\r\r", b"\r\x1b[K", b"\r\x1b[2K"]) + word(rng, rng.randint(0, 10)))
+        out.append(rng.choice([b"\r\n", b"\n", b"\r\r\n", b""]))
+    out.append(rng.choice([b"", b"done\r\n", b"\r"]))
+    return b"".join(out)
+
+
+def edge_matrix(columns: int, rows: int, prefix: bytes = b"a 10%\rb 100%\r\n") -> list[tuple[str, bytes]]:
+    """Every row length (the width and around it, 80, 160) x every control at its end (EL 0/1/2, ECH,
+    BS, DEL, HT, RI, IND, CR runs, a zero-width character after CR) x every follow, after a line the
+    cleaner takes (so the candidate is adopted unless the verifier refuses); deterministic."""
+    lengths = sorted({max(1, n) for n in (columns - 1, columns, columns + 1, 2 * columns, 79, 80, 81, 160, 161)})
+    ops = {"EL0": csi("K"), "EL0z": csi("0K"), "EL1": csi("1K"), "EL2": csi("2K"), "ECH": csi("X"),
+           "ECH3": csi("3X"), "ECH200": csi("200X"), "BS": b"\b", "BS2": b"\b\b", "DEL": b"\x7f", "HT": b"\t",
+           "RI": b"\x1bM", "IND": b"\x1bD", "CR": b"\r", "CRCR": b"\r\r", "CR-EL0": b"\r" + csi("K"),
+           "CR-ZW": "\r\u200b".encode(), "CR-comb": "\r\u0301".encode(), "wide-HT": "\u4e2d\t".encode(),
+           "zw-HT": "\u200b\t".encode(), "emoji-HT": "\U0001f600\t".encode(), "CUF-EL0": csi("5C") + csi("K"),
+           "CHA-EL0": csi(f"{columns}G") + csi("K"), "CHA81-ECH": csi("81G") + csi("X"), "none": b""}
+    follows = {"end": b"", "LF": b"\n", "CRLF": b"\r\n", "CRCRLF": b"\r\r\n", "text-CRLF": b"XY\r\n",
+               "CR-text": b"\rZZ\r\n", "LF-text": b"\nnext\r\n"}
+    out = []
+    for n in lengths:
+        row = bytes(ord("a") + i % 26 for i in range(n))
+        for oname, op in ops.items():
+            for fname, follow in follows.items():
+                out.append((f"{n}>{oname}>{fname}", prefix + row + op + follow + b"last\r\n"))
+    return out
+
+
+# Session 32's findings, minimal (fuzz/tmux_minimise.py): raw bytes, the displays where clean() adopts a
+# candidate the live tmux judge flags. Not a test: the models are not fixed here.
+FINDINGS_32 = [
+    # F32-1: IND after a row reaching column 80 at an unknown width (CUD and RI are refused there)
+    (b"\n" + b"x" * 80 + b"\x1bDXY", ("unknown",)),
+    (b"a\rb" + b"x" * 80 + b"\x1bDX", ("unknown",)),
+    # F32-2: a page cleaned into lines before a kept alternate screen never left (?47h, ?1049h, ?47;25h): the
+    # known F22 (tests/test_red_team_tmux.py, RIS-ended) with the page ended by ED 2 instead
+    (b"H\x1b[2J\x1b[mz\x1b[?47;25h\x1b[H\x1b[J\x1bo", ("no-terminal", "unknown", "sized", "fresh")),
+]
