@@ -1141,6 +1141,8 @@ class _Sequences(_Cells):
                 self.reverse_index()
             elif final == IND:
                 self.carry("IND")
+                # no CR: from column 80 on, an 80-column terminal wraps the next character, a wider one not
+                self.layout_known(self.cy, self.cy + 1)
                 self.line_feed()
             elif final == NEL:
                 self.line_feed()
