@@ -2,9 +2,9 @@
 
 At a terminal of unknown width (at least 80 columns), IND (``ESC D``) right after column 80 goes down from
 an 80-column terminal's pending wrap: tmux 3.3a then wraps the next character onto a new row's first
-column, while a wider terminal writes it at column 81 of the row below. The cleaner disputes that column
-(as it does for CUD and RI there): a character written on it is refused, a CR settles it. IND from a row
-past column 80 is refused outright (the row is two rows on an 80-column terminal).
+column, while a wider terminal writes it at column 81 of the row below; from a row past column 80 an
+80-column terminal's column is another too. The cleaner disputes the column after IND from column 81 or
+further (CUD and RI there are refused): a character written on it is refused, a CR (or NEL) settles it.
 
 The cleaner is asked directly (``cleaner.candidate``); what it proposes, and what the gate adopts, is
 judged by a live tmux at 80x24 and 200x60.
@@ -77,6 +77,9 @@ def test_f32_1_the_gate_keeps_what_tmux_shows(judge_server, raw: bytes) -> None:
 # width or no terminal resolves the same raw.
 F32_1_ADOPTED = [
     pytest.param(b"\n" + b"x" * 80 + b"\x1bD\rXY", UNKNOWN, id="CR-settles"),
+    pytest.param(b"\n" + b"x" * 161 + b"\x1bD\rXY", UNKNOWN, id="CR-settles-row-161"),
+    pytest.param(b"\n" + b"x" * 80 + b"\x1bEXY", UNKNOWN, id="NEL-column-81"),
+    pytest.param(b"\n" + b"x" * 161 + b"\x1bEXY", UNKNOWN, id="NEL-row-161"),
     pytest.param(b"\n" + b"x" * 40 + b"\x1bDXY", UNKNOWN, id="column-41"),
     pytest.param(b"\n" + b"x" * 80 + b"\x1bDXY", {"columns": 200, "rows": 60, "terminal": True}, id="200x60"),
     pytest.param(b"\n" + b"x" * 80 + b"\x1bDXY", {"terminal": False}, id="no-terminal"),
