@@ -634,6 +634,14 @@ class ScreenModel(LineModel):
         column, disputed = self.col, self.col_disputed  # IND keeps the column: a dispute is carried
         if not self.top_known:
             self._require_exact_column()
+            if self._unknown_width() and self.col >= MIN_COLUMNS:
+                # an 80-column terminal's column is another (at column 81 its pending wrap: tmux 3.3a
+                # goes down and wraps the next character onto a new row), a wider one keeps column
+                # ``col``: they agree on the row only, so the column is disputed (F32-1); CR settles it
+                disputed = f"an index from column {self.col + 1} of a screen of unknown width"
+            else:
+                self._require_layout(relative=True)
+            self._require_narrow_rows(self.row + 1, self.row + 1)
             super().line_feed("")
         else:
             self._require_layout(relative=True)
