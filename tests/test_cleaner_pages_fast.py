@@ -13,8 +13,6 @@ from strategies import CSI, plain_text_runs, sgr, terminal_streams
 
 from oracle.asciicast import read_asciicast
 from textclean.pipeline import grammar, pages, redraw, session
-from textclean.pipeline.model import WORK_ALLOWANCE, WORK_PER_INPUT_CHAR
-from textclean.pipeline.screen import ScreenModel
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CAPTURES = [*sorted(FIXTURES.glob("*.raw")), *sorted((FIXTURES / "sessions").glob("*.raw")),
@@ -152,46 +150,3 @@ def test_small_pages_reuse_their_walk(monkeypatch: pytest.MonkeyPatch) -> None:
     hits = _hits(monkeypatch)
     assert _resolved(text, True, columns=80, rows=24) == expected
     assert len(hits) >= 190
-
-
-# --- a page's model copied from a blank template (ScreenModel.renewed) -------------------------------
-def _state(model: ScreenModel) -> dict[str, object]:
-    state = dict(vars(model))
-    state["rows"] = [(row.cells, row.ending, row.written, row.ambiguous, row.special, row.kind) for row in model.rows]
-    return state
-
-
-@pytest.mark.parametrize("arguments", [
-    {"columns": 80, "rows": 24, "cursor": (0, 0)},
-    {"columns": 20, "rows": 5, "cursor": (3, 7), "margins": (1, 3)},
-    {"columns": None, "rows": None, "cursor": (2, 0), "origin": True, "terminal": False},
-    {"columns": 160, "rows": 40, "cursor": None},
-])
-def test_renewed_models_are_constructed_ones(arguments: dict[str, object]) -> None:
-    template = ScreenModel(5000, top_known=True, **arguments)  # type: ignore[arg-type]
-    copy = template.renewed()
-    assert _state(copy) == _state(ScreenModel(5000, top_known=True, **arguments))  # type: ignore[arg-type]
-    # nothing the walk writes is shared with the template (or with the next copy)
-    for name, value in vars(copy).items():
-        if isinstance(value, (list, dict, set)) or type(value).__name__ == "Row":
-            assert value is not vars(template)[name], name
-            assert value is not vars(template.renewed())[name], name
-    for row, template_row in zip(copy.rows, template.rows, strict=True):
-        assert row is not template_row
-    assert all(copy.frozen[kind] is not template.frozen[kind] for kind in copy.frozen)
-
-
-@PROPERTY
-@given(terminal_streams(_BREAKS, max_lines=4), terminal_streams(_BREAKS, max_lines=4), st.integers(1, 3),
-       st.sampled_from(_DISPLAYS))
-def test_pages_on_renewed_models_are_the_constructed_ones(before: str, page: str, times: int,
-                                                          display: dict[str, object]) -> None:
-    text = before + (_CLEAR + page + CSI + "2;3r" + CSI + "J" + page) * times
-    expected = _resolved(text, False, **display)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ScreenModel, "renewed", lambda self: ScreenModel(  # the template's own input length
-            (self.pad_budget - WORK_ALLOWANCE) // WORK_PER_INPUT_CHAR, columns=self.width, rows=self.height,
-            top_known=True,
-            cursor=None if not self.cursor_known else (self.row, self.col), margins=self.margins,
-            origin=self.origin, terminal=self.terminal))
-        assert _resolved(text, False, **display) == expected

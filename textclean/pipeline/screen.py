@@ -85,18 +85,6 @@ class ScreenModel(LineModel):
         if cursor is not None:
             self._place(*cursor)
 
-    def renewed(self) -> ScreenModel:
-        """A model as this one was when constructed, which it still must be (a template never written):
-        its attributes, with rows and containers of its own (sessions start a model per page)."""
-        model = ScreenModel.__new__(ScreenModel)
-        state = self.__dict__.copy()
-        state["rows"] = [Row() for _ in self.rows]
-        state["frozen"] = {kind: [0, 0] for kind in self.frozen}
-        state["pins"] = {}
-        state["joins_disputed"] = []
-        model.__dict__ = state
-        return model
-
     # --- geometry ---------------------------------------------------------------------------------
     def _settle_top(self) -> None:
         """With a known height, once the page has as many rows as the screen its lowest row is the

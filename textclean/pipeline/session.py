@@ -254,7 +254,6 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
 #: Whether resolve reuses the walk of an identical page (tests turn it off for the reference).
 MEMO = True
 _MEMO_CHARS = 4096  # a longer page is not kept (its model holds many rows); there are few of them anyway
-_TEMPLATES = 64
 
 
 class _Walked(NamedTuple):
@@ -290,8 +289,6 @@ class _Walker:
         self.budget: int | None = None
         self.current: ScreenModel | None = None
         self.last: _Walked | None = None  # the last page walked from a clear and a home (sessions redraw one)
-        # blank screens as constructed, by cursor, margins and origin mode: each page's model a copy
-        self.templates: dict[tuple[tuple[int, int] | None, tuple[int, int | None] | None, bool], ScreenModel] = {}
 
     def _budgeted(self, model: ScreenModel) -> ScreenModel:
         if self.budget is not None:
@@ -311,15 +308,8 @@ class _Walker:
             model.col_disputed = previous.col_disputed or (
                 "a clear right after column 80 of a screen of unknown width" if previous.at_column_81() else "")
             return self._budgeted(model)
-        key = (cursor, margins, origin)
-        template = self.templates.get(key)
-        if template is None:
-            if len(self.templates) >= _TEMPLATES:
-                self.templates.clear()
-            template = self.templates[key] = ScreenModel(self.length, columns=self.columns, rows=self.rows,
-                                                         top_known=True, cursor=cursor, margins=margins,
-                                                         origin=origin, terminal=self.terminal)
-        return self._budgeted(template.renewed())
+        return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
+                                          cursor=cursor, margins=margins, origin=origin, terminal=self.terminal))
 
     def begin(self, page: pages.Page) -> tuple[ScreenModel, bool]:
         """The model ``page`` is written on; True when it continues a main screen with frozen rows."""
