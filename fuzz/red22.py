@@ -9,8 +9,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -57,19 +55,8 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path)
     a = p.parse_args()
-    with tmux_judge.server() as srv:
-        for family in a.families.split(","):
-            for display in a.displays.split(","):
-                t = time.perf_counter()
-                cases = make(family, display, a.count, a.seed)
-                tmux_judge.judge(cases, srv)
-                bad = [c for c in cases if c.problems]
-                reasons = Counter(getattr(c.result, "reason", None) for c in cases if c.result and not c.result.applied)
-                print(f"{family:16s} {display:11s} streams={len(cases)} adopted={sum(c.adopted for c in cases)} "
-                      f"lossy={len(bad)} ({time.perf_counter() - t:.1f}s) refusals={dict(reasons.most_common(4))}",
-                      flush=True)
-                for c in bad:
-                    c.report(display, a.out)
+    tmux_judge.judge_families(lambda family, display: make(family, display, a.count, a.seed), a.families,
+                              a.displays, a.out)
 
 
 if __name__ == "__main__":

@@ -101,22 +101,8 @@ def main() -> None:
             return [items[int(i)] for i in spec.split(",")] if spec else items
         edge(a.out, pick(EDGE_PREFIXES, a.edge_prefixes), pick(EDGE_RUNS, a.edge_runs))
         return
-    total: Counter[str] = Counter()
-    with tmux_judge.server() as srv:
-        for family in a.families.split(","):
-            for display in a.displays.split(","):
-                t = time.perf_counter()
-                cases = make(family, display, a.count, a.seed, a.huge)
-                tmux_judge.judge(cases, srv)
-                bad = [c for c in cases if c.problems]
-                adopted = sum(c.adopted for c in cases)
-                total.update(streams=len(cases), adopted=adopted, lossy=len(bad))
-                reasons = Counter(getattr(c.result, "reason", None) for c in cases if c.result and not c.result.applied)
-                print(f"{family:13s} {display:11s} streams={len(cases)} adopted={adopted} lossy={len(bad)} "
-                      f"({time.perf_counter() - t:.1f}s) refusals={dict(reasons.most_common(3))}", flush=True)
-                for c in bad:
-                    c.report(display, a.out)
-    print("TOTAL", dict(total), flush=True)
+    tmux_judge.judge_families(lambda family, display: make(family, display, a.count, a.seed, a.huge), a.families,
+                              a.displays, a.out)
 
 
 if __name__ == "__main__":

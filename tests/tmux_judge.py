@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -295,3 +297,26 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
                 case.problems.append(
                     f"{columns}x{rows}: before the break at {points[i]} tmux showed {missing!r}, lost")
                 break
+
+
+def judge_families(make: Callable[[str, str], list[Case]], families: str, displays: str,
+                   out: Path | None = None) -> Counter[str]:
+    """The red-team drivers' loop: each family in each display (comma-separated names) cleaned, judged by
+    one tmux server and counted on one line; each lossy case reported. Returns the totals."""
+    total: Counter[str] = Counter()
+    with server() as srv:
+        for family in families.split(","):
+            for display in displays.split(","):
+                start = time.perf_counter()
+                cases = make(family, display)
+                judge(cases, srv)
+                bad = [c for c in cases if c.problems]
+                adopted = sum(c.adopted for c in cases)
+                total.update(streams=len(cases), adopted=adopted, lossy=len(bad))
+                reasons = Counter(getattr(c.result, "reason", None) for c in cases if c.result and not c.result.applied)
+                print(f"{family:16s} {display:11s} streams={len(cases)} adopted={adopted} lossy={len(bad)} "
+                      f"({time.perf_counter() - start:.1f}s) refusals={dict(reasons.most_common(3))}", flush=True)
+                for c in bad:
+                    c.report(display, out)
+    print("TOTAL", dict(total), flush=True)
+    return total
