@@ -230,7 +230,7 @@ SIZED_SHAPES: dict[str, Callable[[int], str]] = {
     "many small pages": lambda n: _repeat_to("\x1b[H\x1b[2Jabc\rX\r\n\x1b[3;5HY\r\n", n),
     # The same pages with a frame counter: no page repeats the one before it, so the walk of an identical
     # page that both models reuse never applies.
-    "many small pages, each different": lambda n: _counted_pages(n),
+    "many small pages, each different": _counted_pages,
 }
 
 _CSI = "\x1b["
