@@ -77,15 +77,20 @@ class TmuxServer:
             raise RuntimeError(f"tmux {' '.join(args)} failed: {result.stderr.decode(errors='replace').strip()}")
         return result.stdout.decode("utf-8", "replace")
 
-    def show_many(self, streams: Sequence[tuple[bytes, int, int]], *, join_wrapped: bool = False) -> list[Capture]:
+    def show_many(self, streams: Sequence[tuple[bytes, int, int]], *, join_wrapped: bool = False,
+                  held: bool = False) -> list[Capture]:
         """Feed each ``(data, columns, lines)`` to a window of its own; capture them all.
-        ``join_wrapped``: rows tmux wrapped are joined into one line (``capture-pane -J``)."""
+        ``join_wrapped``: rows tmux wrapped are joined into one line (``capture-pane -J``).
+        ``held``: a stream that ends on the alternate screen also shows the main screen held under it
+        (``capture-pane -a``), between the history and the alternate screen: what the terminal shows
+        again when the alternate screen is left, as a program's exit does."""
         captures: list[Capture] = []
         for at in range(0, len(streams), BATCH):
-            captures.extend(self._show_batch(streams[at : at + BATCH], join_wrapped))
+            captures.extend(self._show_batch(streams[at : at + BATCH], join_wrapped, held))
         return captures
 
-    def _show_batch(self, streams: Sequence[tuple[bytes, int, int]], join_wrapped: bool) -> list[Capture]:
+    def _show_batch(self, streams: Sequence[tuple[bytes, int, int]], join_wrapped: bool,
+                    held: bool = False) -> list[Capture]:
         started = []
         for data, columns, lines in streams:
             self._windows += 1
@@ -107,7 +112,7 @@ class TmuxServer:
         captures = []
         for name, path, columns, lines in started:
             self._run("wait-for", name)
-            captures.append(Capture(self._stable_capture(name, join_wrapped), columns, lines))
+            captures.append(Capture(self._stable_capture(name, join_wrapped, held), columns, lines))
             self._run("kill-window", "-t", f"oracle:{name}")
             path.unlink()
         return captures
@@ -119,11 +124,25 @@ class TmuxServer:
         """What a log viewer shows for ``data``, as tmux draws it: see :func:`no_terminal`."""
         return self.show_many([no_terminal(data, lines)], join_wrapped=True)[0]
 
-    def _stable_capture(self, name: str, join_wrapped: bool) -> list[str]:
+    def _capture(self, target: str, join: tuple[str, ...], held: bool) -> str:
+        whole = ("capture-pane", "-p", *join, "-S", "-", "-E", "-", "-t", target)
+        if not held:
+            return self._run(*whole)
+        alternate, history = self._run("display-message", "-p", "-t", target,
+                                       "#{alternate_on} #{history_size}").split()
+        if alternate != "1":
+            return self._run(*whole)
+        # History, then the main screen the alternate one hides, then the alternate screen.
+        before = self._run("capture-pane", "-p", *join, "-S", "-", "-E", "-1", "-t", target) if history != "0" else ""
+        main = self._run("capture-pane", "-a", "-p", *join, "-S", "-", "-E", "-", "-t", target)
+        shown = self._run("capture-pane", "-p", *join, "-S", "0", "-E", "-", "-t", target)
+        return before + main + shown
+
+    def _stable_capture(self, name: str, join_wrapped: bool, held: bool = False) -> list[str]:
         previous = None
         join = ("-J",) if join_wrapped else ()
         for _ in range(20):
-            out = self._run("capture-pane", "-p", *join, "-S", "-", "-E", "-", "-t", f"oracle:{name}")
+            out = self._capture(f"oracle:{name}", join, held)
             if out == previous:
                 break
             previous = out

@@ -802,6 +802,7 @@ FINDINGS_32 = [
     (b"\n" + b"x" * 80 + b"\x1bDXY", ("unknown",)),
     (b"a\rb" + b"x" * 80 + b"\x1bDX", ("unknown",)),
     # F32-2: a page cleaned into lines before a kept alternate screen never left (?47h, ?1049h, ?47;25h): the
-    # known F22 (tests/test_red_team_tmux.py, RIS-ended) with the page ended by ED 2 instead
+    # known F22 (tests/test_red_team_tmux.py, RIS-ended) with the page ended by ED 2 instead; both decided in
+    # session 33 as the judge's reading (the main screen held under the alternate one is shown)
     (b"H\x1b[2J\x1b[mz\x1b[?47;25h\x1b[H\x1b[J\x1bo", ("no-terminal", "unknown", "sized", "fresh")),
 ]

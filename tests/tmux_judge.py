@@ -3,7 +3,8 @@
 For a raw stream and a terminal size the judge cleans the text (``min_tokens=0``) and, if the gate
 adopts, feeds the raw bytes to a private tmux server (``oracle/tmux.py``: tmux's default window
 options, ``scroll-on-clear`` on), captures history + screen with wrapped rows joined
-(``capture-pane -p -J -S - -E -``) and checks that every non-blank line tmux shows
+(``capture-pane -p -J -S - -E -``; a stream that ends on the alternate screen also shows the main
+screen held under it, ``capture-pane -a``, between the two) and checks that every non-blank line tmux shows
 (right-trimmed) is in what tmux shows for the candidate, in order. What tmux shows just before each
 clear of the raw stream (ED 2/3, RIS, alternate screen in or out) is checked the same way, since every
 line shown before a clear must survive (docs/design.md, 'Pages'). When the candidate is plain ASCII (no
@@ -50,8 +51,9 @@ JudgeServer = tmux.TmuxServer
 
 
 def _show(srv: JudgeServer, jobs: Sequence[tuple[bytes, int, int]]) -> list[list[str]]:
-    """What tmux shows for each job, wrapped rows joined (``capture-pane -J``)."""
-    return [capture.lines for capture in srv.show_many(jobs, join_wrapped=True)]
+    """What tmux shows for each job, wrapped rows joined (``capture-pane -J``), with the main screen
+    held under an alternate screen never left (it shows again when that screen is left)."""
+    return [capture.lines for capture in srv.show_many(jobs, join_wrapped=True, held=True)]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -151,24 +153,35 @@ def subsequence_missing(
     ``more``: a line may also be found inside a kept line that shows strictly more (the documented
     policy that ends DCS/SOS/PM/APC at BEL, where tmux swallows on to ST). ``alternate_top``: ``shown``
     ends on the alternate screen, whose top row may continue a row scrolled away (one line, the first no
-    other rule finds, may be matched as a tail).
+    other rule finds, may be matched as a tail), and the top row of the main screen held under it may
+    continue the history's last row (matched as the rest of the kept line that row began).
     ``erased_heads``: the raw erased its history (ED 3), which can take the first rows of a wrapped line
     and leave its last ones on the screen: a line may be found as the tail of a kept line (the policy
     keeps what ED 3 erased)."""
     at = 0
     tail_left = True
+    cut: tuple[int, int] | None = None  # the kept line a row cut by a hidden row began, and how far
     for line in shown:
         if not line.strip():
             continue
+        continued, cut = cut, None
         try:
             at = kept.index(line, at) + 1
         except ValueError:
             found = None
+            if alternate_top and continued is not None and kept[continued[0]].startswith(line, continued[1]):
+                # the rest of that line: tmux 3.3a drops the wrap flag of the row above a region that
+                # scrolls on the alternate screen, so the held main screen's top row starts a line
+                found = continued[0]
+                if _cut_by_a_hidden_row(line, columns):
+                    cut = (found, continued[1] + len(line))
             if found is None and erased_heads and columns is not None:
                 found = next((i for i in range(at, len(kept))
                               if kept[i].endswith(line) and wcswidth(kept[i]) > columns), None)
             if found is None and _cut_by_a_hidden_row(line, columns):
                 found = next((i for i in range(at, len(kept)) if kept[i].startswith(line)), None)
+                if found is not None:
+                    cut = (found, len(line))
             if found is None and more:
                 found = next((i for i in range(at, len(kept)) if _keeps_more(line, kept[i])), None)
             if found is None and tail_left and alternate_top:
