@@ -432,11 +432,11 @@ def _filled(skeleton: str, fill: str) -> str:
 
 
 def _shaped_records(text: str, columns: int | None, rows: int | None, strict: bool,
-                    shortcuts: verify.Shortcuts) -> object:
+                    shortcuts: verify.Shortcuts, terminal: bool = True) -> object:
     from textclean.pipeline.verify import screen
 
     try:
-        pages = screen.pages(text, columns, rows, strict=strict, shortcuts=shortcuts)
+        pages = screen.pages(text, columns, rows, strict=strict, shortcuts=shortcuts, terminal=terminal)
     except verify.Refusal as exc:
         return f"unresolvable: {exc} at {exc.offset}"
     return [tuple(getattr(page, name) for name in screen.Page.__slots__) for page in pages]
@@ -472,3 +472,54 @@ def test_pages_of_one_shape_are_made_from_a_template() -> None:
                                                    ["Xbc0000002", "    Y"]]
     walked = verify.ALL._replace(replayed=False, shaped=False)
     assert _shaped_records(text, 80, 24, False, verify.ALL) == _shaped_records(text, 80, 24, False, walked)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Text split only by SGR written at once (shortcuts.runs): where writing it piece by piece would only
+# append, the same cells, cursor, pending wrap, work and answers as the walk piece by piece
+
+_RUN_PIECE = st.one_of(
+    st.text(st.sampled_from("ab -━⠙é你\t\u200b"), min_size=1, max_size=6),
+    st.text("xyz ", min_size=15, max_size=45),
+    st.sampled_from(["\x1b[32m", "\x1b[0m", "\x1b[1;2m", "\x1b[38:5:1m", "\x1b[m", "\x1b[?5m", "\x1b[2K", "\x1b[K",
+                     "\r", "\r", "\n", "\r\n", "\x1b[A", "\x1b[3G", "\x1b[5b", "\x1b[H\x1b[2J", "\x1b[?7l", "\x1b[?7h",
+                     "\x1b[2;4r", "\x1b[3J", "\x1b[?1049h", "\x1b7", "\x1b8", "\b", "\x1b"]),
+)
+
+
+@given(st.lists(_RUN_PIECE, max_size=30).map("".join), _SIZES | st.sampled_from([(40, 10), (20, 4)]))
+@example("\x1b[32mok\x1b[0m \x1b[33mbuild\x1b[0m step\r\n", (80, 24))
+@example("\r\x1b[2K" + "a" * 30 + "\x1b[1m" + "b" * 9 + "\x1b[m" + "c", (40, 10))  # the last piece reaches the margin
+@example("\r\x1b[2K" + "a" * 30 + "\x1b[1m" + "b" * 9 + "\x1b[m" + "cd", (40, 10))  # ... and one goes past it
+@example("\x1b[?7l" + "a" * 70 + "\x1b[1m" + "b" * 10 + "\x1b[m" + "c\r", (None, None))  # column 81, autowrap off
+@example("\x1b[?7l" + "a" * 30 + "\x1b[1m" + "b" * 9 + "\x1b[m" + "c", (40, 10))  # the margin, autowrap off
+@example("ab\x1b[3G\x1b[1mcd\x1b[me\x1b[2b\n", (None, None))  # past the row's end (a pad), then REP
+@example("abcdef\r\x1b[1mxy\x1b[mz\n", (None, None))  # over the row's text: walked
+def test_coloured_runs_agree_with_writing_them_piece_by_piece(text: str, size: tuple[int | None, int | None]) -> None:
+    walked = verify.ALL._replace(runs=False)
+    for strict in (False, True):
+        assert (_shaped_records(text, *size, strict, verify.ALL)
+                == _shaped_records(text, *size, strict, walked)), repr(text[:200])
+    assert _answers(text, *size, verify.ALL) == _answers(text, *size, walked), repr(text[:200])
+    assert (_shaped_records(text, None, None, False, verify.ALL, terminal=False)
+            == _shaped_records(text, None, None, False, walked, terminal=False)), repr(text[:200])
+
+
+def test_coloured_runs_are_written_at_once() -> None:
+    """The shortcut answers on a spinner's redraws (rich, uv), and equals the walk there: one write a frame."""
+    from textclean.pipeline.verify import screen
+
+    class Counted(screen.Model):
+        writes = 0
+
+        def put_narrow(self, text: str) -> None:
+            Counted.writes += 1
+            super().put_narrow(text)
+
+    frames = "".join(f"\r\x1b[2K\x1b[37m{spinner}\x1b[0m \x1b[2mResolving dependencies...\x1b[0m ({count}/5)"
+                     for count, spinner in enumerate("⠋⠙⠹⠸⠼⠴"))
+    text = frames + "\r\x1b[2K\x1b[32mdone\x1b[0m\n"
+    for runs, writes in ((True, 1), (False, 4 * 6 + 1)):
+        Counted.writes = 0
+        pages = Counted(text, 160, 40, shortcuts=verify.ALL._replace(runs=runs)).run()
+        assert Counted.writes == writes and [page.lines for page in pages] == [["done"]]

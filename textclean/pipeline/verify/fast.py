@@ -64,6 +64,7 @@ class Shortcuts(NamedTuple):
     # ... or one whose text differs from a page walked before only in printable characters other than space
     # (a counter, a clock): its lines made from that walk's template (with ``replayed``)
     shaped: bool = True
+    runs: bool = True  # the screen model: text split only by SGR, appended to a row's end, written at once
 
 
 ALL = Shortcuts()

@@ -118,6 +118,7 @@ _SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
 
 _ALT_MODES = (ALT_SCREEN, ALT_SCREEN_1047, ALT_SCREEN_1049)
 _ZERO_WIDTH_JOINER = "\u200d"
+_CSI = grammar.CSI
 _NOT_CR = re.compile("[^\r]")
 
 
@@ -218,6 +219,7 @@ class _State:
         # last one's break run may go on), so a caller can match it and let go of its lines
         self.on_page = on_page
         self.plain_lines_at_once = shortcuts.plain_lines  # lines that only append, each at once
+        self.runs_at_once = shortcuts.runs  # text split only by SGR, appended at once (coloured_run)
         self.strict = strict  # raise at the first undecided page instead of skipping it
         self.columns = columns
         self.terminal = terminal  # False: no terminal (logical lines, no right margin, strings end at BEL)
@@ -1753,6 +1755,7 @@ class Model(_Replays):
         search = _SPECIAL.search
         match_at = grammar.match_at
         unknown_width = self.unknown_width
+        runs = self.runs_at_once
         while position < length:
             if self.lost is not None and self.plain_lines_at_once:
                 position = self.skip_undecided(position)
@@ -1760,14 +1763,24 @@ class Model(_Replays):
                     break
             found = search(text, position)
             stop = found.start() if found else length
+            matched = None  # the sequence at ``stop``, when matched already
             if stop > position:
                 if self.lost is None:
-                    try:
-                        if self.home_at >= 0:
-                            self.flush_home()
-                        self.write(text[position:stop])
-                    except Refusal as exc:
-                        self.lose(f"text at offset {position}: {exc}", position)
+                    run = None
+                    if runs and found is not None and self.home_at < 0 and text.startswith(_CSI, stop):
+                        matched = match_at(text, stop)
+                        if matched is not None and matched.group() in _PLAIN_SGR:
+                            run = self.coloured_run(position, stop, matched)
+                    if run is not None:
+                        stop, found = run
+                        matched = None
+                    else:
+                        try:
+                            if self.home_at >= 0:
+                                self.flush_home()
+                            self.write(text[position:stop])
+                        except Refusal as exc:
+                            self.lose(f"text at offset {position}: {exc}", position)
                 else:
                     self.home_at = -1
                 self.printed = True
@@ -1775,7 +1788,7 @@ class Model(_Replays):
                 break
             char = found.group()
             if char == ESC:
-                match = match_at(text, stop)
+                match = match_at(text, stop) if matched is None else matched
                 if match is None:
                     reason = f"malformed or truncated escape sequence at offset {stop}"
                     self.lose(reason, stop)
@@ -1815,6 +1828,75 @@ class Model(_Replays):
                 if char == "\n" and self.plain_lines_at_once and self.lost is None:
                     position = self.plain_lines(position)
         return self.finish()
+
+    def coloured_run(self, start: int, stop: int, token: re.Match[str]) -> tuple[int, re.Match[str] | None] | None:
+        """The text from ``start`` to the plain SGR ``token`` at ``stop``, and the text after each plain SGR
+        that follows, as far as writing them one by one (:meth:`put_narrow`) would only append: written
+        at once. Then nothing is disputed, pending or shown, the column is known, the row ends at or
+        before the cursor, every character is one cell wide, no piece but the last reaches a margin
+        (the last one, a known right margin: the wrap is pending; at an unknown width, past column 80
+        only with autowrap on: the page is wide) and the work (a pad, then each piece's) is within the
+        budget; an SGR only forgets the character REP repeats, which the next piece sets. Returns where
+        the run ends and the control or sequence there (None: the end of the text); None where no SGR
+        and text follow the first piece, or it is not written at once."""
+        if self.disputed is not None or self.pending or not self.cx_known or self.has_shown:
+            return None
+        grid, cy = self.grid, self.cy
+        row = grid[cy]
+        col = self.cx
+        length = len(row.cells)
+        if row.shown or col < length:
+            return None
+        columns = self.columns
+        if columns is not None:
+            margin: int | None = columns if self.autowrap else columns - 1
+        else:
+            margin = MIN_COLUMNS if self.unknown_width and not self.autowrap else None
+        text = self.text
+        search = _SPECIAL.search
+        pieces = [text[start:stop]]
+        end = col + stop - start
+        at = stop
+        ending: re.Match[str] | None = None
+        while True:
+            after = token.end()
+            following = search(text, after)
+            next_stop = following.start() if following else len(text)
+            if next_stop == after or (margin is not None and end + next_stop - after > margin):
+                break
+            pieces.append(text[after:next_stop])
+            end += next_stop - after
+            at, ending = next_stop, following
+            if following is None or not text.startswith(_CSI, next_stop):
+                break
+            found = grammar.match_at(text, next_stop)
+            if found is None or found.group() not in _PLAIN_SGR:
+                break
+            token = found
+        if len(pieces) == 1 or (margin is not None and col + len(pieces[0]) > margin):
+            return None
+        run = "".join(pieces)
+        if not (run.isascii() or _narrow(run)):
+            return None
+        work = col - length + sum([len(piece) >> 4 for piece in pieces])
+        if self.work_left < work:
+            return None
+        if row is _BLANK:
+            row = grid[cy] = _Row()
+        cells = row.cells
+        if col > length:
+            cells.extend(UNWRITTEN * (col - length))
+        cells.extend(run)
+        self.work_left -= work
+        if columns is not None and end >= columns:
+            self.cx = columns - 1
+            self.pending = True
+        else:
+            self.cx = end
+        if self.unknown_width:
+            self.mark_wide(end)
+        self.last_char = run[-1]
+        return at, ending
 
     def ends_line(self, at: int) -> bool:
         """Whether the CR at ``at`` only ends its row: more CRs, then LF or the end of the text, follow
