@@ -1080,8 +1080,8 @@ Workload = list[tuple[str, str | None, dict[str, Any]]]
 
 def _verifier_workloads(directory: Path, size: int) -> dict[str, Workload]:
     """The committed captures (no terminal; a terminal of unknown size), the recordings (at their size
-    and at an unknown one) and a generated coloured log of ``size``, each text with the cleaner's
-    candidate where it makes one (else None)."""
+    and at an unknown one), a generated coloured log of ``size`` and as many small pages that each differ
+    (issue 23's, at 80x24), each text with the cleaner's candidate where it makes one (else None)."""
     groups: dict[str, list[tuple[str, dict[str, Any]]]] = {"captures": [], "recordings": []}
     for path in sorted(directory.glob("*.raw")):
         text = decode(path.read_bytes())
@@ -1093,6 +1093,7 @@ def _verifier_workloads(directory: Path, size: int) -> dict[str, Workload]:
             groups["recordings"] += [(text, {"columns": meta.get("columns"), "rows": meta.get("lines")}),
                                      (text, {"terminal": True})]
     groups["coloured log"] = [(log_lines(size, colour=True), {"terminal": False})]
+    groups["pages that differ"] = [(_counted_pages(size), {"columns": 80, "rows": 24})]
     out: dict[str, Workload] = {}
     for name, inputs in groups.items():
         out[name] = []
@@ -1119,10 +1120,11 @@ def _verify_all(workload: Workload, shortcuts: verify.Shortcuts) -> None:
 
 def fast_paths(bench: Bench, directory: Path) -> None:
     """Each of the verifier's shortcuts (``verify.Shortcuts``) against the verifier without it, on the
-    committed captures, the recordings and a generated coloured log (first_difference of the cleaner's
-    candidate, else terminal_lines): a ratio above 1 is what the shortcut saves there; the walk (no
-    shortcut) against all of them. CPU time of this process (the machine is shared: wall time is noise
-    here), the settings taking turns within each round, the median of the rounds' ratios."""
+    committed captures, the recordings, a generated coloured log and small pages that differ
+    (first_difference of the cleaner's candidate, else terminal_lines): a ratio above 1 is what the
+    shortcut saves there; the walk (no shortcut) against all of them. CPU time of this process (the
+    machine is shared: wall time is noise here), the settings taking turns within each round, the
+    median of the rounds' ratios."""
     settings = {"every": verify.ALL, "the walk": verify.WALK}
     settings.update({f"no {name}": verify.ALL._replace(**{name: False}) for name in verify.Shortcuts._fields})
     gc_was_enabled = gc.isenabled()

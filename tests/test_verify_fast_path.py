@@ -409,3 +409,117 @@ def test_repeated_pages_are_replayed() -> None:
     assert len(model.memo) == 1 and len(pages) == 201
     assert [page.lines for page in pages[1:]] == [["Xbc", "    Y"]] * 200
     assert _records(text, 80, 24, False, True) == _records(text, 80, 24, False, False)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Pages of one shape (shortcuts.shaped): a page after a home and ED 2 whose text differs from one walked
+# before only in printable characters other than space, outside its escape sequences, made from that
+# walk's template: every page record, refusal and candidate's answer equal to walking it
+
+_HOLE = "#"
+_SHAPED_PIECE = st.one_of(
+    _PAGE_PIECE,
+    st.sampled_from(["#", "##", "#" * 10, "#" * 85, "#\x1b[3b", "#\x1b[2D#", "\x1b#", "\x1b[#m", "\x1b]0;#\x07",
+                     "\x1b[#;5H", " #\t#", "#\x1b[K", "#\r#\n", "#é", "#你#", "#\u0301"]),
+)
+_FILLS = st.lists(st.text(st.sampled_from("09az~![;H é\x1b"), min_size=1, max_size=3), min_size=2, max_size=10)
+
+
+def _filled(skeleton: str, fill: str) -> str:
+    parts = skeleton.split(_HOLE)
+    return "".join(part + (fill[index % len(fill)] if index < len(parts) - 1 else "")
+                   for index, part in enumerate(parts))
+
+
+def _shaped_records(text: str, columns: int | None, rows: int | None, strict: bool,
+                    shortcuts: verify.Shortcuts, terminal: bool = True) -> object:
+    from textclean.pipeline.verify import screen
+
+    try:
+        pages = screen.pages(text, columns, rows, strict=strict, shortcuts=shortcuts, terminal=terminal)
+    except verify.Refusal as exc:
+        return f"unresolvable: {exc} at {exc.offset}"
+    return [tuple(getattr(page, name) for name in screen.Page.__slots__) for page in pages]
+
+
+@given(st.lists(_SHAPED_PIECE, min_size=1, max_size=8).map("".join), _FILLS, _SIZES)
+@example("abc#######\rX\r\n\x1b[3;5HY\r\n", ["0000000", "0000001", "1234567", "9999999"], (80, 24))  # issue 23's
+@example("#\x1b[3b\r\n" + "#" * 85 + "\r\n", ["a", "b", "c", "d"], (80, 24))  # REP copies its hole; a wrapped row
+@example("\x1b#x\n", ["7", "8", "c", "7"], (None, None))  # a hole that makes the sequence (DECSC, DECRC, RIS)
+@example("\x1b[#mx\r\n", ["1", "2", "H", "1", "J"], (None, None))  # ... a parameter or the final
+@example("ab#\n", ["x", "y", "z", " ", "w", "é", "v"], (None, None))  # fills of another shape between
+def test_shaped_pages_agree_with_walking_them(skeleton: str, fills: list[str],
+                                              size: tuple[int | None, int | None]) -> None:
+    text = "".join(_HOME_CLEAR + _filled(skeleton, fill) for fill in fills)
+    shaped, walked = verify.ALL, verify.ALL._replace(replayed=False, shaped=False)
+    for strict in (False, True):
+        assert (_shaped_records(text, *size, strict, shaped)
+                == _shaped_records(text, *size, strict, walked)), repr(text[:200])
+    assert _answers(text, *size, shaped) == _answers(text, *size, walked), repr(text[:200])
+
+
+def test_pages_of_one_shape_are_made_from_a_template() -> None:
+    """The template answers on the shape it is for (pages that never repeat: each is new), and equals the walk."""
+    from benchmarks.bench import _counted_pages
+    from textclean.pipeline.verify import screen
+
+    text = _counted_pages(30 * 300)
+    model = screen.Model(text, 80, 24)
+    pages = model.run()
+    assert model.shapes is not None and len(model.memo) == 1 and len(pages) == 301
+    assert [type(template).__name__ for template in model.shapes.values()] == ["_Shape"]
+    assert [page.lines for page in pages[1:4]] == [["Xbc0000000", "    Y"], ["Xbc0000001", "    Y"],
+                                                   ["Xbc0000002", "    Y"]]
+    walked = verify.ALL._replace(replayed=False, shaped=False)
+    assert _shaped_records(text, 80, 24, False, verify.ALL) == _shaped_records(text, 80, 24, False, walked)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Text split only by SGR written at once (shortcuts.runs): where writing it piece by piece would only
+# append, the same cells, cursor, pending wrap, work and answers as the walk piece by piece
+
+_RUN_PIECE = st.one_of(
+    st.text(st.sampled_from("ab -━⠙é你\t\u200b"), min_size=1, max_size=6),
+    st.text("xyz ", min_size=15, max_size=45),
+    st.sampled_from(["\x1b[32m", "\x1b[0m", "\x1b[1;2m", "\x1b[38:5:1m", "\x1b[m", "\x1b[?5m", "\x1b[2K", "\x1b[K",
+                     "\r", "\r", "\n", "\r\n", "\x1b[A", "\x1b[3G", "\x1b[5b", "\x1b[H\x1b[2J", "\x1b[?7l", "\x1b[?7h",
+                     "\x1b[2;4r", "\x1b[3J", "\x1b[?1049h", "\x1b7", "\x1b8", "\b", "\x1b"]),
+)
+
+
+@given(st.lists(_RUN_PIECE, max_size=30).map("".join), _SIZES | st.sampled_from([(40, 10), (20, 4)]))
+@example("\x1b[32mok\x1b[0m \x1b[33mbuild\x1b[0m step\r\n", (80, 24))
+@example("\r\x1b[2K" + "a" * 30 + "\x1b[1m" + "b" * 9 + "\x1b[m" + "c", (40, 10))  # the last piece reaches the margin
+@example("\r\x1b[2K" + "a" * 30 + "\x1b[1m" + "b" * 9 + "\x1b[m" + "cd", (40, 10))  # ... and one goes past it
+@example("\x1b[?7l" + "a" * 70 + "\x1b[1m" + "b" * 10 + "\x1b[m" + "c\r", (None, None))  # column 81, autowrap off
+@example("\x1b[?7l" + "a" * 30 + "\x1b[1m" + "b" * 9 + "\x1b[m" + "c", (40, 10))  # the margin, autowrap off
+@example("ab\x1b[3G\x1b[1mcd\x1b[me\x1b[2b\n", (None, None))  # past the row's end (a pad), then REP
+@example("abcdef\r\x1b[1mxy\x1b[mz\n", (None, None))  # over the row's text: walked
+def test_coloured_runs_agree_with_writing_them_piece_by_piece(text: str, size: tuple[int | None, int | None]) -> None:
+    walked = verify.ALL._replace(runs=False)
+    for strict in (False, True):
+        assert (_shaped_records(text, *size, strict, verify.ALL)
+                == _shaped_records(text, *size, strict, walked)), repr(text[:200])
+    assert _answers(text, *size, verify.ALL) == _answers(text, *size, walked), repr(text[:200])
+    assert (_shaped_records(text, None, None, False, verify.ALL, terminal=False)
+            == _shaped_records(text, None, None, False, walked, terminal=False)), repr(text[:200])
+
+
+def test_coloured_runs_are_written_at_once() -> None:
+    """The shortcut answers on a spinner's redraws (rich, uv), and equals the walk there: one write a frame."""
+    from textclean.pipeline.verify import screen
+
+    class Counted(screen.Model):
+        writes = 0
+
+        def put_narrow(self, text: str) -> None:
+            Counted.writes += 1
+            super().put_narrow(text)
+
+    frames = "".join(f"\r\x1b[2K\x1b[37m{spinner}\x1b[0m \x1b[2mResolving dependencies...\x1b[0m ({count}/5)"
+                     for count, spinner in enumerate("⠋⠙⠹⠸⠼⠴"))
+    text = frames + "\r\x1b[2K\x1b[32mdone\x1b[0m\n"
+    for runs, writes in ((True, 1), (False, 4 * 6 + 1)):
+        Counted.writes = 0
+        pages = Counted(text, 160, 40, shortcuts=verify.ALL._replace(runs=runs)).run()
+        assert Counted.writes == writes and [page.lines for page in pages] == [["done"]]

@@ -61,6 +61,10 @@ class Shortcuts(NamedTuple):
     plain_lines: bool = True  # the screen model: lines that only append, each at once
     streamed: bool = True  # pages matched as the screen model makes them final
     replayed: bool = True  # the screen model: a page after a home and ED 2 walked before from the same state
+    # ... or one whose text differs from a page walked before only in printable characters other than space
+    # (a counter, a clock): its lines made from that walk's template (with ``replayed``)
+    shaped: bool = True
+    runs: bool = True  # the screen model: text split only by SGR, appended to a row's end, written at once
 
 
 ALL = Shortcuts()

@@ -22,8 +22,8 @@ import re
 from collections.abc import Callable
 from functools import partial
 from itertools import compress
-from operator import is_not
-from typing import Any
+from operator import is_not, itemgetter
+from typing import Any, NamedTuple
 
 from .. import grammar
 from ..grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
@@ -118,6 +118,7 @@ _SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
 
 _ALT_MODES = (ALT_SCREEN, ALT_SCREEN_1047, ALT_SCREEN_1049)
 _ZERO_WIDTH_JOINER = "\u200d"
+_CSI = grammar.CSI
 _NOT_CR = re.compile("[^\r]")
 
 
@@ -218,6 +219,7 @@ class _State:
         # last one's break run may go on), so a caller can match it and let go of its lines
         self.on_page = on_page
         self.plain_lines_at_once = shortcuts.plain_lines  # lines that only append, each at once
+        self.runs_at_once = shortcuts.runs  # text split only by SGR, appended at once (coloured_run)
         self.strict = strict  # raise at the first undecided page instead of skipping it
         self.columns = columns
         self.terminal = terminal  # False: no terminal (logical lines, no right margin, strings end at BEL)
@@ -241,9 +243,11 @@ class _State:
         self.lines_read: dict[str, tuple[str, int]] = {}  # plain_lines: what a line with sequences writes
         self.cr_run = (0, False)  # where the run of CRs last read ends, and whether LF or the end follows it
         self.replays = shortcuts.replayed  # pages walked before from the same state: replayed (_Replays)
-        self.memo: dict[str, tuple[dict[str, object], int, int, _Changes, _Changes]] = {}
+        self.memo: dict[str, _Memo] = {}
         self.seen: set[str] = set()  # pages walked once after a home and ED 2: the second time, recorded
-        self.recording: tuple[str, dict[str, object], int, int, int, int] | None = None
+        self.recording: tuple[str, dict[str, object], int, int, int, int, str | None] | None = None
+        # pages by their shape (_SHAPE): None once seen, then the template of a walk (_Shape), or _NO_SHAPE
+        self.shapes: dict[str, _Shape | None] | None = {} if shortcuts.shaped and shortcuts.replayed else None
         self.fresh_at = -1  # where the last home and ED 2 ended (the walk may replay from there)
         self.tight = False  # plain_lines met the work budget: the page's walk read it (never replayed)
         self.reset_state()
@@ -1454,31 +1458,54 @@ class _Replays(_Breaks):
 
     def replay(self, at: int) -> int:
         """At ``at``, just after a home and ED 2: the pages walked before from this state, replayed (the
-        last one's walk recorded for the next time). Returns where the walk goes on."""
+        last one's walk recorded for the next time), or made from the template of a page of the same shape
+        (:meth:`shape_template`). Returns where the walk goes on."""
         text, pages = self.text, self.pages
         recording, self.recording = self.recording, None
         if recording is not None:  # the page since the last home and ED 2, walked: remembered if it ended here
-            body, state, count, work, scrolls, start = recording
+            body, state, count, work, scrolls, start, shape = recording
             # the page decided (a reason names offsets), its break run not extended, the next one at the end
             done, page = pages[-2:] if len(pages) > 1 else (None, None)
-            if (len(pages) == count + 1 and done is not None and page is not None and done.reason is None
-                    and done.break_end == start and page.start == start + len(body)
-                    and page.break_end == at == page.start + len(_FRESH_BREAK)
-                    and self.work_left >= work - self.work_left and self.state_key() == state):
+            valid = (len(pages) == count + 1 and done is not None and page is not None and done.reason is None
+                     and done.break_end == start and page.start == start + len(body)
+                     and page.break_end == at == page.start + len(_FRESH_BREAK)
+                     and self.work_left >= work - self.work_left and self.state_key() == state)
+            if valid:
+                assert done is not None
                 if len(self.memo) >= _MEMO_LIMIT:
                     self.memo.clear()
                 fields = state["page"]  # the page as it began (so began the next one): only what changed is set
                 assert isinstance(fields, tuple)
                 self.memo[body] = (state, work - self.work_left, self.scrolls - scrolls,
                                    _changes(fields, _page_fields(done)), _changes(_NEW_PAGE, fields))
+            if shape is not None and self.shapes is not None:
+                made = self.shape_template(body, start, self.memo[body], work) if valid else None
+                self.shapes[shape] = _NO_SHAPE if made is None else made
         known_state: dict[str, object] | None = None
+        shapes = self.shapes
         while True:
             end = text.find(_FRESH_BREAK, at, at + _MEMO_BODY)
             if end < 0:
                 return at
             body = text[at:end]
             known = self.memo.get(body)
-            if known is None and body not in self.seen:
+            kind: str | None = None
+            template: _Shape | None = None
+            if known is None and shapes is not None:
+                kind = body.translate(_SHAPE)
+                template = shapes.get(kind, _NO_SHAPE)
+                if template is None:  # seen once: this page, if new, is recorded for a template
+                    kind = None if body in self.seen else kind
+                elif template is not _NO_SHAPE and all(
+                        text.startswith(token, at + offset) for offset, token in template.tokens):
+                    known = template.memo
+                else:
+                    if kind not in shapes:
+                        if len(shapes) >= _SEEN_LIMIT:
+                            shapes.clear()
+                        shapes[kind] = None
+                    kind, template = None, None
+            if known is None and kind is None and body not in self.seen:
                 # the first time only noted: pages that never repeat pay a set lookup, not a record of state
                 if len(self.seen) >= _SEEN_LIMIT:
                     self.seen.clear()
@@ -1489,7 +1516,8 @@ class _Replays(_Breaks):
                 if known_state is None:
                     return at
             if known is None or self.work_left < known[1] or known[0] != known_state:
-                self.recording = (body, known_state, len(pages), self.work_left, self.scrolls, at)
+                self.recording = (body, known_state, len(pages), self.work_left, self.scrolls, at,
+                                  kind if known is None else None)
                 return at
             # the walk's every charge lowers the budget, and the recording's stayed within it: so does this
             self.work_left -= known[1]
@@ -1497,12 +1525,109 @@ class _Replays(_Breaks):
             done = pages[-1]
             done.end = end
             _set_page_fields(done, known[3])
+            if template is not None:
+                source = body + template.literals
+                done.lines = ["".join(line(source)) for line in template.lines]
             at = end + len(_FRESH_BREAK)
             page = Page(end, at)
             _set_page_fields(page, known[4])  # the walk left the state as it found it: its page too
             pages.append(page)
             if self.on_page is not None:
                 self.on_page(pages)
+
+    def shape_template(self, body: str, at: int, memo: _Memo, budget: int) -> _Shape | None:
+        """The template of the page ``body`` at ``at``, just walked from the state ``memo`` starts from with
+        ``budget`` work left: for a page of the same shape (the same text but for printable characters
+        other than space outside its escape sequences, which are the same), its walk is this one's with
+        those characters in the cells they took (the walk reads them only as one cell wide, printable and
+        not blank: tests/test_verify_fast_path.py). Where each line's characters come from is read from
+        walks of the page with those characters replaced by digits of their offset (base 94, as many
+        walks as digits), each from the same state (copied, compared) and ending as this one did; the
+        template must rebuild all of their lines and this page's. None where any of it fails."""
+        text = self.text
+        tokens: list[tuple[int, str]] = []
+        fixed = bytearray(len(body))  # offsets inside escape sequences: kept as they are
+        offset = body.find(ESC)
+        while offset >= 0:
+            found = grammar.match_at(text, at + offset)
+            if found is None or found.end() > at + len(body):
+                return None
+            tokens.append((offset, found.group()))
+            fixed[offset:found.end() - at] = b"\x01" * (found.end() - at - offset)
+            offset = body.find(ESC, found.end() - at)
+        changes = dict(memo[3])
+        want = list(changes.pop("lines", ()))  # type: ignore[call-overload]
+        rest = tuple(changes.items())
+        count = len(_CLASS)
+        digits = 1 if len(body) <= count else 2
+        if len(body) > count ** digits:
+            return None
+        walks = []
+        for digit in range(digits):
+            step = count ** digit
+            marked = "".join(_CLASS[offset // step % count] if not fixed[offset] and char in _CLASS_INDEX else char
+                             for offset, char in enumerate(body))
+            walked = self.walk_alone(marked, memo, budget)
+            if walked is None or walked[1] != rest or len(walked[0]) != len(want):
+                return None
+            walks.append((marked, walked[0]))
+        literals: list[str] = []
+        lines = []
+        for index, line in enumerate(want):
+            sources = []
+            columns = [walk[1][index] for walk in walks]
+            if any(len(column) != len(line) for column in columns):
+                return None
+            for chars in zip(*columns, strict=True):
+                if chars[0] in _CLASS_INDEX:
+                    if not all(char in _CLASS_INDEX for char in chars):
+                        return None
+                    source = sum(_CLASS_INDEX[char] * count ** digit for digit, char in enumerate(chars))
+                    if source >= len(body) or fixed[source] or body[source] not in _CLASS_INDEX:
+                        return None
+                elif len(set(chars)) == 1:
+                    if chars[0] not in literals:
+                        literals.append(chars[0])
+                    source = len(body) + literals.index(chars[0])
+                else:
+                    return None
+                sources.append(source)
+            lines.append(itemgetter(*sources) if sources else _EMPTY_LINE)
+        template = _Shape(tuple(tokens), (memo[0], memo[1], memo[2], rest, memo[4]), tuple(lines),
+                          "".join(literals))
+        for source, expected in [(body, want)] + [(marked, made) for marked, made in walks]:
+            joined = source + template.literals
+            if ["".join(line(joined)) for line in template.lines] != expected:
+                return None
+        return template
+
+    def walk_alone(self, body: str, memo: _Memo, budget: int) -> tuple[list[str], _Changes] | None:
+        """``body`` walked by a model of its own from the state ``memo`` starts from (every attribute of the
+        state key copied, then compared) with ``budget`` work left: its lines and its page's other changes,
+        where it ends as ``memo`` says (the same state, work, scrolls and next page), else None."""
+        state = memo[0]
+        alone = Model(body + _FRESH_BREAK, self.columns, self.height, self.strict, None, self.terminal)
+        for name, value in vars(self).items():
+            if name not in _UNKEYED:
+                kind = type(value)
+                setattr(alone, name, kind(value) if kind in (list, set, dict) else value)
+        fields = state["page"]
+        assert isinstance(fields, tuple)
+        _set_page_fields(alone.pages[0], _changes(_NEW_PAGE, fields))
+        alone.work_left = budget
+        if alone.state_key() != state:
+            return None
+        alone.recording = (body, state, 1, budget, alone.scrolls, 0, None)
+        try:
+            alone.run()
+        except Refusal:
+            return None
+        made = alone.memo.get(body)
+        if made is None or made[1:3] != memo[1:3] or made[4] != memo[4]:
+            return None
+        changes = dict(made[3])
+        lines = list(changes.pop("lines", ()))  # type: ignore[call-overload]
+        return lines, tuple(changes.items())
 
 
 class Model(_Replays):
@@ -1630,6 +1755,7 @@ class Model(_Replays):
         search = _SPECIAL.search
         match_at = grammar.match_at
         unknown_width = self.unknown_width
+        runs = self.runs_at_once
         while position < length:
             if self.lost is not None and self.plain_lines_at_once:
                 position = self.skip_undecided(position)
@@ -1637,14 +1763,24 @@ class Model(_Replays):
                     break
             found = search(text, position)
             stop = found.start() if found else length
+            matched = None  # the sequence at ``stop``, when matched already
             if stop > position:
                 if self.lost is None:
-                    try:
-                        if self.home_at >= 0:
-                            self.flush_home()
-                        self.write(text[position:stop])
-                    except Refusal as exc:
-                        self.lose(f"text at offset {position}: {exc}", position)
+                    run = None
+                    if runs and found is not None and self.home_at < 0 and text.startswith(_CSI, stop):
+                        matched = match_at(text, stop)
+                        if matched is not None and matched.group() in _PLAIN_SGR:
+                            run = self.coloured_run(position, stop, matched)
+                    if run is not None:
+                        stop, found = run
+                        matched = None
+                    else:
+                        try:
+                            if self.home_at >= 0:
+                                self.flush_home()
+                            self.write(text[position:stop])
+                        except Refusal as exc:
+                            self.lose(f"text at offset {position}: {exc}", position)
                 else:
                     self.home_at = -1
                 self.printed = True
@@ -1652,7 +1788,7 @@ class Model(_Replays):
                 break
             char = found.group()
             if char == ESC:
-                match = match_at(text, stop)
+                match = match_at(text, stop) if matched is None else matched
                 if match is None:
                     reason = f"malformed or truncated escape sequence at offset {stop}"
                     self.lose(reason, stop)
@@ -1692,6 +1828,75 @@ class Model(_Replays):
                 if char == "\n" and self.plain_lines_at_once and self.lost is None:
                     position = self.plain_lines(position)
         return self.finish()
+
+    def coloured_run(self, start: int, stop: int, token: re.Match[str]) -> tuple[int, re.Match[str] | None] | None:
+        """The text from ``start`` to the plain SGR ``token`` at ``stop``, and the text after each plain SGR
+        that follows, as far as writing them one by one (:meth:`put_narrow`) would only append: written
+        at once. Then nothing is disputed, pending or shown, the column is known, the row ends at or
+        before the cursor, every character is one cell wide, no piece but the last reaches a margin
+        (the last one, a known right margin: the wrap is pending; at an unknown width, past column 80
+        only with autowrap on: the page is wide) and the work (a pad, then each piece's) is within the
+        budget; an SGR only forgets the character REP repeats, which the next piece sets. Returns where
+        the run ends and the control or sequence there (None: the end of the text); None where no SGR
+        and text follow the first piece, or it is not written at once."""
+        if self.disputed is not None or self.pending or not self.cx_known or self.has_shown:
+            return None
+        grid, cy = self.grid, self.cy
+        row = grid[cy]
+        col = self.cx
+        length = len(row.cells)
+        if row.shown or col < length:
+            return None
+        columns = self.columns
+        if columns is not None:
+            margin: int | None = columns if self.autowrap else columns - 1
+        else:
+            margin = MIN_COLUMNS if self.unknown_width and not self.autowrap else None
+        text = self.text
+        search = _SPECIAL.search
+        pieces = [text[start:stop]]
+        end = col + stop - start
+        at = stop
+        ending: re.Match[str] | None = None
+        while True:
+            after = token.end()
+            following = search(text, after)
+            next_stop = following.start() if following else len(text)
+            if next_stop == after or (margin is not None and end + next_stop - after > margin):
+                break
+            pieces.append(text[after:next_stop])
+            end += next_stop - after
+            at, ending = next_stop, following
+            if following is None or not text.startswith(_CSI, next_stop):
+                break
+            found = grammar.match_at(text, next_stop)
+            if found is None or found.group() not in _PLAIN_SGR:
+                break
+            token = found
+        if len(pieces) == 1 or (margin is not None and col + len(pieces[0]) > margin):
+            return None
+        run = "".join(pieces)
+        if not (run.isascii() or _narrow(run)):
+            return None
+        work = col - length + sum([len(piece) >> 4 for piece in pieces])
+        if self.work_left < work:
+            return None
+        if row is _BLANK:
+            row = grid[cy] = _Row()
+        cells = row.cells
+        if col > length:
+            cells.extend(UNWRITTEN * (col - length))
+        cells.extend(run)
+        self.work_left -= work
+        if columns is not None and end >= columns:
+            self.cx = columns - 1
+            self.pending = True
+        else:
+            self.cx = end
+        if self.unknown_width:
+            self.mark_wide(end)
+        self.last_char = run[-1]
+        return at, ending
 
     def ends_line(self, at: int) -> bool:
         """Whether the CR at ``at`` only ends its row: more CRs, then LF or the end of the text, follow
@@ -2005,7 +2210,7 @@ _SEEN_LIMIT = 4096
 #: (replayed by difference), the scroll count (by difference: no saved cursor reads it), the CR run read
 #: last (it ends before the page: read again), the memos and where the last home and ED 2 ended.
 _UNKEYED = ("text", "on_page", "pages", "work_left", "scrolls", "cr_run", "lines_read", "memo", "recording",
-            "seen", "fresh_at")
+            "seen", "fresh_at", "shapes")
 _KEY_TYPES = frozenset((type(None), bool, int, str, tuple, frozenset))
 _PAGE_FIELDS = tuple(slot for slot in Page.__slots__ if slot not in ("start", "break_end", "end"))
 
@@ -2018,6 +2223,28 @@ def _page_fields(page: Page) -> tuple[object, ...]:
 _NEW_PAGE = _page_fields(Page(0, 0))  # a page record as made, before its break run sets any field
 
 _Changes = tuple[tuple[str, object], ...]
+#: A page's walk remembered: the state it starts from, its work, its scrolls, its page's changes, the next page's
+_Memo = tuple[dict[str, object], int, int, _Changes, _Changes]
+
+#: The characters a page's walk reads only as printable, one cell wide and not blank (outside its escape
+#: sequences): a page's shape is its text with each of them read as ``a`` (:meth:`_Replays.shape_template`)
+_CLASS = "".join(map(chr, range(0x21, 0x7F)))
+_CLASS_INDEX = {char: index for index, char in enumerate(_CLASS)}
+_SHAPE = str.maketrans(_CLASS, "a" * len(_CLASS))
+_EMPTY_LINE = itemgetter(slice(0, 0))
+
+
+class _Shape(NamedTuple):
+    """A page's walk as a template: its escape sequences (offset, text), its memo (the page's changes but
+    its lines), and its lines, each the characters at these offsets of the page's text + ``literals``."""
+
+    tokens: tuple[tuple[int, str], ...]
+    memo: _Memo
+    lines: tuple[Callable[[str], Any], ...]
+    literals: str
+
+
+_NO_SHAPE = _Shape((), ({}, 0, 0, (), ()), (), "")  # a shape whose template failed (or not the one met)
 
 
 def _changes(before: tuple[object, ...], after: tuple[object, ...]) -> _Changes:
