@@ -311,6 +311,18 @@ class _State:
             raise Refusal("needs more work than the model allows for this input size")
 
 
+
+    def lose(self, reason: str, offset: int | None = None) -> None:
+        """The current page is undecided: keep the first reason (and the raw offset it names), skip to the
+        next break."""
+        if self.strict:
+            raise Refusal(reason, offset, page=len(self.pages) - 1)
+        if self.page.reason is None:
+            self.page.reason = reason
+            self.page.reason_offset = offset
+        self.lost = reason
+        self.page.lines.clear()
+
 class _Moves(_State):
     """Controls and cursor moves: rows, columns, the region, scrolling, the page's place on the screen."""
 
@@ -1630,204 +1642,9 @@ class _Replays(_Breaks):
         return lines, tuple(changes.items())
 
 
-class Model(_Replays):
-    """Feed a whole text; :meth:`run` returns what each page shows: pages, page breaks and the state that
-    outlives a page."""
-
-    # -- pages ---------------------------------------------------------------------------------------
-
-    def page_lines(self) -> list[str]:
-        """The page's informative lines so far: scrolled-off rows, then the screen's unshown rows."""
-        if self.unknown_width:
-            self.wraps_below(False)
-        out = [line for line in self.history if _informative(line)] if self.history else []
-        pieces = list(self.tail)
-        grid = self.grid
-        self.charge(len(grid))  # every row is visited, blank or not: a tall screen broken often costs
-        previous = -1
-        for index in compress(range(len(grid)), map(_WRITTEN, grid)):  # the shared blank row: no line
-            if pieces and index > previous + 1:
-                line = "".join(pieces)  # a blank row below a wrapped one ends its line
-                if _informative(line):
-                    out.append(line)
-                pieces = []
-            previous = index
-            row = grid[index]
-            if row.cells and not (pieces or row.wrapped or row.wrap_disputed or row.shown):
-                self.charge(len(row.cells))  # a row that is a line of its own: what the checks below come to
-                line = _render(row)
-                if _informative(line):
-                    out.append(line)
-                continue
-            if not (row.cells or pieces or row.wrapped or row.wrap_disputed or row.shown):
-                continue
-            if row.wrap_disputed and index + 1 < len(grid):
-                self.wrap_read(row, grid[index + 1])
-            if row.shown:
-                if pieces or (row.wrapped and index + 1 < len(grid) and not grid[index + 1].shown):
-                    raise Refusal("a line shown before the alternate screen continues after it")
-                continue
-            if not row.cells and not row.wrapped and not pieces:
-                continue  # a blank line
-            self.charge(len(row.cells))
-            pieces.append(_render(row))
-            if not row.wrapped:
-                line = "".join(pieces)
-                if _informative(line):
-                    out.append(line)
-                pieces = []
-        if pieces:
-            line = "".join(pieces)
-            if _informative(line):
-                out.append(line)
-        return out
-
-    def begin_break(self, start: int, end: int, resets: bool, erases_history: bool = False) -> None:
-        """A page-break sequence at ``raw[start:end]``: a new page, unless the run of breaks goes on.
-        ``erases_history``: it is ED 3 or RIS (the run's first decides what the page before loses)."""
-        pages = self.pages
-        if self.printed or not self.breaks_seen:
-            page = pages[-1]
-            page.end = start
-            page.full = self.lost is None and self.screen_full()
-            inherits = dict(self.set_on)
-            if self.alt_on is not None:
-                inherits["the alternate screen"] = self.alt_on
-            pages.append(Page(start, end, inherits=inherits, erases_history=erases_history))
-            if self.on_page is not None:
-                self.on_page(pages)
-        else:
-            pages[-1].break_end = end
-        if resets:
-            pages[-1].resets = True
-        self.breaks_seen = True
-        self.printed = False
-
-    def screen_full(self) -> bool:
-        """Whether every row of the screen may hold a line: then a line end the cleaned text adds at the
-        page's end scrolls its top row into the history (at an unknown height, a screen anchored at
-        its top with fewer than 24 rows has blank rows below)."""
-        grid = self.grid
-        if self.anchored and self.height is None and len(grid) < MIN_ROWS:
-            return False
-        self.charge(len(grid))
-        return _BLANK not in grid and all(_informative(_render(row)) for row in grid)
-
-    def emit(self) -> None:
-        """Move what the page shows into its record (before a break changes the screen)."""
-        if self.lost is None:
-            self.pages[-1].lines.extend(self.page_lines())
-        if self.history:
-            self.history = []
-        if self.tail:
-            self.tail = []
-
-    def finish(self) -> list[Page]:
-        try:
-            self.flush_home()
-        except Refusal as exc:
-            self.lose(str(exc), exc.offset)
-        if self.lost is None:
-            try:
-                self.emit()
-            except Refusal as exc:
-                self.lose(f"at the end: {exc}", exc.offset)
-        self.page.end = len(self.text)
-        return self.pages
-
-    def lose(self, reason: str, offset: int | None = None) -> None:
-        """The current page is undecided: keep the first reason (and the raw offset it names), skip to the
-        next break."""
-        if self.strict:
-            raise Refusal(reason, offset, page=len(self.pages) - 1)
-        if self.page.reason is None:
-            self.page.reason = reason
-            self.page.reason_offset = offset
-        self.lost = reason
-        self.page.lines.clear()
-
-    # -- feeding -------------------------------------------------------------------------------------
-
-    def run(self) -> list[Page]:
-        text = self.text
-        position = 0
-        length = len(text)
-        search = _SPECIAL.search
-        match_at = grammar.match_at
-        unknown_width = self.unknown_width
-        runs = self.runs_at_once
-        while position < length:
-            if self.lost is not None and self.plain_lines_at_once:
-                position = self.skip_undecided(position)
-                if position >= length:
-                    break
-            found = search(text, position)
-            stop = found.start() if found else length
-            matched = None  # the sequence at ``stop``, when matched already
-            if stop > position:
-                if self.lost is None:
-                    run = None
-                    if runs and found is not None and self.home_at < 0 and text.startswith(_CSI, stop):
-                        matched = match_at(text, stop)
-                        if matched is not None and matched.group() in _PLAIN_SGR:
-                            run = self.coloured_run(position, stop, matched)
-                    if run is not None:
-                        stop, found = run
-                        matched = None
-                    else:
-                        try:
-                            if self.home_at >= 0:
-                                self.flush_home()
-                            self.write(text[position:stop])
-                        except Refusal as exc:
-                            self.lose(f"text at offset {position}: {exc}", position)
-                else:
-                    self.home_at = -1
-                self.printed = True
-            if found is None:
-                break
-            char = found.group()
-            if char == ESC:
-                match = match_at(text, stop) if matched is None else matched
-                if match is None:
-                    reason = f"malformed or truncated escape sequence at offset {stop}"
-                    self.lose(reason, stop)
-                    # A string left open swallows what follows, breaks included: nothing after is decided.
-                    self.poisoned = reason
-                    return self.finish()
-                end = match.end()
-                token = text[stop:end]
-                if token in _PLAIN_SGR and self.home_at < 0:
-                    self.last_char = ""  # SGR changes nothing a page shows or leaves (what sequence() does)
-                else:
-                    self.sequence(token, stop, end)
-                    if self.fresh_at == end and self.replays:
-                        end = self.replay(end)
-                position = end
-            else:
-                if self.lost is None:
-                    try:
-                        if self.home_at >= 0:
-                            self.flush_home()
-                        if char == "\r" and (not unknown_width or text.startswith("\n", stop + 1)):
-                            self.carriage_return()  # what control() comes to for this CR
-                            if text.startswith("\n", stop + 1):
-                                # CR LF: the LF read now, as the next turn would (no home pending, none lost)
-                                stop += 1
-                                char = "\n"
-                                self.line_feed()
-                                self.carriage_return()
-                        else:
-                            self.control(char, char == "\r" and self.ends_line(stop))
-                    except Refusal as exc:
-                        self.lose(f"{_control_label(char)} at offset {stop}: {exc}", stop)
-                else:
-                    self.home_at = -1
-                position = stop + 1
-                self.last_char = ""
-                if char == "\n" and self.plain_lines_at_once and self.lost is None:
-                    position = self.plain_lines(position)
-        return self.finish()
+class _Runs(_Replays):
+    """Text that only appends, written at once: plain lines (what a line with sequences writes,
+    remembered), runs of text split only by SGR, and the CR runs that only end a row."""
 
     def coloured_run(self, start: int, stop: int, token: re.Match[str]) -> tuple[int, re.Match[str] | None] | None:
         """The text from ``start`` to the plain SGR ``token`` at ``stop``, and the text after each plain SGR
@@ -2016,6 +1833,196 @@ class Model(_Replays):
                 return None  # layout_known may refuse it
             work += erases  # layout_known's charge for the row
         return chars, work
+
+
+
+class Model(_Runs):
+    """Feed a whole text; :meth:`run` returns what each page shows: pages, page breaks and the state that
+    outlives a page."""
+
+    # -- pages ---------------------------------------------------------------------------------------
+
+    def page_lines(self) -> list[str]:
+        """The page's informative lines so far: scrolled-off rows, then the screen's unshown rows."""
+        if self.unknown_width:
+            self.wraps_below(False)
+        out = [line for line in self.history if _informative(line)] if self.history else []
+        pieces = list(self.tail)
+        grid = self.grid
+        self.charge(len(grid))  # every row is visited, blank or not: a tall screen broken often costs
+        previous = -1
+        for index in compress(range(len(grid)), map(_WRITTEN, grid)):  # the shared blank row: no line
+            if pieces and index > previous + 1:
+                line = "".join(pieces)  # a blank row below a wrapped one ends its line
+                if _informative(line):
+                    out.append(line)
+                pieces = []
+            previous = index
+            row = grid[index]
+            if row.cells and not (pieces or row.wrapped or row.wrap_disputed or row.shown):
+                self.charge(len(row.cells))  # a row that is a line of its own: what the checks below come to
+                line = _render(row)
+                if _informative(line):
+                    out.append(line)
+                continue
+            if not (row.cells or pieces or row.wrapped or row.wrap_disputed or row.shown):
+                continue
+            if row.wrap_disputed and index + 1 < len(grid):
+                self.wrap_read(row, grid[index + 1])
+            if row.shown:
+                if pieces or (row.wrapped and index + 1 < len(grid) and not grid[index + 1].shown):
+                    raise Refusal("a line shown before the alternate screen continues after it")
+                continue
+            if not row.cells and not row.wrapped and not pieces:
+                continue  # a blank line
+            self.charge(len(row.cells))
+            pieces.append(_render(row))
+            if not row.wrapped:
+                line = "".join(pieces)
+                if _informative(line):
+                    out.append(line)
+                pieces = []
+        if pieces:
+            line = "".join(pieces)
+            if _informative(line):
+                out.append(line)
+        return out
+
+    def begin_break(self, start: int, end: int, resets: bool, erases_history: bool = False) -> None:
+        """A page-break sequence at ``raw[start:end]``: a new page, unless the run of breaks goes on.
+        ``erases_history``: it is ED 3 or RIS (the run's first decides what the page before loses)."""
+        pages = self.pages
+        if self.printed or not self.breaks_seen:
+            page = pages[-1]
+            page.end = start
+            page.full = self.lost is None and self.screen_full()
+            inherits = dict(self.set_on)
+            if self.alt_on is not None:
+                inherits["the alternate screen"] = self.alt_on
+            pages.append(Page(start, end, inherits=inherits, erases_history=erases_history))
+            if self.on_page is not None:
+                self.on_page(pages)
+        else:
+            pages[-1].break_end = end
+        if resets:
+            pages[-1].resets = True
+        self.breaks_seen = True
+        self.printed = False
+
+    def screen_full(self) -> bool:
+        """Whether every row of the screen may hold a line: then a line end the cleaned text adds at the
+        page's end scrolls its top row into the history (at an unknown height, a screen anchored at
+        its top with fewer than 24 rows has blank rows below)."""
+        grid = self.grid
+        if self.anchored and self.height is None and len(grid) < MIN_ROWS:
+            return False
+        self.charge(len(grid))
+        return _BLANK not in grid and all(_informative(_render(row)) for row in grid)
+
+    def emit(self) -> None:
+        """Move what the page shows into its record (before a break changes the screen)."""
+        if self.lost is None:
+            self.pages[-1].lines.extend(self.page_lines())
+        if self.history:
+            self.history = []
+        if self.tail:
+            self.tail = []
+
+    def finish(self) -> list[Page]:
+        try:
+            self.flush_home()
+        except Refusal as exc:
+            self.lose(str(exc), exc.offset)
+        if self.lost is None:
+            try:
+                self.emit()
+            except Refusal as exc:
+                self.lose(f"at the end: {exc}", exc.offset)
+        self.page.end = len(self.text)
+        return self.pages
+
+    # -- feeding -------------------------------------------------------------------------------------
+
+    def run(self) -> list[Page]:
+        text = self.text
+        position = 0
+        length = len(text)
+        search = _SPECIAL.search
+        match_at = grammar.match_at
+        unknown_width = self.unknown_width
+        runs = self.runs_at_once
+        while position < length:
+            if self.lost is not None and self.plain_lines_at_once:
+                position = self.skip_undecided(position)
+                if position >= length:
+                    break
+            found = search(text, position)
+            stop = found.start() if found else length
+            matched = None  # the sequence at ``stop``, when matched already
+            if stop > position:
+                if self.lost is None:
+                    run = None
+                    if runs and found is not None and self.home_at < 0 and text.startswith(_CSI, stop):
+                        matched = match_at(text, stop)
+                        if matched is not None and matched.group() in _PLAIN_SGR:
+                            run = self.coloured_run(position, stop, matched)
+                    if run is not None:
+                        stop, found = run
+                        matched = None
+                    else:
+                        try:
+                            if self.home_at >= 0:
+                                self.flush_home()
+                            self.write(text[position:stop])
+                        except Refusal as exc:
+                            self.lose(f"text at offset {position}: {exc}", position)
+                else:
+                    self.home_at = -1
+                self.printed = True
+            if found is None:
+                break
+            char = found.group()
+            if char == ESC:
+                match = match_at(text, stop) if matched is None else matched
+                if match is None:
+                    reason = f"malformed or truncated escape sequence at offset {stop}"
+                    self.lose(reason, stop)
+                    # A string left open swallows what follows, breaks included: nothing after is decided.
+                    self.poisoned = reason
+                    return self.finish()
+                end = match.end()
+                token = text[stop:end]
+                if token in _PLAIN_SGR and self.home_at < 0:
+                    self.last_char = ""  # SGR changes nothing a page shows or leaves (what sequence() does)
+                else:
+                    self.sequence(token, stop, end)
+                    if self.fresh_at == end and self.replays:
+                        end = self.replay(end)
+                position = end
+            else:
+                if self.lost is None:
+                    try:
+                        if self.home_at >= 0:
+                            self.flush_home()
+                        if char == "\r" and (not unknown_width or text.startswith("\n", stop + 1)):
+                            self.carriage_return()  # what control() comes to for this CR
+                            if text.startswith("\n", stop + 1):
+                                # CR LF: the LF read now, as the next turn would (no home pending, none lost)
+                                stop += 1
+                                char = "\n"
+                                self.line_feed()
+                                self.carriage_return()
+                        else:
+                            self.control(char, char == "\r" and self.ends_line(stop))
+                    except Refusal as exc:
+                        self.lose(f"{_control_label(char)} at offset {stop}: {exc}", stop)
+                else:
+                    self.home_at = -1
+                position = stop + 1
+                self.last_char = ""
+                if char == "\n" and self.plain_lines_at_once and self.lost is None:
+                    position = self.plain_lines(position)
+        return self.finish()
 
     def skip_undecided(self, position: int) -> int:
         """On an undecided page, the text, controls, SGR and EL 0 from ``position`` on at once: for each the
