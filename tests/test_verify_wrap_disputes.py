@@ -143,6 +143,12 @@ READ = {
     "scrolled off full": (HOME + "top\r\n" + "x" * 10 + "yy" + UP + "\r" + ERASE_ROW + "w" * 10 + "\r\n"
                           + "".join(f"line {n}\r\n" for n in range(8))),
     "the progress frame, then a full row above text": PROGRESS + REDRAW + "y" * 10 + "\r\nnext\r\n",
+    # the row below is blank but its own flag is disputed: xterm's line goes on through it to the third row
+    "a blank row between, its flag disputed too": (
+        HOME + "top\r\n" + "x" * 10 + "y" * 10 + "zz" + UP + "\r" + ERASE_ROW + "\r\n\r\nnext\r\n"),
+    # 9 cells and a zero-width space: a terminal that gives it a cell fills the row (docs/design.md, 'Cells')
+    "the head rewritten with a character of uncertain width": (
+        HOME + "top\r\n" + "x" * 10 + "yy" + UP + "\r" + ERASE_ROW + "w" * 9 + "\u200b\r\n"),
 }
 
 
@@ -159,6 +165,8 @@ def test_tmux_drops_the_wrap_flag_where_the_dispute_is_read() -> None:
     assert shown[0] == ["top", "x" * 10, "zz"]
     assert shown[1] == ["top", "w" * 10, "yy"]
     assert shown[3][-2:] == ["y" * 10, "next"]
+    assert shown[4] == ["top", "x" * 10, "", "zz", "next"]
+    assert shown[5] == ["top", "w" * 9 + "\u200b", "yy"]
 
 
 @pytest.mark.parametrize("name", list(READ))
