@@ -4,6 +4,7 @@ reference it replaced, and a page's walk reused for an identical page (session.M
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -253,3 +254,16 @@ _PAGE_ENDS = st.sampled_from(["", "\r", "\r\r", "x\r", "x\r\r", "\n", "\r\n", "\
 def test_short_pages_are_fed_as_the_general_walk_on_generated_streams(pages_: list[str],
                                                                       display: dict[str, object]) -> None:
     _same_walks(_CLEAR + _CLEAR.join(pages_), display)
+
+
+@PROPERTY
+@given(st.text(st.sampled_from(["\x1b", "[", "?", "0", "1", "2", "3", ";", ":", "H", "f", "J", "h", "l", "c", "x"]),
+               max_size=40))
+def test_break_part_candidates_are_the_candidates_that_are_parts(text: str) -> None:
+    """pages.split scans for grammar.BREAK_PART_CANDIDATE: the same parts at the same offsets as the
+    parts among BREAK_CANDIDATE's matches."""
+    def parts(pattern: re.Pattern[str]) -> list[tuple[tuple[int, int], grammar.BreakPart]]:
+        found = ((m.span(), grammar.break_part(m.group())) for m in pattern.finditer(text))
+        return [(span, part) for span, part in found if part is not None]
+
+    assert parts(grammar.BREAK_PART_CANDIDATE) == parts(grammar.BREAK_CANDIDATE)

@@ -69,7 +69,7 @@ def split(text: str) -> list[Page]:
     described_flags = _NO_BREAK
     run_start = run_end = 0
     home_start, home_end = 0, -1
-    for m in grammar.BREAK_CANDIDATE.finditer(text):
+    for m in grammar.BREAK_PART_CANDIDATE.finditer(text):
         part = part_of(m.group())
         if part is None:
             continue

@@ -328,6 +328,12 @@ class _Walker:
 
     def begin(self, page: pages.Page) -> tuple[ScreenModel, bool]:
         """The model ``page`` is written on; True when it continues a main screen with frozen rows."""
+        if page.start and page.homed and page.cleared and not page.reset and not page.switch:
+            # a later page after a clear and a home on the screen it is on: what the checks below come
+            # to for it (most pages of a session)
+            if self.modes[1] and self.modes[0] is not None:
+                raise Unresolved(f"page break at offset {page.start} in origin mode (DECOM) with a scroll region")
+            return self._fresh((0, 0)), False
         previous = self.previous
         if page.start == 0 and self.fresh:
             # a new terminal: an empty screen, the cursor home, default modes, the main screen; a
@@ -706,10 +712,20 @@ def _feed_short(model: ScreenModel, text: str, start: int, end: int, tally: list
         last = token[-1]
         if last == "\n":
             model.line_feed(token)
-        elif last == "\r" and at + len(token) == end:  # (CRs at the end are one token: that one is tried first)
+        elif last == "\r":
+            if at + len(token) != end:
+                model.last_char = None  # a CR within a line: _feed_token's
+            # (else CRs at the end: one token, tried before a CR alone; one carriage return, as _feed's)
             model.carriage_return()
         else:
-            _feed_token(model, token, at, tally)
+            act = _ACTS.get(token)
+            if act is None:
+                _feed_token(model, token, at, tally)
+            else:  # what _feed_token does for a sequence planned before (none is REP or DECRST)
+                model.last_char = None
+                tally[0] += 1
+                tally[1] += len(token)
+                act(model)
         at += len(token)
     if pieces[-1]:
         write(pieces[-1])
