@@ -4,6 +4,7 @@ reference it replaced, and a page's walk reused for an identical page (session.M
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from strategies import CSI, plain_text_runs, sgr, terminal_streams
 
 from oracle.asciicast import read_asciicast
 from textclean.pipeline import grammar, pages, redraw, session
+from textclean.pipeline.screen import WRAP, ScreenModel
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CAPTURES = [*sorted(FIXTURES.glob("*.raw")), *sorted((FIXTURES / "sessions").glob("*.raw")),
@@ -150,3 +152,118 @@ def test_small_pages_reuse_their_walk(monkeypatch: pytest.MonkeyPatch) -> None:
     hits = _hits(monkeypatch)
     assert _resolved(text, True, columns=80, rows=24) == expected
     assert len(hits) >= 190
+
+
+# --- short pages: one pass over a page's tokens and line ends (session._feed_short) -------------------
+def _model_state(model: ScreenModel) -> tuple[object, ...]:
+    """What a page's model holds that a later step reads (rows, pins, cursor, top, modes, REP's
+    character, the budget and its low water)."""
+    rows = model.rows
+    return (
+        [(r.cells, r.ending, r.ending is WRAP, r.written, r.kind, r.special, r.ambiguous) for r in rows],
+        [index for index, row in enumerate(rows) if row in model.pins], sorted(map(tuple, model.pins.values())),
+        model.row, model.col, model.top, model.top_known, model.cursor_known, model.blank, model.pending_wrap,
+        model.wrap_disputed, model.col_disputed, model.last_char, model.margins, model.origin, model.saved,
+        getattr(model, "saved_screen", None), model.cursor_saved, model.pad_budget, model.low_water,
+        [rows.index(row) for row in model.joins_disputed if row in rows],
+    )
+
+
+def _fed(text: str, short: int, **display: object) -> tuple[object, ...]:
+    """resolve's outcome with pages below ``short`` characters fed by _feed_short (0: none, the general
+    _feed), each page's model as it ends and the budget after each kept page, and how many pages took it."""
+    states: list[object] = []
+    taken: list[int] = []
+    done, failed, feed_short = session._Walker.done, session._Walker.failed, session._feed_short
+
+    def record_done(walker: session._Walker, model: ScreenModel) -> None:
+        states.append(_model_state(model))
+        done(walker, model)
+
+    def record_failed(walker: session._Walker) -> None:
+        current = walker.current
+        states.append(("kept", None if current is None else _model_state(current), walker.budget))
+        failed(walker)
+
+    def counting(*args: object) -> None:
+        taken.append(1)
+        feed_short(*args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(session, "MEMO", False)  # every page walked
+        patch.setattr(session, "_SHORT_PAGE_CHARS", short)
+        patch.setattr(session._Walker, "done", record_done)
+        patch.setattr(session._Walker, "failed", record_failed)
+        patch.setattr(session, "_feed_short", counting)
+        outcome = _resolved(text, False, **display)
+    return outcome, states, len(taken)
+
+
+def _same_walks(text: str, display: dict[str, object], short: int = 10**9) -> int:
+    """Every page fed by _feed_short (``short``: pages below it) gives what the general _feed gives: the
+    outcome, the models and the budgets; returns how many pages took the short path."""
+    outcome, states, taken = _fed(text, short, **display)
+    expected, expected_states, none = _fed(text, 0, **display)
+    assert none == 0
+    assert (outcome, states) == (expected, expected_states)
+    return taken
+
+
+def test_short_pages_are_fed_as_the_general_walk_on_captures() -> None:
+    """Every page of every capture through the short path (whatever its length: no line is long enough
+    for the string path there, but it is the walk's equal too), and at its default bound."""
+    taken = 0
+    for path in CAPTURES:
+        text = _read(path)
+        if len(text) > 200_000:
+            text = text[:200_000]  # (a run of CRs is tried at each CR: quadratic past a short page)
+        for display in _DISPLAYS:
+            taken += _same_walks(text, display)
+            _same_walks(text, display, session._SHORT_PAGE_CHARS)
+    assert taken > 100
+
+
+def test_counted_pages_take_the_short_path() -> None:
+    """Not vacuous: issue 23's pages that each differ (a frame counter) are short pages, and the default
+    bound sends them there."""
+    text = "".join(f"{_CLEAR}abc{count:07d}\rX\r\n{CSI}3;5HY\r\n" for count in range(50))
+    assert _same_walks(text, {"columns": 80, "rows": 24}, session._SHORT_PAGE_CHARS) == 51  # (and the empty first)
+
+
+# what a short page holds: every control and sequence the walk acts on or refuses, CR runs before a line
+# end or at the page's end, backspace runs, REP after text and after a line end
+_SHORT = [
+    st.sampled_from(["\r", "\r\r", "\r\r\n", "\n", "\b", "\b\b\b", "\t", "\x07", "\x00", "\x1b", "\x9b2K", "\x85",
+                     "\udc80", "日", "e\u0301", "a\u200d", "━", " ", "  \r\n"]),
+    st.sampled_from([CSI + "3b", CSI + "b", CSI + "K", CSI + "1K", CSI + "2K", CSI + "A", CSI + "2B", CSI + "3C",
+                     CSI + "D", CSI + "E", CSI + "F", CSI + "5G", CSI + "3;5H", CSI + "9;90H", CSI + "2d", CSI + "X",
+                     CSI + "@", CSI + "P", CSI + "L", CSI + "M", CSI + "S", CSI + "T", CSI + "2;4r", CSI + "?6h",
+                     CSI + "?7l", CSI + "?25l", CSI + "J", CSI + "1J", "\x1b7", "\x1b8", "\x1bM", "\x1bD", "\x1bE",
+                     CSI + "s", CSI + "u", CSI + "99999999999C"]),
+    sgr(),
+]
+
+
+_PAGE_ENDS = st.sampled_from(["", "\r", "\r\r", "x\r", "x\r\r", "\n", "\r\n", "\r\r\n", CSI + "2b", "\b"])
+
+
+@PROPERTY
+@given(st.lists(st.tuples(terminal_streams([*_SHORT, *_BREAKS], max_lines=3), _PAGE_ENDS).map("".join),
+                min_size=1, max_size=4),
+       st.sampled_from(_DISPLAYS))
+def test_short_pages_are_fed_as_the_general_walk_on_generated_streams(pages_: list[str],
+                                                                      display: dict[str, object]) -> None:
+    _same_walks(_CLEAR + _CLEAR.join(pages_), display)
+
+
+@PROPERTY
+@given(st.text(st.sampled_from(["\x1b", "[", "?", "0", "1", "2", "3", ";", ":", "H", "f", "J", "h", "l", "c", "x"]),
+               max_size=40))
+def test_break_part_candidates_are_the_candidates_that_are_parts(text: str) -> None:
+    """pages.split scans for grammar.BREAK_PART_CANDIDATE: the same parts at the same offsets as the
+    parts among BREAK_CANDIDATE's matches."""
+    def parts(pattern: re.Pattern[str]) -> list[tuple[tuple[int, int], grammar.BreakPart]]:
+        found = ((m.span(), grammar.break_part(m.group())) for m in pattern.finditer(text))
+        return [(span, part) for span, part in found if part is not None]
+
+    assert parts(grammar.BREAK_PART_CANDIDATE) == parts(grammar.BREAK_CANDIDATE)

@@ -235,11 +235,12 @@ def from_segments(text: str, segments: list[session.Segment], refusal: Refused |
         if refusal is not None:
             raise refusal
         raise Refused(UNSUPPORTED_CONTROL, (first.why if first is not None else None) or "no page to clean")
-    cleaned = [s for s in segments if s.text is not None]
-    removed = Removed(
-        escape_sequences=sum(s.sequences for s in cleaned),
-        escape_chars=sum(s.sequence_chars for s in cleaned),
-    )
+    sequences = sequence_chars = 0
+    for segment in segments:  # (one loop: a session of small pages has a segment a page)
+        if segment.text is not None:
+            sequences += segment.sequences
+            sequence_chars += segment.sequence_chars
+    removed = Removed(escape_sequences=sequences, escape_chars=sequence_chars)
     return Candidate(session.assemble(text, segments), removed, tuple(segments))
 
 

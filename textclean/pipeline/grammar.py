@@ -444,6 +444,11 @@ ALTERNATE_SCREEN_MODES = (ALT_SCREEN_1049, ALT_SCREEN_1047, ALT_SCREEN)
 #: Every sequence that may be a page break or its first half: ED, CUP / HVP, DECSET / DECRST, RIS
 #: (:func:`break_part` says which are).
 BREAK_CANDIDATE = re.compile(rf"\x1b\[\??[0-9;]*[{ED}{CUP}{HVP}{SM}{RM}]|\x1b{RIS}")
+#: :data:`BREAK_CANDIDATE` less what :func:`break_part` never reads as a part: CUP / HVP with a field
+#: other than 0 or 1 or a third field, ED with ``?``, SM / RM without it. The same parts at the same
+#: offsets (no candidate holds an ESC, so skipping one moves no other), and a session's cursor
+#: positions are skipped by the scan instead of matched.
+BREAK_PART_CANDIDATE = re.compile(rf"\x1b(?:\[(?:0*1?(?:;0*1?)?[{CUP}{HVP}]|[0-9;]*{ED}|\?[0-9;]*[{SM}{RM}])|{RIS})")
 
 
 class BreakPart(NamedTuple):

@@ -61,41 +61,52 @@ def split(text: str) -> list[Page]:
     pages: list[Page] = []
     append = pages.append
     part_of = grammar.break_part
+    inert_at = grammar.INERT_SEQUENCE.match
     start = body = 0  # the open page: where its break run starts and ends
     flags = _NO_BREAK
     parts: list[tuple[grammar.BreakPart, bool]] = []  # the last break run's parts (open until the next)
+    described: list[tuple[grammar.BreakPart, bool]] = []  # the parts of the last run described, and flags
+    described_flags = _NO_BREAK
     run_start = run_end = 0
     home_start, home_end = 0, -1
-    for m in grammar.BREAK_CANDIDATE.finditer(text):
+    for m in grammar.BREAK_PART_CANDIDATE.finditer(text):
         part = part_of(m.group())
         if part is None:
             continue
-        if part.kind == "home":
+        kind = part.kind
+        if kind == "home":
             home_start, home_end = m.span()
             continue
         at = m.start()
-        if part.kind == "erase" and home_end == at:
+        if kind == "erase" and home_end == at:
             at, homed = home_start, True  # the run starts at the home
-        elif part.kind == "erase" and part.mode == 0:
+        elif kind == "erase" and part.mode == 0:
             continue  # ED 0 not right after a home breaks nothing
         else:
             homed = False
-        if parts and _only_inert(text, run_end, at):
+        # (most breaks follow a page's text: its first character is no inert sequence's start)
+        if parts and (run_end == at or inert_at(text, run_end, at) is not None) and _only_inert(text, run_end, at):
             parts.append((part, homed))
             run_end = m.end()
             continue
         if parts:  # the run before is complete: the page before it ends where it starts
-            append(Page(start, body, run_start, *flags))
+            append(_page((start, body, run_start) + flags))
             start, body = run_start, run_end
-            flags = _describe(tuple(parts))
+            if parts != described:  # a session repeats one break run: described once in a row
+                described, described_flags = parts, _describe(tuple(parts))
+            flags = described_flags
         parts = [(part, homed)]
         run_start, run_end = at, m.end()
     if parts:
-        append(Page(start, body, run_start, *flags))
+        append(_page((start, body, run_start) + flags))
         start, body = run_start, run_end
         flags = _describe(tuple(parts))
-    append(Page(start, body, len(text), *flags))
+    append(_page((start, body, len(text)) + flags))
     return pages
+
+
+# Page(...) without the Python-level __new__ namedtuple writes (a page of a session builds one)
+_page = functools.partial(tuple.__new__, Page)
 
 
 _NO_BREAK: tuple[bool, bool, bool, str, str, bool, int] = (False, False, False, "", "", False, 0)

@@ -174,7 +174,14 @@ class LineModel:
         if self.col_disputed:
             raise Unresolved(f"a character written where terminals disagree on the cursor's column "
                              f"({self.col_disputed})")
-        self._write(text)
+        row = self.rows[self.row]
+        cells = row.cells
+        if self.col == len(cells) and text.isascii():  # _write's ASCII run appended to the row, inline
+            row.written += len(text)
+            cells.extend(text)
+            self.col += len(text)
+        else:
+            self._write(text)
         if self.columns is not None and self.col >= self.columns:
             raise Unresolved(f"a row reaches the right margin of {self.columns} columns (autowrap)")
         if self.row != len(self.rows) - 1 and self._unknown_width():

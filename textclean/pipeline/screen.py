@@ -21,7 +21,7 @@ margin an unknown height hides, a relative move from the pending-wrap column, an
 
 from __future__ import annotations
 
-from .model import MIN_COLUMNS, SCREEN_LINES, settled_width
+from .model import MIN_COLUMNS, SCREEN_LINES, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 from .redraw import INERT_MARK, ONE_CELL_TEXT, UNWRITTEN, WIDEST_COLUMNS, LineModel, Row, Unresolved
 
 
@@ -30,6 +30,8 @@ class _Wrap(str):
 
 
 WRAP = _Wrap("")
+#: A screen model's ``frozen`` tallies: it never freezes a row (``freezes``), so they stay empty.
+_NEVER_FROZEN: dict[str, list[int]] = {"cr": [0, 0], "bs": [0, 0], "multiline": [0, 0]}
 
 
 def _blank(row: Row) -> bool:
@@ -50,8 +52,7 @@ class ScreenModel(LineModel):
     def __init__(
         self,
         input_length: int,
-        *,
-        columns: int | None,
+        columns: int | None,  # (positional too: keywords cost a page of a session more than its checks)
         rows: int | None,
         top_known: bool,
         blank: bool = False,
@@ -60,7 +61,21 @@ class ScreenModel(LineModel):
         origin: bool = False,
         terminal: bool = True,
     ) -> None:
-        super().__init__(input_length, screen_lines=rows or SCREEN_LINES, terminal=terminal)
+        # LineModel.__init__'s attributes, in its order, set here (a page of a session builds one model:
+        # the call and its keywords cost as much as the rest); a screen model never freezes its rows
+        self.screen_lines = rows or SCREEN_LINES
+        self.columns = None
+        self.terminal = terminal
+        self.col_disputed = ""
+        self.rows = [Row()]
+        self.live = 0
+        self.wide_frozen = -1
+        self.frozen = _NEVER_FROZEN
+        self.row = 0
+        self.col = 0
+        self.saved = None
+        self.wrapped_since_save = False
+        self.pad_budget = self.low_water = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * input_length
         self.width = columns
         self.height = rows
         self.top = 0
@@ -82,7 +97,7 @@ class ScreenModel(LineModel):
         # line): a state, read only where a terminal that keeps the join shows another line (check_pins)
         self.joins_disputed: list[Row] = []
         self.cursor_saved = False  # DECSC / SCOSC on this page: a terminal keeps it across breaks
-        if cursor is not None:
+        if cursor is not None and cursor != (0, 0):
             self._place(*cursor)
 
     # --- geometry ---------------------------------------------------------------------------------
@@ -260,7 +275,8 @@ class ScreenModel(LineModel):
         return True
 
     def write(self, text: str) -> None:
-        self._require_cursor()
+        if not self.cursor_known:
+            self._require_cursor()
         if self.col_disputed:
             raise Unresolved(f"a character written where terminals disagree on the cursor's column "
                              f"({self.col_disputed})")
@@ -278,8 +294,24 @@ class ScreenModel(LineModel):
                 row = self.rows[self.row]
                 row.written += n
                 cells = row.cells
-                if col == len(cells):
+                length = len(cells)
+                if col == length:
                     cells.extend(text)
+                    self.col = col + n
+                    self.pending_wrap = False
+                    return
+                # over cells or past the row's end: what _prepare charges (the cells written, then the
+                # padding) as one charge where the budget covers both, so nothing else differs
+                budget = self.pad_budget - (n if col < length else n + col - length)
+                if budget >= 0 and not (row.special or row.ambiguous):
+                    self.pad_budget = budget
+                    if budget < self.low_water:
+                        self.low_water = budget
+                    if col > length:
+                        cells.extend([UNWRITTEN] * (col - length))
+                        cells.extend(text)
+                    else:
+                        cells[col : col + n] = text
                     self.col = col + n
                 else:
                     self._put_narrow(row, text)
@@ -484,9 +516,17 @@ class ScreenModel(LineModel):
 
     # --- moves within a row -----------------------------------------------------------------------
     def carriage_return(self) -> None:
-        self._require_cursor()
-        self._settled()
-        super().carriage_return()
+        if not self.cursor_known:
+            self._require_cursor()
+        self.pending_wrap = self.wrap_disputed = False  # _settled
+        self.col_disputed = ""
+        if self.width is None:
+            super().carriage_return()  # its layout checks read an unknown width
+            return
+        row = self.rows[self.row]
+        if not row.kind:
+            row.kind = "cr"  # row.mark("cr")
+        self.col = 0
 
     def backspace(self) -> None:
         self._require_cursor()
@@ -662,23 +702,26 @@ class ScreenModel(LineModel):
         self._ensure(self.row)
 
     def line_feed(self, ending: str) -> None:
-        self._require_cursor()
-        self._settled()  # LF implies CR (docs/design.md, "The display model")
+        if not self.cursor_known:
+            self._require_cursor()
+        self.pending_wrap = self.wrap_disputed = False  # LF implies CR (docs/design.md, "The display model")
+        self.col_disputed = ""
         if not self.top_known:
             super().line_feed(ending)
             return
-        row = self.rows[self.row]
+        rows = self.rows
+        index = self.row
+        row = rows[index]
         if not row.ending and row.ending is not WRAP:
             row.ending = ending
         if self.margins is None:  # _index without a region, inline (a line feed per walked line)
+            index += 1  # the row below, or on the last row the new last row the screen scrolls to
             height = self.height
-            if height is not None and self.row - self.top == height - 1:
+            if height is not None and index - self.top == height:
                 self.top += 1  # the top row scrolls off and stays, in order
-                self.row = self.top + height - 1
-            else:
-                self.row += 1
-            if self.row >= len(self.rows):
-                self._ensure(self.row)
+            self.row = index
+            if index == len(rows):
+                rows.append(Row())
         else:
             self._index()
         self.col = 0
@@ -742,8 +785,17 @@ class ScreenModel(LineModel):
         height, width = self.height, self.width
         if self.top_known and height is not None and width is not None and column is not None and not self.origin:
             # a known screen, its top known: every check below passes, and the position is clamped
-            self._place(min(row, height - 1), min(column, width - 1))
-            self.rows[self.row].mark("multiline")
+            # (_place and the row's mark("multiline"), inline)
+            index = self.top + (row if row < height else height - 1)
+            rows = self.rows
+            while len(rows) <= index:
+                rows.append(Row())
+            self.row = index
+            self.col = column if column < width else width - 1
+            self.cursor_known = True
+            self.pending_wrap = self.wrap_disputed = False
+            self.col_disputed = ""
+            rows[index].kind = "multiline"
             return
         self._anchor()
         self._settle_top()

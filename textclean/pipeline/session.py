@@ -207,16 +207,21 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
     carried: dict[int, str] = {}  # kept pages, and what earlier pages leave them that the candidate would not
     candidate_alt = False  # the screen the candidate is on: only kept pages' raw breaks switch it
     memo = fast and MEMO
+    tokens = _TOKEN_OR_BACKSPACES if fast else _TOKEN
+    append = segments.append
     for index, page in enumerate(pages.split(text)):
+        start, body, end, cleared, homed, reset, _, switch, _, _ = page
         raw_alt = walker.on_alt
         reusable = False
-        if memo and page.start and page.cleared and page.homed and not page.reset and not page.switch \
-                and page.end - page.body <= _MEMO_CHARS and walker.on_defaults() and index not in keep:
+        if memo and start and cleared and homed and not reset and not switch and end - body <= _MEMO_CHARS \
+                and not raw_alt and walker.modes == _DEFAULT_MODES and index not in keep:
+            # (a clear and a home here leave what _Walked assumes: the main screen, no scroll region,
+            # origin mode off)
             reusable = True
             walked = walker.last
-            if walked is not None and page.end - page.body == len(walked.body) \
-                    and text.startswith(walked.body, page.body) and walker.reuse(walked):
-                segments.append(Segment(page, walked.text, None, *walked.tally))
+            if walked is not None and end - body == len(walked.body) \
+                    and text.startswith(walked.body, body) and walker.reuse(walked):
+                append(_segment((page, walked.text, None) + walked.tally))
                 continue
         try:
             model, continues = walker.begin(page)  # a kept page too: its break switches screens, resets
@@ -225,15 +230,16 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
             walker.current = model
             model.low_water = start_budget = model.pad_budget
             tally = [0, 0]
-            _feed(model, text, page.body, page.end, tally, _TOKEN_OR_BACKSPACES if fast else _TOKEN, fast)
-            model.check_pins()
+            _feed(model, text, body, end, tally, tokens, fast)
+            if model.pins or model.joins_disputed:
+                model.check_pins()
             start_row = _check_frozen(model, walker.frozen) if continues else 0
             walker.done(model)
             rendered = _render(model, start_row, ending)
-            segments.append(Segment(page, rendered, None, *tally))
+            append(_segment((page, rendered, None, tally[0], tally[1])))
             if reusable:
-                walker.last = _Walked(text[page.body : page.end], rendered, (tally[0], tally[1]), model, start_budget,
-                                     start_budget - model.low_water, start_budget - model.pad_budget)
+                walker.last = _walked((text[body:end], rendered, (tally[0], tally[1]), model, start_budget,
+                                       start_budget - model.low_water, start_budget - model.pad_budget))
         except Unresolved as exc:
             found = walker.inherited(text[page.start : page.end]) if page.start else None
             if found is None and page.switch and raw_alt != candidate_alt:
@@ -268,6 +274,14 @@ class _Walked(NamedTuple):
     start: int  # the budget the walk started with
     need: int  # the most the walk drew from it at any point (the start less its low water)
     spent: int  # what it drew at the end
+
+
+_DEFAULT_MODES = (None, False)  # no scroll region, origin mode off
+
+
+# Segment(...) and _Walked(...) without the Python-level __new__ a namedtuple has (one each a page)
+_segment = functools.partial(tuple.__new__, Segment)
+_walked = functools.partial(tuple.__new__, _Walked)
 
 
 class _Walker:
@@ -308,11 +322,18 @@ class _Walker:
             model.col_disputed = previous.col_disputed or (
                 "a clear right after column 80 of a screen of unknown width" if previous.at_column_81() else "")
             return self._budgeted(model)
-        return self._budgeted(ScreenModel(self.length, columns=self.columns, rows=self.rows, top_known=True,
-                                          cursor=cursor, margins=margins, origin=origin, terminal=self.terminal))
+        # (positional: the call a session of small pages makes once a page)
+        return self._budgeted(ScreenModel(self.length, self.columns, self.rows, True, False, cursor, margins, origin,
+                                          self.terminal))
 
     def begin(self, page: pages.Page) -> tuple[ScreenModel, bool]:
         """The model ``page`` is written on; True when it continues a main screen with frozen rows."""
+        if page.start and page.homed and page.cleared and not page.reset and not page.switch:
+            # a later page after a clear and a home on the screen it is on: what the checks below come
+            # to for it (most pages of a session)
+            if self.modes[1] and self.modes[0] is not None:
+                raise Unresolved(f"page break at offset {page.start} in origin mode (DECOM) with a scroll region")
+            return self._fresh((0, 0)), False
         previous = self.previous
         if page.start == 0 and self.fresh:
             # a new terminal: an empty screen, the cursor home, default modes, the main screen; a
@@ -388,11 +409,6 @@ class _Walker:
         if page.switch and self.on_alt:
             self.alt_saved = False  # a second entry: tmux keeps the first save, xterm takes a new one
         return self._fresh(cursor), False
-
-    def on_defaults(self) -> bool:
-        """Whether a clear and a home here leave what :class:`_Walked` assumes: the main screen, no scroll
-        region, origin mode off."""
-        return not self.on_alt and self.modes[0] is None and not self.modes[1]
 
     def reuse(self, walked: _Walked) -> bool:
         """What :meth:`done` does after ``walked``'s walk, where walking the page again now would give
@@ -522,7 +538,12 @@ def _render(model: ScreenModel, start_row: int, ending: str) -> str:
             append("".join(cells))
             blank = False
             continue
-        shown = "".join(cells) if cells and cells[-1] is not UNWRITTEN else row.render()
+        if not cells:
+            shown = ""
+        elif cells[-1] is not UNWRITTEN:
+            shown = "".join(cells)
+        else:
+            shown = row.render()
         if not shown or (shown[0] in " \t" and not shown.strip(" \t")):
             if not blank and out:
                 append(row.ending or ending)
@@ -533,7 +554,8 @@ def _render(model: ScreenModel, start_row: int, ending: str) -> str:
         append(row.ending or ending)
     while out and out[-1] in ("\n", "\r\n", "") and (len(out) == 1 or out[-2] in ("\n", "\r\n")):
         out.pop()
-    if out and model.rows[-1].render() and not model.rows[-1].ending:
+    last = model.rows[-1]
+    if out and last.cells and not last.ending and last.render():
         out.pop()  # the last row had no line ending in the raw text: neither has its cleaned form
     return "".join(out)
 
@@ -586,6 +608,9 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
           fast: bool = False) -> None:
     """Each line of ``text[start:end]`` to the model, a token at a time; with ``fast``, a plain line
     (:func:`_plain`) as one :meth:`~ScreenModel.append_line` where the model takes it so."""
+    if fast and end - start < _SHORT_PAGE_CHARS:
+        _feed_short(model, text, start, end, tally)
+        return
     chunk = text[start:end]
     pieces = chunk.split("\n")
     last = len(pieces) - 1
@@ -663,6 +688,47 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
             model.carriage_return()
         offset = piece_end + 1
         index += 1
+
+
+# A line's end (the CRs before its LF: the ending the row records), the CRs that end the page's text,
+# or one token of a line.
+_PAGE_SPLIT = re.compile(rf"(\r*\n|\r+\Z|{_TOKEN_OR_BACKSPACES.pattern})").split
+
+
+def _feed_short(model: ScreenModel, text: str, start: int, end: int, tally: list[int]) -> None:
+    """:func:`_feed` (``fast``) of a page shorter than a line the string path takes, in one pass over its
+    tokens and line ends: what walking each line gives, where batching lines or a line's coloured runs
+    would not pay for their set-up (a session of small pages). Each line end is the line feed ``_feed``
+    gives it (the CRs before its LF its ending), CRs that end the text one carriage return; the tokens
+    between are walked as :func:`_walk_tokens` walks them (no line is long enough for the string path).
+    (Split, not matched: a match object per token cost more than the page's walk.)"""
+    pieces = _PAGE_SPLIT(text[start:end])  # text, token, text, ..., text
+    at = start
+    write = model.write
+    for piece, token in zip(pieces[::2], pieces[1::2], strict=False):  # (texts: one more)
+        if piece:
+            write(piece)
+            at += len(piece)
+        last = token[-1]
+        if last == "\n":
+            model.line_feed(token)
+        elif last == "\r":
+            if at + len(token) != end:
+                model.last_char = None  # a CR within a line: _feed_token's
+            # (else CRs at the end: one token, tried before a CR alone; one carriage return, as _feed's)
+            model.carriage_return()
+        else:
+            act = _ACTS.get(token)
+            if act is None:
+                _feed_token(model, token, at, tally)
+            else:  # what _feed_token does for a sequence planned before (none is REP or DECRST)
+                model.last_char = None
+                tally[0] += 1
+                tally[1] += len(token)
+                act(model)
+        at += len(token)
+    if pieces[-1]:
+        write(pieces[-1])
 
 
 _MARK_LINES = 256
@@ -784,6 +850,9 @@ _inert = inert_cached
 
 #: A shorter line costs the walk less than the string path's set-up.
 _OVERLAY_MIN_CHARS = 96
+#: A page of fewer characters is fed by :func:`_feed_short`: no line of it is long enough for the string
+#: path, and a run of CRs in it (which the split's line ends try at each CR) stays short.
+_SHORT_PAGE_CHARS = _OVERLAY_MIN_CHARS
 
 
 def _overlaid(model: ScreenModel, body: str, tally: list[int]) -> bool:
