@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -525,3 +526,32 @@ def test_coloured_runs_are_written_at_once() -> None:
         Counted.writes = 0
         pages = Counted(text, 160, 40, shortcuts=verify.ALL._replace(runs=runs)).run()
         assert Counted.writes == writes and [page.lines for page in pages] == [["done"]]
+
+
+def test_making_a_template_leaves_the_model_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A template is read from walks of a model of its own, whose state is a copy of the real one's: the
+    real model's state (its rows, history, modes: what the next page reads) is the same after each
+    template is made as before, and the pages after it are what walking them gives."""
+    from benchmarks.bench import _counted_pages
+    from textclean.pipeline.verify import screen
+
+    def snapshot(model: screen.Model) -> dict[str, str]:
+        return {name: repr(value) for name, value in vars(model).items() if name not in screen._UNKEYED}
+
+    made = []
+    real = screen._Replays.shape_template
+
+    def checked(self: screen.Model, *args: object) -> object:
+        before = snapshot(self)
+        template = real(self, *args)
+        made.append(template)
+        assert snapshot(self) == before
+        return template
+
+    monkeypatch.setattr(screen._Replays, "shape_template", checked)
+    text = _counted_pages(30 * 40) + "\x1b[H\x1b[2Jend\r\n"
+    for columns, rows in ((80, 24), (None, None)):
+        model = screen.Model(text, columns, rows)
+        pages = model.run()
+        assert pages[-1].lines == ["end"] and pages[-2].lines == ["Xbc0000039", "    Y"]
+    assert made and all(template is not screen._NO_SHAPE for template in made)
