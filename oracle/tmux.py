@@ -58,6 +58,9 @@ class Capture:
     lines: list[str]
     columns: int
     rows: int
+    # ``show_many(held=True)`` on the alternate screen: the index in ``lines`` of the main screen's first
+    # row (the history is before it, the alternate screen after the main screen); None otherwise
+    held_from: int | None = None
 
 
 class TmuxServer:
@@ -112,7 +115,11 @@ class TmuxServer:
         captures = []
         for name, path, columns, lines in started:
             self._run("wait-for", name)
-            captures.append(Capture(self._stable_capture(name, join_wrapped, held), columns, lines))
+            if held:
+                shown, held_from = self._held_capture(name, join_wrapped)
+                captures.append(Capture(shown, columns, lines, held_from))
+            else:
+                captures.append(Capture(self._stable_capture(name, join_wrapped), columns, lines))
             self._run("kill-window", "-t", f"oracle:{name}")
             path.unlink()
         return captures
@@ -124,36 +131,60 @@ class TmuxServer:
         """What a log viewer shows for ``data``, as tmux draws it: see :func:`no_terminal`."""
         return self.show_many([no_terminal(data, lines)], join_wrapped=True)[0]
 
-    def _capture(self, target: str, join: tuple[str, ...], held: bool) -> str:
-        whole = ("capture-pane", "-p", *join, "-S", "-", "-E", "-", "-t", target)
-        if not held:
-            return self._run(*whole)
+    def _held_parts(self, target: str, join: tuple[str, ...]) -> tuple[str, str, str] | None:
+        """On the alternate screen: the history, the main screen the alternate one hides, and the
+        alternate screen, each as ``capture-pane -p`` prints it; None on the main screen."""
         alternate, history = self._run("display-message", "-p", "-t", target,
                                        "#{alternate_on} #{history_size}").split()
         if alternate != "1":
-            return self._run(*whole)
-        # History, then the main screen the alternate one hides, then the alternate screen.
+            return None
         before = self._run("capture-pane", "-p", *join, "-S", "-", "-E", "-1", "-t", target) if history != "0" else ""
         main = self._run("capture-pane", "-a", "-p", *join, "-S", "-", "-E", "-", "-t", target)
         shown = self._run("capture-pane", "-p", *join, "-S", "0", "-E", "-", "-t", target)
-        return before + main + shown
+        return before, main, shown
 
-    def _stable_capture(self, name: str, join_wrapped: bool, held: bool = False) -> list[str]:
+    def _held_capture(self, name: str, join_wrapped: bool) -> tuple[list[str], int | None]:
+        """:meth:`_stable_capture` with the main screen held under an alternate screen (``show_many``'s
+        ``held``), and the index of its first row."""
+        target = f"oracle:{name}"
+        join = ("-J",) if join_wrapped else ()
+        previous: tuple[str, str, str] | None = None
+        for _ in range(20):
+            parts = self._held_parts(target, join)
+            if parts is None:
+                return self._stable_capture(name, join_wrapped), None
+            if parts == previous:
+                break
+            previous = parts
+            time.sleep(0.05)
+        before, main, shown = (_rows(part) for part in parts)
+        return _trimmed(before + main + shown), len(before)
+
+    def _stable_capture(self, name: str, join_wrapped: bool) -> list[str]:
         previous = None
         join = ("-J",) if join_wrapped else ()
         for _ in range(20):
-            out = self._capture(f"oracle:{name}", join, held)
+            out = self._run("capture-pane", "-p", *join, "-S", "-", "-E", "-", "-t", f"oracle:{name}")
             if out == previous:
                 break
             previous = out
             time.sleep(0.05)
-        lines = out.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()  # the newline after the last row
-        lines = [line.rstrip(" ") for line in lines]
-        while lines and not lines[-1]:
-            lines.pop()
-        return lines
+        return _trimmed(_rows(out))
+
+
+def _rows(out: str) -> list[str]:
+    """``capture-pane -p``'s rows, right-trimmed (it ends each with a line end)."""
+    lines = out.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline after the last row
+    return [line.rstrip(" ") for line in lines]
+
+
+def _trimmed(lines: list[str]) -> list[str]:
+    """``lines`` without the blank rows at the end."""
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
 
 
 def no_terminal(data: bytes, lines: int = 24) -> tuple[bytes, int, int]:

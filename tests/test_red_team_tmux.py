@@ -850,6 +850,27 @@ def test_f22_the_judge_still_finds_a_line_lost_under_the_alternate_screen(judge_
     assert any("'x'" in problem for problem in without_x.problems), without_x.problems
 
 
+# Judge holes found by the session-33 red team (hand-made candidates, not the cleaner's): a row of exactly
+# the width (or one short) ended by CR LF, then a line, before a switch to the alternate screen never left.
+# The held main screen's top row was matched as the rest of a line a cut row began anywhere; it is now
+# matched so only at the boundary between the history and the held main screen (Capture.held_from).
+JUDGE_HOLES_33 = [
+    pytest.param(b"AAAA\r\nBB\x1b[?1049hz", b"AAAABB\x1b[?1049hz", 4, 2, id="4x2"),
+    pytest.param(b"AAAA\r\nBB\r\nC\x1b[?1049hz", b"AAAABB\r\nC\x1b[?1049hz", 4, 3, id="4x3"),
+    pytest.param(b"x" * 80 + b"\r\nnext\r\n\x1b[?1049hz", b"x" * 80 + b"next\r\n\x1b[?1049hz", 80, 24, id="80"),
+    pytest.param(b"x" * 79 + b"\r\nnext\r\nend\r\n\x1b[?1049h\x1b[Hfull\r\n",
+                 b"x" * 79 + b"next\r\nend\r\n\x1b[?1049h\x1b[Hfull\r\n", 80, 24, id="79"),
+]
+
+
+@pytest.mark.parametrize(("raw", "candidate", "columns", "rows"), JUDGE_HOLES_33)
+def test_the_judge_flags_two_lines_joined_above_an_alternate_screen(judge_server, raw: bytes, candidate: bytes,
+                                                                     columns: int, rows: int) -> None:
+    case = tmux_judge.Case(raw, columns, rows, "self", candidate=candidate)
+    tmux_judge.judge([case], judge_server)
+    assert case.problems
+
+
 def test_f22_the_text_is_in_the_candidate() -> None:
     """What F22 is not: a line missing from the candidate's text."""
     result = textclean.clean(F22_RAWS[0].values[0], min_tokens=0, columns=80, rows=24, terminal=True, fresh=True)

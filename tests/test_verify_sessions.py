@@ -40,7 +40,7 @@ class SessionTmux(tmux.TmuxServer):
         self.history = history  # False: the visible screen only
         self._run("set", "-gw", "scroll-on-clear", "on")  # tmux 3.3a's default
 
-    def _stable_capture(self, name: str, join_wrapped: bool = True, held: bool = False) -> list[str]:  # always -J
+    def _stable_capture(self, name: str, join_wrapped: bool = True) -> list[str]:  # always joined (-J)
         previous = None
         for _ in range(20):
             span = ("-S", "-", "-E", "-") if self.history else ()

@@ -50,10 +50,10 @@ server = tmux.server
 JudgeServer = tmux.TmuxServer
 
 
-def _show(srv: JudgeServer, jobs: Sequence[tuple[bytes, int, int]]) -> list[list[str]]:
+def _show(srv: JudgeServer, jobs: Sequence[tuple[bytes, int, int]]) -> list[tmux.Capture]:
     """What tmux shows for each job, wrapped rows joined (``capture-pane -J``), with the main screen
     held under an alternate screen never left (it shows again when that screen is left)."""
-    return [capture.lines for capture in srv.show_many(jobs, join_wrapped=True, held=True)]
+    return srv.show_many(jobs, join_wrapped=True, held=True)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -147,40 +147,40 @@ def on_alternate_screen(prefix: bytes) -> bool:
 
 def subsequence_missing(
     shown: list[str], kept: list[str], columns: int | None = None, *, more: bool = False,
-    alternate_top: bool = False, erased_heads: bool = False,
+    alternate_top: bool = False, erased_heads: bool = False, held_from: int | None = None,
 ) -> str | None:
     """The first non-blank line of ``shown`` not found, in order, among ``kept``; None if all are.
     ``more``: a line may also be found inside a kept line that shows strictly more (the documented
     policy that ends DCS/SOS/PM/APC at BEL, where tmux swallows on to ST). ``alternate_top``: ``shown``
     ends on the alternate screen, whose top row may continue a row scrolled away (one line, the first no
-    other rule finds, may be matched as a tail), and the top row of the main screen held under it may
-    continue the history's last row (matched as the rest of the kept line that row began).
+    other rule finds, may be matched as a tail).
     ``erased_heads``: the raw erased its history (ED 3), which can take the first rows of a wrapped line
     and leave its last ones on the screen: a line may be found as the tail of a kept line (the policy
-    keeps what ED 3 erased)."""
+    keeps what ED 3 erased).
+    ``held_from``: the index in ``shown`` of the main screen held under the alternate one
+    (``Capture.held_from``). Its top row may continue the history's last row where that row filled the
+    width: it is then matched as the rest of the kept line the row began, at that boundary only."""
     at = 0
     tail_left = True
-    cut: tuple[int, int] | None = None  # the kept line a row cut by a hidden row began, and how far
-    for line in shown:
+    cut: tuple[int, int] | None = None  # the kept line the history's last row began, and how far
+    for index, line in enumerate(shown):
         if not line.strip():
             continue
-        continued, cut = cut, None
+        continued, cut = (cut if index == held_from else None), None
         try:
             at = kept.index(line, at) + 1
         except ValueError:
             found = None
-            if alternate_top and continued is not None and kept[continued[0]].startswith(line, continued[1]):
+            if continued is not None and kept[continued[0]].startswith(line, continued[1]):
                 # the rest of that line: tmux 3.3a drops the wrap flag of the row above a region that
                 # scrolls on the alternate screen, so the held main screen's top row starts a line
                 found = continued[0]
-                if _cut_by_a_hidden_row(line, columns):
-                    cut = (found, continued[1] + len(line))
             if found is None and erased_heads and columns is not None:
                 found = next((i for i in range(at, len(kept))
                               if kept[i].endswith(line) and wcswidth(kept[i]) > columns), None)
             if found is None and _cut_by_a_hidden_row(line, columns):
                 found = next((i for i in range(at, len(kept)) if kept[i].startswith(line)), None)
-                if found is not None:
+                if found is not None and held_from is not None and index == held_from - 1:
                     cut = (found, len(line))
             if found is None and more:
                 found = next((i for i in range(at, len(kept)) if _keeps_more(line, kept[i])), None)
@@ -281,7 +281,8 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
             plan.append((case, columns, rows, start, len(points), points))
     captures = _show(srv, jobs)
     for case, columns, rows, start, count, points in plan:
-        raw_lines, cand_lines = captures[start], captures[start + 1]
+        raw_capture = captures[start]
+        raw_lines, cand_lines = raw_capture.lines, captures[start + 1].lines
         candidate = case.candidate if case.terminal else _logged(case.candidate or b"")
         plain = _plain(candidate or b"")
         # No terminal: the strings a log viewer ends at BEL are gone from both texts, nothing swallows.
@@ -290,22 +291,24 @@ def judge(cases: Sequence[Case], srv: JudgeServer) -> None:
         on_alt = on_alternate_screen(case.raw)
         erased = _ERASES_HISTORY.search(case.raw) is not None
         missing = subsequence_missing(raw_lines, cand_lines, columns, more=more, alternate_top=on_alt,
-                                      erased_heads=erased)
+                                      erased_heads=erased, held_from=raw_capture.held_from)
         if missing is not None:
             case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not in the candidate's rendering")
         if plain:
             missing = subsequence_missing(raw_lines, cand_text_lines, columns, more=more, alternate_top=on_alt,
-                                          erased_heads=erased)
+                                          erased_heads=erased, held_from=raw_capture.held_from)
             if missing is not None:
                 case.problems.append(f"{columns}x{rows}: tmux shows {missing!r}, not a line of the candidate")
         for i in range(count):
-            shown = captures[start + 2 + i]
+            before = captures[start + 2 + i]
+            shown = before.lines
             target = cand_text_lines if plain else cand_lines
             if not plain and _HIDING.search(case.candidate or b""):
                 continue  # the candidate's own clears hide lines from its capture: final check only
             missing = subsequence_missing(shown, target, columns, more=more,
                                           alternate_top=on_alternate_screen(case.raw[:points[i]]),
-                                          erased_heads=_ERASES_HISTORY.search(case.raw[:points[i]]) is not None)
+                                          erased_heads=_ERASES_HISTORY.search(case.raw[:points[i]]) is not None,
+                                          held_from=before.held_from)
             if missing is not None:
                 case.problems.append(
                     f"{columns}x{rows}: before the break at {points[i]} tmux showed {missing!r}, lost")
