@@ -89,7 +89,7 @@ def tmux_lines() -> dict[tuple[bytes, int, int], list[str]]:
             for columns, rows in ((80, 24), (10, 5))]
     with tmux_judge.server() as srv:
         captures = srv.show_many(jobs, join_wrapped=True, held=True)
-    return {job: _shown(capture.lines) for job, capture in zip(jobs, captures)}
+    return {job: _shown(capture.lines) for job, capture in zip(jobs, captures, strict=True)}
 
 
 @needs_tmux
