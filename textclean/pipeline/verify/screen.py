@@ -1284,7 +1284,7 @@ class _Breaks(_Sequences):
             _, mode, state = kind.split()
             self.alt_switch(int(mode), state == "on", lost)
             return
-        if not homed:
+        if not homed and self.home_at < 0:  # a pending home leaves no wrap pending, no column in dispute
             self.at_margin(kind)  # tmux keeps the wrap pending across ED: not every terminal may
             if self.unknown_width and self.disputed is None and self.cx_known and self.cx >= MIN_COLUMNS:
                 # past 80 cells of an unknown width: an 80-column terminal's wrap is pending (tmux keeps
@@ -2157,7 +2157,14 @@ class Model(_Runs):
                 and not (self.origin and self.top))
 
     def page_break(self, kind: str, seq: grammar.Sequence, start: int, end: int, homed: bool) -> None:
-        self.home_at = -1
+        home, self.home_at = (-1 if homed else self.home_at), -1
+        if home >= 0 and kind.startswith("alt ") and self.lost is None:
+            # F33-1: a home in the run moves the cursor the other screen starts at (and ?1049h saves)
+            self.home_at = home
+            try:
+                self.flush_home()
+            except Refusal as exc:
+                self.lose(str(exc), exc.offset)
         lost = self.lost
         if lost is None:
             try:
@@ -2199,6 +2206,8 @@ class Model(_Runs):
             self.saved_unknown = True
             # modes were followed through the undecided page: none left means the defaults
             self.bottom, self.top, self.origin, self.autowrap = None, 0, False, True
+        if kind == "ED 3":
+            self.home_at = home  # F33-1: ED 3 leaves the cursor alone: a home before it still applies
         try:
             self.apply_break(kind, lost, homed, end)
         except Refusal as exc:
