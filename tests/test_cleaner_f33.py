@@ -68,14 +68,14 @@ def _variants() -> list[bytes]:
     """The red team's shapes with the home spelt otherwise, each alternate-screen mode, with and
     without text before, and the way back (?1049l restores the cursor ?1049h saved at the home)."""
     out: list[bytes] = []
-    for home in (b"\x1b[H", b"\x1b[1;1H", b"\x1b[;H", b"\x1b[f"):
-        for mode in (b"47", b"1047", b"1049"):
-            on = b"\x1b[?" + mode + b"h"
-            for before in (b"", b"x\r\n", b"\x1b[H\x1b[Jx\r\n", b"x\r\ny\r\nz\r\n"):
-                out.append(before + home + b"\x1b[3J" + on + b"\n\nw\x1b[4H8")
-                out.append(before + home + b"\x1b[3J" + on + b"w\x1b[2H8")
-            out.append(b"x\r\ny\r\n" + home + b"\x1b[3J" + on + b"a\r\nb\x1b[?" + mode + b"lq\r\n")
-            out.append(b"\x1b[H\x1b[Jx\r\ny\r\n" + home + b"\x1b[3J" + on + b"a\x1b[?" + mode + b"l\x1b[2;1Hq")
+    for mode in (b"47", b"1047", b"1049"):
+        on = b"\x1b[?" + mode + b"h"
+        for home in (b"\x1b[H", b"\x1b[1;1H", b"\x1b[;H"):
+            out.append(b"x\r\n" + home + b"\x1b[3J" + on + b"w\x1b[2H8")
+        for before in (b"", b"\x1b[H\x1b[Jx\r\n", b"x\r\ny\r\nz\r\n"):
+            out.append(before + b"\x1b[H\x1b[3J" + on + b"\n\nw\x1b[4H8")
+        out.append(b"x\r\ny\r\n\x1b[H\x1b[3J" + on + b"a\r\nb\x1b[?" + mode + b"lq\r\n")
+        out.append(b"\x1b[H\x1b[Jx\r\ny\r\n\x1b[H\x1b[3J" + on + b"a\x1b[?" + mode + b"l\x1b[2;1Hq")
     # the home after the switch, on the alternate screen (the main screen's cursor stays)
     out.append(b"x\r\ny\r\n\x1b[?1049h\x1b[H\x1b[3Ja\r\nb\x1b[?1049lq\r\n")
     # a home before leaving: ?47l / ?1047l keep it, ?1049l restores the cursor saved before
