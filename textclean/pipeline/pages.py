@@ -32,6 +32,7 @@ class Page(NamedTuple):  # a tuple: a session of small pages builds one per page
     switch: str  # the last screen switch in the run ("?1049h", "?47l", ...), or ""
     erases_history: bool = False  # the run holds ED 3 or RIS (the scrollback is erased)
     switches: int = 0  # how many screen switches the run holds (RIS counts none)
+    switched_homed: bool = False  # the run's last switch left a screen with the cursor at 1;1 (a home before it)
 
 
 def has_break(text: str) -> bool:
@@ -109,7 +110,7 @@ def split(text: str) -> list[Page]:
 _page = functools.partial(tuple.__new__, Page)
 
 
-_NO_BREAK: tuple[bool, bool, bool, str, str, bool, int] = (False, False, False, "", "", False, 0)
+_NO_BREAK: tuple[bool, bool, bool, str, str, bool, int, bool] = (False, False, False, "", "", False, 0, False)
 
 
 def _only_inert(text: str, start: int, end: int) -> bool:
@@ -125,27 +126,30 @@ def _only_inert(text: str, start: int, end: int) -> bool:
 
 
 @functools.lru_cache(maxsize=256)  # a session repeats a few break runs (clear, home + clear) many times
-def _describe(parts: tuple[tuple[grammar.BreakPart, bool], ...]) -> tuple[bool, bool, bool, str, str, bool, int]:
-    cleared = homed = reset = erases_history = False
+def _describe(parts: tuple[tuple[grammar.BreakPart, bool], ...]) -> tuple[bool, bool, bool, str, str, bool, int, bool]:
+    cleared = homed = reset = erases_history = switched_homed = False
     screen = switch = ""
     switches = 0
     for part, after_home in parts:
         if part.kind == "reset":
             cleared = homed = reset = erases_history = True
             screen, switch, switches = "main", "", 0
+            switched_homed = False
         elif part.kind == "switch":
             switch = part.switch
             switches += 1
+            switched_homed = homed
             screen = "alt" if switch.endswith(SM) else "main"
             cleared = screen == "alt"  # the alternate screen starts blank (tmux clears it)
-            homed = False  # a switch leaves the cursor where it is (1049 restores it on leaving)
+            # a switch leaves the cursor where it is, at 1;1 after a home (F33-1); ?1049l restores it
+            homed = homed and switch != "?1049l"
         else:
             homed = homed or after_home
             # ED 3 erases the scrollback only (tmux 3.3a screen_write_clearhistory): no visible row
             # changes, so a run of ED 3 (or home + ED 3) alone does not blank the screen
             cleared = cleared or part.mode != 3
             erases_history = erases_history or part.mode == 3
-    return cleared, homed, reset, screen, switch, erases_history, switches
+    return cleared, homed, reset, screen, switch, erases_history, switches, switched_homed
 
 # --- What a kept page's bytes carry past the next break --------------------------------------------
 # State a clear leaves as it was: scroll margins, origin mode, insert mode, autowrap, left/right

@@ -210,7 +210,7 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
     tokens = _TOKEN_OR_BACKSPACES if fast else _TOKEN
     append = segments.append
     for index, page in enumerate(pages.split(text)):
-        start, body, end, cleared, homed, reset, _, switch, _, _ = page
+        start, body, end, cleared, homed, reset, _, switch, _, _, _ = page
         raw_alt = walker.on_alt
         reusable = False
         if memo and start and cleared and homed and not reset and not switch and end - body <= _MEMO_CHARS \
@@ -372,6 +372,13 @@ class _Walker:
             self.last = None  # the main screen's model may be written again: no walk may share it
             self.main = previous
             self.frozen = [] if previous is None else [(r, r.render()) for r in previous.rows if r.cells]
+            if page.switched_homed and previous is not None:
+                # the run homed on the main screen before it switched (F33-1): its cursor, which ?1049h
+                # saves, is at the screen's top row, a row of its model only where that top is known
+                if previous.top_known:
+                    previous._place(0, 0)
+                else:
+                    self.main = None
             # Freezing and later re-checking the main screen costs its cells at every switch: charged,
             # so that a text toggling screens between main-screen lines cannot go quadratic.
             self._spend(sum(len(row.cells) + 1 for row, _ in self.frozen))
@@ -397,7 +404,11 @@ class _Walker:
                 return self._fresh(at), False
             if main is None or previous is None:
                 raise Unresolved("leaving an alternate screen for a main screen whose state is not known")
-            if page.switch != "?1049l":
+            if page.homed:
+                if not main.top_known:
+                    raise Unresolved(f"a home at offset {page.start} on a main screen whose top is not known")
+                main._place(0, 0)
+            elif page.switch != "?1049l":
                 at = previous.screen_cursor()
                 if at is None or not main.top_known:
                     raise Unresolved(f"{page.switch} leaves the cursor where the alternate screen had it")
