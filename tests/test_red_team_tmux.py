@@ -952,3 +952,27 @@ def test_f30_2_alternate_screen_left_by_1049_without_a_saved_cursor(judge_server
     case = _case(raw, _DISPLAYS[display])
     tmux_judge.judge([case], judge_server)
     assert not case.problems, case.problems
+
+
+# F33-1 (session 33's red team, fuzz/red33.py's alt_switch_matrix): a home, ED 3 and a switch to the
+# alternate screen in one break run. tmux applies the home, so the alternate page starts at the top; the
+# cleaner and the verifier each took the cursor from before the home, and clean() adopted ``x``, ``8``
+# where tmux shows ``x``, ``w``, ``8``. Fixed on both sides (tests/test_cleaner_f33.py,
+# tests/test_verify_f33.py); here the gate end to end, in every display: refused, or nothing lost.
+F33_1_RAWS = [
+    pytest.param(b"\x1b[H\x1b[Jx\r\n\x1b[H\x1b[3J\x1b[?47h\n\nw\x1b[4H8", id="minimised"),
+    pytest.param(b"\x1b[H\x1b[J\n\x1b[H\x1b[3J\x1b[?47h\n\nw\x1b[4H8", id="no-text-before"),
+    pytest.param(b"x\r\n\x1b[H\x1b[3J\x1b[?1049h\n\nw\x1b[4H8", id="1049"),
+    pytest.param(b"x\r\n\x1b[H\x1b[3J\x1b[?1049hw\x1b[2H8", id="1049-CUP-2"),
+    pytest.param(b"\x1b[B\x1b[H\x1b[3J\x1b[?47;25h2\x1b[2Hv", id="mode-list"),
+    pytest.param(b"\x1b[H\x1b[Jx\r\n\x1b[H\x1b[3J\x1b[2J\x1b[?47h\n\nw\x1b[4H8", id="home-ED3-ED2"),
+    pytest.param(b"\x1b[H\x1b[Jx\r\n\x1b7\x1b[H\x1b[3J\x1b[?1049ha\r\nb\x1b[1;3Hc", id="saved-cursor"),
+]
+
+
+@pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))
+@pytest.mark.parametrize("raw", F33_1_RAWS)
+def test_f33_1_a_home_before_ed3_and_a_switch(judge_server, raw: bytes, display: str) -> None:
+    case = _case(raw, _DISPLAYS[display])
+    tmux_judge.judge([case], judge_server)
+    assert not case.problems, case.problems
