@@ -806,3 +806,163 @@ FINDINGS_32 = [
     # session 33 as the judge's reading (the main screen held under the alternate one is shown)
     (b"H\x1b[2J\x1b[mz\x1b[?47;25h\x1b[H\x1b[J\x1bo", ("no-terminal", "unknown", "sized", "fresh")),
 ]
+
+
+# ---------------------------------------------------------------------------------------------------
+# session 33: red team on the judge's reading of an alternate screen never left (the main screen held
+# under it counts as shown) and on pages that differ slightly (the per-page speed paths of both
+# sides: a page reused or replayed after a different inherited state). Run by fuzz/red33.py.
+
+_ALT_IN = [b"\x1b[?47h", b"\x1b[?1047h", b"\x1b[?1049h", b"\x1b[?25;1049h", b"\x1b[?01049h", b"\x1b[?1049;25h",
+           b"\x1b[?047h", b"\x1b[?1047;25h", b"\x1b[?25;47h", b"\x1b[?0001047h"]
+_ALT_OUT = [b"\x1b[?1049l", b"\x1b[?47l", b"\x1b[?1047l", b"\x1b[?25;1049l", b"\x1b[?01049l"]
+_CLEANED_BREAKS = [b"\x1b[2J", b"\x1b[H\x1b[2J", b"\x1b[2J\x1b[H", b"\x1b[3J\x1b[H\x1b[2J", b"\x1bc", b"\x1b[H\x1b[J",
+                   b"\x1b[H\x1b[3J\x1b[2J", b""]
+
+
+def _held_line(rng: random.Random, columns: int) -> bytes:
+    """One line of a page before the alternate screen: plain, coloured, redrawn by CR, exactly the width,
+    wrapped, one short of the width."""
+    kind = rng.choice(["plain", "plain", "sgr", "cr", "exact", "wrap", "short", "cr-exact", "el"])
+    if kind == "sgr":
+        return b"\x1b[32m" + word(rng, rng.randint(1, 6)) + b"\x1b[m " + word(rng, rng.randint(0, 6))
+    if kind == "cr":
+        return word(rng, rng.randint(1, 8)) + b" 10%\r" + word(rng, rng.randint(1, 10)) + b" 100%"
+    if kind == "exact":
+        return word(rng, columns)
+    if kind == "wrap":
+        return word(rng, rng.choice([columns + 1, columns + 3, 2 * columns, 2 * columns + 1, 3 * columns - 1]))
+    if kind == "short":
+        return word(rng, max(1, columns - 1))
+    if kind == "cr-exact":
+        return word(rng, 3) + b"\r" + word(rng, columns)
+    if kind == "el":
+        return word(rng, rng.randint(2, 9)) + b"\r\x1b[K" + word(rng, rng.randint(1, 9))
+    return word(rng, rng.randint(1, 12))
+
+
+def _held_page(rng: random.Random, columns: int, rows: int) -> bytes:
+    count = rng.choice([1, 2, 3, max(1, rows - 1), rows, rows + 1, 2 * rows + 1])
+    out = []
+    for i in range(count):
+        out.append(_held_line(rng, columns))
+        if i < count - 1 or rng.random() < 0.6:
+            out.append(rng.choice([b"\r\n", b"\r\n", b"\n"]))
+    if rng.random() < 0.25:  # a CUU redraw of a line already written
+        up = rng.randint(1, min(3, count))
+        out.append(csi(f"{up}A" if up > 1 else "A") + b"\r" + csi("K") + word(rng, rng.randint(1, 8)) +
+                   csi(f"{up}B" if up > 1 else "B") + b"\r")
+    return b"".join(out)
+
+
+def _alt_body(rng: random.Random, columns: int, rows: int) -> bytes:
+    """What a full-screen program writes: maybe a home and clear, lines (some wrapped), scrolling past
+    the bottom, absolute moves, a scroll region."""
+    out = [rng.choice([b"", b"\x1b[H\x1b[2J", b"\x1b[H", b"\x1b[2J", b"\x1b[H\x1b[J"])]
+    count = rng.choice([0, 1, 2, max(1, rows - 1), rows, rows + 2, 2 * rows])
+    for i in range(count):
+        r = rng.random()
+        if r < 0.15:
+            out.append(csi(f"{rng.randint(1, rows)};{rng.randint(1, columns)}H"))
+        elif r < 0.2:
+            out.append(csi(f"{rng.randint(1, max(1, rows // 2))};{rows}r") + csi(f"{rows};1H"))
+        out.append(_held_line(rng, columns) if rng.random() < 0.7 else word(rng, rng.randint(1, 5)))
+        if i < count - 1 or rng.random() < 0.5:
+            out.append(rng.choice([b"\r\n", b"\n", b"\x1bD\r", b"\r\n"]))
+    return b"".join(out)
+
+
+def alt_held(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Pages cleaned or kept (ED 2, ED 3, RIS, home+ED 0, CR and CUU redraws, wrapped rows, rows of exactly
+    the width, a pending wrap) before an alternate screen entered (?47h, ?1047h, ?1049h, mode lists, leading
+    zeros) and never left, or left and entered again, with text, scrolling and wrapping on it."""
+    out = [rng.choice([b"", b"", b"\x1b[H\x1b[2J", b"$ cmd\r\n"])]
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        out.append(_held_page(rng, columns, rows))
+        if rng.random() < 0.5:
+            out.append(rng.choice(_CLEANED_BREAKS))
+    if rng.random() < 0.2:  # a pending wrap or the cursor mid-row when the screen switches
+        out.append(rng.choice([word(rng, columns), word(rng, 3), b"\x1b[1m" + word(rng, columns)]))
+    out.append(rng.choice(_ALT_IN))
+    out.append(_alt_body(rng, columns, rows))
+    if rng.random() < 0.3:
+        out.append(rng.choice(_ALT_OUT))
+        out.append(_held_page(rng, columns, rows) if rng.random() < 0.7 else b"")
+        if rng.random() < 0.7:
+            out.append(rng.choice(_ALT_IN))
+            out.append(_alt_body(rng, columns, rows))
+    out.append(rng.choice([b"", b"", b"end", b"\r\n", b"\x1b[?25h"]))
+    return b"".join(out)
+
+
+_PAGE_BREAKS = [b"\x1b[H\x1b[2J", b"\x1b[2J\x1b[H", b"\x1bc", b"\x1b[H\x1b[J"]
+
+
+def _small_page(rng: random.Random, columns: int, rows: int, n: int, base: list[bytes]) -> bytes:
+    """One page of ``base`` lines with the slight difference the draw picks: a counter, one changed cell,
+    a CR redraw, CUP / CUU / EL / ECH inside."""
+    lines = list(base)
+    kind = rng.random()
+    if kind < 0.35:
+        lines[rng.randrange(len(lines))] = b"n=%d" % n
+    elif kind < 0.55:
+        i = rng.randrange(len(lines))
+        if lines[i] and b"\x1b" not in lines[i]:
+            j = rng.randrange(len(lines[i]))
+            lines[i] = lines[i][:j] + bytes([rng.choice(b"#@XYZ")]) + lines[i][j + 1:]
+    elif kind < 0.65:
+        i = rng.randrange(len(lines))
+        lines[i] = b"wait\r" + lines[i]
+    out = []
+    for i, line in enumerate(lines):
+        out.append(line)
+        if i < len(lines) - 1:
+            out.append(b"\r\n")
+    r = rng.random()
+    if r < 0.1:
+        out.append(csi(f"{rng.randint(1, rows)};{rng.randint(1, columns)}H") + b"@")
+    elif r < 0.2:
+        out.append(csi("A") + b"\r" + csi("K") + b"up%d" % n + csi("B"))
+    elif r < 0.27:
+        out.append(b"\r" + csi("2X") + b"e")
+    elif r < 0.33:
+        out.append(b"\r" + csi("K"))
+    return b"".join(out)
+
+
+# What a page leaves the next one: nothing, SGR open, a cursor end, a scroll region, origin mode, a saved
+# cursor, a pending wrap, the alternate screen.
+_LEFT = [b"", b"", b"", b"\x1b[31m", b"\x1b[7m", b"\x1b[1;1H", b"\x1b[3;2H", b"\r\n", b"\x1b[2;3r", b"\x1b[?6h",
+         b"\x1b7", b"\x1b[?1049h", b"\x1b[?1049l", b"\x1b[?47h", b"\x1b[r", b"\x1b[?6l", b"\x1b8", b"\x1b[m"]
+
+
+def pages_differ(rng: random.Random, columns: int, rows: int, count: int | None = None) -> bytes:
+    """``count`` (50-3,000) small pages, each after a home and clear (either order), RIS or home + ED 0,
+    that differ slightly from each other (a counter, one cell, the cursor's end, SGR left open, a scroll
+    region, origin mode, saved cursor, pending wrap or alternate screen left by the page before, a row of
+    exactly the width, a page repeating an earlier one after a different state)."""
+    count = count or rng.choice([50, 60, 100, 200, 300, 500, rng.randint(50, 3000)])
+    height = rng.randint(1, max(1, min(rows, 4)))
+    base = [word(rng, rng.choice([1, 3, 8, max(1, columns - 1), columns])) for _ in range(height)]
+    if rng.random() < 0.3:
+        base[rng.randrange(height)] = b"\x1b[1m" + word(rng, 2) + b"\x1b[m" + word(rng, 3)
+    brk = rng.choice(_PAGE_BREAKS)
+    mixed = rng.random() < 0.3
+    odd = set(rng.sample(range(count), rng.choice([1, 1, 2, 3]))) if rng.random() < 0.5 else set()
+    earlier: list[bytes] = []
+    out = []
+    for n in range(count):
+        out.append(rng.choice(_PAGE_BREAKS) if mixed else brk)
+        if earlier and rng.random() < 0.1:
+            page = rng.choice(earlier)  # repeats an earlier page after whatever state is left now
+        else:
+            page = _small_page(rng, columns, rows, n, base)
+            if len(earlier) < 20:
+                earlier.append(page)
+        out.append(page)
+        if n in odd:  # a state left for the pages after
+            out.append(rng.choice(_LEFT))
+        elif rng.random() < 0.01:
+            out.append(word(rng, columns))  # a pending wrap
+    out.append(rng.choice([b"", b"\r\n", b"\x1b[?1049l", b"done\r\n"]))
+    return b"".join(out)
