@@ -29,6 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from wcwidth import wcswidth  # noqa: E402
+
 from oracle import tmux  # noqa: E402
 from tests import tmux_families_red as fam  # noqa: E402
 from tests import tmux_judge  # noqa: E402
@@ -83,14 +85,30 @@ def _show_old(srv: tmux_judge.JudgeServer, jobs: Sequence[tuple[bytes, int, int]
     return [capture.lines for capture in srv.show_many(jobs, join_wrapped=True, held=False)]
 
 
-def _strict_missing(shown: list[str], kept: list[str]) -> str | None:
+def _strict_missing(shown: list[str], kept: list[str], columns: int | None = None) -> str | None:
+    """The first non-blank line of ``shown`` not a line of ``kept`` (in order). With ``columns``, rows
+    that fill the width may be joined with the rows after them when the join is exactly a kept line
+    (tmux drops the wrap flag of the history's last row when the alternate screen scrolls)."""
     at = 0
-    for line in shown:
-        if not line.strip():
-            continue
+    lines = [line for line in shown if line.strip()]
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
         try:
             at = kept.index(line, at) + 1
+            continue
         except ValueError:
+            pass
+        joined, j = line, i
+        while columns and wcswidth(joined) % columns == 0 and j < len(lines):
+            joined += lines[j]
+            j += 1
+            if joined in kept[at:]:
+                at = kept.index(joined, at) + 1
+                i = j
+                break
+        else:
             return line
     return None
 
@@ -135,7 +153,7 @@ def audit(cases: list[tmux_judge.Case], srv: tmux_judge.JudgeServer) -> Counter[
     for c, columns, rows, start, cand_pre in plan:
         raw_left, cand_left, raw_pre = captures[start], captures[start + 1], captures[start + 2]
         notes = []
-        missing = _strict_missing(raw_left, cand_left)
+        missing = _strict_missing(raw_left, cand_left, columns)
         if missing is not None:
             notes.append(f"{columns}x{rows}: after leaving, tmux shows {missing!r} for the raw, not for the candidate")
         pre = cand_pre if c.terminal else tmux_judge._logged(cand_pre)
