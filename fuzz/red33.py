@@ -40,6 +40,7 @@ DISPLAYS = ("no-terminal", "unknown", "sized", "fresh")
 PAGE_SIZES = [(80, 24), (40, 10), (160, 40), (2, 2), (10, 4)]
 _ALT_IN = re.compile(rb"\x1b\[\?[0-9;]*h")
 LEAVE = b"\x1b[?1049l"
+_ED3 = re.compile(rb"\x1b\[[0-9;]*3J")
 
 
 def _alt_size(rng: random.Random) -> tuple[int, int]:
@@ -85,7 +86,8 @@ def _show_old(srv: tmux_judge.JudgeServer, jobs: Sequence[tuple[bytes, int, int]
     return [capture.lines for capture in srv.show_many(jobs, join_wrapped=True, held=False)]
 
 
-def _strict_missing(shown: list[str], kept: list[str], columns: int | None = None) -> str | None:
+def _strict_missing(shown: list[str], kept: list[str], columns: int | None = None,
+                    erased_heads: bool = False) -> str | None:
     """The first non-blank line of ``shown`` not a line of ``kept`` (in order). With ``columns``, rows
     that fill the width may be joined with the rows after them when the join is exactly a kept line
     (tmux drops the wrap flag of the history's last row when the alternate screen scrolls)."""
@@ -100,6 +102,9 @@ def _strict_missing(shown: list[str], kept: list[str], columns: int | None = Non
             continue
         except ValueError:
             pass
+        if erased_heads and any(k.endswith(line) and len(k) > len(line) for k in kept[at:]):
+            at = next(n for n in range(at, len(kept)) if kept[n].endswith(line) and len(kept[n]) > len(line)) + 1
+            continue  # ED 3 erased the first rows of a wrapped line (the policy keeps them)
         joined, j = line, i
         while columns and wcswidth(joined) % columns == 0 and j < len(lines):
             joined += lines[j]
@@ -142,7 +147,7 @@ def audit(cases: list[tmux_judge.Case], srv: tmux_judge.JudgeServer) -> Counter[
             start = len(jobs)
             jobs += [(shown(c.raw + LEAVE), columns, rows), (shown((c.candidate or b"") + LEAVE), columns, rows),
                      (shown(c.raw[:raw_at]), columns, rows)]
-            plan.append((c, columns, rows, start, cand_pre))
+            plan.append((c, columns, rows, start, cand_pre, raw_at))
     captures = tmux_judge._show(srv, jobs) if jobs else []
     for c, o in zip(adopted, old, strict=True):
         tally["alt_adopted"] += 1
@@ -150,7 +155,7 @@ def audit(cases: list[tmux_judge.Case], srv: tmux_judge.JudgeServer) -> Counter[
         tally["old_lossy"] += bool(o.problems)
         if o.problems and not c.problems:
             tally["pass_only_held"] += 1
-    for c, columns, rows, start, cand_pre in plan:
+    for c, columns, rows, start, cand_pre, raw_at in plan:
         raw_left, cand_left, raw_pre = captures[start], captures[start + 1], captures[start + 2]
         notes = []
         missing = _strict_missing(raw_left, cand_left, columns)
@@ -159,7 +164,7 @@ def audit(cases: list[tmux_judge.Case], srv: tmux_judge.JudgeServer) -> Counter[
         pre = cand_pre if c.terminal else tmux_judge._logged(cand_pre)
         if tmux_judge._plain(pre):
             text = [line.rstrip("\r").rstrip(" ") for line in tmux_judge.decode(pre).split("\n")]
-            missing = _strict_missing(raw_pre, text)
+            missing = _strict_missing(raw_pre, text, erased_heads=_ED3.search(c.raw[:raw_at]) is not None)
             if missing is not None:
                 notes.append(f"{columns}x{rows}: before the first switch tmux shows {missing!r}, not a line of the "
                              f"candidate's text before its switch")
