@@ -155,6 +155,12 @@ def audit(cases: list[tmux_judge.Case], srv: tmux_judge.JudgeServer) -> Counter[
         tally["old_lossy"] += bool(o.problems)
         if o.problems and not c.problems:
             tally["pass_only_held"] += 1
+            record = {"pass_only_held": o.problems, "family": c.family, "raw": repr(c.raw), "columns": c.columns,
+                      "rows": c.rows, "terminal": c.terminal, "fresh": c.fresh, "candidate": repr(c.candidate)}
+            print("    PASS-ONLY-HELD", json.dumps(record)[:700], flush=True)
+            if AUDIT_OUT:
+                with AUDIT_OUT.open("a") as fh:
+                    fh.write(json.dumps(record) + "\n")
     for c, columns, rows, start, cand_pre, raw_at in plan:
         raw_left, cand_left, raw_pre = captures[start], captures[start + 1], captures[start + 2]
         notes = []

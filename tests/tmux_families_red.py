@@ -934,7 +934,9 @@ def _small_page(rng: random.Random, columns: int, rows: int, n: int, base: list[
 # What a page leaves the next one: nothing, SGR open, a cursor end, a scroll region, origin mode, a saved
 # cursor, a pending wrap, the alternate screen.
 _LEFT = [b"", b"", b"", b"\x1b[31m", b"\x1b[7m", b"\x1b[1;1H", b"\x1b[3;2H", b"\r\n", b"\x1b[2;3r", b"\x1b[?6h",
-         b"\x1b7", b"\x1b[?1049h", b"\x1b[?1049l", b"\x1b[?47h", b"\x1b[r", b"\x1b[?6l", b"\x1b8", b"\x1b[m"]
+         b"\x1b7", b"\x1b[?1049h", b"\x1b[?1049l", b"\x1b[?47h", b"\x1b[r", b"\x1b[?6l", b"\x1b8", b"\x1b[m",
+         b"\x1b(0", b"\x0e", b"\x1b)0\x0e", b"\x1b[?7l", b"\x1b[?7h", b"\x1b[4h", b"\x1b[20h", b"\x1b[?69h\x1b[2;5s",
+         b"\x1b[3g", b"\x1bH", b"\x1b[?1047h", b"\x1b[?47l", b"\x1b[1;3r\x1b[?6h"]
 
 
 def pages_differ(rng: random.Random, columns: int, rows: int, count: int | None = None) -> bytes:
