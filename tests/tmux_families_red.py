@@ -984,3 +984,16 @@ FINDINGS_33 = [
     (b"x\r\n\x1b[H\x1b[3J\x1b[?1049hw\x1b[2H8", ("fresh",)),
     (b"\x1b[B\x1b[H\x1b[3J\x1b[?47;25h2\x1b[2Hv", ("fresh",)),
 ]
+
+# Judge holes found in session 33 (hand-made candidates, not the cleaner's): raw, candidate, size. The judge
+# (tests/tmux_judge.py) passes each though the candidate joins two lines tmux shows as two: a row of exactly
+# the width (or one short of it) ended by CR LF, then a line, before a switch to the alternate screen never
+# left. The held main screen's rows are matched by the cut-row prefix rule and the held-top continuation, and
+# the checks before each break are skipped because the candidate keeps its switch (``_HIDING``).
+JUDGE_HOLES_33 = [
+    (b"AAAA\r\nBB\x1b[?1049hz", b"AAAABB\x1b[?1049hz", (4, 2)),
+    (b"AAAA\r\nBB\r\nC\x1b[?1049hz", b"AAAABB\r\nC\x1b[?1049hz", (4, 3)),
+    (b"x" * 80 + b"\r\nnext\r\n\x1b[?1049hz", b"x" * 80 + b"next\r\n\x1b[?1049hz", (80, 24)),
+    (b"x" * 79 + b"\r\nnext\r\nend\r\n\x1b[?1049h\x1b[Hfull\r\n",
+     b"x" * 79 + b"next\r\nend\r\n\x1b[?1049h\x1b[Hfull\r\n", (80, 24)),
+]
