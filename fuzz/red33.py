@@ -164,7 +164,7 @@ def audit(cases: list[tmux_judge.Case], srv: tmux_judge.JudgeServer) -> Counter[
     for c, columns, rows, start, cand_pre, raw_at in plan:
         raw_left, cand_left, raw_pre = captures[start], captures[start + 1], captures[start + 2]
         notes = []
-        missing = _strict_missing(raw_left, cand_left, columns)
+        missing = _strict_missing(raw_left, cand_left, columns, erased_heads=_ED3.search(c.raw) is not None)
         if missing is not None:
             notes.append(f"{columns}x{rows}: after leaving, tmux shows {missing!r} for the raw, not for the candidate")
         pre = cand_pre if c.terminal else tmux_judge._logged(cand_pre)
