@@ -193,6 +193,37 @@ def audit(cases: list[tmux_judge.Case], srv: tmux_judge.JudgeServer) -> Counter[
 AUDIT_OUT: Path | None = None
 
 
+def matrix(runs: str, out: Path | None) -> None:
+    """fam.alt_switch_matrix in each ``display:COLSxROWS`` of ``runs``, judged and audited."""
+    total: Counter[str] = Counter()
+    with tmux_judge.server() as srv:
+        for run in runs.split(","):
+            display, size = run.split(":")
+            columns, rows = (int(n) for n in size.split("x"))
+            cases = []
+            for name, raw in fam.alt_switch_matrix(columns, rows):
+                if display == "no-terminal":
+                    case = tmux_judge.Case(raw, None, None, name, [(tmux.NO_TERMINAL_COLUMNS, 24)], terminal=False)
+                elif display == "unknown":
+                    case = tmux_judge.Case(raw, None, None, name, [(80, 24), (200, 60)])
+                else:
+                    case = tmux_judge.Case(raw, columns, rows, name, fresh=display == "fresh")
+                case.keeps_more_after_bel = False
+                cases.append(case)
+            start = time.perf_counter()
+            tmux_judge.judge(cases, srv)
+            bad = [c for c in cases if c.problems]
+            adopted = sum(c.adopted for c in cases)
+            extra = audit(cases, srv)
+            total.update(streams=len(cases), adopted=adopted, lossy=len(bad))
+            total.update(extra)
+            print(f"alt_switch_matrix {display:11s} {columns}x{rows} streams={len(cases)} adopted={adopted} "
+                  f"lossy={len(bad)} {dict(extra)} ({time.perf_counter() - start:.1f}s)", flush=True)
+            for c in bad:
+                c.report(display, out)
+    print("TOTAL", dict(total), flush=True)
+
+
 def main() -> None:
     global AUDIT_OUT
     p = argparse.ArgumentParser()
@@ -203,9 +234,13 @@ def main() -> None:
     p.add_argument("--points", type=int, default=24, help="at most this many breaks per raw judged before")
     p.add_argument("--out", type=Path)
     p.add_argument("--audit-out", type=Path)
+    p.add_argument("--matrix", default="", help="fam.alt_switch_matrix at these DISPLAY:COLSxROWS (comma-separated)")
     a = p.parse_args()
     AUDIT_OUT = a.audit_out
     tmux_judge.prefix_points = capped_points(a.points)
+    if a.matrix:
+        matrix(a.matrix, a.out)
+        return
     total: Counter[str] = Counter()
     with tmux_judge.server() as srv:
         for family in a.families.split(","):

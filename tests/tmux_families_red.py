@@ -997,3 +997,22 @@ JUDGE_HOLES_33 = [
     (b"x" * 79 + b"\r\nnext\r\nend\r\n\x1b[?1049h\x1b[Hfull\r\n",
      b"x" * 79 + b"next\r\nend\r\n\x1b[?1049h\x1b[Hfull\r\n", (80, 24)),
 ]
+
+
+def alt_switch_matrix(columns: int, rows: int) -> list[tuple[str, bytes]]:
+    """Every cursor placement x erase x screen switch x alternate body after a short cleaned page: the cursor
+    the alternate page starts from (F33-1: a home then ED 3 before the switch); deterministic."""
+    before = {"none": b"", "line": b"x\r\n", "cleared": b"\x1b[H\x1b[Jx\r\n", "wrapped": b"w" * (columns + 2) + b"\r\n"}
+    places = {"none": b"", "home": b"\x1b[H", "CUP2": b"\x1b[2;1H", "CUD": b"\x1b[B", "home-LF": b"\x1b[H\n",
+              "save": b"\x1b7\x1b[H"}
+    erases = {"none": b"", "ED3": b"\x1b[3J", "ED2": b"\x1b[2J", "ED0": b"\x1b[J", "ED3-ED2": b"\x1b[3J\x1b[2J"}
+    switches = {"47": b"\x1b[?47h", "1049": b"\x1b[?1049h", "47;25": b"\x1b[?47;25h", "1049-2J": b"\x1b[?1049h\x1b[2J"}
+    bodies = {"LF-CUP": b"\n\nw\x1b[4H8", "text-CUP": b"2\x1b[2Hv", "CRLF-CUP": b"a\r\nb\x1b[1;3Hc"}
+    out = []
+    for bname, b in before.items():
+        for pname, p in places.items():
+            for ename, e in erases.items():
+                for sname, s in switches.items():
+                    for oname, o in bodies.items():
+                        out.append((f"{bname}>{pname}>{ename}>{sname}>{oname}", b + p + e + s + o))
+    return out
