@@ -999,6 +999,20 @@ JUDGE_HOLES_33 = [
 ]
 
 
+# The judge's false alarms seen in session 33 (raw, size, fresh): clean() adopts a candidate whose text keeps
+# every line, and the held-screen judge flags it. tmux 3.3a drops the wrap flag of the history's last row
+# when the alternate screen is entered (no scroll needed) and it stays dropped after the screen is left.
+JUDGE_FALSE_ALARMS_33 = [
+    # after the screen is left: no continuation rule off the alternate screen ('p' at the break at ?1049;25h)
+    (b"ukfy2we2p\nmrveu0 0%\n\x1b[?1049h\n\x1b[?1049l", (8, 4), True),
+    # the candidate keeps the switch and ends a line before it: its own wrapped line is cut at another row
+    (b"Yes\x1b[?47h\x1b[H\x1b[J\x1bsH\x1b[2J\x1b[H", (2, 2), False),
+    # the history's last row ends in a space: the continuation's offset counts the right-trimmed row
+    (b"e6\r\n9cue 10%\rbaodmfwi 100%\r\n8lf\x1b[?1047h", (3, 3), False),
+    # the alternate screen scrolls a wrapped line: its own rows lose the flag ('98' of ' p9886')
+    (b"\x1b[?1049h\x1b[H\x1b[J\x1b[2;2Hp9886", (2, 2), False),
+]
+
 def alt_switch_matrix(columns: int, rows: int) -> list[tuple[str, bytes]]:
     """Every cursor placement x erase x screen switch x alternate body after a short cleaned page: the cursor
     the alternate page starts from (F33-1: a home then ED 3 before the switch); deterministic."""
