@@ -194,7 +194,7 @@ AUDIT_OUT: Path | None = None
 
 
 def matrix(runs: str, out: Path | None) -> None:
-    """fam.alt_switch_matrix in each ``display:COLSxROWS`` of ``runs``, judged and audited."""
+    """fam.alt_switch_matrix in each ``display:COLSxROWS`` of ``runs``, judged (and audited with --audit-out)."""
     total: Counter[str] = Counter()
     with tmux_judge.server() as srv:
         for run in runs.split(","):
@@ -214,7 +214,7 @@ def matrix(runs: str, out: Path | None) -> None:
             tmux_judge.judge(cases, srv)
             bad = [c for c in cases if c.problems]
             adopted = sum(c.adopted for c in cases)
-            extra = audit(cases, srv)
+            extra = audit(cases, srv) if AUDIT_OUT else Counter()
             total.update(streams=len(cases), adopted=adopted, lossy=len(bad))
             total.update(extra)
             print(f"alt_switch_matrix {display:11s} {columns}x{rows} streams={len(cases)} adopted={adopted} "
