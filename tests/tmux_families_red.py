@@ -983,6 +983,9 @@ FINDINGS_33 = [
     (b"x\r\n\x1b[H\x1b[3J\x1b[?1049h\n\nw\x1b[4H8", ("fresh",)),
     (b"x\r\n\x1b[H\x1b[3J\x1b[?1049hw\x1b[2H8", ("fresh",)),
     (b"\x1b[B\x1b[H\x1b[3J\x1b[?47;25h2\x1b[2Hv", ("fresh",)),
+    # the same after home, ED 3, ED 2 (the order `clear` does not use: home, ED 2, ED 3 is refused)
+    (b"\x1b[H\x1b[Jx\r\n\x1b[H\x1b[3J\x1b[2J\x1b[?47h\n\nw\x1b[4H8", ("unknown", "sized", "fresh")),
+    (b"\x1b[H\x1b[Jx\r\n\x1b7\x1b[H\x1b[3J\x1b[?1049ha\r\nb\x1b[1;3Hc", ("sized",)),
 ]
 
 # Judge holes found in session 33 (hand-made candidates, not the cleaner's): raw, candidate, size. The judge
