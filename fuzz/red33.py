@@ -18,6 +18,7 @@ A case that passes the judge but fails either is printed as AUDIT. ``pages_diffe
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import random
 import re
@@ -26,6 +27,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -82,8 +84,17 @@ def capped_points(limit: int):  # type: ignore[no-untyped-def]
     return points
 
 
-def _show_old(srv: tmux_judge.JudgeServer, jobs: Sequence[tuple[bytes, int, int]]) -> list[list[str]]:
-    return [capture.lines for capture in srv.show_many(jobs, join_wrapped=True, held=False)]
+# The judge's _show answers captures since the held screen says where it begins (held_from), lines before.
+_CAPTURES = "held_from" in inspect.signature(tmux_judge.subsequence_missing).parameters
+
+
+def _show_old(srv: tmux_judge.JudgeServer, jobs: Sequence[tuple[bytes, int, int]]) -> list[Any]:
+    captures = srv.show_many(jobs, join_wrapped=True, held=False)
+    return list(captures) if _CAPTURES else [capture.lines for capture in captures]
+
+
+def _lines(shown: Any) -> list[str]:
+    return shown.lines if hasattr(shown, "lines") else shown  # type: ignore[no-any-return]
 
 
 def _strict_missing(shown: list[str], kept: list[str], columns: int | None = None,
@@ -162,7 +173,7 @@ def audit(cases: list[tmux_judge.Case], srv: tmux_judge.JudgeServer) -> Counter[
                 with AUDIT_OUT.open("a") as fh:
                     fh.write(json.dumps(record) + "\n")
     for c, columns, rows, start, cand_pre, raw_at in plan:
-        raw_left, cand_left, raw_pre = captures[start], captures[start + 1], captures[start + 2]
+        raw_left, cand_left, raw_pre = (_lines(captures[start + k]) for k in range(3))
         notes = []
         missing = _strict_missing(raw_left, cand_left, columns, erased_heads=_ED3.search(c.raw) is not None)
         if missing is not None:
