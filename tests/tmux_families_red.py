@@ -988,6 +988,13 @@ FINDINGS_33 = [
     (b"\x1b[H\x1b[Jx\r\n\x1b7\x1b[H\x1b[3J\x1b[?1049ha\r\nb\x1b[1;3Hc", ("sized",)),
 ]
 
+# F33-2 (a gate promise, no line lost): at a terminal of unknown size, cleaning the adopted candidate again
+# changes it (the first pass keeps "B" + home + ED 0 before a cleaned page; the second drops that break).
+# Same on the tree with c27 and v27 merged (pages_differ, unknown).
+NOT_IDEMPOTENT_33 = [
+    (b"B\x1b[H\x1b[Jx\x1b[9;80H@\x1b[H\x1b[J2\x1b[H\x1b[Jx\x1b[9;80H@\x1b[H\x1b[J", ("unknown",)),
+]
+
 # Judge holes found in session 33 (hand-made candidates, not the cleaner's): raw, candidate, size. The judge
 # (tests/tmux_judge.py) passes each though the candidate joins two lines tmux shows as two: a row of exactly
 # the width (or one short of it) ended by CR LF, then a line, before a switch to the alternate screen never
