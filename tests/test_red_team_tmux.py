@@ -15,7 +15,7 @@ import re
 import pytest
 
 import textclean
-from tests import tmux_families, tmux_judge
+from tests import tmux_families, tmux_families_red, tmux_judge
 from textclean.pipeline import cleaner, session, verify
 from textclean.pipeline.verify import screen as verify_screen
 
@@ -854,13 +854,8 @@ def test_f22_the_judge_still_finds_a_line_lost_under_the_alternate_screen(judge_
 # the width (or one short) ended by CR LF, then a line, before a switch to the alternate screen never left.
 # The held main screen's top row was matched as the rest of a line a cut row began anywhere; it is now
 # matched so only at the boundary between the history and the held main screen (Capture.held_from).
-JUDGE_HOLES_33 = [
-    pytest.param(b"AAAA\r\nBB\x1b[?1049hz", b"AAAABB\x1b[?1049hz", 4, 2, id="4x2"),
-    pytest.param(b"AAAA\r\nBB\r\nC\x1b[?1049hz", b"AAAABB\r\nC\x1b[?1049hz", 4, 3, id="4x3"),
-    pytest.param(b"x" * 80 + b"\r\nnext\r\n\x1b[?1049hz", b"x" * 80 + b"next\r\n\x1b[?1049hz", 80, 24, id="80"),
-    pytest.param(b"x" * 79 + b"\r\nnext\r\nend\r\n\x1b[?1049h\x1b[Hfull\r\n",
-                 b"x" * 79 + b"next\r\nend\r\n\x1b[?1049h\x1b[Hfull\r\n", 80, 24, id="79"),
-]
+JUDGE_HOLES_33 = [pytest.param(raw, candidate, columns, rows, id=f"{columns}x{rows}-{index}")
+                  for index, (raw, candidate, (columns, rows)) in enumerate(tmux_families_red.JUDGE_HOLES_33)]
 
 
 @pytest.mark.parametrize(("raw", "candidate", "columns", "rows"), JUDGE_HOLES_33)
@@ -959,15 +954,8 @@ def test_f30_2_alternate_screen_left_by_1049_without_a_saved_cursor(judge_server
 # cleaner and the verifier each took the cursor from before the home, and clean() adopted ``x``, ``8``
 # where tmux shows ``x``, ``w``, ``8``. Fixed on both sides (tests/test_cleaner_f33.py,
 # tests/test_verify_f33.py); here the gate end to end, in every display: refused, or nothing lost.
-F33_1_RAWS = [
-    pytest.param(b"\x1b[H\x1b[Jx\r\n\x1b[H\x1b[3J\x1b[?47h\n\nw\x1b[4H8", id="minimised"),
-    pytest.param(b"\x1b[H\x1b[J\n\x1b[H\x1b[3J\x1b[?47h\n\nw\x1b[4H8", id="no-text-before"),
-    pytest.param(b"x\r\n\x1b[H\x1b[3J\x1b[?1049h\n\nw\x1b[4H8", id="1049"),
-    pytest.param(b"x\r\n\x1b[H\x1b[3J\x1b[?1049hw\x1b[2H8", id="1049-CUP-2"),
-    pytest.param(b"\x1b[B\x1b[H\x1b[3J\x1b[?47;25h2\x1b[2Hv", id="mode-list"),
-    pytest.param(b"\x1b[H\x1b[Jx\r\n\x1b[H\x1b[3J\x1b[2J\x1b[?47h\n\nw\x1b[4H8", id="home-ED3-ED2"),
-    pytest.param(b"\x1b[H\x1b[Jx\r\n\x1b7\x1b[H\x1b[3J\x1b[?1049ha\r\nb\x1b[1;3Hc", id="saved-cursor"),
-]
+F33_1_RAWS = [pytest.param(raw, id=f"finding-{index}")
+              for index, (raw, _) in enumerate(tmux_families_red.FINDINGS_33)]
 
 
 @pytest.mark.parametrize("display", list(_DISPLAYS), ids=list(_DISPLAYS))

@@ -971,9 +971,9 @@ def pages_differ(rng: random.Random, columns: int, rows: int, count: int | None 
     return b"".join(out)
 
 
-# Session 33's findings, minimal (fuzz/tmux_minimise.py): raw bytes, the displays where clean() adopts a
-# candidate the live tmux judge flags (checked at 80x24 for the sized displays). Not a test: the models are
-# not fixed here.
+# Session 33's findings, minimal (fuzz/tmux_minimise.py): raw bytes, the displays where clean() adopted a
+# candidate the live tmux judge flagged (checked at 80x24 for the sized displays). F33-1, fixed on both
+# sides in session 33: tests/test_red_team_tmux.py judges each raw in every display.
 FINDINGS_33 = [
     # F33-1: a home, ED 3 and a switch to the alternate screen: both models take the alternate page's cursor
     # from before the home (one row down), so "w" at row 3 is overwritten by CUP 4 in the candidate ("8"),
@@ -995,8 +995,9 @@ NOT_IDEMPOTENT_33 = [
     (b"B\x1b[H\x1b[Jx\x1b[9;80H@\x1b[H\x1b[J2\x1b[H\x1b[Jx\x1b[9;80H@\x1b[H\x1b[J", ("unknown",)),
 ]
 
-# Judge holes found in session 33 (hand-made candidates, not the cleaner's): raw, candidate, size. The judge
-# (tests/tmux_judge.py) passes each though the candidate joins two lines tmux shows as two: a row of exactly
+# Judge holes found in session 33 (hand-made candidates, not the cleaner's): raw, candidate, size. Closed in
+# session 33 (tests/test_red_team_tmux.py asserts each is flagged); before, the judge
+# (tests/tmux_judge.py) passed each though the candidate joins two lines tmux shows as two: a row of exactly
 # the width (or one short of it) ended by CR LF, then a line, before a switch to the alternate screen never
 # left. The held main screen's rows are matched by the cut-row prefix rule and the held-top continuation, and
 # the checks before each break are skipped because the candidate keeps its switch (``_HIDING``).
