@@ -13,7 +13,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from oracle import tmux  # noqa: E402
 from tests import tmux_families, tmux_judge  # noqa: E402
 from tests import tmux_families_red as fam  # noqa: E402
 
@@ -37,13 +36,7 @@ def make(family: str, display: str, count: int, seed: int) -> list[tmux_judge.Ca
             columns, rows = 80, 24  # rows of exactly 80 cells
         raw = FAMILIES[family](rng, columns, rows) if family in FAMILIES else \
             tmux_families.FAMILIES[family](rng, columns, rows)
-        if display == "no-terminal":
-            cases.append(tmux_judge.Case(raw, None, None, family, [(tmux.NO_TERMINAL_COLUMNS, 24)], terminal=False))
-        elif display == "unknown":
-            cases.append(tmux_judge.Case(raw, None, None, family, [(80, 24), (200, 60)]))
-        else:
-            cases.append(tmux_judge.Case(raw, columns, rows, family, fresh=display == "fresh"))
-        cases[-1].keeps_more_after_bel = False
+        cases.append(tmux_judge.display_case(raw, display, columns, rows, family))
     return cases
 
 

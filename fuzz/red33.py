@@ -33,7 +33,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from wcwidth import wcswidth  # noqa: E402
 
-from oracle import tmux  # noqa: E402
 from tests import tmux_families_red as fam  # noqa: E402
 from tests import tmux_judge  # noqa: E402
 
@@ -59,14 +58,7 @@ def make(family: str, display: str, count: int, seed: int) -> list[tmux_judge.Ca
         if display == "unknown":
             columns, rows = 80, 24
         raw = FAMILIES[family](rng, columns, rows)
-        if display == "no-terminal":
-            case = tmux_judge.Case(raw, None, None, family, [(tmux.NO_TERMINAL_COLUMNS, 24)], terminal=False)
-        elif display == "unknown":
-            case = tmux_judge.Case(raw, None, None, family, [(80, 24), (200, 60)])
-        else:
-            case = tmux_judge.Case(raw, columns, rows, family, fresh=display == "fresh")
-        case.keeps_more_after_bel = False
-        cases.append(case)
+        cases.append(tmux_judge.display_case(raw, display, columns, rows, family))
     return cases
 
 
@@ -213,14 +205,7 @@ def matrix(runs: str, out: Path | None) -> None:
             columns, rows = (int(n) for n in size.split("x"))
             cases = []
             for name, raw in fam.alt_switch_matrix(columns, rows):
-                if display == "no-terminal":
-                    case = tmux_judge.Case(raw, None, None, name, [(tmux.NO_TERMINAL_COLUMNS, 24)], terminal=False)
-                elif display == "unknown":
-                    case = tmux_judge.Case(raw, None, None, name, [(80, 24), (200, 60)])
-                else:
-                    case = tmux_judge.Case(raw, columns, rows, name, fresh=display == "fresh")
-                case.keeps_more_after_bel = False
-                cases.append(case)
+                cases.append(tmux_judge.display_case(raw, display, columns, rows, name))
             start = time.perf_counter()
             tmux_judge.judge(cases, srv)
             bad = [c for c in cases if c.problems]

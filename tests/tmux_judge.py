@@ -116,6 +116,21 @@ class Case:
         return self.result.applied
 
 
+def display_case(raw: bytes, display: str, columns: int, rows: int, family: str) -> Case:
+    """A red-team case in one of the drivers' displays: ``no-terminal`` (judged at tmux's widest),
+    ``unknown`` (cleaned without a size, judged at 80x24 and 200x60), ``sized`` or ``fresh`` (at
+    ``columns`` x ``rows``). After a BEL-ended string the line itself must be there (``keeps_more_after_bel``
+    off, as the models refuse text after such a BEL at a terminal)."""
+    if display == "no-terminal":
+        case = Case(raw, None, None, family, [(tmux.NO_TERMINAL_COLUMNS, 24)], terminal=False)
+    elif display == "unknown":
+        case = Case(raw, None, None, family, [(80, 24), (200, 60)])
+    else:
+        case = Case(raw, columns, rows, family, fresh=display == "fresh")
+    case.keeps_more_after_bel = False
+    return case
+
+
 def _cut_by_a_hidden_row(line: str, columns: int | None) -> bool:
     """A history row that filled the width: its continuation may be on a screen tmux is not showing
     (the main screen under the alternate one), so ``-J`` could not join it."""
