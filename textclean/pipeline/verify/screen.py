@@ -762,6 +762,17 @@ class _Cells(_Moves):
         self.line_feed(wrapping=True)
         self.cx = 0
 
+    def advance(self, end: int) -> None:
+        """The cursor after narrow cells written up to column ``end``: pending at a known right margin."""
+        columns = self.columns
+        if columns is not None and end >= columns:
+            self.cx = columns - 1
+            self.pending = True
+        else:
+            self.cx = end
+        if self.unknown_width:
+            self.mark_wide(end)
+
     def put_narrow(self, text: str) -> None:
         """Narrow characters from a known column, wrapping at a known right margin."""
         columns = self.columns
@@ -799,15 +810,9 @@ class _Cells(_Moves):
                 if row.uncertain:
                     raise Refusal("overwrites a line holding a zero-width or ambiguous character")
                 cells[col:end] = chunk
-            if columns is not None and end >= columns:
-                if not self.autowrap:
-                    raise Refusal("writes at the right margin with autowrap off")
-                self.cx = columns - 1
-                self.pending = True
-            else:
-                self.cx = end
-            if self.unknown_width:
-                self.mark_wide(end)
+            if columns is not None and end >= columns and not self.autowrap:
+                raise Refusal("writes at the right margin with autowrap off")
+            self.advance(end)
 
     def put_after_uncertain(self, text: str) -> None:
         """Narrow characters after one of uncertain width (the column unknown, at the row's end): appended
@@ -1705,13 +1710,7 @@ class _Runs(_Replays):
             cells.extend(UNWRITTEN * (col - length))
         cells.extend(run)
         self.work_left -= work
-        if columns is not None and end >= columns:
-            self.cx = columns - 1
-            self.pending = True
-        else:
-            self.cx = end
-        if self.unknown_width:
-            self.mark_wide(end)
+        self.advance(end)
         self.last_char = run[-1]
         return at, ending
 
