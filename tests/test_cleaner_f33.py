@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests import tmux_judge
+from tests import tmux_families_red, tmux_judge
 from textclean.pipeline import cleaner
 
 pytestmark = [
@@ -52,15 +52,7 @@ def _propose(raw: bytes, display: dict) -> str | None:
 
 
 # The red team's raws, each in the displays where clean() adopted a lossy candidate.
-F33_1 = [
-    (b"\x1b[H\x1b[Jx\r\n\x1b[H\x1b[3J\x1b[?47h\n\nw\x1b[4H8", ("no-terminal", "unknown", "sized", "fresh")),
-    (b"\x1b[H\x1b[J\n\x1b[H\x1b[3J\x1b[?47h\n\nw\x1b[4H8", ("no-terminal", "unknown", "sized", "fresh")),
-    (b"x\r\n\x1b[H\x1b[3J\x1b[?1049h\n\nw\x1b[4H8", ("fresh",)),
-    (b"x\r\n\x1b[H\x1b[3J\x1b[?1049hw\x1b[2H8", ("fresh",)),
-    (b"\x1b[B\x1b[H\x1b[3J\x1b[?47;25h2\x1b[2Hv", ("fresh",)),
-    (b"\x1b[H\x1b[Jx\r\n\x1b[H\x1b[3J\x1b[2J\x1b[?47h\n\nw\x1b[4H8", ("unknown", "sized", "fresh")),
-    (b"\x1b[H\x1b[Jx\r\n\x1b7\x1b[H\x1b[3J\x1b[?1049ha\r\nb\x1b[1;3Hc", ("sized",)),
-]
+F33_1 = tmux_families_red.FINDINGS_33
 RED_TEAM = [pytest.param(raw, d, id=f"{n}-{d}") for n, (raw, displays) in enumerate(F33_1) for d in displays]
 
 
