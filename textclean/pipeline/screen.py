@@ -286,7 +286,7 @@ class ScreenModel(LineModel):
             self.pending_wrap = False
             super().write(text)
             return
-        if text.isascii():
+        if text.isascii() or ONE_CELL_TEXT.fullmatch(text) is not None:  # one cell each: wraps as ASCII
             col, n = self.col, len(text)
             if col + n < width:
                 # short of the margin (most runs): what the loop below does for one row, without its
