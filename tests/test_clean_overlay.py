@@ -88,8 +88,8 @@ def overlaid(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     taken: list[int] = []
     original = LineModel.overlay
 
-    def counting(model: LineModel, parts: list[str | None]) -> bool:
-        done = original(model, parts)
+    def counting(model: LineModel, parts: list[str | None], pending_at_margin: bool = False) -> bool:
+        done = original(model, parts, pending_at_margin)
         taken.append(done)
         return done
 
@@ -177,6 +177,40 @@ def test_generated_streams_take_the_string_path(overlaid: list[int]) -> None:
     frames = "a" * 30 + "\r" + CSI + "32mbb" + CSI + "0m\r" + CSI + "2Kccc" + CSI + "K\rdd\n"
     assert _outcome(frames, None, fast=True) == _outcome(frames, None, fast=False)
     assert overlaid == [True]
+
+
+_AT_MARGIN = ["\r", "\r" + CSI + "2K", CSI + "K", CSI + "2K", CSI + "1K", "\b", CSI + "0m", CSI + "0m\r", CSI + "A",
+              CSI + "3G", "x", "xy\r", "\r\n", "\n", "", CSI + "32m"]
+
+
+@pytest.mark.parametrize("columns", [6, 20])
+def test_frames_that_reach_the_margin_agree(columns: int, overlaid: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run may end at a known margin on the string path where a CR or the line's end follows (the
+    cursor pending there, as the walk leaves it); anything else after it is the walk's. Frames that
+    fill the row, one cell short of it and one past it, then each control, then a shorter frame or
+    a full one: the same pages as the walk's (short lines and pages taken by the string path too)."""
+    monkeypatch.setattr(session, "_OVERLAY_MIN_CHARS", 0)
+    monkeypatch.setattr(session, "_SHORT_PAGE_CHARS", 0)
+    for frame in ("░" * (columns - 1) + "]", "░" * (columns - 2) + "]", "[" + "░" * columns):
+        for before in ("", "\r", CSI + "2m"):
+            for after in _AT_MARGIN:
+                for then in ("", "\rab", "\r" + CSI + "2K" + frame, "\r" + frame + CSI + "0m"):
+                    text = "top\r\n" + before + frame + after + then + "\r\nend\r\n"
+                    for rows in (None, 4):
+                        assert _pages(text, columns, rows, fast=True) == _pages(text, columns, rows, fast=False), text
+    assert overlaid.count(True) > 100  # not vacuous: most of them take the string path
+
+
+def test_frames_that_fill_the_row_take_the_string_path(overlaid: list[int]) -> None:
+    """uv's wheel bar fills 160 columns and is redrawn by CR and EL 2: the string path takes it, and a
+    frame that ends at the margin before anything but a CR leaves it to the walk."""
+    frame = "░" * 20 + " [0/5] " + CSI + "2m" + "Installing wheels...".ljust(133) + CSI + "0m"
+    line = frame + ("\r" + CSI + "2K" + frame) * 5 + "\r\n"
+    for text, taken in ((line, [True]), (frame + "\r" + frame + CSI + "K\r\n", [False]),
+                        (frame + "\r" + frame + "x\r\n", [False])):
+        overlaid.clear()
+        assert _pages(text, 160, 40, fast=True) == _pages(text, 160, 40, fast=False)
+        assert overlaid == taken, text
 
 
 def test_a_long_row_rebuilt_for_short_runs_leaves_the_string_path(overlaid: list[int]) -> None:

@@ -317,7 +317,7 @@ class LineModel:
                 if c is TAB_TAIL or c == "\t":
                     raise Unresolved("overwrite of a tab")
 
-    def overlay(self, parts: list[str | None]) -> bool:
+    def overlay(self, parts: list[str | None], pending_at_margin: bool = False) -> bool:
         """A fresh row redrawn by CR, EL and backspaces, resolved on strings: ``parts`` alternates text
         runs of narrow characters with what stood between them (``"\\r"``, EL 0 / 2 as ``CSI K`` /
         ``CSI 0 K`` / ``CSI 2 K``, a run of backspaces, None for an inert sequence), as ``re.split``
@@ -326,17 +326,19 @@ class LineModel:
         The same cells, cursor, tallies and work charged as writing the runs and acting on the
         controls one by one; False (nothing changed) wherever that would need a cell of its own: a
         gap of unwritten cells, a row an unknown width may wrap, a run reaching a known margin.
+        ``pending_at_margin`` (a screen of known width): a run may end at the margin where a CR or the
+        line's end follows, the cursor then pending there (the CR settles it for every terminal).
         """
         if len(parts) > 2 and parts[1::2].count("\r") == len(parts) // 2:
             frames = parts[::2]
             if INERT_MARK not in "".join(frames):  # type: ignore[arg-type]
-                return self._overlay_frames(frames)  # type: ignore[arg-type]
+                return self._overlay_frames(frames, pending_at_margin)  # type: ignore[arg-type]
         columns = self.columns
         limit = MIN_COLUMNS if self._unknown_width() else None  # _require_layout's bound on an unknown width
         shown = ""  # the row's cells up to its last written one (unwritten cells only after it)
         extent = col = written = charged = 0  # extent: len(cells), unwritten cells at the end included
         copied = 0  # characters copied rebuilding ``shown``: past its allowance the cell model is cheaper
-        redrawn = backspaced = False
+        redrawn = backspaced = pending = False
         text = True
         for part in parts:
             if text:
@@ -367,14 +369,19 @@ class LineModel:
                         shown += piece
                         extent = end
                     if columns is not None and end >= columns:
-                        return False  # the model refuses to reach the margin (autowrap)
+                        if end > columns or not pending_at_margin:
+                            return False  # the model refuses to reach the margin (autowrap)
+                        pending = True
                     col = end
                     written += n
                 continue
             text = True
+            if pending and part != "\r":
+                return False  # an erase, a backspace or a sequence at the pending-wrap column: the walk
             if part is None:
                 continue
             if part == "\r":
+                pending = False
                 if limit is not None and extent > limit:
                     return False
                 redrawn = True
@@ -408,7 +415,7 @@ class LineModel:
         self.col = col
         return True
 
-    def _overlay_frames(self, frames: list[str]) -> bool:
+    def _overlay_frames(self, frames: list[str], pending_at_margin: bool = False) -> bool:
         """:meth:`overlay` of text runs separated by CR alone (progress frames), by their lengths: the
         same checks, cells, cursor, tallies and work charged, without rebuilding the row per frame. A
         cell shows the last frame that reached it, so the row is built from the last frame back."""
@@ -431,8 +438,8 @@ class LineModel:
                     extent = n
             else:
                 extent = n
-            if columns is not None and n >= columns:
-                return False
+            if columns is not None and n >= columns and (n > columns or not pending_at_margin):
+                return False  # (at the margin: a CR or the line's end follows every frame)
             col = n
             written += n
         shown = ""

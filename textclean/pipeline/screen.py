@@ -258,16 +258,19 @@ class ScreenModel(LineModel):
                     or row.ending is WRAP or (index and rows[index - 1].ending is WRAP))
 
     def overlay(self, parts: list[str | None]) -> bool:
-        """:meth:`LineModel.overlay` with the known width as its margin (a run reaching it wraps here:
-        the walk decides), from where :meth:`overlay_ready` says."""
+        """:meth:`LineModel.overlay` with the known width as its margin (a run past it wraps: the walk
+        decides; one ending at it before a CR or the line's end leaves the cursor pending, as
+        :meth:`write` does), from where :meth:`overlay_ready` says."""
         if not self.overlay_ready():
             return False
         self.columns = self.width
         try:
-            if not super().overlay(parts):
+            if not super().overlay(parts, pending_at_margin=True):
                 return False
         finally:
             self.columns = None
+        if self.width is not None and self.col >= self.width:
+            self.pending_wrap = True  # a run ended the line at the margin, as write leaves the cursor
         # REP's character, as the walk leaves it: the line's last character where text ends it; after
         # a CR, an erase or an inert sequence (its mark) none
         tail = parts[-1]
