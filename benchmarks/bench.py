@@ -44,6 +44,7 @@ from typing import Any
 
 import tiktoken
 
+from benchmarks import floor
 from textclean.measure.sources import decode
 from textclean.pipeline import cleaner, grammar, tokens, verify
 from textclean.pipeline.gate import TextClean
@@ -868,6 +869,8 @@ ISSUE27_LABELS = {
     "captures": "issue 27: clean+verify (len) / ansi-regex, committed captures x{n}",
     "sessions": "issue 27: clean+verify (len) / ansi-regex, sessions at 160x40",
     "unsized": "issue 27: clean+verify (len) / ansi-regex, those sessions, no size",
+    "floor captures": "issue 27: two floor walks (benchmarks/floor.py) / ansi-regex, captures x{n}",
+    "floor sessions": "issue 27: two floor walks (benchmarks/floor.py) / ansi-regex, sessions at 160x40",
     "gate captures": "issue 27: gate, tokens_before given / one encode, captures x{n}",
     "gate sessions": "issue 27: gate, tokens_before given / one encode, sessions at 160x40",
     "inert": "issue 27: clean() on inert {size} text / one encode",
@@ -920,11 +923,13 @@ def issue27(bench: Bench, fixtures: list[tuple[str, str]], directory: Path, mate
         "regex captures": lambda: [strip_ansi(t) for t in captures],
         "clean captures": lambda: [by_len.clean(t) for t in captures],
         "encode captures": lambda: [encoding.encode_ordinary(t) for t in captures],
+        "floor captures": lambda: [(floor.walk(t), floor.walk(t)) for t in captures],
         "gate captures": lambda: [gate.clean(t, tokens_before=n) for t, n in zip(captures, counts, strict=True)],
         "regex sessions": lambda: [strip_ansi(t) for _, t, _, _ in sessions],
         "clean sessions": lambda: [by_len.clean(t, columns=c, rows=r) for _, t, c, r in sessions],
         "unsized sessions": lambda: [by_len.clean(t, terminal=True) for _, t, _, _ in sessions],
         "encode sessions": lambda: [encoding.encode_ordinary(t) for _, t, _, _ in sessions],
+        "floor sessions": lambda: [(floor.walk(t, r), floor.walk(t, r)) for _, t, _, r in sessions],
         "gate sessions": lambda: [gate.clean(t, tokens_before=n, columns=c, rows=r)
                                   for (_, t, c, r), n in zip(sessions, session_counts, strict=True)],
     }
@@ -937,6 +942,8 @@ def issue27(bench: Bench, fixtures: list[tuple[str, str]], directory: Path, mate
         ("captures", "clean captures", "regex captures", 3.0),
         ("sessions", "clean sessions", "regex sessions", 3.0),
         ("unsized", "unsized sessions", "regex sessions", None),
+        ("floor captures", "floor captures", "regex captures", None),
+        ("floor sessions", "floor sessions", "regex sessions", None),
         ("gate captures", "gate captures", "encode captures", 1.3),
         ("gate sessions", "gate sessions", "encode sessions", 1.5),
     ):
