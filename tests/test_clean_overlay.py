@@ -213,6 +213,17 @@ def test_frames_that_fill_the_row_take_the_string_path(overlaid: list[int]) -> N
         assert overlaid == taken, text
 
 
+def test_harmless_private_modes_take_the_string_path(overlaid: list[int]) -> None:
+    """rich hides the cursor (``CSI ? 25 l``) at the start of its bar's line: inert on the string path as
+    in the walk. DECAWM off, which the walk refuses at a known width, stays the walk's."""
+    frame = CSI + "38;5;237m" + "━" * 40 + CSI + "0m " + CSI + "32m0.0/16.8 MB" + CSI + "0m eta -:--:--"
+    for mode, taken in (("25l", [True]), ("2004h", [True]), ("7l", []), ("25;7l", [])):
+        text = "top\r\n" + CSI + "?" + mode + "     " + frame + ("\r" + CSI + "2K     " + frame) * 3 + "\r\n"
+        overlaid.clear()
+        assert _pages(text, 160, 40, fast=True) == _pages(text, 160, 40, fast=False), mode
+        assert overlaid == taken, mode
+
+
 def test_a_long_row_rebuilt_for_short_runs_leaves_the_string_path(overlaid: list[int]) -> None:
     """Each run written back inside the row copies the row string: past the allowance the cell model
     (linear) takes the line, with the same outcome. Real progress frames stay on the string path."""

@@ -869,9 +869,10 @@ _SHORT_PAGE_CHARS = _OVERLAY_MIN_CHARS
 def _overlaid(model: ScreenModel, body: str, tally: list[int]) -> bool:
     """A line redrawn by CR and EL alone (progress frames) from the first column of an empty last row,
     resolved on strings as the row model's string path resolves it (:func:`redraw.overlay_line`): the same
-    cells, cursor, tallies, work and character for REP as :func:`_feed_line`; False: walk it."""
-    if len(body) < _OVERLAY_MIN_CHARS or "\r" not in body or "\b" in body or "\x1b[?" in body \
-            or not model.overlay_ready():
+    cells, cursor, tallies, work and character for REP as :func:`_feed_line`; False: walk it. (A harmless
+    private mode, rich's ``CSI ? 25 l``, is inert there as in the walk; DECAWM off the walk refuses.)"""
+    if len(body) < _OVERLAY_MIN_CHARS or "\r" not in body or "\b" in body or not model.overlay_ready() \
+            or ("\x1b[?" in body and _DECAWM_OFF.search(body) is not None):
         return False
     return overlay_line(model, body, tally)
 
