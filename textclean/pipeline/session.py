@@ -887,12 +887,21 @@ def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tok
 
 def _walk_tokens(model: ScreenModel, body: str, offset: int, tally: list[int], tokens: re.Pattern[str]) -> None:
     pos = 0
+    acts = _ACTS
     for m in tokens.finditer(body):
         token_start = m.start()
         if token_start > pos:
             model.write(body[pos:token_start])
         pos = m.end()
-        _feed_token(model, m.group(), offset + token_start, tally)
+        token = m.group()
+        act = acts.get(token)
+        if act is None:
+            _feed_token(model, token, offset + token_start, tally)
+        else:  # what _feed_token does for a sequence planned before (none is REP or DECRST)
+            model.last_char = None
+            tally[0] += 1
+            tally[1] += len(token)
+            act(model)
     if pos < len(body):
         model.write(body[pos:])
 
@@ -906,10 +915,19 @@ _SGR_RUN = re.compile(rf"((?:[^\x00-\x1f\x7f-\x9f]+|{grammar.SGR_ONLY.pattern})+
 def _feed_runs(model: ScreenModel, body: str, offset: int, tally: list[int]) -> None:
     """:func:`_feed_line` a run at a time: text and the SGR between it appended as one string where
     :meth:`ScreenModel.append_run` says that is the same as writing each piece (a coloured row)."""
+    acts = _ACTS
     for m in _SGR_RUN.finditer(body):
         run = m.group(1)
         if run is None:
-            _feed_token(model, m.group(), offset + m.start(), tally)
+            token = m.group()
+            act = acts.get(token)
+            if act is None:
+                _feed_token(model, token, offset + m.start(), tally)
+            else:  # _walk_tokens' shortcut
+                model.last_char = None
+                tally[0] += 1
+                tally[1] += len(token)
+                act(model)
         elif "\x1b" not in run:
             model.write(run)
         else:
