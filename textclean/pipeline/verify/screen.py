@@ -96,7 +96,18 @@ from ..names import (
     XTWINOPS,
 )
 from .fast import ALL, Shortcuts
-from .meaning import INERT, WIDTH, Refusal, all_narrow, closer, control_name, csi_action, sequence_label, swallows_on
+from .meaning import (
+    INERT,
+    WIDTH,
+    Refusal,
+    all_narrow,
+    closer,
+    control_name,
+    csi_action,
+    other_widths,
+    sequence_label,
+    swallows_on,
+)
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -741,14 +752,13 @@ class _Cells(_Moves):
             self.put_narrow(text)
         else:
             run_start = 0
-            for index, char in enumerate(text):
-                if _width(char) != 1:
-                    if index > run_start and self.cx_known:
-                        self.put_narrow(text[run_start:index])
-                    elif index > run_start:
-                        self.put_after_uncertain(text[run_start:index])
-                    self.put_other(char, _width(char))
-                    run_start = index + 1
+            for index, width in other_widths(text):  # the narrow runs between them: one put each
+                if index > run_start and self.cx_known:
+                    self.put_narrow(text[run_start:index])
+                elif index > run_start:
+                    self.put_after_uncertain(text[run_start:index])
+                self.put_other(text[index], width)
+                run_start = index + 1
             if run_start < len(text):
                 if self.cx_known:
                     self.put_narrow(text[run_start:])
