@@ -1,6 +1,6 @@
 """The screen model's lines taken at once (issue 27) equal the walk token by token: lines redrawn by CR
-and EL (``shortcuts.redrawn``), and text holding characters other than one cell wide written run by run
-(:func:`meaning.other_widths`).
+and EL (``shortcuts.redrawn``), lines reaching a known right margin exactly (``shortcuts.plain_lines``),
+and text holding characters other than one cell wide written run by run (:func:`meaning.other_widths`).
 
 Each shortcut is compared with the model that lacks it on the whole state it leaves (every page
 record, and the grid, cursor, modes and budget at the end), on the committed captures, sessions and
@@ -155,6 +155,17 @@ def test_redrawn_lines_of_frames_agree_with_walking_them(text: str, size: tuple[
     _same_walks(text, *size, verify.ALL, _NO_LINES, work=False)
 
 
+@given(st.lists(_REDRAW_PIECE, max_size=40).map("".join) | _FRAME_STREAM, _SIZES)
+@example("x" * 40 + "\r\n" + "y" * 40 + "\n" + "z\n", (40, 10))  # lines reaching the margin
+@example("x" * 40 + "\x1b[K\n", (40, 10))  # ... with an EL at the pending wrap: walked
+@example("\x1b[?7l\n" + "x" * 40 + "\nz\n", (40, 10))  # ... autowrap off: refused
+@example("\x1b[1m" + "x" * 40 + "\x1b[m\r\n" * 12, (40, 10))  # ... scrolling the known screen
+def test_lines_reaching_the_margin_agree_with_walking_them(text: str, size: tuple[int | None, int | None]) -> None:
+    _same_walks(text, *size, verify.ALL, _NO_LINES, work=False)
+    if size[0] is not None:  # at a known width plain_lines charges what the walk charges
+        assert _walked(text, *size, verify.ALL) == _walked(text, *size, _NO_LINES), repr(text[:200])
+
+
 # ---------------------------------------------------------------------------------------------------
 # The shortcuts answer where they were written for
 
@@ -179,14 +190,15 @@ def _steps(text: str, shortcuts: verify.Shortcuts) -> tuple[int, list[list[str]]
     return _Counted.steps, [page.lines for page in pages]
 
 
-def test_redrawn_lines_are_taken_at_once() -> None:
+def test_redrawn_lines_and_lines_at_the_margin_are_taken_at_once() -> None:
     frames = "".join(f"\x1b[37m{spinner}\x1b[0m \x1b[2mResolving dependencies...{' ' * 129}\x1b[0m\r\x1b[2K"
                      for spinner in "⠋⠙⠹⠸⠼⠴")  # uv pads each frame to the full width: 160 columns
+    banner = "\x1b[1m" + "=" * 160 + "\x1b[0m\r\n"
     progress = "".join(f"\r{count:3d}% |{'█' * count}{'▋' * (count < 50)}{' ' * (50 - count)}|" for count in range(51))
-    text = "\x1b[H\x1b[2J" + "start\r\n" + frames + "\x1b[32mdone\x1b[0m\r\n" + progress + "\r\n"
+    text = "\x1b[H\x1b[2J" + "start\r\n" + frames + "\x1b[32mdone\x1b[0m\r\n" + banner + progress + "\r\n"
     fast, walked = _steps(text, verify.ALL), _steps(text, _NO_LINES)
     # the last frame is one cell shorter than those before it: their closing bar stays
-    assert fast[1] == walked[1] == [[], ["start", "done", f" 50% |{'█' * 50}||"]]
+    assert fast[1] == walked[1] == [[], ["start", "done", "=" * 160, f" 50% |{'█' * 50}||"]]
     assert fast[0] == 3 and walked[0] > 50  # the clear and "start" (no LF before it): the rest at once
 
 

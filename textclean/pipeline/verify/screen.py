@@ -117,12 +117,15 @@ _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 
 _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateescape
 _SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
-# A line that only appends: printable characters, SGR (checked against _PLAIN_SGR) and EL 0, CR, then LF;
-# or one redrawn (CRs inside it: plain_lines overlays it, where shortcuts.redrawn)
+# A line that only appends: printable characters, SGR (checked against _PLAIN_SGR) and EL 0, CR, then LF
 _LINE_TOKEN = grammar.csi_ending_in(SGR + EL + REP, subparameters=True)  # candidates: each checked by its text
 # written as runs of text between tokens: `re` takes a run in one step, not one character a turn (the
-# same matches: a token begins with ESC, and a CR inside the line is one not before LF, which no run holds)
+# same matches: a token begins with ESC, which no run holds)
 _PLAIN_LINE = re.compile(
+    rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:{_LINE_TOKEN.pattern}[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
+# ... or one redrawn, holding CRs not before its LF (plain_lines overlays it, where shortcuts.redrawn): tried
+# only where _PLAIN_LINE fails, which costs a line that only appends nothing
+_REDRAWN_LINE = re.compile(
     rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:(?:{_LINE_TOKEN.pattern}|\r(?!\n))[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
 _ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
 _ERASE_ROW = grammar.CSI + "2" + EL
@@ -1742,13 +1745,15 @@ class _Runs(_Replays):
         """The lines from ``position`` on that only append, each at once where the walk could only write
         and line-feed: the cursor at the first column of an empty row, nothing pending (a home, a wrap,
         a swallowing string, a disputed column), no region, no row shown before the alternate screen;
-        the line's text one cell a character and short of a known margin (at an unknown one, past
-        column 80 only with autowrap on), its sequences SGR already known plain or EL 0 (at the row's
-        end), its work within the budget; or a line redrawn by CR (:meth:`redrawn_cells`). The line
-        feed is the walk's own. Returns where the walk goes on (at the first line it must take token
-        by token)."""
+        the line's text one cell a character and short of a known margin or reaching it with autowrap
+        on and no EL (the wrap pending till the line ends; at an unknown margin, past column 80 only
+        with autowrap on), its sequences SGR already known plain or EL 0 (at the row's end), its work
+        within the budget; or a line redrawn by CR (:meth:`redrawn_cells`). The line feed is the
+        walk's own. Returns where the walk goes on (at the first line it must take token by token)."""
         text = self.text
         match = _PLAIN_LINE.match
+        # a line redrawn by CR: only at a known width or with no terminal (redrawn_cells)
+        redrawn = _REDRAWN_LINE.match if self.redraws_at_once and not self.unknown_width else None
         # where the walk's mark_wide or wrap acts (none without a terminal)
         margin = self.columns if self.columns is not None else MIN_COLUMNS if self.unknown_width else None
         if (self.lost is not None or self.home_at >= 0 or self.disputed
@@ -1765,6 +1770,8 @@ class _Runs(_Replays):
             if row.cells or row.shown:
                 return position
             found = match(text, position)
+            if found is None and redrawn is not None:
+                found = redrawn(text, position)
             if found is None:
                 return position
             returns = found.start(1) < found.end(1)
@@ -1797,10 +1804,16 @@ class _Runs(_Replays):
                 return position
             if margin is not None and len(chars) >= margin:
                 # at an unknown width the walk only marks the page wide (mark_wide), and refuses past
-                # column 80 with autowrap off; at a known one the line wraps: walked
-                if not unknown_width or (len(chars) > MIN_COLUMNS and not self.autowrap):
+                # column 80 with autowrap off; at a known one a line past the margin wraps (walked), one
+                # reaching it leaves the wrap pending (refused with autowrap off) for the CR or LF to end
+                if unknown_width:
+                    if len(chars) > MIN_COLUMNS and not self.autowrap:
+                        return position
+                    self.wide_page = True
+                elif len(chars) > margin or not self.autowrap:
                     return position
-                self.wide_page = True
+                else:
+                    column = min(column, margin - 1)  # advance: the cursor stays on the last column
             if chars:
                 self.work_left -= work
                 if row is _BLANK:
@@ -1850,16 +1863,17 @@ class _Runs(_Replays):
             elif token not in _PLAIN_SGR:
                 return None
         chars = "".join(pieces)
+        if erases and margin is not None and len(chars) >= margin:
+            return None  # an EL at the pending-wrap position is a dispute; at an unknown width layout_known may refuse
         if erases and self.unknown_width:
-            if len(chars) >= MIN_COLUMNS:
-                return None  # layout_known may refuse it
             work += erases  # layout_known's charge for the row
         return chars, work, len(chars)
 
     def redrawn_cells(self, line: str, row: _Row) -> tuple[str, int, int] | None:
         """A line of :meth:`plain_lines` holding CRs (not the one before its LF), at a known width or with
-        no terminal, written from the first column of the empty ``row``: the cells the walk leaves, its
-        work and the cursor's column, or None where the walk must take it token by token.
+        no terminal (``shortcuts.redrawn``: plain_lines reads no such line otherwise), written from the
+        first column of the empty ``row``: the cells the walk leaves, its work and the cursor's column,
+        or None where the walk must take it token by token.
 
         Its text is one cell a character; its sequences SGR already known plain, EL 0 or EL 2. Each
         token is the walk's operation on the row held as a string: text written over the row from the
@@ -1869,7 +1883,7 @@ class _Runs(_Replays):
         character of uncertain width, no pad (a write right of the row's end), no write past the known
         right margin (reaching it, with autowrap on, leaves the wrap pending: a CR must follow, never
         an EL or text)."""
-        if not self.redraws_at_once or self.unknown_width or row.wrapped or row.wrap_disputed or row.uncertain:
+        if row.wrapped or row.wrap_disputed or row.uncertain:
             return None
         cy = self.cy
         if (self.grid[cy - 1].wrapped if cy else bool(self.tail)):
