@@ -129,7 +129,9 @@ _REDRAWN_LINE = re.compile(
     rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:(?:{_LINE_TOKEN.pattern}|\r(?!\n))[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
 _ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
 _ERASE_ROW = grammar.CSI + "2" + EL
-# A redrawn line's tokens: its line tokens and its runs of CRs (split out, text between them)
+# A line's text and tokens, alternating (split with the tokens kept: one scan); a redrawn line's, with its
+# runs of CRs among the tokens
+_LINE_PARTS = re.compile(f"({_LINE_TOKEN.pattern})")
 _REDRAW_TOKEN = re.compile(f"({_LINE_TOKEN.pattern}|\r+)")
 # On an undecided page: text, controls, SGR and EL 0 only (the walk then only notes what was printed)
 _SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
@@ -1836,11 +1838,12 @@ class _Runs(_Replays):
         """A line of :meth:`plain_lines` holding sequences: the cells it writes and the walk's work for
         them, or None where the walk must take it token by token."""
         erases = 0
-        pieces = _LINE_TOKEN.split(line)
+        parts = _LINE_PARTS.split(line)
+        pieces = parts[::2]
         # put_narrow's charge, text run by text run (none for runs under 16 characters)
         work = sum([len(piece) >> 4 for piece in pieces]) if len(line) >= 16 else 0
         cells = 0
-        for index, token in enumerate(_LINE_TOKEN.findall(line)):
+        for index, token in enumerate(parts[1::2]):
             cells += len(pieces[index])
             if token in _ERASE_TO_END:
                 erases += 1  # at the end of the row's text: erase_line erases nothing
