@@ -122,6 +122,8 @@ def all_narrow(text: str) -> bool:
     found = _NOT_NARROW.search(text)
     if found is None:
         return True
+    if WIDTH[found.group()] != 1:
+        return False  # the first one not yet known narrow is not: no set of the rest (a wide label, an emoji)
     chars = set(text[found.start():])  # a hash per character only from the first one not yet known
     if chars <= _NARROW:
         return True
