@@ -65,6 +65,7 @@ class Shortcuts(NamedTuple):
     # (a counter, a clock): its lines made from that walk's template (with ``replayed``)
     shaped: bool = True
     runs: bool = True  # the screen model: text split only by SGR, appended to a row's end, written at once
+    redrawn: bool = True  # the screen model: lines redrawn by CR (and EL 0 / EL 2) alone, overlaid as strings
 
 
 ALL = Shortcuts()

@@ -122,6 +122,8 @@ def all_narrow(text: str) -> bool:
     found = _NOT_NARROW.search(text)
     if found is None:
         return True
+    if WIDTH[found.group()] != 1:
+        return False  # the first one not yet known narrow is not: no set of the rest (a wide label, an emoji)
     chars = set(text[found.start():])  # a hash per character only from the first one not yet known
     if chars <= _NARROW:
         return True
@@ -132,6 +134,28 @@ def all_narrow(text: str) -> bool:
     if len(_NARROW) <= _NARROW_PATTERN_LIMIT:
         _NOT_NARROW = _other_than(_NARROW)
     return True
+
+
+def other_widths(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds a character not exactly one cell wide, and its width (0, 2 or -1), in order.
+
+    Found by the pattern of characters not yet known narrow (a search in C), so a run of narrow
+    characters, ASCII or not (bars of U+2580-259F, box drawing, braille), costs no turn of a loop;
+    a character found narrow is learned, as :func:`all_narrow` learns it."""
+    global _NOT_NARROW
+    found: list[tuple[int, int]] = []
+    learned = False
+    for match in _NOT_NARROW.finditer(text):
+        char = match.group()
+        width = WIDTH[char]
+        if width != 1:
+            found.append((match.start(), width))
+        elif char not in _NARROW:
+            _NARROW.add(char)
+            learned = True
+    if learned and len(_NARROW) <= _NARROW_PATTERN_LIMIT:
+        _NOT_NARROW = _other_than(_NARROW)
+    return found
 
 
 ZERO_WIDTH_JOINER = "\u200d"

@@ -26,7 +26,7 @@ from operator import is_not, itemgetter
 from typing import Any, NamedTuple
 
 from .. import grammar
-from ..grammar import C0_RANGE, C1_RANGE, ESC, HT, Kind
+from ..grammar import C0_RANGE, C1_RANGE, CR, ESC, HT, Kind
 from ..model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR
 from ..model import SCREEN_LINES as MIN_ROWS
 from ..names import (
@@ -96,7 +96,18 @@ from ..names import (
     XTWINOPS,
 )
 from .fast import ALL, Shortcuts
-from .meaning import INERT, WIDTH, Refusal, all_narrow, closer, control_name, csi_action, sequence_label, swallows_on
+from .meaning import (
+    INERT,
+    WIDTH,
+    Refusal,
+    all_narrow,
+    closer,
+    control_name,
+    csi_action,
+    other_widths,
+    sequence_label,
+    swallows_on,
+)
 
 UNWRITTEN = "\x00"
 WIDE_TAIL = "\x01"
@@ -112,7 +123,16 @@ _LINE_TOKEN = grammar.csi_ending_in(SGR + EL + REP, subparameters=True)  # candi
 # same matches: a token begins with ESC, which no run holds)
 _PLAIN_LINE = re.compile(
     rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:{_LINE_TOKEN.pattern}[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
+# ... or one redrawn, holding CRs not before its LF (plain_lines overlays it, where shortcuts.redrawn): tried
+# only where _PLAIN_LINE fails, which costs a line that only appends nothing
+_REDRAWN_LINE = re.compile(
+    rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:(?:{_LINE_TOKEN.pattern}|\r(?!\n))[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
 _ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
+_ERASE_ROW = grammar.CSI + "2" + EL
+# A line's text and tokens, alternating (split with the tokens kept: one scan); a redrawn line's, with its
+# runs of CRs among the tokens
+_LINE_PARTS = re.compile(f"({_LINE_TOKEN.pattern})")
+_REDRAW_TOKEN = re.compile(f"({_LINE_TOKEN.pattern}|\r+)")
 # On an undecided page: text, controls, SGR and EL 0 only (the walk then only notes what was printed)
 _SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
 
@@ -220,6 +240,7 @@ class _State:
         self.on_page = on_page
         self.plain_lines_at_once = shortcuts.plain_lines  # lines that only append, each at once
         self.runs_at_once = shortcuts.runs  # text split only by SGR, appended at once (coloured_run)
+        self.redraws_at_once = shortcuts.redrawn  # plain_lines: lines redrawn by CR and EL, overlaid as strings
         self.strict = strict  # raise at the first undecided page instead of skipping it
         self.columns = columns
         self.terminal = terminal  # False: no terminal (logical lines, no right margin, strings end at BEL)
@@ -240,7 +261,8 @@ class _State:
         self.swallowed: str | None = None  # a DCS tmux runs on past the text after it: no RIS ends it
         self.undecodable: str | None = None  # found at the first page break: "" for none
         self.undecodable_at: int | None = None
-        self.lines_read: dict[str, tuple[str, int]] = {}  # plain_lines: what a line with sequences writes
+        # plain_lines: what a line with sequences (or CRs) writes, its work and the cursor's column after it
+        self.lines_read: dict[str, tuple[str, int, int]] = {}
         self.cr_run = (0, False)  # where the run of CRs last read ends, and whether LF or the end follows it
         self.replays = shortcuts.replayed  # pages walked before from the same state: replayed (_Replays)
         self.memo: dict[str, _Memo] = {}
@@ -741,14 +763,13 @@ class _Cells(_Moves):
             self.put_narrow(text)
         else:
             run_start = 0
-            for index, char in enumerate(text):
-                if _width(char) != 1:
-                    if index > run_start and self.cx_known:
-                        self.put_narrow(text[run_start:index])
-                    elif index > run_start:
-                        self.put_after_uncertain(text[run_start:index])
-                    self.put_other(char, _width(char))
-                    run_start = index + 1
+            for index, width in other_widths(text):  # the narrow runs between them: one put each
+                if index > run_start and self.cx_known:
+                    self.put_narrow(text[run_start:index])
+                elif index > run_start:
+                    self.put_after_uncertain(text[run_start:index])
+                self.put_other(text[index], width)
+                run_start = index + 1
             if run_start < len(text):
                 if self.cx_known:
                     self.put_narrow(text[run_start:])
@@ -1726,12 +1747,15 @@ class _Runs(_Replays):
         """The lines from ``position`` on that only append, each at once where the walk could only write
         and line-feed: the cursor at the first column of an empty row, nothing pending (a home, a wrap,
         a swallowing string, a disputed column), no region, no row shown before the alternate screen;
-        the line's text one cell a character and short of a known margin (at an unknown one, past
-        column 80 only with autowrap on), its sequences SGR already known plain or EL 0 (at the row's
-        end), its work within the budget. The line feed is the walk's own. Returns where the walk goes
-        on (at the first line it must take token by token)."""
+        the line's text one cell a character and short of a known margin or reaching it with autowrap
+        on and no EL (the wrap pending till the line ends; at an unknown margin, past column 80 only
+        with autowrap on), its sequences SGR already known plain or EL 0 (at the row's end), its work
+        within the budget; or a line redrawn by CR (:meth:`redrawn_cells`). The line feed is the
+        walk's own. Returns where the walk goes on (at the first line it must take token by token)."""
         text = self.text
         match = _PLAIN_LINE.match
+        # a line redrawn by CR: only at a known width or with no terminal (redrawn_cells)
+        redrawn = _REDRAWN_LINE.match if self.redraws_at_once and not self.unknown_width else None
         # where the walk's mark_wide or wrap acts (none without a terminal)
         margin = self.columns if self.columns is not None else MIN_COLUMNS if self.unknown_width else None
         if (self.lost is not None or self.home_at >= 0 or self.disputed
@@ -1748,12 +1772,19 @@ class _Runs(_Replays):
             if row.cells or row.shown:
                 return position
             found = match(text, position)
+            if found is None and redrawn is not None:
+                found = redrawn(text, position)
             if found is None:
                 return position
             returns = found.start(1) < found.end(1)
             line = text[position:found.start(1)]
             end = found.end()
-            if ESC in line:
+            if CR in line:  # redrawn: never remembered (what it writes depends on autowrap too)
+                known = self.redrawn_cells(line, row)
+                if known is None:
+                    return position
+                chars, work, column = known
+            elif ESC in line:
                 known = read.get(line)
                 if known is None:
                     known = self.line_cells(line, margin)
@@ -1763,10 +1794,11 @@ class _Runs(_Replays):
                         if len(read) >= _CACHE_LIMIT:
                             read.clear()
                         read[line] = known
-                chars, work = known
+                chars, work, column = known
             else:
                 chars = line
                 work = len(line) >> 4
+                column = len(line)
             if self.work_left < work:
                 self.tight = True
                 return position
@@ -1774,17 +1806,23 @@ class _Runs(_Replays):
                 return position
             if margin is not None and len(chars) >= margin:
                 # at an unknown width the walk only marks the page wide (mark_wide), and refuses past
-                # column 80 with autowrap off; at a known one the line wraps: walked
-                if not unknown_width or (len(chars) > MIN_COLUMNS and not self.autowrap):
+                # column 80 with autowrap off; at a known one a line past the margin wraps (walked), one
+                # reaching it leaves the wrap pending (refused with autowrap off) for the CR or LF to end
+                if unknown_width:
+                    if len(chars) > MIN_COLUMNS and not self.autowrap:
+                        return position
+                    self.wide_page = True
+                elif len(chars) > margin or not self.autowrap:
                     return position
-                self.wide_page = True
+                else:
+                    column = min(column, margin - 1)  # advance: the cursor stays on the last column
             if chars:
                 self.work_left -= work
                 if row is _BLANK:
                     row = grid[self.cy] = _Row()
                 row.cells.extend(chars)
                 self.printed = True
-                self.cx = 0 if returns else len(chars)
+                self.cx = 0 if returns else column
             try:
                 if scrolls and self.cy == len(grid) - 1:
                     self.scroll_screen()
@@ -1796,15 +1834,16 @@ class _Runs(_Replays):
             self.cx = 0  # carriage_return: the line feed left the rest as it is (known, no wrap pending)
             position = end
 
-    def line_cells(self, line: str, margin: int | None) -> tuple[str, int] | None:
+    def line_cells(self, line: str, margin: int | None) -> tuple[str, int, int] | None:
         """A line of :meth:`plain_lines` holding sequences: the cells it writes and the walk's work for
         them, or None where the walk must take it token by token."""
         erases = 0
-        pieces = _LINE_TOKEN.split(line)
+        parts = _LINE_PARTS.split(line)
+        pieces = parts[::2]
         # put_narrow's charge, text run by text run (none for runs under 16 characters)
         work = sum([len(piece) >> 4 for piece in pieces]) if len(line) >= 16 else 0
         cells = 0
-        for index, token in enumerate(_LINE_TOKEN.findall(line)):
+        for index, token in enumerate(parts[1::2]):
             cells += len(pieces[index])
             if token in _ERASE_TO_END:
                 erases += 1  # at the end of the row's text: erase_line erases nothing
@@ -1827,11 +1866,65 @@ class _Runs(_Replays):
             elif token not in _PLAIN_SGR:
                 return None
         chars = "".join(pieces)
+        if erases and margin is not None and len(chars) >= margin:
+            return None  # an EL at the pending-wrap position is a dispute; at an unknown width layout_known may refuse
         if erases and self.unknown_width:
-            if len(chars) >= MIN_COLUMNS:
-                return None  # layout_known may refuse it
             work += erases  # layout_known's charge for the row
-        return chars, work
+        return chars, work, len(chars)
+
+    def redrawn_cells(self, line: str, row: _Row) -> tuple[str, int, int] | None:
+        """A line of :meth:`plain_lines` holding CRs (not the one before its LF), at a known width or with
+        no terminal (``shortcuts.redrawn``: plain_lines reads no such line otherwise), written from the
+        first column of the empty ``row``: the cells the walk leaves, its work and the cursor's column,
+        or None where the walk must take it token by token.
+
+        Its text is one cell a character; its sequences SGR already known plain, EL 0 or EL 2. Each
+        token is the walk's operation on the row held as a string: text written over the row from the
+        cursor (put_narrow: appended past the row's end, charged a sixteenth, else overwritten, charged
+        in full), CR to the first column, EL 0 and EL 2 cut the row, charged the cells erased. Taken
+        only where nothing the walk checks applies: no row wrapped into this one or from it, no
+        character of uncertain width, no pad (a write right of the row's end), no write past the known
+        right margin (reaching it, with autowrap on, leaves the wrap pending: a CR must follow, never
+        an EL or text)."""
+        if row.wrapped or row.wrap_disputed or row.uncertain:
+            return None
+        cy = self.cy
+        if (self.grid[cy - 1].wrapped if cy else bool(self.tail)):
+            return None  # erase_cells refuses on a wrapped line's rows
+        parts = _REDRAW_TOKEN.split(line)
+        if not _narrow("".join(parts[::2])):
+            return None
+        columns = self.columns
+        limit = columns if columns is not None and self.autowrap else None if columns is None else columns - 1
+        cells = ""
+        col = work = 0
+        pending = False
+        for index, part in enumerate(parts):
+            if not part:
+                continue
+            if not index & 1:  # text: put_narrow
+                end = col + len(part)
+                if pending or col > len(cells) or (limit is not None and end > limit):
+                    return None  # a wrap, a pad, or past the right margin
+                work += len(part) >> 4 if col >= len(cells) else len(part)
+                cells = cells[:col] + part + cells[end:]
+                pending = columns is not None and end >= columns
+                col = columns - 1 if pending and columns is not None else end
+            elif part[0] == CR:  # carriage_return
+                col = 0
+                pending = False
+            elif part in _ERASE_TO_END or part == _ERASE_ROW:
+                if pending:
+                    return None  # EL at the pending-wrap position: a dispute
+                start = col if part != _ERASE_ROW else 0
+                if start < len(cells):
+                    work += len(cells) - start
+                    cells = cells[:start]
+            elif part not in _PLAIN_SGR:
+                return None
+        if pending or (not cells and any(parts[::2])):
+            return None  # a wrap pending at the line's end; an emptied row the walk made a row of its own
+        return cells, work, col
 
 
 
