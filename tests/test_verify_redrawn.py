@@ -8,6 +8,7 @@ recordings, and on generated streams; and shown to answer where it was written f
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -200,6 +201,30 @@ def test_redrawn_lines_and_lines_at_the_margin_are_taken_at_once() -> None:
     # the last frame is one cell shorter than those before it: their closing bar stays
     assert fast[1] == walked[1] == [[], ["start", "done", "=" * 160, f" 50% |{'█' * 50}||"]]
     assert fast[0] == 3 and walked[0] > 50  # the clear and "start" (no LF before it): the rest at once
+
+
+def test_a_long_row_rebuilt_for_short_runs_is_walked() -> None:
+    """A row string rebuilt per run copies the row each time: "\\rX" over a long row would be quadratic
+    (a second at 640 KB, four at 1.3 MB). Past the copy allowance the walk's cells take the line, with
+    the same lines; a row of about the frames' own length stays on the shortcut."""
+    taken: list[bool] = []
+    real = screen._Runs.redrawn_cells
+
+    def counting(model: screen._Runs, line: str, row: screen._Row) -> tuple[str, int, int] | None:
+        answer = real(model, line, row)
+        taken.append(answer is not None)
+        return answer
+
+    start = "\x1b[H\x1b[2Jtop\x1b[1Bx\r\n"  # a page the text's other shortcuts do not take
+    rebuilt = start + "x" * 40_000 + "\rX" * 20_000 + "\ndone\n"
+    frames = start + "".join(f"\r{count:5d} of 20000" for count in range(20_000)) + "\ndone\n"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(screen._Runs, "redrawn_cells", counting)
+        for text, shortcut in ((rebuilt, False), (frames, True)):
+            taken.clear()
+            lines = verify.terminal_lines(text, terminal=False)
+            assert taken == [shortcut]
+            assert lines == verify.terminal_lines(text, terminal=False, shortcuts=_NO_LINES)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -133,6 +133,11 @@ _ERASE_ROW = grammar.CSI + "2" + EL
 # runs of CRs among the tokens
 _LINE_PARTS = re.compile(f"({_LINE_TOKEN.pattern})")
 _REDRAW_TOKEN = re.compile(f"({_LINE_TOKEN.pattern}|\r+)")
+# redrawn_cells rebuilds the row string per text run: characters copied, at most this many plus this many
+# per character of the line (progress frames rewrite a row of about their own length; "\rX" over a long
+# row would copy it per run); past it the walk's cells, linear, take the line
+_REDRAW_COPY_ALLOWANCE = 1 << 16
+_REDRAW_COPIES_PER_CHAR = 8
 # On an undecided page: text, controls, SGR and EL 0 only (the walk then only notes what was printed)
 _SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
 
@@ -1898,6 +1903,7 @@ class _Runs(_Replays):
         limit = columns if columns is not None and self.autowrap else None if columns is None else columns - 1
         cells = ""
         col = work = 0
+        copies = _REDRAW_COPY_ALLOWANCE + _REDRAW_COPIES_PER_CHAR * len(line)
         pending = False
         for index, part in enumerate(parts):
             if not part:
@@ -1907,6 +1913,9 @@ class _Runs(_Replays):
                 if pending or col > len(cells) or (limit is not None and end > limit):
                     return None  # a wrap, a pad, or past the right margin
                 work += len(part) >> 4 if col >= len(cells) else len(part)
+                copies -= len(cells)
+                if copies < 0:
+                    return None  # a long row rebuilt for short runs: quadratic as strings, linear as cells
                 cells = cells[:col] + part + cells[end:]
                 pending = columns is not None and end >= columns
                 col = columns - 1 if pending and columns is not None else end
