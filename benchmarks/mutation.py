@@ -6,7 +6,7 @@ that mutates only that target's modules and runs only the test files that guard 
 ``mutmut run`` there (niced, bounded by ``--timeout``) and prints the score and every surviving
 mutant. ``benchmarks/mutation-report.md`` holds the last scores and what each survivor means.
 
-Targets: ``names``, ``grammar``, ``gate``, ``verify`` (all four by default). ``--functions GLOB``
+Targets: ``names``, ``grammar``, ``gate``, ``overlay``, ``verify`` (all by default). ``--functions GLOB``
 narrows a target to some functions (mutmut names, e.g. ``'textclean.pipeline.verify.x_first_difference*'``).
 Results are cached per target directory; ``--fresh`` starts over. Mutmut 3 mutates function bodies
 only: module-level tables (names.py's constants, grammar.py's byte classes) are guarded by the
@@ -41,6 +41,12 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
         ["textclean/pipeline/gate.py"],
         # test_sessions_clean: the pages kept on the verifier's word; test_tokens: clean_many
         ["tests/test_safety_net.py", "tests/test_gate.py", "tests/test_sessions_clean.py", "tests/test_tokens.py"],
+    ),
+    "overlay": (
+        ["textclean/pipeline/redraw.py"],
+        # the cleaner's string path for lines redrawn by CR and EL: proven equal to the walk there (narrow
+        # it with --functions, e.g. '*ǁ_overlay_frames__mutmut*'; the rest of the row model is the walk)
+        ["tests/test_clean_overlay.py"],
     ),
     "verify": (
         ["textclean/pipeline/verify/*.py"],
