@@ -1041,3 +1041,350 @@ def alt_switch_matrix(columns: int, rows: int) -> list[tuple[str, bytes]]:
                     for oname, o in bodies.items():
                         out.append((f"{bname}>{pname}>{ename}>{sname}>{oname}", b + p + e + s + o))
     return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# Session 34 (issue 27): one-cell characters other than ASCII written a row at a time at a known width,
+# and CR / EL redrawn lines whose frames end exactly at the known margin taking the string path.
+
+# One cell on every terminal (the cleaner's one-cell ranges), as progress displays draw them.
+ONE_CELL_COMMON = "█▉▊▋▌▍▎▏░▒▓━─│┼╸╺╾⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏é·…→←↑↓•–—‘’“”\u00a0\u00b7ñÅ§±"
+# The blocks the cleaner draws from, whole: a few of their code points are zero-width or two cells wide
+# (U+200B..U+200F, U+2028, U+2060.., U+25FD), which the cleaner must not take for one-cell text.
+_ONE_CELL_BLOCKS = ((0xA0, 0x2FF), (0x2000, 0x206F), (0x2190, 0x21FF), (0x2500, 0x25FF), (0x2800, 0x28FF))
+# Negative controls: two cells, zero cells, or a width terminals disagree on.
+_NOT_ONE_CELL = ["\u4e2d", "\U0001f600", "\u0301", "\u200d", "\ufe0f", "\u200b", "\u25fd", "\u2615", "\u3000",
+                 "e\u0301", "\u2764\ufe0f"]
+
+
+# Code points of those blocks that are not one cell everywhere (zero-width, bidi controls, emoji).
+_NOT_IN_BLOCKS = {*range(0x200B, 0x2010), *range(0x2028, 0x202F), *range(0x2060, 0x2070), 0x25FD, 0x25FE, 0x203C,
+                  0x2049, *range(0x2194, 0x219A), 0x21A9, 0x21AA, 0x25AA, 0x25AB, 0x25B6, 0x25C0,
+                  *range(0x25FB, 0x25FF), 0xAD}
+# The share of streams with a hazard (a whole block's code points, a wide character or a mark): the
+# rest use one-cell characters only, so that the cleaner adopts most of them.
+HAZARD_SHARE = 0.3
+_HAZARD = [False]
+
+
+# Blocks beyond the cleaner's one-cell ranges, many of one cell (Greek, Cyrillic, Hebrew, letterlike, maths,
+# halfwidth forms, mathematical alphanumerics past the BMP), some two cells or zero (emoji, marks): the
+# string path takes a frame of characters the width table settles at one cell, whatever its block.
+_OTHER_BLOCKS = ((0x370, 0x3FF), (0x400, 0x52F), (0x530, 0x58F), (0x5D0, 0x5EA), (0x10A0, 0x10FF), (0x1E00, 0x1EFF),
+                 (0x2100, 0x218F), (0x2200, 0x23FF), (0x2400, 0x24FF), (0x2600, 0x27BF), (0x2B00, 0x2BFF),
+                 (0xFF61, 0xFFDC), (0x1D400, 0x1D7FF), (0xA4D0, 0xA4FF), (0x1F100, 0x1F1FF), (0xE000, 0xE0FF))
+_OTHER = [False]
+
+
+def one_cell_char(rng: random.Random) -> str:
+    r = rng.random()
+    if _OTHER[0] and r < 0.5:
+        first, last = rng.choice(_OTHER_BLOCKS)
+        return chr(rng.randint(first, last))
+    if r < 0.7:
+        return rng.choice(ONE_CELL_COMMON)
+    first, last = rng.choice(_ONE_CELL_BLOCKS)
+    code = rng.randint(first, last)
+    if not _HAZARD[0]:
+        return chr(code) if code not in _NOT_IN_BLOCKS else "#"
+    if r < 0.97:
+        return chr(code)
+    return rng.choice(_NOT_ONE_CELL)
+
+
+def one_cell_run(rng: random.Random, n: int, style: str | None = None) -> bytes:
+    """``n`` characters: one one-cell character repeated, a mix, a mix with ASCII, ASCII alone, or (rarely)
+    with a wide character or a mark in it (a negative control)."""
+    n = max(0, n)
+    style = style or rng.choice(["same", "same", "mix", "mix", "ascii_mix", "ascii", "bar", "negative"])
+    if style == "negative" and not _HAZARD[0]:
+        style = "mix"
+    if style == "same":
+        text = one_cell_char(rng) * n
+    elif style == "mix":
+        text = "".join(one_cell_char(rng) for _ in range(n))
+    elif style == "ascii_mix":
+        text = "".join(rng.choice(ONE_CELL_COMMON + "ab#% |") for _ in range(n))
+    elif style == "ascii":
+        text = word(rng, n).decode() if n else ""
+    elif style == "bar":  # tqdm's: full blocks, one partial block, spaces
+        full = rng.randint(0, n)
+        text = ("█" * full + (rng.choice("▏▎▍▌▋▊▉") if full < n else "") + " " * n)[:n]
+    else:
+        text = list("".join(one_cell_char(rng) for _ in range(n)))
+        if text:
+            text[rng.randrange(len(text))] = rng.choice(_NOT_ONE_CELL)
+        text = "".join(text)
+    return text.encode()
+
+
+def _short(rng: random.Random) -> bytes:
+    return one_cell_run(rng, rng.randint(1, 4))
+
+
+# What follows a run that ends short of, at or past the margin (at the pending-wrap column when at it).
+MARGIN_OPS = {
+    "CR": lambda rng, c, r: b"\r" + _short(rng),
+    "CRLF": lambda rng, c, r: b"\r\n",
+    "LF": lambda rng, c, r: b"\n" + _short(rng),
+    "EL0": lambda rng, c, r: csi(rng.choice(["K", "0K"])) + rng.choice([b"", _short(rng)]),
+    "EL1": lambda rng, c, r: csi("1K") + rng.choice([b"", _short(rng)]),
+    "EL2": lambda rng, c, r: csi("2K") + rng.choice([b"", _short(rng)]),
+    "CUB": lambda rng, c, r: csi(f"{_n(rng)}D") + _short(rng),
+    "CUF": lambda rng, c, r: csi(f"{_n(rng)}C") + _short(rng),
+    "CHA": lambda rng, c, r: csi(f"{rng.choice(['', '1', '3', str(c), str(c - 1), str(c + 1)])}G") + _short(rng),
+    "CUP": lambda rng, c, r: csi(f"{rng.randint(1, r)};{rng.choice([1, 2, c // 2, c - 1, c])}H") + _short(rng),
+    "BS": lambda rng, c, r: b"\b" * rng.choice([1, 1, 2, 3]) + rng.choice([b"", _short(rng)]),
+    "TAB": lambda rng, c, r: b"\t" + rng.choice([b"", _short(rng)]),
+    "ECH": lambda rng, c, r: csi(f"{_n(rng)}X") + rng.choice([b"", _short(rng)]),
+    "ICH": lambda rng, c, r: csi(f"{_n(rng)}@") + rng.choice([b"", _short(rng)]),
+    "DCH": lambda rng, c, r: csi(f"{_n(rng)}P") + rng.choice([b"", _short(rng)]),
+    "IND": lambda rng, c, r: b"\x1bD" + _short(rng),
+    "NEL": lambda rng, c, r: b"\x1bE" + _short(rng),
+    "RI": lambda rng, c, r: b"\x1bM" + _short(rng),
+    "CUU": lambda rng, c, r: csi(f"{_n(rng)}A") + rng.choice([b"\r", b""]) + _short(rng),
+    "CUD": lambda rng, c, r: csi(f"{_n(rng)}B") + _short(rng),
+    "SGR": lambda rng, c, r: rng.choice([csi("31m"), csi("1;32m"), csi("0m"), csi("7m"), csi("38;5;208m")])
+    + rng.choice([b"", _short(rng)]) + rng.choice([b"", csi("0m")]),
+    "text": lambda rng, c, r: one_cell_run(rng, rng.choice([1, 2, c - 1, c, c + 1])),
+    "wide": lambda rng, c, r: "\u4e2d".encode(),
+    "mark": lambda rng, c, r: rng.choice(["\u0301", "\u200d", "\ufe0f", "\u20dd"]).encode(),
+    "REP": lambda rng, c, r: csi(f"{_n(rng)}b"),
+    "DECSTBM": lambda rng, c, r: csi(f"{rng.randint(1, max(1, r - 1))};{r}r") + _short(rng) + b"\r\n" + _short(rng),
+    "DECAWM": lambda rng, c, r: rng.choice([b"\x1b[?7l", b"\x1b[?7h"]) + _short(rng),
+    "SU": lambda rng, c, r: csi(f"{_n(rng)}S") + _short(rng),
+    "DECSC": lambda rng, c, r: b"\x1b7" + _short(rng) + b"\x1b8" + _short(rng),
+    "OSC": lambda rng, c, r: b"\x1b]0;title\x07" + _short(rng),
+    "page": lambda rng, c, r: rng.choice([b"\x1b[H\x1b[2J", b"\x1b[2J", b"\x1bc", b"\x1b[3J\x1b[H\x1b[2J",
+                                          b"\x1b[?1049h", b"\x1b[H\x1b[J"]) + _short(rng),
+    "end": lambda rng, c, r: b"",
+}
+# Ops the cleaner refuses or that spoil the whole page (kept for hazard streams), and the common ones.
+_HAZARD_OPS = {"wide", "mark", "REP", "DECSTBM", "DECAWM", "BS", "TAB", "ICH", "DCH"}
+_COMMON_OPS = ["CR", "CR", "CR", "CRLF", "CRLF", "LF", "EL0", "EL2", "SGR", "text", "text", "end", "end", "CUU", "CUB",
+               "CHA", "EL1", "ECH", "CUP", "CUD", "CUF", "IND", "NEL", "RI", "SU", "DECSC", "OSC", "page"]
+
+
+def margin_op(rng: random.Random, columns: int, rows: int) -> bytes:
+    """An op of MARGIN_OPS: any of them in a hazard stream, the common ones in the others."""
+    name = rng.choice(list(MARGIN_OPS)) if _HAZARD[0] else rng.choice(_COMMON_OPS)
+    return MARGIN_OPS[name](rng, columns, rows)
+
+
+_LINE_ENDS = [b"\r\n", b"\r\n", b"\n", b"", b"\r", b"\r\r\n"]
+
+
+def _prefix(rng: random.Random, columns: int, rows: int) -> bytes:
+    return rng.choice([b"", b"", b"top\r\n", b"$ pip install x\r\n", b"\x1b[H\x1b[2J",
+                       b"".join(b"l%d\r\n" % i for i in range(rows + rng.randint(-2, 2))),
+                       csi(f"2;{rows}r") + csi(f"{rows};1H"), b"\x1b[31mred\x1b[0m\r\n"])
+
+
+def _tqdm_bar(rng: random.Random, width: int) -> bytes:
+    """A tqdm / pip / rich bar exactly ``width`` cells wide (labels and counts in ASCII)."""
+    label = rng.choice(["", " 45%|", "Downloading ", "50%", "  "])
+    tail = rng.choice(["", "| 5/10 [00:01<00:01]", " 1.2/3.4 MB", " eta 0:00:01"])
+    room = width - len(label) - len(tail)
+    if room < 1:
+        return one_cell_run(rng, width)
+    bar = one_cell_run(rng, room, rng.choice(["bar", "bar", "same", "mix"]))
+    sgr = rng.random() < 0.3
+    return label.encode() + (csi("38;5;197m") if sgr else b"") + bar + (csi("0m") if sgr else b"") + tail.encode()
+
+
+def one_cell_margin(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Runs of one-cell characters (mixed with ASCII, now and then a wide one or a mark) starting at a column
+    near the margin and ending short of, at or past it, or rows past it; then controls from MARGIN_OPS;
+    and tqdm / rich / pip bars redrawn by CR, EL or a move up."""
+    _HAZARD[0] = rng.random() < HAZARD_SHARE
+    _OTHER[0] = rng.random() < 0.25
+    out = [_prefix(rng, columns, rows)]
+    for _ in range(rng.randint(1, 4)):
+        if rng.random() < 0.3:  # a redrawn bar
+            redraw = rng.choice([b"\r", b"\r\x1b[2K", b"\x1b[2K\r", b"\r\x1b[K", b"\r\n\x1b[1A",
+                                 b"\x1b[1A\x1b[2K\r"])
+            width = rng.choice([columns, columns, columns - 1, columns + 1, columns // 2 or 1])
+            for i in range(rng.randint(1, 5)):
+                out.append(_tqdm_bar(rng, width))
+                out.append(redraw if i < 4 else b"")
+        else:
+            start = rng.choice([0, 1, 2, columns - 3, columns - 2, columns - 1, rng.randint(0, max(0, columns - 1))])
+            start = max(0, start)
+            end = rng.choice([columns - 1, columns, columns, columns + 1, 2 * columns, 2 * columns + 1,
+                              3 * columns - 1, rng.randint(1, 3 * columns)])
+            lead = one_cell_run(rng, start, rng.choice(["ascii", "same", "mix"]))
+            body = one_cell_run(rng, max(1, end - start))
+            if rng.random() < 0.2:  # an SGR cutting the run in two
+                cut = rng.randint(0, len(body))
+                while cut < len(body) and (body[cut] & 0xC0) == 0x80:
+                    cut += 1
+                body = body[:cut] + rng.choice([csi("1m"), csi("0m"), csi("38;2;1;2;3m")]) + body[cut:]
+            out.append(lead + body)
+        for _ in range(rng.choice([1, 1, 1, 2, 3])):
+            out.append(margin_op(rng, columns, rows))
+        out.append(rng.choice(_LINE_ENDS))
+    out.append(rng.choice([b"", b"end\r\n", b"$ ", b"\x1b[H\x1b[2J", b"\x1b[?1049l"]))
+    return b"".join(out)
+
+
+def one_cell_matrix(columns: int, rows: int) -> list[tuple[str, bytes]]:
+    """Every start near the margin x every end (short / at / past / rows past) x each control after the run,
+    with a fixed one-cell character per column so that each row's content is known."""
+    rng = random.Random(f"one_cell_matrix:{columns}x{rows}")
+    out = []
+    starts = sorted({0, 1, max(0, columns - 3), max(0, columns - 2), max(0, columns - 1)})
+    for start in starts:
+        for end in sorted({columns - 1, columns, columns + 1, 2 * columns, 2 * columns + 1}):
+            if end <= start:
+                continue
+            for op in MARGIN_OPS:
+                char = rng.choice("█▋━─⠋é…→░")
+                lead = b"p" * start
+                body = (char * (end - start)).encode()
+                tail = MARGIN_OPS[op](rng, columns, rows)
+                out.append((f"ocm:{start}:{end}:{op}", b"top\r\n" + lead + body + tail + rng.choice(_LINE_ENDS)
+                            + b"end\r\n"))
+    return out
+
+
+# Between frames of a line redrawn by CR and EL (and, for the row model, backspaces).
+_FRAME_SEPS = [b"\r", b"\r", b"\r", b"\r\x1b[2K", b"\x1b[2K\r", b"\r\x1b[K", b"\x1b[K\r", b"\r\x1b[0K", b"\x1b[0K\r",
+               b"\x1b[2K\r\x1b[2K", b"\b", b"\b\b", b"\r\r", b"\x1b[K"]
+_FRAME_SGR = [csi("0m"), csi("32m"), csi("1;35m"), csi("38;5;10m"), csi("m")]
+
+
+def _frame(rng: random.Random, n: int, columns: int) -> bytes:
+    if rng.random() < 0.4:
+        body = _tqdm_bar(rng, n)
+    else:
+        body = one_cell_run(rng, n, rng.choice(["same", "mix", "ascii_mix", "ascii", "bar", "bar"]))
+    r = rng.random()
+    if r < 0.15:
+        body = rng.choice(_FRAME_SGR) + body
+    elif r < 0.3:
+        body = body + rng.choice(_FRAME_SGR)
+    elif r < 0.4:
+        body = rng.choice(_FRAME_SGR) + body + csi("0m")
+    return body
+
+
+_PAGE_ENDS = [b"\x1b[2J", b"\x1b[H\x1b[2J", b"\x1bc", b"\x1b[?1049h", b"\x1b[3J\x1b[H\x1b[2J", b"\x1b[H\x1b[J",
+              b"\x1b[2J\x1b[H", b"\x1b[?1049h\x1b[H\x1b[2J"]
+
+
+def frame_line(rng: random.Random, columns: int, sep: bytes | None = None) -> bytes:
+    """One line of frames, long enough for the string path (96 characters or more): frames that fill the row,
+    fall one short, run one past, or shorter; the last one mostly exactly the width."""
+    seps = _FRAME_SEPS if _HAZARD[0] else [b"\r", b"\r", b"\r\x1b[2K", b"\x1b[2K\r", b"\r\x1b[K", b"\r\x1b[0K"]
+    sep = sep if sep is not None else rng.choice(seps)
+    mixed = rng.random() < 0.2
+    lengths = []
+    total = 0
+    while total < 110 or len(lengths) < 2:
+        n = rng.choice([columns, columns, columns, columns - 1, columns + 1 if _HAZARD[0] else columns,
+                        rng.randint(1, columns)])
+        n = max(1, n)
+        lengths.append(n)
+        total += n + 1
+        if len(lengths) > 400:
+            break
+    if rng.random() < 0.6:
+        lengths[-1] = columns
+    parts = []
+    for i, n in enumerate(lengths):
+        parts.append(_frame(rng, n, columns))
+        if i < len(lengths) - 1:
+            parts.append(rng.choice(seps) if mixed else sep)
+    return b"".join(parts)
+
+
+def frames_at_margin(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Lines redrawn by CR and EL whose frames fill the row exactly (or one short / past), SGR at a frame's
+    start or end, EL before or after the CR, backspaces; several lines, rows redrawn with CUU / CUD between,
+    uv / indicatif blocks; a line ending without LF at the page's end, then a page break and more text."""
+    _HAZARD[0] = rng.random() < HAZARD_SHARE
+    _OTHER[0] = rng.random() < 0.25
+    out = [_prefix(rng, columns, rows)]
+    for _ in range(rng.randint(1, 4)):
+        shape = rng.choice(["line", "line", "line", "block", "uv", "page_end"])
+        if shape == "line":
+            out.append(frame_line(rng, columns))
+            ends = [b"\r\n", b"\r\n", b"\n", b"\r\r\n", b"\r", b"\x1b[K\r\n", b"\x1b[2K\r\n", b"\n" + _short(rng),
+                    b"x\r\n", b"\x1b[1A" + _short(rng) + b"\r\n", b"\x1b[1B" + _short(rng) + b"\r\n",
+                    b"\x1b[1D\x1b[K\r\n", b"\r\x1b[1A\x1b[2K" + _short(rng) + b"\r\n"]
+            if _HAZARD[0]:
+                ends += [b"\b\r\n", b"\r\n\x1b[2b", "\u4e2d".encode() + b"\r\n", "\u0301".encode() + b"\r\n", b"\t\r\n"]
+            out.append(rng.choice(ends))
+        elif shape == "block":  # rows of frames, then up the rows and again
+            k = rng.randint(2, max(2, min(4, rows - 1)))
+            for _ in range(rng.randint(1, 3)):
+                for i in range(k):
+                    out.append(frame_line(rng, columns))
+                    out.append(b"\r\n" if i < k - 1 else rng.choice([b"\r\n", b""]))
+                out.append(rng.choice([csi(f"{k}A"), csi(f"{k - 1}A"), csi(f"{k}F"), csi(f"{k - 1}A") + csi("1B")
+                                       + csi("1A")]) + rng.choice([b"\r", b"\r\x1b[2K", b""]))
+            out.append(csi(f"{k}B") + b"\r\n")
+        elif shape == "uv":  # uv's Installing wheels: bars exactly the width, CSI 1 A CR EL 2 between
+            n = rng.randint(1, 3)
+            for _ in range(rng.randint(1, 4)):
+                for i in range(n):
+                    out.append(_tqdm_bar(rng, rng.choice([columns, columns, columns - 1])))
+                    out.append(b"\r\n" if i < n - 1 else b"")
+                out.append(b"\r\x1b[2K" + (csi("1A") + b"\r\x1b[2K") * (n - 1))
+            out.append(rng.choice([b"Installed 5 packages\r\n", b"", b"\r\n"]))
+        else:  # the line's end without LF at the page's end, then a break and more text
+            out.append(frame_line(rng, columns))
+            out.append(rng.choice([b"", b"", b"\r", b"\x1b[0m"]))
+            out.append(rng.choice(_PAGE_ENDS))
+            out.append(rng.choice([b"", _short(rng), b"next\r\n", one_cell_run(rng, columns) + b"\r\n"]))
+    out.append(rng.choice([b"", b"done\r\n", b"$ ", b"\x1b[?1049l", b"\x1b[H\x1b[2J"]))
+    return b"".join(out)
+
+
+def frames_matrix(columns: int, rows: int) -> list[tuple[str, bytes]]:
+    """Frames of every length near the width (short / at / past) x each separator x each line end, the
+    frames plain, one-cell, and with an SGR at their start or end."""
+    rng = random.Random(f"frames_matrix:{columns}x{rows}")
+    _HAZARD[0] = _OTHER[0] = False
+    out = []
+    ends = [b"\r\n", b"\n", b"\r\r\n", b"\x1b[K\r\n", b"\x1b[2K\r\n", b"\bz\r\n", b"z\r\n", b"\n\x1b[1Az\r\n",
+            b"\x1b[1b\r\n", b"\x1b[2J", b"\x1b[H\x1b[2Jz", b"\x1bcz", b"\x1b[?1049hz", b"\r\x1b[2J", b""]
+    for last in (columns - 1, columns, columns + 1):
+        for sep in _FRAME_SEPS[3:] + [b"\r"]:
+            for end in ends:
+                for style in ("ascii", "same", "sgr_end", "sgr_start"):
+                    count = max(2, 110 // (columns + 1) + 1)
+                    frames = []
+                    for i in range(count):
+                        n = last if i == count - 1 else rng.choice([columns, columns - 1, columns])
+                        text = one_cell_run(rng, n, "ascii" if style == "ascii" else "same")
+                        if style == "sgr_end":
+                            text += csi("0m")
+                        elif style == "sgr_start":
+                            text = csi("32m") + text
+                        frames.append(text)
+                    out.append((f"fm:{last - columns:+d}:{sep!r}:{end!r}:{style}",
+                                b"top\r\n" + sep.join(frames) + end + b"end\r\n"))
+    return out
+
+
+def pending_matrix(columns: int, rows: int) -> list[tuple[str, bytes]]:
+    """A line of frames whose last one ends exactly at the margin (the string path leaves the cursor pending
+    there), then each control of MARGIN_OPS at the pending-wrap column, then a line end or none."""
+    rng = random.Random(f"pending_matrix:{columns}x{rows}")
+    _HAZARD[0] = _OTHER[0] = False
+    out = []
+    count = max(2, 110 // (columns + 1) + 1)
+    for op in MARGIN_OPS:
+        for sep in (b"\r", b"\r\x1b[2K", b"\x1b[2K\r", b"\r\x1b[K"):
+            for style in ("same", "sgr_end"):
+                for end in (b"\r\n", b""):
+                    frames = []
+                    for i in range(count):
+                        n = columns if i == count - 1 else rng.choice([columns, columns - 1, columns // 2 or 1])
+                        text = one_cell_run(rng, n, rng.choice(["same", "ascii", "mix"]))
+                        frames.append(text + csi("0m") if style == "sgr_end" else text)
+                    tail = MARGIN_OPS[op](rng, columns, rows)
+                    out.append((f"pm:{op}:{sep!r}:{style}:{end!r}", rng.choice([b"top\r\n", b"", b"\x1b[H\x1b[2J"])
+                                + sep.join(frames) + tail + end + b"end\r\n"))
+    return out
