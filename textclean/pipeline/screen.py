@@ -257,15 +257,15 @@ class ScreenModel(LineModel):
                     or self.wrap_disputed or self.col_disputed or self.joins_disputed or row.ambiguous or row.special
                     or row.ending is WRAP or (index and rows[index - 1].ending is WRAP))
 
-    def overlay(self, parts: list[str | None]) -> bool:
+    def overlay(self, parts: list[str | None], pending_at_margin: bool = True) -> bool:
         """:meth:`LineModel.overlay` with the known width as its margin (a run past it wraps: the walk
         decides; one ending at it before a CR or the line's end leaves the cursor pending, as
-        :meth:`write` does), from where :meth:`overlay_ready` says."""
+        :meth:`write` does, unless ``pending_at_margin`` is off), from where :meth:`overlay_ready` says."""
         if not self.overlay_ready():
             return False
         self.columns = self.width
         try:
-            if not super().overlay(parts, pending_at_margin=True):
+            if not super().overlay(parts, pending_at_margin):
                 return False
         finally:
             self.columns = None
