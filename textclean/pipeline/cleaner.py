@@ -236,11 +236,14 @@ def from_segments(text: str, segments: list[session.Segment], refusal: Refused |
             raise refusal
         raise Refused(UNSUPPORTED_CONTROL, (first.why if first is not None else None) or "no page to clean")
     sequences = sequence_chars = 0
+    redraws = [0] * 6
     for segment in segments:  # (one loop: a session of small pages has a segment a page)
         if segment.text is not None:
             sequences += segment.sequences
             sequence_chars += segment.sequence_chars
-    removed = Removed(escape_sequences=sequences, escape_chars=sequence_chars)
+            for kind, count in enumerate(segment.redraws):
+                redraws[kind] += count
+    removed = Removed(sequences, sequence_chars, *redraws)
     return Candidate(session.assemble(text, segments), removed, tuple(segments))
 
 

@@ -185,6 +185,8 @@ class Segment(NamedTuple):  # a tuple: a session of small pages builds one per p
     why: str | None  # why a kept page was kept
     sequences: int = 0  # escape sequences removed (a cleaned page)
     sequence_chars: int = 0
+    # rows and characters no longer shown per redraw kind: cr, backspace, multi-line (a cleaned page)
+    redraws: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
 
 
 def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collection[int] = (),
@@ -235,10 +237,11 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
                 model.check_pins()
             start_row = _check_frozen(model, walker.frozen) if continues else 0
             walker.done(model)
+            redraws = _redraws(model)
             rendered = _render(model, start_row, ending)
-            append(_segment((page, rendered, None, tally[0], tally[1])))
+            append(_segment((page, rendered, None, tally[0], tally[1], redraws)))
             if reusable:
-                walker.last = _walked((text[body:end], rendered, (tally[0], tally[1]), model, start_budget,
+                walker.last = _walked((text[body:end], rendered, (tally[0], tally[1], redraws), model, start_budget,
                                        start_budget - model.low_water, start_budget - model.pad_budget))
         except Unresolved as exc:
             found = walker.inherited(text[page.start : page.end]) if page.start else None
@@ -256,6 +259,13 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
     return segments
 
 
+def _redraws(model: ScreenModel) -> tuple[int, int, int, int, int, int]:
+    """What the page's redraws left unshown, for the report (:class:`Removed`): read, never written."""
+    tallies = model.redraws()
+    (cr, cr_chars), (bs, bs_chars), (multiline, multiline_chars) = tallies["cr"], tallies["bs"], tallies["multiline"]
+    return cr, cr_chars, bs, bs_chars, multiline, multiline_chars
+
+
 # --- identical pages --------------------------------------------------------------------------------
 #: Whether resolve reuses the walk of an identical page (tests turn it off for the reference).
 MEMO = True
@@ -269,7 +279,7 @@ class _Walked(NamedTuple):
 
     body: str  # the page's text after its break
     text: str  # the rendered page
-    tally: tuple[int, int]
+    tally: tuple[int, int, tuple[int, int, int, int, int, int]]  # sequences, their characters, redraws
     model: ScreenModel  # left as the walk left it: the next page's ``previous`` (read, never written)
     start: int  # the budget the walk started with
     need: int  # the most the walk drew from it at any point (the start less its low water)
