@@ -89,6 +89,24 @@ def _read(path: str | None) -> bytes:
         return handle.read()
 
 
+def _pass_through(paths: list[str]) -> int:
+    """Each input written unchanged, like a refusal; 2 when one could not be read (named on stderr)."""
+    status = 0
+    for path in paths:
+        try:
+            raw = _read(path)
+        except OSError as exc:
+            print(f"textclean: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+            status = 2
+            continue
+        try:
+            sys.stdout.buffer.write(raw)
+            sys.stdout.buffer.flush()
+        except BrokenPipeError:
+            break
+    return status
+
+
 def _explain(name: str, result: Result[bytes], as_json: bool) -> str:
     if as_json:
         return json.dumps({
@@ -123,6 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .integrations.run import run_main
 
         return run_main(args_list[1:])
+    from .pipeline.errors import BackendError
     from .pipeline.gate import clean
     from .pipeline.tokens import TokenizerError, token_counter
 
@@ -132,6 +151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         token_counter(args.tokenizer)  # loaded once here, so a bad name is one line, not a traceback per file
+    except BackendError as error:  # set in the environment, far from this command line: the bytes still flow
+        print(f"textclean: {error}; input passed through unchanged", file=sys.stderr)
+        return _pass_through(args.files or ["-"]) or 2
     except TokenizerError as error:
         print(f"textclean: {error}", file=sys.stderr)
         return 2

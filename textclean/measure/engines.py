@@ -116,7 +116,11 @@ def run_dask(paths: Iterable[str], options: Options, jobs: int, scheduler: str |
     reduced = bag.reduction(merge_all, merge_all, split_every=8)
     if scheduler:
         client_type: Any = importlib.import_module("distributed").Client
-        with client_type(scheduler) as client:
+        try:
+            client = client_type(scheduler)
+        except (OSError, ValueError, TypeError) as error:  # unreachable, or not an address
+            raise RuntimeError(f"cannot reach the Dask scheduler {scheduler}: {error}") from None
+        with client:
             result = client.compute(reduced).result()
     else:
         result = reduced.compute(scheduler="processes", num_workers=max(1, jobs))

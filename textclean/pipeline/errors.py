@@ -9,3 +9,9 @@ class TokenizerError(ValueError):
 
     Raised when the encoding is first loaded (:func:`token_counter`, or a gate's first count); the
     command line prints its message as one line and exits 2."""
+
+
+class BackendError(TokenizerError):
+    """A token-counting backend that cannot be used: ``TEXTCLEAN_TOKEN_BACKEND`` (or ``backend=``) names
+    none, or names bpe-openai where it is not installed. The command line passes its input through
+    unchanged and says so in one line."""

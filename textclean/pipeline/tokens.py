@@ -27,9 +27,9 @@ from typing import Protocol
 
 import tiktoken
 
-from .errors import TokenizerError
+from .errors import BackendError, TokenizerError
 
-__all__ = ["DEFAULT_ENCODING", "OFFLINE_ENCODINGS", "TokenizerError", "token_counter"]
+__all__ = ["DEFAULT_ENCODING", "OFFLINE_ENCODINGS", "BackendError", "TokenizerError", "token_counter"]
 
 #: The default encoding. cl100k_base: every count textclean reports (README, fixtures_gen.savings)
 #: is in it, and what the gate decides barely depends on the encoding; pass ``tokenizer="o200k_base"``
@@ -249,9 +249,13 @@ def backend_for(encoding: str, backend: str | None = None) -> Backend:
     if choice == "tiktoken":
         return TiktokenBackend(encoding)
     if choice == "bpe-openai":
-        return BpeOpenAIBackend(encoding)
+        try:
+            return BpeOpenAIBackend(encoding)
+        except ImportError:
+            raise BackendError(f"{BACKEND_ENV}=bpe-openai needs bpe-openai: pip install "
+                               "'textclean-lossless[fast]'") from None
     if choice != "auto":
-        raise ValueError(f"{BACKEND_ENV} / backend must be auto, tiktoken or bpe-openai; got {choice!r}")
+        raise BackendError(f"{BACKEND_ENV} must be auto, tiktoken or bpe-openai, not {choice!r}")
     return _fast_backend(encoding) or TiktokenBackend(encoding)
 
 
