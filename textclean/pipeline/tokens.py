@@ -255,7 +255,8 @@ def backend_for(encoding: str, backend: str | None = None) -> Backend:
             raise BackendError(f"{BACKEND_ENV}=bpe-openai needs bpe-openai: pip install "
                                "'textclean-lossless[fast]'") from None
     if choice != "auto":
-        raise BackendError(f"{BACKEND_ENV} must be auto, tiktoken or bpe-openai, not {choice!r}")
+        raise BackendError(f"{BACKEND_ENV} (the token-counting backend) must be auto, tiktoken or bpe-openai, "
+                           f"not {choice!r}")
     return _fast_backend(encoding) or TiktokenBackend(encoding)
 
 
