@@ -2,7 +2,10 @@
 
 The first line decides the layout: an asciicast v2/v3 header, a JSON-lines log (two or more JSON
 values on lines of their own), one JSON document (pretty-printed or not), or no JSON at all (a raw
-capture). A JSON log or document is then told by its records' shape (:func:`shape_of_line`,
+capture). A file that reads as a raw capture is looked at once more: when its first
+:data:`PREAMBLE_LINES` lines hold a line from which a JSON-lines log of a known shape starts (a harness
+printed banner lines before the agent's log), it is that log, and :func:`detect` says how many lines
+came before its records. A JSON log or document is then told by its records' shape (:func:`shape_of_line`,
 :func:`shape_of_document`). JSON whose shape no reader knows, or that starts like JSON but does not
 parse, is :data:`UNKNOWN`: reported with its path, never read as a format that would find nothing.
 """
@@ -12,7 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from textclean.integrations.content import message_format
 
@@ -33,6 +36,7 @@ UNKNOWN = "unknown"
 FORMATS = (CLAUDE_CODE, CODEX, OPENAI, ANTHROPIC, SWE_AGENT, MINI_SWE_AGENT, OPENHANDS, ASCIICAST, RAW, UNKNOWN)
 
 SNIFF_LINES = 50  # leading JSON lines looked at before a JSON-lines log is called unknown
+PREAMBLE_LINES = 64  # leading non-JSON lines a JSON-lines log may follow (banners a harness printed)
 _LINE_LIMIT = 1 << 24  # one line longer than this is read whole only by the reader
 
 _JSON_START = re.compile(rb'\s*(?:\{\s*(?:"|\}|$)|\[\s*(?:[{\["\]]|$|-?\d+(?:\.\d+)?\s*[,\]]))')
@@ -175,8 +179,51 @@ def _parse(raw: bytes) -> tuple[bool, Any]:
         return False, None
 
 
+class Detected(NamedTuple):
+    format: str
+    preamble: int  # lines before the first record of a JSON-lines log (0: none)
+
+
+def detect(path: str) -> Detected:
+    """The format of one file and the non-JSON lines before its records; see the module docstring."""
+    found = detect_format(path)
+    if found != RAW:
+        return Detected(found, 0)
+    with open_binary(path) as f:
+        return _after_preamble(f) or Detected(RAW, 0)
+
+
+def _after_preamble(f: Any) -> Detected | None:
+    """A JSON-lines log of a known shape starting within the first :data:`PREAMBLE_LINES` lines."""
+    for before in range(PREAMBLE_LINES):
+        line = f.readline(_LINE_LIMIT)
+        if not line:
+            return None
+        if not line.lstrip(b" \t").startswith(b"{"):
+            continue
+        parsed, value = _parse(line)
+        if not parsed:
+            continue
+        kind = shape_of_line(value) or _sniff_lines(f)
+        return Detected(kind, before) if kind else None
+    return None
+
+
+def _sniff_lines(f: Any) -> str | None:
+    """The format the next :data:`SNIFF_LINES` lines of a JSON-lines log tell, if one does."""
+    for _ in range(SNIFF_LINES):
+        raw = f.readline(_LINE_LIMIT)
+        if not raw:
+            return None
+        ok, record = _parse(raw)
+        kind = shape_of_line(record) if ok else None
+        if kind:
+            return kind
+    return None
+
+
 def detect_format(path: str) -> str:
-    """The format of one file, from its content; see the module docstring."""
+    """The format of one file, from its content, before any preamble is looked for (:func:`detect`)."""
     with open_binary(path) as f:
         first = f.readline(_LINE_LIMIT)
         start = first.lstrip(b"\xef\xbb\xbf \t\r\n")

@@ -57,12 +57,16 @@ class ReadStats:
     unreadable_files: int = 0
     skipped_files: int = 0
     unreadable: list[str] = field(default_factory=list)  # "PATH: reason" of each unreadable file
+    preamble_lines: int = 0  # non-JSON lines before a JSON-lines log's records (banners), skipped
+    preamble_files: int = 0  # the logs that had them
 
     def merge(self, other: ReadStats) -> None:
         self.files += other.files
         self.malformed += other.malformed
         self.unreadable_files += other.unreadable_files
         self.skipped_files += other.skipped_files
+        self.preamble_lines += other.preamble_lines
+        self.preamble_files += other.preamble_files
         self.unreadable.extend(other.unreadable)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .detect import UNKNOWN, detect_format
+from .detect import UNKNOWN, detect
 from .gauge import ERROR_PREFIX, Measurer, OutputRecord, text_hash
 from .outputs import ReadStats, ToolOutput
 from .sources import FORMATS, read_file
@@ -126,8 +126,9 @@ def measure_file(
     there is not gated again, since the same text always measures the same.
     """
     stats = ReadStats()
+    preamble = 0
     try:
-        detected = fmt or detect_format(path)
+        detected, preamble = (fmt, 0) if fmt else detect(path)
     except (OSError, EOFError):  # read_file meets it again and records why
         detected = UNREADABLE
     partial = Partial(stats=stats)
@@ -137,7 +138,7 @@ def measure_file(
     details: dict[str, str | None] = {}
     candidates: list[Saving] = []
     output: ToolOutput
-    for n, output in enumerate(read_file(path, stats, detected if detected in FORMATS else None)):
+    for n, output in enumerate(read_file(path, stats, detected if detected in FORMATS else None, preamble)):
         outputs += 1
         displays[output.display] += 1
         digest = text_hash(output)

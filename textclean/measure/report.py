@@ -89,6 +89,8 @@ def summarize(partial: Partial, min_tokens: int) -> dict[str, Any]:
         "unknown_files": [row.path for row in rows if row.format == UNKNOWN],
         "unreadable_files": partial.stats.unreadable_files,
         "malformed_records": partial.stats.malformed,
+        "preamble_lines": partial.stats.preamble_lines,
+        "preamble_files": partial.stats.preamble_files,
         "outputs_seen": sum(row.outputs for row in rows),
         "outputs_unique": len(records),
         "outputs_with_terminal_noise": sum(r.noisy for r in records),
@@ -207,6 +209,9 @@ def format_report(report: dict[str, Any]) -> str:
     lines = [
         f"files read             {r['files']:>12,}  ({formats}; {r['unreadable_files']} unreadable)",
         f"malformed records      {r['malformed_records']:>12,}  (skipped)",
+        *([f"preamble lines         {r['preamble_lines']:>12,}  (skipped: non-JSON lines before the records of "
+           f"{r['preamble_files']} JSON-lines {'log' if r['preamble_files'] == 1 else 'logs'})"]
+          if r.get("preamble_lines") else []),
         f"outputs seen           {r['outputs_seen']:>12,}",
         f"  distinct (by text)   {r['outputs_unique']:>12,}",
         f"  with terminal noise  {r['outputs_with_terminal_noise']:>12,}",

@@ -42,6 +42,7 @@ from .detect import (
     RAW,
     SWE_AGENT,
     UNKNOWN,
+    detect,
     detect_format,
     is_openhands_event,
     messages_of,
@@ -51,17 +52,18 @@ from .outputs import ReadStats, ToolOutput, decode
 from .recordings import read_asciicast
 
 __all__ = [
-    "FORMATS", "READERS", "ReadStats", "ToolOutput", "decode", "detect_format", "expand_paths", "read_file",
+    "FORMATS", "READERS", "ReadStats", "ToolOutput", "decode", "detect", "detect_format", "expand_paths", "read_file",
 ]
 
 
 # --- shared helpers ------------------------------------------------------------------------------
 
 
-def _json_lines(path: str, stats: ReadStats) -> Iterator[tuple[int, Any]]:
-    """Yield ``(line_number, value)`` for each non-blank line that parses; count the others."""
+def _json_lines(path: str, stats: ReadStats, preamble: int = 0) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line_number, value)`` for each non-blank line after the ``preamble`` lines that parses;
+    count the others."""
     with open_binary(path) as f:
-        for number, raw in enumerate(f, 1):
+        for number, raw in enumerate(itertools.islice(f, preamble, None), preamble + 1):
             if not raw.strip():
                 continue
             try:
@@ -70,14 +72,17 @@ def _json_lines(path: str, stats: ReadStats) -> Iterator[tuple[int, Any]]:
                 stats.malformed += 1
 
 
-def _records(path: str, stats: ReadStats) -> Iterator[tuple[str, Any]]:
+def _records(path: str, stats: ReadStats, preamble: int = 0) -> Iterator[tuple[str, Any]]:
     """``(label, value)``: each line of a JSON-lines log, or the one value of a JSON document.
 
-    JSON lines when the first non-blank line parses on its own and more follows; a document otherwise.
+    JSON lines when the first non-blank line (after the ``preamble`` lines) parses on its own and more
+    follows; a document otherwise.
     """
     with open_binary(path) as f:
+        for _ in itertools.islice(f, preamble):
+            pass
         first = b""
-        skipped = 0
+        skipped = preamble
         while not first.strip():
             first = f.readline()
             skipped += 1
@@ -158,9 +163,10 @@ def _chat_outputs(
     path: str,
     stats: ReadStats,
     message_outputs: Callable[[str, Any, ReadStats], Iterator[ToolOutput]],
+    preamble: int = 0,
 ) -> Iterator[ToolOutput]:
     """Outputs of a chat log: one JSON document, or JSON lines each a message or a conversation."""
-    for label, value in _records(path, stats):
+    for label, value in _records(path, stats, preamble):
         messages = messages_of(value)
         if messages is None:
             if label == path:  # a document that holds no messages
@@ -175,23 +181,23 @@ def _chat_outputs(
 # --- one reader per format -----------------------------------------------------------------------
 
 
-def read_claude_code(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
+def read_claude_code(path: str, stats: ReadStats, preamble: int = 0) -> Iterator[ToolOutput]:
     """Claude Code session log: each line an event; user events carry ``tool_result`` blocks."""
-    for number, event in _json_lines(path, stats):
+    for number, event in _json_lines(path, stats, preamble):
         if not isinstance(event, dict):
             stats.malformed += 1
             continue
         yield from _anthropic_message_outputs(f"{path}:{number}", event.get("message"), stats)
 
 
-def read_openai(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
+def read_openai(path: str, stats: ReadStats, preamble: int = 0) -> Iterator[ToolOutput]:
     """OpenAI chat messages: ``role: "tool"`` messages (string content or text parts)."""
-    yield from _chat_outputs(path, stats, _openai_message_outputs)
+    yield from _chat_outputs(path, stats, _openai_message_outputs, preamble)
 
 
-def read_anthropic(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
+def read_anthropic(path: str, stats: ReadStats, preamble: int = 0) -> Iterator[ToolOutput]:
     """Anthropic Messages: ``tool_result`` blocks (string content or text blocks)."""
-    yield from _chat_outputs(path, stats, _anthropic_message_outputs)
+    yield from _chat_outputs(path, stats, _anthropic_message_outputs, preamble)
 
 
 def _unwrap_codex_output(output: Any) -> Any:
@@ -206,14 +212,14 @@ def _unwrap_codex_output(output: Any) -> Any:
     return output
 
 
-def read_codex(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
+def read_codex(path: str, stats: ReadStats, preamble: int = 0) -> Iterator[ToolOutput]:
     """Codex CLI rollout: ``response_item`` records whose payload is a tool call's output (Responses
     API items, found by the shared walker).
 
     ``event_msg`` records repeat what the response items hold (``exec_command_end``) and are not read.
     Rollouts from before the ``{"type", "payload"}`` envelope hold the items themselves, one per line.
     """
-    for number, record in _json_lines(path, stats):
+    for number, record in _json_lines(path, stats, preamble):
         if not isinstance(record, dict):
             stats.malformed += 1
             continue
@@ -296,14 +302,14 @@ def _openhands_events(value: Any) -> list[Any]:
     return [value]
 
 
-def read_openhands(path: str, stats: ReadStats) -> Iterator[ToolOutput]:
+def read_openhands(path: str, stats: ReadStats, preamble: int = 0) -> Iterator[ToolOutput]:
     """OpenHands events: a JSON list, ``{"history": […]}``, or one event (or run) per line.
 
     V0 observations keep the tool's output in ``content`` (a string); V1 ``ObservationEvent`` keep it
     in ``observation.content`` (text parts). Events that carry no tool output (agent state changes,
     recalled knowledge) are skipped.
     """
-    for label, value in _records(path, stats):
+    for label, value in _records(path, stats, preamble):
         for i, event in enumerate(_openhands_events(value)):
             if not is_openhands_event(event):
                 if not isinstance(event, dict):
@@ -345,11 +351,29 @@ READERS: dict[str, Callable[[str, ReadStats], Iterator[ToolOutput]]] = {
 }
 
 
-def read_file(path: str, stats: ReadStats, fmt: str | None = None) -> Iterator[ToolOutput]:
-    """The outputs of one file, in its detected (or the given) format; an unreadable file is counted."""
+#: The formats read as JSON lines, which may follow preamble lines (:func:`detect`).
+AFTER_PREAMBLE: dict[str, Callable[[str, ReadStats, int], Iterator[ToolOutput]]] = {
+    CLAUDE_CODE: read_claude_code,
+    CODEX: read_codex,
+    OPENAI: read_openai,
+    ANTHROPIC: read_anthropic,
+    OPENHANDS: read_openhands,
+}
+
+
+def read_file(path: str, stats: ReadStats, fmt: str | None = None, preamble: int = 0) -> Iterator[ToolOutput]:
+    """The outputs of one file, in its detected (or the given) format, after its ``preamble`` lines
+    (detected with the format when it is not given); an unreadable file is counted."""
     stats.files += 1
     try:
-        reader = READERS[fmt or detect_format(path)]
+        if fmt is None:
+            fmt, preamble = detect(path)
+        if preamble and fmt in AFTER_PREAMBLE:
+            stats.preamble_lines += preamble
+            stats.preamble_files += 1
+            yield from AFTER_PREAMBLE[fmt](path, stats, preamble)
+            return
+        reader = READERS[fmt]
         yield from reader(path, stats)
     except (OSError, EOFError) as error:  # EOFError: a compressed file cut short
         stats.unreadable_files += 1
