@@ -27,6 +27,7 @@ from fixtures_gen.checks import (
     load_sessions,
     problems,
 )
+from fixtures_gen.requires import require
 
 DEFAULT_DIR = Path("tests/fixtures")
 SESSIONS_DIR = DEFAULT_DIR / "sessions"
@@ -88,6 +89,21 @@ def share_of_ideal(before: int, after: int, ideal: int) -> str:
     return f"{100 * (before - after) / possible:.1f}%" if possible > 0 else "-"
 
 
+#: The README's short table: a few captures of different kinds, then the total over every capture.
+SUMMARY = ("grep_color", "cr_progress", "pytest_failures", "cargo_build_error", "pip_download", "git_diff")
+
+
+def summary_table(rows: Sequence[Row]) -> str:
+    """Tokens before and after with no terminal: the :data:`SUMMARY` captures, then all of them."""
+    lines = ["| capture | tokens before | after | saved |", "| --- | ---: | ---: | ---: |"]
+    for row in rows:
+        if row.fixture in SUMMARY:
+            lines.append(f"| {row.fixture} | {row.before:,} | {row.after:,} | {percent_saved(row.before, row.after)} |")
+    before, after = sum(row.before for row in rows), sum(row.after for row in rows)
+    lines.append(f"| **all {len(rows)} captures** | {before:,} | {after:,} | {percent_saved(before, after)} |")
+    return "\n".join(lines)
+
+
 def markdown_table(rows: Sequence[Row]) -> str:
     lines = [
         "| fixture | size | tokens before | ideal (no terminal) | after, no terminal | saved | of the ideal saving "
@@ -124,7 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--strict", action="store_true", help="exit 1 when a fixture breaks the contract (lossy, disagreeing)"
     )
+    parser.add_argument("--summary", action="store_true", help="the README's short table instead of the full one")
     args = parser.parse_args(argv)
+    require("python -m fixtures_gen.savings", "pyte", "pip install . ./packaging/oracle (the oracle judges the ideal)")
     if args.sessions:
         directory = args.directory if args.directory != DEFAULT_DIR else SESSIONS_DIR
         sessions = load_sessions(directory)
@@ -139,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"no fixtures in {args.directory}", file=sys.stderr)
         return 1
     rows = [measure(fixture) for fixture in fixtures]
-    print(markdown_table(rows))
+    print(summary_table(rows) if args.summary else markdown_table(rows))
     return report_problems(rows, args.strict)
 
 

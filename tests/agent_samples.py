@@ -9,9 +9,16 @@ are (a trajectory without ``.traj``, a recording named ``.json``): formats are t
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
-import pytest
+try:
+    import pytest
+except ModuleNotFoundError:  # run as a script without pytest: one line, no traceback
+    if __name__ != "__main__":
+        raise
+    print("python tests/agent_samples.py needs pytest: pip install pytest", file=sys.stderr)
+    raise SystemExit(2) from None
 
 from textclean.measure.sources import ReadStats, ToolOutput, read_file
 from textclean.pipeline.grammar import BEL, CSI, OSC
@@ -306,7 +313,5 @@ def write_samples(root: Path) -> None:
 
 
 if __name__ == "__main__":
-    import sys
-
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     write_samples(Path(sys.argv[1]))

@@ -69,3 +69,19 @@ def test_the_readme_is_for_users():
     for section in ("## Install", "## Python API", "## Command line", "## Integrations", "## Measure", "## Speed"):
         assert f"\n{section}" in README, section
     assert "(docs/benchmarks.md)" in README and (ROOT / "docs" / "benchmarks.md").is_file()
+
+
+def test_repository_commands_name_what_to_install_instead_of_a_traceback():
+    """Run without the module they need (hidden), they print one line naming the install and exit 2."""
+    for hidden, command, says in (
+        ("pyte", "runpy.run_module('fixtures_gen.savings', run_name='__main__')", "pip install . ./packaging/oracle"),
+        ("pytest", "runpy.run_path('tests/agent_samples.py', run_name='__main__')", "pip install pytest"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-c", f"import runpy, sys; sys.modules[{hidden!r}] = None; sys.argv[1:] = ['/tmp/x']; "
+                                   f"{command}"],
+            cwd=ROOT, capture_output=True, text=True, timeout=120,
+        )
+        assert proc.returncode == 2, (hidden, proc.stderr)
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 1 and f"needs {hidden}: {says}" in lines[0], lines
