@@ -659,7 +659,7 @@ def test_f19_neighbours_stay_decided(judge_server, raw: bytes, candidate: bytes)
     assert not case.problems, case.problems
 
 
-# Session 14 red team (FINDINGS.md, docs/red-team-findings.md): F19, refused by the verifier (v16).
+# Session 14 red team (docs/red-team-findings.md): F19, refused by the verifier (v16).
 _LONG85 = bytes(b"abcdefghij"[i % 10] for i in range(85))
 THIRD_PASS_FINDINGS = [
     # FINDING F19: size unknown, a multi-row redraw writes a row past column 80 ABOVE a row already
