@@ -101,8 +101,8 @@ def test_a_request_without_tool_outputs_is_untouched() -> None:
 
 
 def _readme_config() -> str:
-    """The README's LiteLLM config.yaml, as written."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    """The LiteLLM config.yaml of docs/integration.md, as written."""
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "integration.md").read_text(encoding="utf-8")
     blocks = readme.split("```yaml\n")[1:]
     config = next(block.split("```")[0] for block in blocks if CONFIG_LINE in block)
     assert "general_settings:" in config and "master_key:" in config
@@ -149,8 +149,8 @@ def _post(url: str, key: str, body: dict) -> tuple[int, dict]:
 
 
 def test_the_readme_config_runs_a_real_proxy_that_cleans(tmp_path: Path) -> None:
-    """The README's config.yaml as written, in a real ``litellm`` proxy process on 127.0.0.1 (offline, as the
-    README says: LITELLM_LOCAL_MODEL_COST_MAP=True), its model pointed at a local stand-in."""
+    """docs/integration.md's config.yaml as written, in a real ``litellm`` proxy process on 127.0.0.1 (offline,
+    as the docs say: LITELLM_LOCAL_MODEL_COST_MAP=True), its model pointed at a local stand-in."""
     executable = shutil.which("litellm", path=str(Path(sys.executable).parent)) or shutil.which("litellm")
     if executable is None:
         pytest.skip("the litellm command (litellm[proxy]) is not installed")

@@ -6,15 +6,26 @@ import sys
 from pathlib import Path
 
 from fixtures_gen.checks import load_fixtures
-from fixtures_gen.savings import markdown_table, measure
+from fixtures_gen.savings import markdown_table, measure, summary_table
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
+SAVINGS = (ROOT / "docs" / "savings.md").read_text()
+BENCHMARKS = (ROOT / "docs" / "benchmarks.md").read_text()
 
 
-def test_savings_table_is_current():
-    table = markdown_table([measure(f) for f in load_fixtures(ROOT / "tests" / "fixtures")])
-    assert table in README, "regenerate the README table with: python -m fixtures_gen.savings"
+def test_savings_tables_are_current():
+    rows = [measure(f) for f in load_fixtures(ROOT / "tests" / "fixtures")]
+    assert summary_table(rows) in README, "regenerate with: python -m fixtures_gen.savings --summary"
+    assert markdown_table(rows) in SAVINGS, "regenerate docs/savings.md's table with: python -m fixtures_gen.savings"
+
+
+def test_the_speed_line_is_the_first_headline_row_of_the_benchmarks():
+    ratio = re.search(r"Cleaning and verifying the 33 committed captures takes about (\d+\.\d+)x one ANSI-stripping",
+                      README.replace("\n", " "))
+    assert ratio, "the README's speed line"
+    row = "| clean + verify / one ANSI-stripping `re.sub`, the 33 committed captures | "
+    assert f"{row}{ratio.group(1)}x |" in BENCHMARKS
 
 
 def _second_line(name: str) -> bytes:
@@ -62,13 +73,18 @@ def test_the_dask_engine_names_the_extra_when_dask_is_missing(monkeypatch):
 
 
 def test_the_readme_is_for_users():
-    """Under 25,000 characters, and no development log: that lives in docs/benchmarks.md and CHANGELOG.md."""
-    assert len(README) < 25_000, len(README)
-    log = re.findall(r"\bthis stop\b|\b[Ii]ssue \d+\b|\bF\d{1,2}\b|\bred[- ]team\b", README)
+    """A guide under 200 lines: no development log, issue, session or goal (those live in docs/ and
+    CHANGELOG.md), and the sections a user looks for."""
+    assert README.count("\n") < 200, README.count("\n")
+    log = re.findall(r"\bthis stop\b|\b[Ii]ssue ?\d+\b|\b[Ss]ession \d+\b|\bgoals?\b|\bF\d{1,2}\b|\bred[- ]team\b",
+                     README)
     assert not log, log
-    for section in ("## Install", "## Python API", "## Command line", "## Integrations", "## Measure", "## Speed"):
+    for section in ("## Install", "## Two commands", "## Three displays", "## Command line", "## Python API",
+                    "## Agent hosts", "## Measure", "## How it stays lossless", "## Speed"):
         assert f"\n{section}" in README, section
-    assert "(docs/benchmarks.md)" in README and (ROOT / "docs" / "benchmarks.md").is_file()
+    assert "<!-- hosts table: filled from tests/test_host_*.py -->" in README
+    for linked in ("docs/benchmarks.md", "docs/savings.md", "docs/hosts.md", "docs/integration.md"):
+        assert f"({linked})" in README, linked
 
 
 def test_repository_commands_name_what_to_install_instead_of_a_traceback():

@@ -124,7 +124,7 @@ def test_readme_recording_numbers_are_current(tmp_path) -> None:
         else f"refused ({whole.tokens_before:,} tokens kept)"
     )
     sentence = (
-        f"recording of 7 captured commands plus one full-screen editor, the whole session as one output is\n"
+        f"recording of 7 captured commands plus one full-screen editor, the whole recording as one output is\n"
         f"{whole_said}; split, {fired} of {len(unsized)} outputs fire: {before:,} → {after:,} tokens."
     )
     assert sentence in readme
