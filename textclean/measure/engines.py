@@ -107,7 +107,8 @@ def run_dask(paths: Iterable[str], options: Options, jobs: int, scheduler: str |
     try:
         db: Any = importlib.import_module("dask.bag")
     except ImportError:
-        raise RuntimeError("--engine dask needs dask: pip install 'textclean-lossless[dask]'") from None
+        raise RuntimeError("--engine dask needs dask: pip install 'textclean-lossless[dask]' "
+                           "(from a clone: pip install '.[dask]')") from None
     items = list(enumerate(paths))
     if not items:
         return Partial()

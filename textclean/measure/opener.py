@@ -54,7 +54,8 @@ def _fsspec() -> Any:
     try:
         fsspec = importlib.import_module("fsspec")
     except ImportError:
-        raise PathError("reading URLs needs fsspec: pip install 'textclean-lossless[dask]'") from None
+        raise PathError("reading URLs needs fsspec: pip install 'textclean-lossless[dask]' "
+                        "(from a clone: pip install '.[dask]')") from None
     return fsspec
 
 

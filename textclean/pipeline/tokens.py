@@ -188,7 +188,8 @@ def _bpe_openai_bindings() -> ModuleType:
     wrapper, which decodes every bundled vocabulary in Python at import (1.2 s here)."""
     spec = importlib.util.find_spec("bpe_openai")
     if spec is None or not spec.submodule_search_locations:
-        raise ImportError("bpe-openai is not installed (pip install 'textclean-lossless[fast]')")
+        raise ImportError("bpe-openai is not installed (pip install 'textclean-lossless[fast]'; from a clone: "
+                          "pip install '.[fast]')")
     for directory in spec.submodule_search_locations:
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
             path = Path(directory) / f"_bindings{suffix}"
@@ -253,7 +254,7 @@ def backend_for(encoding: str, backend: str | None = None) -> Backend:
             return BpeOpenAIBackend(encoding)
         except ImportError:
             raise BackendError(f"{BACKEND_ENV}=bpe-openai needs bpe-openai: pip install "
-                               "'textclean-lossless[fast]'") from None
+                               "'textclean-lossless[fast]' (from a clone: pip install '.[fast]')") from None
     if choice != "auto":
         raise BackendError(f"{BACKEND_ENV} (the token-counting backend) must be auto, tiktoken or bpe-openai, "
                            f"not {choice!r}")
