@@ -15,7 +15,9 @@ A command starting ``pip install`` makes a fresh virtual environment and install
 in that environment until the next install line. Commands run in the clone the README's own
 ``git clone`` line makes; ``https://github.com/OWNER/textclean`` (the README's placeholder for where the
 repository lives) is this repository, copied with its working-tree files and committed in a temporary
-folder, so the clone and pip's ``git+`` lines read what is being tested. Exit 1 when a line fails.
+folder, so the clone and pip's ``git+`` lines read what is being tested: nothing of the project comes
+from the network. Dependencies come from the package index or uv's cache (``UV_OFFLINE=1``: the cache
+alone, once a run has filled it). Exit 1 when a line fails.
 """
 
 from __future__ import annotations
