@@ -197,6 +197,15 @@ def _status(returncode: int) -> int:
     return 128 - returncode if returncode < 0 else returncode
 
 
+def _wait_briefly(process: Popen[bytes]) -> None:
+    import subprocess
+
+    try:
+        process.wait(timeout=0.05)
+    except subprocess.TimeoutExpired:
+        pass
+
+
 def capture(argv: Sequence[str], options: Options, raw_file: BinaryIO | None = None) -> tuple[int, list[Captured]]:
     """Run ``argv`` to its end (or a forwarded signal's), spooling what it writes; its exit status and
     the captured streams (stdout then stderr; one stream with a pty)."""
@@ -220,7 +229,7 @@ def _pump(process: Popen[bytes], streams: dict[int, Captured], signals: _Signals
     drain_until: float | None = None
     killed = False
     try:
-        while selector.get_map():
+        while True:
             now = time.monotonic()
             if signals.deadline is not None and now >= signals.deadline:
                 if process.poll() is None and not killed:
@@ -228,10 +237,19 @@ def _pump(process: Popen[bytes], streams: dict[int, Captured], signals: _Signals
                     killed = True
                 if drain_until is None:
                     drain_until = now + DRAIN_SECONDS
-            if drain_until is None and process.poll() is not None:
+            exited = process.poll() is not None
+            if drain_until is None and exited:
                 # Whatever the command left running may hold its pipes or pty open (a server started
                 # with `&`): read what is there, then stop, as a shell waiting for the command would.
                 drain_until = now + DRAIN_SECONDS
+            if not selector.get_map():
+                if exited:
+                    break
+                # Its output is closed but the command runs on (coreutils close stdout before they
+                # exit): wait with the fds still open, since closing a pty's master hangs up its
+                # session, and a SIGHUP there would become the command's exit status.
+                _wait_briefly(process)
+                continue
             if drain_until is not None and now >= drain_until:
                 break
             for key, _ in selector.select(timeout=0.05):
