@@ -193,7 +193,14 @@ def rewrite_output(host: str, event: Any, *, approve: bool = False,
     command = tool_input["command"]
     if not command.strip() or under_textclean(command) or tool_input.get("run_in_background") is True:
         return None
-    if host == "codex" or approve or event.get("permission_mode") in _ALLOWING_MODES:
+    rewritten = wrap_command(command, options=run_options)
+    if host == "codex":
+        from textclean.integrations.codex_policy import rewrite_allowed
+
+        if not rewrite_allowed(event, command, rewritten):
+            return None  # Codex decides on the command as written; PostToolUse cleans what succeeds
+        decision = "allow"  # Codex applies updatedInput only beside "allow", and still checks the rewrite
+    elif approve or event.get("permission_mode") in _ALLOWING_MODES:
         decision = "allow"
     else:
         decision = "ask"
@@ -201,7 +208,7 @@ def rewrite_output(host: str, event: Any, *, approve: bool = False,
         "hookEventName": PRE_TOOL_USE,
         "permissionDecision": decision,
         "permissionDecisionReason": "textclean: run under `textclean run` so its output is cleaned",
-        "updatedInput": {**tool_input, "command": wrap_command(command, options=run_options)},
+        "updatedInput": {**tool_input, "command": rewritten},
     }}
 
 
