@@ -21,6 +21,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -180,3 +181,58 @@ def test_untrusted_hooks_do_not_run(tmp_path: Path) -> None:
     assert outcome.exit_code == 0
     assert "\x1b" in outcome.output and "\r" in outcome.output
     assert "hook: PreToolUse" not in outcome.stderr  # what codex exec prints when a hook runs
+
+
+def trust_hooks(codex_home: Path, cwd: Path, env: dict[str, str]) -> list[str]:
+    """Trust every hook Codex lists, the way its own ``/hooks`` screen does: ``codex app-server``'s
+    ``hooks/list`` gives each hook's key and current hash; ``[hooks.state."<key>"] trusted_hash`` in
+    config.toml records the trust. The keys trusted."""
+    server = subprocess.Popen([str(codex_binary()), "app-server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, env=env, cwd=cwd, text=True)
+    deadline = threading.Timer(60, server.kill)  # a server that never answers ends the read loop
+    deadline.start()
+    try:
+        assert server.stdin is not None and server.stdout is not None
+        requests = [{"method": "initialize", "id": 1, "params": {"clientInfo": {"name": "textclean-tests",
+                                                                               "version": "1"}}},
+                    {"method": "initialized"},
+                    {"method": "hooks/list", "id": 2, "params": {"cwds": [str(cwd)]}}]
+        server.stdin.write("".join(json.dumps(request) + "\n" for request in requests))
+        server.stdin.flush()
+        for line in server.stdout:  # one JSON message a line; the answer to id 2 ends the talk
+            message = json.loads(line)
+            if message.get("id") == 2:
+                break
+        else:
+            raise AssertionError("codex app-server ended without answering hooks/list")
+    finally:
+        deadline.cancel()
+        server.kill()
+        server.wait()
+    hooks = [hook for entry in message["result"]["data"] for hook in entry["hooks"]]
+    state = "".join(f'\n[hooks.state.{json.dumps(hook["key"])}]\ntrusted_hash = {json.dumps(hook["currentHash"])}\n'
+                    for hook in hooks)
+    with open(codex_home / "config.toml", "a") as config:
+        config.write(state)
+    return [hook["key"] for hook in hooks if hook["trustStatus"] != "trusted"]
+
+
+def test_hooks_trusted_once_run_without_the_bypass_flag(tmp_path: Path) -> None:
+    """Trust recorded in config.toml (what ``/hooks`` writes) is enough: no flag needed afterwards."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    (home / ".codex").mkdir(parents=True)
+    work.mkdir()
+    (work / "noisy.py").write_text(NOISY)
+    env = {**os.environ, "HOME": str(home), "CODEX_HOME": str(home / ".codex"), "PYTHONPATH": str(ROOT),
+           "TEXTCLEAN_MOCK_KEY": "dummy", "SHELL": "/bin/bash"}
+    with ResponsesMock(COMMANDS["noisy ok"][0]) as mock:
+        (home / ".codex" / "config.toml").write_text(config_toml(mock.base_url, hooks=True))
+        trusted = trust_hooks(home / ".codex", work, env)
+        assert sorted(key.rsplit(":", 3)[1] for key in trusted) == ["post_tool_use", "pre_tool_use"]
+        proc = subprocess.run([str(codex_binary()), "exec", "--skip-git-repo-check", "-s", "workspace-write", "go"],
+                              cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=120)
+        outputs = mock.outputs
+    assert "hook: PreToolUse Completed" in proc.stderr
+    assert outputs and "Process exited with code 0" in outputs[0]
+    assert "\x1b" not in outputs[0] and "\r" not in outputs[0] and "result: 5 passed" in outputs[0]
