@@ -14,8 +14,9 @@ The command is quoted whole (``shlex.quote``) and run by ``bash -c``, so quotes,
 ``&&`` run as written; ``updatedInput`` is the event's ``tool_input`` with only ``command`` changed.
 Left alone (no output): a command already under textclean, a background command
 (``run_in_background``: its output is read while it runs), and other tools. Both hosts apply
-``updatedInput`` only beside ``permissionDecision``: Codex requires ``"allow"`` and still applies its
-own approval policy to the rewritten command; in Claude Code ``"allow"`` skips the permission prompt,
+``updatedInput`` only beside ``permissionDecision``: Codex requires ``"allow"`` and then judges the
+rewritten command, so for Codex the hook rewrites only where :mod:`~textclean.integrations.codex_policy`
+knows Codex runs the command as written, in the same sandbox (else it prints nothing); in Claude Code ``"allow"`` skips the permission prompt,
 so the hook answers ``"allow"`` only under ``bypassPermissions`` (or with ``--approve``) and ``"ask"``
 otherwise, where the person approves the rewritten command.
 
