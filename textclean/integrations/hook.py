@@ -16,8 +16,8 @@ Left alone (no output): a command already under textclean, a background command
 (``run_in_background``: its output is read while it runs), and other tools. Both hosts apply
 ``updatedInput`` only beside ``permissionDecision``: Codex requires ``"allow"`` and then judges the
 rewritten command, so for Codex the hook rewrites only where :mod:`~textclean.integrations.codex_policy`
-knows Codex runs the command as written, in the same sandbox (else it prints nothing); in Claude Code ``"allow"`` skips the permission prompt,
-so the hook answers ``"allow"`` only under ``bypassPermissions`` (or with ``--approve``) and ``"ask"``
+knows Codex runs the command as written, in the same sandbox (else it prints nothing); in Claude Code
+``"allow"`` skips the permission prompt, so the hook answers ``"allow"`` only under ``bypassPermissions`` (or with ``--approve``) and ``"ask"``
 otherwise, where the person approves the rewritten command.
 
 **PostToolUse**: when the gate cleans some text of ``tool_response``, the hook prints one JSON line
