@@ -17,8 +17,9 @@ Left alone (no output): a command already under textclean, a background command
 ``updatedInput`` only beside ``permissionDecision``: Codex requires ``"allow"`` and then judges the
 rewritten command, so for Codex the hook rewrites only where :mod:`~textclean.integrations.codex_policy`
 knows Codex runs the command as written, in the same sandbox (else it prints nothing); in Claude Code
-``"allow"`` skips the permission prompt, so the hook answers ``"allow"`` only under ``bypassPermissions`` (or with ``--approve``) and ``"ask"``
-otherwise, where the person approves the rewritten command.
+``"allow"`` skips the permission prompt, so the hook answers ``"allow"`` only under
+``bypassPermissions`` (or with ``--approve``) and ``"ask"`` otherwise, where the person approves the
+rewritten command.
 
 **PostToolUse**: when the gate cleans some text of ``tool_response``, the hook prints one JSON line
 replacing it, of the very same JSON shape with only the cleaned texts changed::
