@@ -128,7 +128,28 @@ def test_large_output_is_spooled_to_a_file_and_written_whole(tmp_path: Path) -> 
     try:
         assert status == 0
         assert streams[0].size == len(data)
-        assert streams[0].spool._rolled  # on disk, not in memory
+        assert streams[0].spool.on_disk
+        written = tmp_path / "out"
+        with written.open("wb") as out:
+            write_stream(streams[0], out, Options(spool_bytes=4096))
+        assert written.read_bytes() == clean(data).text
+    finally:
+        for stream in streams:
+            stream.spool.close()
+
+
+def test_large_output_stays_whole_where_no_temporary_file_can_be_made(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # Codex's read-only sandbox: "No usable temporary directory found", and textclean runs inside it.
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no such directory"))
+    data = (FIXTURES / "pip_download.raw").read_bytes() * 8
+    source = tmp_path / "big.raw"
+    source.write_bytes(data)
+    status, streams = capture(["sh", "-c", f"cat '{source}'; exit 4"], Options(spool_bytes=4096))
+    try:
+        assert (status, streams[0].size, streams[0].spool.on_disk) == (4, len(data), False)
         written = tmp_path / "out"
         with written.open("wb") as out:
             write_stream(streams[0], out, Options(spool_bytes=4096))

@@ -13,7 +13,8 @@ command's status (128+N when signal N ended it). Standard input passes through u
   group; after :data:`GRACE_SECONDS` the group is killed, and what was captured is still written,
   cleaned where the gate adopts it, raw otherwise.
 * ``--raw FILE`` receives the exact bytes as they arrive (both streams, in arrival order).
-* Each stream is spooled: in memory up to :data:`SPOOL_BYTES`, in a temporary file beyond. A stream
+* Each stream is spooled: in memory up to :data:`SPOOL_BYTES`, in a temporary file beyond (in memory
+  still where none can be made: a sandbox with no writable directory, as Codex's read-only one). A stream
   longer than the gate's ``max_chars`` in bytes is copied out raw from the spool (the gate would
   refuse it unread).
 
@@ -25,6 +26,7 @@ for output that holds some.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import selectors
 import signal
@@ -66,14 +68,14 @@ class Options:
 class Captured:
     """One stream's bytes, spooled, and the display it was written for."""
 
-    spool: Any  # tempfile.SpooledTemporaryFile[bytes]
+    spool: Spool
     columns: int | None = None
     rows: int | None = None
     fresh: bool = False
 
     @property
     def size(self) -> int:
-        return int(self.spool.tell())
+        return self.spool.tell()
 
 
 def caller_size() -> tuple[int, int]:
@@ -127,8 +129,47 @@ class _Signals:
             pass
 
 
-def _spool(options: Options) -> Any:
-    return tempfile.SpooledTemporaryFile(max_size=options.spool_bytes, mode="w+b")
+class Spool:
+    """Bytes written once, in memory up to ``limit``, then in a temporary file; in memory still when no
+    temporary file can be made (the command's output is never lost to where it is kept)."""
+
+    def __init__(self, limit: int) -> None:
+        self._file: IO[bytes] = io.BytesIO()
+        self._limit = limit
+        self._rolled = False
+
+    def write(self, data: bytes) -> None:
+        self._file.write(data)
+        if not self._rolled and self._file.tell() > self._limit:
+            self._rolled = True  # tried once: a sandbox without a writable directory stays so
+            try:
+                disk = tempfile.TemporaryFile()
+            except OSError:
+                return
+            memory = self._file
+            assert isinstance(memory, io.BytesIO)
+            disk.write(memory.getbuffer())
+            self._file = disk
+
+    @property
+    def on_disk(self) -> bool:
+        return not isinstance(self._file, io.BytesIO)
+
+    def tell(self) -> int:
+        return self._file.tell()
+
+    def seek(self, offset: int) -> int:
+        return self._file.seek(offset)
+
+    def read(self, size: int = -1) -> bytes:
+        return self._file.read(size)
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _spool(options: Options) -> Spool:
+    return Spool(options.spool_bytes)
 
 
 def _spawn(argv: Sequence[str], options: Options, signals: _Signals) -> tuple[Popen[bytes], dict[int, Captured]]:
