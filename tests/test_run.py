@@ -42,6 +42,15 @@ def test_output_without_noise_comes_back_byte_for_byte() -> None:
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, data, b"")
 
 
+def test_one_stream_keeps_the_order_written_and_cleans_it_as_one() -> None:
+    script = "echo out1; sleep 0.05; echo err1 >&2; sleep 0.05; echo out2; exit 3"
+    proc = _run("--one-stream", "--", "sh", "-c", script)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (3, b"out1\nerr1\nout2\n", b"")
+    out = FIXTURES / "pytest_failures.raw"
+    proc = _run("--one-stream", "--", "sh", "-c", f"cat '{out}' >&2")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, clean(out.read_bytes()).text, b"")
+
+
 def test_standard_input_passes_through() -> None:
     proc = _run("--", "tr", "a-z", "A-Z", stdin=b"hello\n")
     assert (proc.returncode, proc.stdout) == (0, b"HELLO\n")

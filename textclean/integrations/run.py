@@ -1,10 +1,12 @@
-"""``textclean run [--pty] [--size WxH] [--raw FILE] [--min-tokens N] [--tokenizer ENC] [--] CMD [ARG...]``.
+"""``textclean run [--pty | --one-stream] [--size WxH] [--raw FILE] [--min-tokens N] [--tokenizer ENC] CMD``.
 
 Runs CMD, captures what it writes, and writes it back cleaned when the command is done; exits with the
 command's status (128+N when signal N ended it). Standard input passes through untouched.
 
 * Without ``--pty`` stdout and stderr come through pipes: each is cleaned on its own, for no terminal
   (logical lines, no right margin), and written to textclean's own stdout and stderr.
+* With ``--one-stream`` stdout and stderr are one pipe: read in the order written, cleaned as one text
+  to stdout.
 * With ``--pty`` stdout and stderr are one new pseudo-terminal of ``--size`` (default: the caller's
   terminal size, else 80x24), so programs draw as they would for a person; the output is cleaned for a
   fresh terminal of that size and written to stdout. The pty does not add CR before LF (``onlcr`` off):
@@ -54,9 +56,10 @@ _CHUNK = 65536
 
 @dataclass(frozen=True)
 class Options:
-    """How the captured output is cleaned and kept."""
+    """How the command's output is captured, cleaned and kept."""
 
     pty: bool = False
+    one_stream: bool = False  # stdout and stderr into one pipe, in the order written, cleaned to stdout
     size: tuple[int, int] | None = None  # (columns, rows) of the pty; None: the caller's, else 80x24
     raw_path: str | None = None
     min_tokens: int | None = None  # None: the gate's default
@@ -178,6 +181,8 @@ def _spawn(argv: Sequence[str], options: Options, signals: _Signals) -> tuple[Po
 
     if options.pty:
         return _spawn_pty(argv, options, signals)
+    if options.one_stream:
+        return _spawn_one_stream(argv, options, signals)
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     # Its own process group, so a forwarded signal reaches a pipeline's every process; not when
@@ -196,6 +201,26 @@ def _spawn(argv: Sequence[str], options: Options, signals: _Signals) -> tuple[Po
         os.close(err_w)
     signals.target(process.pid, own_group)
     return process, {out_r: Captured(_spool(options)), err_r: Captured(_spool(options))}
+
+
+def _spawn_one_stream(argv: Sequence[str], options: Options,
+                      signals: _Signals) -> tuple[Popen[bytes], dict[int, Captured]]:
+    """Both of the command's outputs on one pipe: the order its lines were written in is the order read,
+    as in a terminal or an agent's shell tool that merges the two (Codex's)."""
+    import subprocess
+
+    read, write = os.pipe()
+    own_group = not _isatty(0)
+    try:
+        process = subprocess.Popen(list(argv), stdout=write, stderr=write,
+                                   preexec_fn=os.setpgrp if own_group else None)
+    except BaseException:
+        os.close(read)
+        raise
+    finally:
+        os.close(write)
+    signals.target(process.pid, own_group)
+    return process, {read: Captured(_spool(options))}
 
 
 def _spawn_pty(argv: Sequence[str], options: Options, signals: _Signals) -> tuple[Popen[bytes], dict[int, Captured]]:
@@ -369,7 +394,7 @@ def run(argv: Sequence[str], options: Options) -> int:
     finally:
         if raw_file is not None:
             raw_file.close()
-    targets = [sys.stdout.buffer] if options.pty else [sys.stdout.buffer, sys.stderr.buffer]
+    targets = [sys.stdout.buffer] if options.pty or options.one_stream else [sys.stdout.buffer, sys.stderr.buffer]
     try:
         for stream, out in zip(streams, targets, strict=False):
             write_stream(stream, out, options)
@@ -418,6 +443,8 @@ def run_main(argv: Sequence[str]) -> int:
     )
     parser.add_argument("--pty", action="store_true",
                         help="run CMD in a new pseudo-terminal (progress bars and colours as a person sees them)")
+    parser.add_argument("--one-stream", action="store_true",
+                        help="CMD's stdout and stderr on one pipe, in the order written, cleaned as one to stdout")
     parser.add_argument("--size", type=_size, default=None, metavar="COLUMNSxROWS",
                         help="the pty's size (default: this terminal's size, else 80x24); implies --pty")
     parser.add_argument("--raw", metavar="FILE", help="also write the exact bytes CMD wrote to FILE")
@@ -431,6 +458,6 @@ def run_main(argv: Sequence[str]) -> int:
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         parser.error("no command given (textclean run [OPTIONS] -- CMD [ARG...])")
-    options = Options(pty=args.pty or args.size is not None, size=args.size, raw_path=args.raw,
-                      min_tokens=args.min_tokens, tokenizer=args.tokenizer)
+    options = Options(pty=args.pty or args.size is not None, one_stream=args.one_stream, size=args.size,
+                      raw_path=args.raw, min_tokens=args.min_tokens, tokenizer=args.tokenizer)
     return run(command, options)
