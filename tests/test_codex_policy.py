@@ -44,7 +44,7 @@ def test_never_without_rules_rewrites_with_allow(tmp_path: Path) -> None:
     output = answer["hookSpecificOutput"]
     assert isinstance(output, dict)
     assert output["permissionDecision"] == "allow"  # Codex applies updatedInput only beside allow
-    assert output["updatedInput"]["command"].endswith(" run --one-stream -- bash -c 'make test'")
+    assert output["updatedInput"]["command"].endswith(" run --one-stream --tty-passthrough -- bash -c 'make test'")
 
 
 @pytest.mark.parametrize("mode", ["default", "acceptEdits", "plan", "", "dontAsk"])

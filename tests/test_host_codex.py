@@ -10,7 +10,8 @@ The matrix: sandbox (read-only, workspace-write, danger-full-access, and
 ``--dangerously-bypass-approvals-and-sandbox``) x execpolicy rules (none; a ``forbidden``, ``prompt`` or
 ``allow`` prefix rule on ``touch``) x command (noisy and succeeding, noisy and failing, both touching a
 marker file in the workspace; ``touch``; ``ls -a``; ``rm -f``, which Codex's heuristic forbids; a
-``touch`` asking for escalation; lines on stdout and stderr in turn).
+``touch`` asking for escalation; lines on stdout and stderr in turn; a noisy command the model runs on
+a PTY, ``tty: true``).
 
 ``TEXTCLEAN_CODEX=/path/to/codex`` runs it against another Codex (the newest: tests/hosts/README.md).
 """
@@ -71,10 +72,11 @@ COMMANDS: dict[str, tuple[str, dict[str, str]]] = {
     "rm -f": ("rm -f gone.txt; echo removed", {}),
     "escalated touch": ("touch marker", {"sandbox_permissions": "require_escalated", "justification": "write"}),
     "both streams": ("echo out1; sleep 0.1; echo err1 >&2; sleep 0.1; echo out2", {}),
+    "on a pty": (f"test -t 1 && echo stdout-is-a-terminal; {sys.executable} noisy.py 0", {"tty": True}),
 }
 #: Rules on ``touch`` matter to the commands that touch; forbidden and prompt ones are checked at two sandboxes.
 CASES = [(sandbox, rules, command) for sandbox in SANDBOXES for rules in RULES for command in COMMANDS
-         if (rules == "no rules" and (command != "both streams" or sandbox == "read-only"))
+         if (rules == "no rules" and (command not in ("both streams", "on a pty") or sandbox == "read-only"))
          or (command in ("noisy ok", "noisy fail", "touch")
              and (rules == "allow touch" or sandbox in ("read-only", "bypass")))]
 _EXITED = re.compile(r"Process exited with code (-?\d+)")
@@ -167,6 +169,8 @@ def test_same_decision_and_clean_output(matrix: dict[tuple[str, str, str], tuple
     assert "hook: PreToolUse" in with_.stderr and "hook: PreToolUse" not in without.stderr
     if command == "both streams":  # the rewrite keeps the order Codex merges stdout and stderr in
         assert with_.output == without.output == "out1\nerr1\nout2\n"
+    if command == "on a pty":  # the model asked for a terminal: the command gets it, as without the hook
+        assert with_.output == without.output and without.output.startswith("stdout-is-a-terminal\r\n")
     if without.exit_code is None or not command.startswith("noisy"):
         return
     assert "\x1b" in without.output and "\r" in without.output  # the command is noisy: the check can fail

@@ -51,6 +51,39 @@ def test_one_stream_keeps_the_order_written_and_cleans_it_as_one() -> None:
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, clean(out.read_bytes()).text, b"")
 
 
+def _on_a_terminal(*args: str) -> tuple[int, bytes]:
+    """``textclean run ARGS`` with a terminal for stdout and stderr, as a host's interactive PTY gives."""
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen([*TEXTCLEAN, "run", *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
+                                cwd=ROOT)
+    finally:
+        os.close(slave)
+    output = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: every writer is gone
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.close(master)
+    return proc.wait(timeout=60), output
+
+
+def test_tty_passthrough_runs_the_command_on_the_terminal_itself() -> None:
+    script = r"test -t 1 && echo on-a-terminal; printf '\033[31mred\033[0m\n'; exit 5"
+    assert _on_a_terminal("--tty-passthrough", "--", "sh", "-c", script) == (
+        5, b"on-a-terminal\r\n\x1b[31mred\x1b[0m\r\n")
+    status, output = _on_a_terminal("--", "sh", "-c", script)  # without it: captured through pipes
+    assert status == 5 and b"on-a-terminal" not in output
+    proc = _run("--tty-passthrough", "--", "sh", "-c", script)  # no terminal: captured as ever
+    assert (proc.returncode, proc.stdout) == (5, b"\x1b[31mred\x1b[0m\n")
+
+
 def test_standard_input_passes_through() -> None:
     proc = _run("--", "tr", "a-z", "A-Z", stdin=b"hello\n")
     assert (proc.returncode, proc.stdout) == (0, b"HELLO\n")

@@ -195,8 +195,10 @@ def rewrite_output(host: str, event: Any, *, approve: bool = False,
     command = tool_input["command"]
     if not command.strip() or under_textclean(command) or tool_input.get("run_in_background") is True:
         return None
-    # Codex's shell tool hands the model stdout and stderr merged in the order written: so does the rewrite.
-    rewritten = wrap_command(command, options=[*run_options, "--one-stream"] if host == "codex" else run_options)
+    # Codex's shell tool hands the model stdout and stderr merged in the order written, and may give the
+    # command a PTY to talk with (its `tty` argument, which the hook does not see): so does the rewrite.
+    codex_options = [*run_options, "--one-stream", "--tty-passthrough"]
+    rewritten = wrap_command(command, options=codex_options if host == "codex" else run_options)
     if host == "codex":
         from textclean.integrations.codex_policy import rewrite_allowed
 

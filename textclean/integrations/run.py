@@ -7,6 +7,8 @@ command's status (128+N when signal N ended it). Standard input passes through u
   (logical lines, no right margin), and written to textclean's own stdout and stderr.
 * With ``--one-stream`` stdout and stderr are one pipe: read in the order written, cleaned as one text
   to stdout.
+* With ``--tty-passthrough``, when textclean's own stdout is a terminal (an agent's interactive PTY),
+  CMD runs on it directly (``exec``), uncaptured and uncleaned, as if textclean were not there.
 * With ``--pty`` stdout and stderr are one new pseudo-terminal of ``--size`` (default: the caller's
   terminal size, else 80x24), so programs draw as they would for a person; the output is cleaned for a
   fresh terminal of that size and written to stdout. The pty does not add CR before LF (``onlcr`` off):
@@ -60,6 +62,7 @@ class Options:
 
     pty: bool = False
     one_stream: bool = False  # stdout and stderr into one pipe, in the order written, cleaned to stdout
+    tty_passthrough: bool = False  # on a terminal, run the command on it directly, uncaptured
     size: tuple[int, int] | None = None  # (columns, rows) of the pty; None: the caller's, else 80x24
     raw_path: str | None = None
     min_tokens: int | None = None  # None: the gate's default
@@ -378,8 +381,22 @@ def write_stream(stream: Captured, out: IO[bytes], options: Options) -> None:
     out.write(text)
 
 
+def _exec_in_place(argv: Sequence[str]) -> int:
+    """Become the command: it gets the terminal, streams to it and talks with it as if run directly (an
+    agent's interactive PTY, whose reader wants the output as it comes). Returns only when it cannot."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execvp(argv[0], list(argv))
+    except OSError as exc:
+        print(f"textclean run: cannot run {argv[0]}: {exc.strerror or exc}", file=sys.stderr)
+        return 127 if exc.errno == errno.ENOENT else 126
+
+
 def run(argv: Sequence[str], options: Options) -> int:
     """Run ``argv`` and write its cleaned output; the exit status for textclean to return."""
+    if options.tty_passthrough and _isatty(1):
+        return _exec_in_place(argv)
     try:
         raw_file = open(options.raw_path, "wb") if options.raw_path else None  # noqa: SIM115
     except OSError as exc:
@@ -445,6 +462,8 @@ def run_main(argv: Sequence[str]) -> int:
                         help="run CMD in a new pseudo-terminal (progress bars and colours as a person sees them)")
     parser.add_argument("--one-stream", action="store_true",
                         help="CMD's stdout and stderr on one pipe, in the order written, cleaned as one to stdout")
+    parser.add_argument("--tty-passthrough", action="store_true",
+                        help="when stdout is a terminal, run CMD on it directly, uncaptured (an interactive session)")
     parser.add_argument("--size", type=_size, default=None, metavar="COLUMNSxROWS",
                         help="the pty's size (default: this terminal's size, else 80x24); implies --pty")
     parser.add_argument("--raw", metavar="FILE", help="also write the exact bytes CMD wrote to FILE")
@@ -458,6 +477,7 @@ def run_main(argv: Sequence[str]) -> int:
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         parser.error("no command given (textclean run [OPTIONS] -- CMD [ARG...])")
-    options = Options(pty=args.pty or args.size is not None, one_stream=args.one_stream, size=args.size,
+    options = Options(pty=args.pty or args.size is not None, one_stream=args.one_stream,
+                      tty_passthrough=args.tty_passthrough, size=args.size,
                       raw_path=args.raw, min_tokens=args.min_tokens, tokenizer=args.tokenizer)
     return run(command, options)
