@@ -6,12 +6,12 @@ registered for PreToolUse and PostToolUse (trusted for the run with ``--dangerou
 The mock model (tests/hosts/responses_mock.py, 127.0.0.1) asks for one ``exec_command`` and records the
 ``function_call_output`` Codex sends back: exactly what a model reads.
 
-The matrix: sandbox (read-only, workspace-write, danger-full-access, and
-``--dangerously-bypass-approvals-and-sandbox``) x execpolicy rules (none; a ``forbidden``, ``prompt`` or
-``allow`` prefix rule on ``touch``) x command (noisy and succeeding, noisy and failing, both touching a
-marker file in the workspace; ``touch``; ``ls -a``; ``rm -f``, which Codex's heuristic forbids; a
-``touch`` asking for escalation; lines on stdout and stderr in turn; a noisy command the model runs on
-a PTY, ``tty: true``).
+The matrix: sandbox (read-only, workspace-write, danger-full-access,
+``--dangerously-bypass-approvals-and-sandbox``, and ``--approve-for-me``: approval on-request) x
+execpolicy rules (none; a ``forbidden``, ``prompt`` or ``allow`` prefix rule on ``touch``) x command
+(noisy and succeeding, noisy and failing, both touching a marker file in the workspace; ``touch``; ``ls
+-a``; ``rm -f``, which Codex's heuristic forbids; a ``touch`` asking for escalation; lines on stdout and
+stderr in turn; a noisy command the model runs on a PTY, ``tty: true``).
 
 ``TEXTCLEAN_CODEX=/path/to/codex`` runs it against another Codex (the newest: tests/hosts/README.md).
 """
@@ -55,6 +55,7 @@ SANDBOXES: dict[str, list[str]] = {
     "workspace-write": ["-s", "workspace-write"],
     "danger-full-access": ["-s", "danger-full-access"],
     "bypass": ["--dangerously-bypass-approvals-and-sandbox"],
+    "approve-for-me": ["--approve-for-me"],  # approval on-request, reviewed by a model: the hook stays out
 }
 #: In ``user.rules``: Codex 0.171 drops some allow rules from ``default.rules``, its own file, at start.
 RULES: dict[str, str | None] = {
@@ -74,11 +75,13 @@ COMMANDS: dict[str, tuple[str, dict[str, str]]] = {
     "both streams": ("echo out1; sleep 0.1; echo err1 >&2; sleep 0.1; echo out2", {}),
     "on a pty": (f"test -t 1 && echo stdout-is-a-terminal; {sys.executable} noisy.py 0", {"tty": True}),
 }
-#: Rules on ``touch`` matter to the commands that touch; forbidden and prompt ones are checked at two sandboxes.
+#: Rules on ``touch`` matter to the commands that touch: forbidden and prompt ones are checked at two
+#: sandboxes, allow ones (which may lift the sandbox) at three; --approve-for-me and the stream checks once.
 CASES = [(sandbox, rules, command) for sandbox in SANDBOXES for rules in RULES for command in COMMANDS
          if (rules == "no rules" and (command not in ("both streams", "on a pty") or sandbox == "read-only"))
          or (command in ("noisy ok", "noisy fail", "touch")
-             and (rules == "allow touch" or sandbox in ("read-only", "bypass")))]
+             and ((rules == "allow touch" and sandbox in ("read-only", "workspace-write", "bypass"))
+                  or (rules in ("forbidden touch", "prompt touch") and sandbox in ("read-only", "bypass"))))]
 _EXITED = re.compile(r"Process exited with code (-?\d+)")
 
 
@@ -153,11 +156,11 @@ def matrix(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str, str
     return results
 
 
-def rewrite_expected(rules: str, command: str) -> bool:
-    """Where the hook knows Codex runs the command as it would run the rewrite (codex_policy): no rule on
-    any part, no ``rm``."""
+def rewrite_expected(sandbox: str, rules: str, command: str) -> bool:
+    """Where the hook knows Codex runs the command as it would run the rewrite (codex_policy): approval
+    never, no rule on any part, no ``rm``."""
     text = COMMANDS[command][0]
-    return "rm " not in text and (rules == "no rules" or "touch" not in text)
+    return sandbox != "approve-for-me" and "rm " not in text and (rules == "no rules" or "touch" not in text)
 
 
 @pytest.mark.parametrize(("sandbox", "rules", "command"), CASES)
@@ -174,7 +177,7 @@ def test_same_decision_and_clean_output(matrix: dict[tuple[str, str, str], tuple
     if without.exit_code is None or not command.startswith("noisy"):
         return
     assert "\x1b" in without.output and "\r" in without.output  # the command is noisy: the check can fail
-    if rewrite_expected(rules, command):
+    if rewrite_expected(sandbox, rules, command):
         assert "\x1b" not in with_.output and "\r" not in with_.output, with_.output
         assert "test codegen::suite ... " in with_.output and "result: " in with_.output
     else:
