@@ -227,7 +227,6 @@ def test_permission_decision_per_host_and_mode() -> None:
     assert decision(mode="acceptEdits") == "ask"
     assert decision(mode="bypassPermissions") == "allow"
     assert decision("--approve") == "allow"
-    assert decision(host="codex") == "allow"  # Codex applies updatedInput only with allow; its approvals still apply
 
 
 def test_rewrite_calls_the_textclean_program_that_runs_the_hook(monkeypatch: pytest.MonkeyPatch,

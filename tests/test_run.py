@@ -42,6 +42,48 @@ def test_output_without_noise_comes_back_byte_for_byte() -> None:
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, data, b"")
 
 
+def test_one_stream_keeps_the_order_written_and_cleans_it_as_one() -> None:
+    script = "echo out1; sleep 0.05; echo err1 >&2; sleep 0.05; echo out2; exit 3"
+    proc = _run("--one-stream", "--", "sh", "-c", script)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (3, b"out1\nerr1\nout2\n", b"")
+    out = FIXTURES / "pytest_failures.raw"
+    proc = _run("--one-stream", "--", "sh", "-c", f"cat '{out}' >&2")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, clean(out.read_bytes()).text, b"")
+
+
+def _on_a_terminal(*args: str) -> tuple[int, bytes]:
+    """``textclean run ARGS`` with a terminal for stdout and stderr, as a host's interactive PTY gives."""
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen([*TEXTCLEAN, "run", *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
+                                cwd=ROOT)
+    finally:
+        os.close(slave)
+    output = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: every writer is gone
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.close(master)
+    return proc.wait(timeout=60), output
+
+
+def test_tty_passthrough_runs_the_command_on_the_terminal_itself() -> None:
+    script = r"test -t 1 && echo on-a-terminal; printf '\033[31mred\033[0m\n'; exit 5"
+    assert _on_a_terminal("--tty-passthrough", "--", "sh", "-c", script) == (
+        5, b"on-a-terminal\r\n\x1b[31mred\x1b[0m\r\n")
+    status, output = _on_a_terminal("--", "sh", "-c", script)  # without it: captured through pipes
+    assert status == 5 and b"on-a-terminal" not in output
+    proc = _run("--tty-passthrough", "--", "sh", "-c", script)  # no terminal: captured as ever
+    assert (proc.returncode, proc.stdout) == (5, b"\x1b[31mred\x1b[0m\n")
+
+
 def test_standard_input_passes_through() -> None:
     proc = _run("--", "tr", "a-z", "A-Z", stdin=b"hello\n")
     assert (proc.returncode, proc.stdout) == (0, b"HELLO\n")
@@ -128,7 +170,28 @@ def test_large_output_is_spooled_to_a_file_and_written_whole(tmp_path: Path) -> 
     try:
         assert status == 0
         assert streams[0].size == len(data)
-        assert streams[0].spool._rolled  # on disk, not in memory
+        assert streams[0].spool.on_disk
+        written = tmp_path / "out"
+        with written.open("wb") as out:
+            write_stream(streams[0], out, Options(spool_bytes=4096))
+        assert written.read_bytes() == clean(data).text
+    finally:
+        for stream in streams:
+            stream.spool.close()
+
+
+def test_large_output_stays_whole_where_no_temporary_file_can_be_made(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # Codex's read-only sandbox: "No usable temporary directory found", and textclean runs inside it.
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no such directory"))
+    data = (FIXTURES / "pip_download.raw").read_bytes() * 8
+    source = tmp_path / "big.raw"
+    source.write_bytes(data)
+    status, streams = capture(["sh", "-c", f"cat '{source}'; exit 4"], Options(spool_bytes=4096))
+    try:
+        assert (status, streams[0].size, streams[0].spool.on_disk) == (4, len(data), False)
         written = tmp_path / "out"
         with written.open("wb") as out:
             write_stream(streams[0], out, Options(spool_bytes=4096))

@@ -14,10 +14,12 @@ The command is quoted whole (``shlex.quote``) and run by ``bash -c``, so quotes,
 ``&&`` run as written; ``updatedInput`` is the event's ``tool_input`` with only ``command`` changed.
 Left alone (no output): a command already under textclean, a background command
 (``run_in_background``: its output is read while it runs), and other tools. Both hosts apply
-``updatedInput`` only beside ``permissionDecision``: Codex requires ``"allow"`` and still applies its
-own approval policy to the rewritten command; in Claude Code ``"allow"`` skips the permission prompt,
-so the hook answers ``"allow"`` only under ``bypassPermissions`` (or with ``--approve``) and ``"ask"``
-otherwise, where the person approves the rewritten command.
+``updatedInput`` only beside ``permissionDecision``: Codex requires ``"allow"`` and then judges the
+rewritten command, so for Codex the hook rewrites only where :mod:`~textclean.integrations.codex_policy`
+knows Codex runs the command as written, in the same sandbox (else it prints nothing); in Claude Code
+``"allow"`` skips the permission prompt, so the hook answers ``"allow"`` only under
+``bypassPermissions`` (or with ``--approve``) and ``"ask"`` otherwise, where the person approves the
+rewritten command.
 
 **PostToolUse**: when the gate cleans some text of ``tool_response``, the hook prints one JSON line
 replacing it, of the very same JSON shape with only the cleaned texts changed::
@@ -193,7 +195,17 @@ def rewrite_output(host: str, event: Any, *, approve: bool = False,
     command = tool_input["command"]
     if not command.strip() or under_textclean(command) or tool_input.get("run_in_background") is True:
         return None
-    if host == "codex" or approve or event.get("permission_mode") in _ALLOWING_MODES:
+    # Codex's shell tool hands the model stdout and stderr merged in the order written, and may give the
+    # command a PTY to talk with (its `tty` argument, which the hook does not see): so does the rewrite.
+    codex_options = [*run_options, "--one-stream", "--tty-passthrough"]
+    rewritten = wrap_command(command, options=codex_options if host == "codex" else run_options)
+    if host == "codex":
+        from textclean.integrations.codex_policy import rewrite_allowed
+
+        if not rewrite_allowed(event, command, rewritten):
+            return None  # Codex decides on the command as written; PostToolUse cleans what succeeds
+        decision = "allow"  # Codex applies updatedInput only beside "allow", and still checks the rewrite
+    elif approve or event.get("permission_mode") in _ALLOWING_MODES:
         decision = "allow"
     else:
         decision = "ask"
@@ -201,7 +213,7 @@ def rewrite_output(host: str, event: Any, *, approve: bool = False,
         "hookEventName": PRE_TOOL_USE,
         "permissionDecision": decision,
         "permissionDecisionReason": "textclean: run under `textclean run` so its output is cleaned",
-        "updatedInput": {**tool_input, "command": wrap_command(command, options=run_options)},
+        "updatedInput": {**tool_input, "command": rewritten},
     }}
 
 

@@ -1,10 +1,14 @@
-"""``textclean run [--pty] [--size WxH] [--raw FILE] [--min-tokens N] [--tokenizer ENC] [--] CMD [ARG...]``.
+"""``textclean run [--pty | --one-stream] [--size WxH] [--raw FILE] [--min-tokens N] [--tokenizer ENC] CMD``.
 
 Runs CMD, captures what it writes, and writes it back cleaned when the command is done; exits with the
 command's status (128+N when signal N ended it). Standard input passes through untouched.
 
 * Without ``--pty`` stdout and stderr come through pipes: each is cleaned on its own, for no terminal
   (logical lines, no right margin), and written to textclean's own stdout and stderr.
+* With ``--one-stream`` stdout and stderr are one pipe: read in the order written, cleaned as one text
+  to stdout.
+* With ``--tty-passthrough``, when textclean's own stdout is a terminal (an agent's interactive PTY),
+  CMD runs on it directly (``exec``), uncaptured and uncleaned, as if textclean were not there.
 * With ``--pty`` stdout and stderr are one new pseudo-terminal of ``--size`` (default: the caller's
   terminal size, else 80x24), so programs draw as they would for a person; the output is cleaned for a
   fresh terminal of that size and written to stdout. The pty does not add CR before LF (``onlcr`` off):
@@ -13,7 +17,8 @@ command's status (128+N when signal N ended it). Standard input passes through u
   group; after :data:`GRACE_SECONDS` the group is killed, and what was captured is still written,
   cleaned where the gate adopts it, raw otherwise.
 * ``--raw FILE`` receives the exact bytes as they arrive (both streams, in arrival order).
-* Each stream is spooled: in memory up to :data:`SPOOL_BYTES`, in a temporary file beyond. A stream
+* Each stream is spooled: in memory up to :data:`SPOOL_BYTES`, in a temporary file beyond (in memory
+  still where none can be made: a sandbox with no writable directory, as Codex's read-only one). A stream
   longer than the gate's ``max_chars`` in bytes is copied out raw from the spool (the gate would
   refuse it unread).
 
@@ -25,6 +30,7 @@ for output that holds some.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import selectors
 import signal
@@ -52,9 +58,11 @@ _CHUNK = 65536
 
 @dataclass(frozen=True)
 class Options:
-    """How the captured output is cleaned and kept."""
+    """How the command's output is captured, cleaned and kept."""
 
     pty: bool = False
+    one_stream: bool = False  # stdout and stderr into one pipe, in the order written, cleaned to stdout
+    tty_passthrough: bool = False  # on a terminal, run the command on it directly, uncaptured
     size: tuple[int, int] | None = None  # (columns, rows) of the pty; None: the caller's, else 80x24
     raw_path: str | None = None
     min_tokens: int | None = None  # None: the gate's default
@@ -66,14 +74,14 @@ class Options:
 class Captured:
     """One stream's bytes, spooled, and the display it was written for."""
 
-    spool: Any  # tempfile.SpooledTemporaryFile[bytes]
+    spool: Spool
     columns: int | None = None
     rows: int | None = None
     fresh: bool = False
 
     @property
     def size(self) -> int:
-        return int(self.spool.tell())
+        return self.spool.tell()
 
 
 def caller_size() -> tuple[int, int]:
@@ -127,8 +135,47 @@ class _Signals:
             pass
 
 
-def _spool(options: Options) -> Any:
-    return tempfile.SpooledTemporaryFile(max_size=options.spool_bytes, mode="w+b")
+class Spool:
+    """Bytes written once, in memory up to ``limit``, then in a temporary file; in memory still when no
+    temporary file can be made (the command's output is never lost to where it is kept)."""
+
+    def __init__(self, limit: int) -> None:
+        self._file: IO[bytes] = io.BytesIO()
+        self._limit = limit
+        self._rolled = False
+
+    def write(self, data: bytes) -> None:
+        self._file.write(data)
+        if not self._rolled and self._file.tell() > self._limit:
+            self._rolled = True  # tried once: a sandbox without a writable directory stays so
+            try:
+                disk = tempfile.TemporaryFile()
+            except OSError:
+                return
+            memory = self._file
+            assert isinstance(memory, io.BytesIO)
+            disk.write(memory.getbuffer())
+            self._file = disk
+
+    @property
+    def on_disk(self) -> bool:
+        return not isinstance(self._file, io.BytesIO)
+
+    def tell(self) -> int:
+        return self._file.tell()
+
+    def seek(self, offset: int) -> int:
+        return self._file.seek(offset)
+
+    def read(self, size: int = -1) -> bytes:
+        return self._file.read(size)
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _spool(options: Options) -> Spool:
+    return Spool(options.spool_bytes)
 
 
 def _spawn(argv: Sequence[str], options: Options, signals: _Signals) -> tuple[Popen[bytes], dict[int, Captured]]:
@@ -137,6 +184,8 @@ def _spawn(argv: Sequence[str], options: Options, signals: _Signals) -> tuple[Po
 
     if options.pty:
         return _spawn_pty(argv, options, signals)
+    if options.one_stream:
+        return _spawn_one_stream(argv, options, signals)
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     # Its own process group, so a forwarded signal reaches a pipeline's every process; not when
@@ -155,6 +204,26 @@ def _spawn(argv: Sequence[str], options: Options, signals: _Signals) -> tuple[Po
         os.close(err_w)
     signals.target(process.pid, own_group)
     return process, {out_r: Captured(_spool(options)), err_r: Captured(_spool(options))}
+
+
+def _spawn_one_stream(argv: Sequence[str], options: Options,
+                      signals: _Signals) -> tuple[Popen[bytes], dict[int, Captured]]:
+    """Both of the command's outputs on one pipe: the order its lines were written in is the order read,
+    as in a terminal or an agent's shell tool that merges the two (Codex's)."""
+    import subprocess
+
+    read, write = os.pipe()
+    own_group = not _isatty(0)
+    try:
+        process = subprocess.Popen(list(argv), stdout=write, stderr=write,
+                                   preexec_fn=os.setpgrp if own_group else None)
+    except BaseException:
+        os.close(read)
+        raise
+    finally:
+        os.close(write)
+    signals.target(process.pid, own_group)
+    return process, {read: Captured(_spool(options))}
 
 
 def _spawn_pty(argv: Sequence[str], options: Options, signals: _Signals) -> tuple[Popen[bytes], dict[int, Captured]]:
@@ -197,6 +266,15 @@ def _status(returncode: int) -> int:
     return 128 - returncode if returncode < 0 else returncode
 
 
+def _wait_briefly(process: Popen[bytes]) -> None:
+    import subprocess
+
+    try:
+        process.wait(timeout=0.05)
+    except subprocess.TimeoutExpired:
+        pass
+
+
 def capture(argv: Sequence[str], options: Options, raw_file: BinaryIO | None = None) -> tuple[int, list[Captured]]:
     """Run ``argv`` to its end (or a forwarded signal's), spooling what it writes; its exit status and
     the captured streams (stdout then stderr; one stream with a pty)."""
@@ -220,7 +298,7 @@ def _pump(process: Popen[bytes], streams: dict[int, Captured], signals: _Signals
     drain_until: float | None = None
     killed = False
     try:
-        while selector.get_map():
+        while True:
             now = time.monotonic()
             if signals.deadline is not None and now >= signals.deadline:
                 if process.poll() is None and not killed:
@@ -228,10 +306,19 @@ def _pump(process: Popen[bytes], streams: dict[int, Captured], signals: _Signals
                     killed = True
                 if drain_until is None:
                     drain_until = now + DRAIN_SECONDS
-            if drain_until is None and process.poll() is not None:
+            exited = process.poll() is not None
+            if drain_until is None and exited:
                 # Whatever the command left running may hold its pipes or pty open (a server started
                 # with `&`): read what is there, then stop, as a shell waiting for the command would.
                 drain_until = now + DRAIN_SECONDS
+            if not selector.get_map():
+                if exited:
+                    break
+                # Its output is closed but the command runs on (coreutils close stdout before they
+                # exit): wait with the fds still open, since closing a pty's master hangs up its
+                # session, and a SIGHUP there would become the command's exit status.
+                _wait_briefly(process)
+                continue
             if drain_until is not None and now >= drain_until:
                 break
             for key, _ in selector.select(timeout=0.05):
@@ -294,8 +381,22 @@ def write_stream(stream: Captured, out: IO[bytes], options: Options) -> None:
     out.write(text)
 
 
+def _exec_in_place(argv: Sequence[str]) -> int:
+    """Become the command: it gets the terminal, streams to it and talks with it as if run directly (an
+    agent's interactive PTY, whose reader wants the output as it comes). Returns only when it cannot."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execvp(argv[0], list(argv))
+    except OSError as exc:
+        print(f"textclean run: cannot run {argv[0]}: {exc.strerror or exc}", file=sys.stderr)
+        return 127 if exc.errno == errno.ENOENT else 126
+
+
 def run(argv: Sequence[str], options: Options) -> int:
     """Run ``argv`` and write its cleaned output; the exit status for textclean to return."""
+    if options.tty_passthrough and _isatty(1):
+        return _exec_in_place(argv)
     try:
         raw_file = open(options.raw_path, "wb") if options.raw_path else None  # noqa: SIM115
     except OSError as exc:
@@ -310,7 +411,7 @@ def run(argv: Sequence[str], options: Options) -> int:
     finally:
         if raw_file is not None:
             raw_file.close()
-    targets = [sys.stdout.buffer] if options.pty else [sys.stdout.buffer, sys.stderr.buffer]
+    targets = [sys.stdout.buffer] if options.pty or options.one_stream else [sys.stdout.buffer, sys.stderr.buffer]
     try:
         for stream, out in zip(streams, targets, strict=False):
             write_stream(stream, out, options)
@@ -359,6 +460,10 @@ def run_main(argv: Sequence[str]) -> int:
     )
     parser.add_argument("--pty", action="store_true",
                         help="run CMD in a new pseudo-terminal (progress bars and colours as a person sees them)")
+    parser.add_argument("--one-stream", action="store_true",
+                        help="CMD's stdout and stderr on one pipe, in the order written, cleaned as one to stdout")
+    parser.add_argument("--tty-passthrough", action="store_true",
+                        help="when stdout is a terminal, run CMD on it directly, uncaptured (an interactive session)")
     parser.add_argument("--size", type=_size, default=None, metavar="COLUMNSxROWS",
                         help="the pty's size (default: this terminal's size, else 80x24); implies --pty")
     parser.add_argument("--raw", metavar="FILE", help="also write the exact bytes CMD wrote to FILE")
@@ -372,6 +477,7 @@ def run_main(argv: Sequence[str]) -> int:
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         parser.error("no command given (textclean run [OPTIONS] -- CMD [ARG...])")
-    options = Options(pty=args.pty or args.size is not None, size=args.size, raw_path=args.raw,
-                      min_tokens=args.min_tokens, tokenizer=args.tokenizer)
+    options = Options(pty=args.pty or args.size is not None, one_stream=args.one_stream,
+                      tty_passthrough=args.tty_passthrough, size=args.size,
+                      raw_path=args.raw, min_tokens=args.min_tokens, tokenizer=args.tokenizer)
     return run(command, options)
