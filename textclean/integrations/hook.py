@@ -44,9 +44,10 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from textclean.integrations.claude_permissions import Verdict, session_verdict
 from textclean.pipeline.errors import TokenizerError
 from textclean.pipeline.probe import has_terminal_noise
 
@@ -58,8 +59,6 @@ _STREAMS = ("stdout", "stderr")
 #: The events this hook answers.
 PRE_TOOL_USE = "PreToolUse"
 POST_TOOL_USE = "PostToolUse"
-#: Claude Code's permission mode in which every call is allowed anyway: ``allow`` adds nothing there.
-_ALLOWING_MODES = ("bypassPermissions",)
 # A command that already runs under textclean: `textclean ...`, `/path/to/textclean ...` (quoted or
 # not), or `python -m textclean ...` (any python), after optional leading blanks.
 _PROGRAM = r"""(?:'(?:[^']*/)?{0}'|"(?:[^"]*/)?{0}"|(?:[^\s'"]*/)?{0})"""
@@ -180,10 +179,11 @@ def wrap_command(command: str, program: str | None = None, options: Sequence[str
     return f"{program or textclean_command()} run{given} -- bash -c {shlex.quote(command)}"
 
 
-def rewrite_output(host: str, event: Any, *, approve: bool = False,
-                   run_options: Sequence[str] = ()) -> dict[str, Any] | None:
+def rewrite_output(host: str, event: Any, *, run_options: Sequence[str] = (),
+                   env: Mapping[str, str] | None = None) -> dict[str, Any] | None:
     """The JSON the hook prints for one PreToolUse event, or None to leave the call alone;
-    ``run_options``: passed on to ``textclean run`` (the hook's own ``--min-tokens`` and ``--tokenizer``)."""
+    ``run_options``: passed on to ``textclean run`` (the hook's own ``--min-tokens`` and ``--tokenizer``);
+    ``env``: the environment the host gave the hook (``os.environ`` when None)."""
     _, tool_name = _event_fields(event)
     if tool_name != "Bash":
         return None
@@ -193,16 +193,20 @@ def rewrite_output(host: str, event: Any, *, approve: bool = False,
     command = tool_input["command"]
     if not command.strip() or under_textclean(command) or tool_input.get("run_in_background") is True:
         return None
-    if host == "codex" or approve or event.get("permission_mode") in _ALLOWING_MODES:
-        decision = "allow"
+    wrapped = wrap_command(command, options=run_options)
+    specific: dict[str, Any] = {"hookEventName": PRE_TOOL_USE}
+    if host == "codex":
+        specific["permissionDecision"] = "allow"
     else:
-        decision = "ask"
-    return {"hookSpecificOutput": {
-        "hookEventName": PRE_TOOL_USE,
-        "permissionDecision": decision,
-        "permissionDecisionReason": "textclean: run under `textclean run` so its output is cleaned",
-        "updatedInput": {**tool_input, "command": wrap_command(command, options=run_options)},
-    }}
+        verdict = session_verdict(event, command, wrapped, env)
+        if verdict is Verdict.UNKNOWN:
+            return None  # the host decides on the command as written
+        if verdict is Verdict.ALLOWED:
+            specific["permissionDecision"] = "allow"  # the allow rule was for the original command
+        # Bypass mode: no decision, the host runs the rewrite in its own mode (rtk-ai/rtk#893).
+    specific["permissionDecisionReason"] = "textclean: run under `textclean run` so its output is cleaned"
+    specific["updatedInput"] = {**tool_input, "command": wrapped}
+    return {"hookSpecificOutput": specific}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -234,10 +238,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="leave outputs of fewer tokens as they are (default 50)")
     parser.add_argument("--tokenizer", default=None, metavar="ENCODING",
                         help="encoding to count tokens in (default cl100k_base, offline)")
-    parser.add_argument("--approve", action="store_true",
-                        help="Claude Code PreToolUse: answer 'allow' with the rewrite, which skips the permission "
-                             "prompt for every Bash command (deny and ask rules still apply); default: 'allow' "
-                             "under bypassPermissions only, 'ask' otherwise")
+    parser.add_argument("--approve", action="store_true", help=argparse.SUPPRESS)
     return parser
 
 
@@ -260,6 +261,10 @@ def hook_main(argv: Sequence[str]) -> int:
         args = _parser().parse_args(list(argv))
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 1
+    if args.approve:
+        print("textclean hook: --approve was removed: the hook never answers for the person "
+              "(see docs/integration.md); tool call left as it was", file=sys.stderr)
+        return 1
     try:
         raw = sys.stdin.buffer.read()
         try:
@@ -270,7 +275,7 @@ def hook_main(argv: Sequence[str]) -> int:
         if name == PRE_TOOL_USE:
             run_options = [*(["--min-tokens", str(args.min_tokens)] if args.min_tokens is not None else []),
                            *(["--tokenizer", args.tokenizer] if args.tokenizer is not None else [])]
-            output = rewrite_output(args.host, event, approve=args.approve, run_options=run_options)
+            output = rewrite_output(args.host, event, run_options=run_options)
         else:
             output = _post_tool_use(args.host, event, args.min_tokens, args.tokenizer)
         if output is not None:
