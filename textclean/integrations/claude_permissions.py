@@ -349,6 +349,19 @@ def host_argv(env: Mapping[str, str]) -> list[str] | None:
     return argv or None
 
 
+def _trusted(project: Path, config_dir: Path | None) -> bool:
+    """Whether the host's global config (``.claude.json``) records the trust dialog accepted for
+    ``project`` itself (a trusted parent is not looked for: that only rewrites less)."""
+    if config_dir is None:
+        return False
+    try:
+        config = json.loads((config_dir / ".claude.json").read_bytes())
+        entry = config["projects"][str(project)]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return isinstance(entry, Mapping) and entry.get("hasTrustDialogAccepted") is True
+
+
 def load_rules(cwd: str, env: Mapping[str, str], argv: Sequence[str] | None) -> Rules:
     """Every rule Claude Code applies to the session: managed settings, ``--settings``, the user's
     settings, the project's shared and local settings, and the command line's tool lists."""
@@ -374,22 +387,25 @@ def load_rules(cwd: str, env: Mapping[str, str], argv: Sequence[str] | None) -> 
             _read_settings(Path(value), rules)
     sources = set(line.setting_sources) if line.setting_sources is not None else {"user", "project", "local"}
     # Deny and ask rules are read from every file the host might read; allow rules only from those it
-    # does read (a file read needlessly must never allow a command).
-    user_dirs = [Path(env["CLAUDE_CONFIG_DIR"])] if env.get("CLAUDE_CONFIG_DIR") else []
-    home = env.get("HOME")
+    # does read (a file read needlessly must never allow a command). The project's allow rules count
+    # only in a workspace whose trust dialog was accepted (the host ignores them otherwise).
+    config_dir = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else None
+    home = Path(env["HOME"]) if env.get("HOME") else None
+    user_dirs = [config_dir] if config_dir else []
     if home:
-        user_dirs.append(Path(home) / ".claude")
+        user_dirs.append(home / ".claude")
     projects = [Path(env["CLAUDE_PROJECT_DIR"])] if env.get("CLAUDE_PROJECT_DIR") else []
     if cwd:
         projects.append(Path(cwd))
+    trusted = bool(projects) and _trusted(projects[0], config_dir or home)
     for kind, paths in (("user", [d / "settings.json" for d in user_dirs]),
                         ("project", [p / ".claude" / "settings.json" for p in projects]),
                         ("local", [p / ".claude" / "settings.local.json" for p in projects])):
         for position, path in enumerate(dict.fromkeys(paths)):
             before = len(rules.allow)
             _read_settings(path, rules)
-            if kind not in sources or position > 0:
-                del rules.allow[before:]  # a file the host may not read adds no allow rule
+            if kind not in sources or position > 0 or (kind != "user" and not trusted):
+                del rules.allow[before:]
     rules.allow.extend(parse_rule(value) for value in line.allowed)
     rules.deny.extend(parse_rule(value) for value in line.disallowed)
     return rules
