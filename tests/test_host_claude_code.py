@@ -99,6 +99,7 @@ def _matrix() -> list[Case]:
         Case("bypass-dangerous-rm", "touch ran_marker && rm -rf /nonexistent_zz", BYPASS),
         Case("default-allow-outside", "touch ran_marker && touch /tmp/textclean_outside_zz", user=allow),
         Case("default-allow-substitution", "touch ran_marker $(printf x)", user=allow),
+        Case("default-allow-redirect", "touch ran_marker && printf 'RAN%s\\n' OK > out.txt", user=allow),
     ]
 
 
