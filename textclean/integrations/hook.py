@@ -4,20 +4,29 @@ The agent writes the hook event as JSON on stdin (``session_id``, ``cwd``, ``hoo
 ``tool_name``, ``tool_input``, ``tool_response`` after the call, ...). One registration serves both
 events; ``hook_event_name`` tells them apart.
 
-**PreToolUse** (Bash): the command is rewritten to run under ``textclean run``, so its output reaches
-the model cleaned whether it succeeds or fails::
+**PreToolUse** (Bash): the command may be rewritten to run under ``textclean run``, so its output
+reaches the model cleaned whether it succeeds or fails::
 
-    {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": ...,
+    {"hookSpecificOutput": {"hookEventName": "PreToolUse", ["permissionDecision": "allow",]
                             "updatedInput": {..., "command": "textclean run -- bash -c '<command>'"}}}
 
 The command is quoted whole (``shlex.quote``) and run by ``bash -c``, so quotes, heredocs, pipes and
 ``&&`` run as written; ``updatedInput`` is the event's ``tool_input`` with only ``command`` changed.
 Left alone (no output): a command already under textclean, a background command
-(``run_in_background``: its output is read while it runs), and other tools. Both hosts apply
-``updatedInput`` only beside ``permissionDecision``: Codex requires ``"allow"`` and still applies its
-own approval policy to the rewritten command; in Claude Code ``"allow"`` skips the permission prompt,
-so the hook answers ``"allow"`` only under ``bypassPermissions`` (or with ``--approve``) and ``"ask"``
-otherwise, where the person approves the rewritten command.
+(``run_in_background``: its output is read while it runs), and other tools.
+
+Claude Code: textclean changes what the model reads, never what the host decides to run or to ask
+about. The hook rewrites only where Claude Code is known to run the command as written
+(:mod:`textclean.integrations.claude_permissions`): ``permission_mode`` ``bypassPermissions``, or an
+allow rule for every part of the command, and in both cases no deny or ask rule on any part, on the
+whole, or on the rewritten command (which the host checks in its place), read from every settings file
+and from the host's command line; and only commands that split with certainty into plain parts.
+Everywhere else it prints nothing: the host decides on the command as written, and PostToolUse cleans
+a successful output. It never answers "ask" or "deny". Seen in Claude Code 2.1.332
+(tests/test_host_claude_code.py): under an allow rule ``updatedInput`` applies with ``"allow"`` (without
+a decision the host asks about the rewritten command, which a headless run denies); in bypass mode it
+applies with no decision, which the hook sends (rtk-ai/rtk#893 saw ``"allow"`` dropped there).
+Codex: ``"allow"`` with every rewrite; Codex applies its own approval policy to the rewritten command.
 
 **PostToolUse**: when the gate cleans some text of ``tool_response``, the hook prints one JSON line
 replacing it, of the very same JSON shape with only the cleaned texts changed::
@@ -227,10 +236,11 @@ def _parser() -> argparse.ArgumentParser:
         prog="textclean hook",
         description=(
             "A command hook for Claude Code or Codex, registered for PreToolUse and/or PostToolUse. Reads "
-            "one event on stdin. PreToolUse on Bash: rewrites the command to run under 'textclean run', "
-            "so every call's output is cleaned, failed ones included. PostToolUse: replaces a successful "
-            "call's output with its cleaned text. Prints nothing when nothing changes; never blocks "
-            "(errors exit 1)."
+            "one event on stdin. PreToolUse on Bash: rewrites the command to run under 'textclean run', so "
+            "its output is cleaned, failed calls included; in Claude Code only where the host runs the "
+            "command anyway (bypass mode, or an allow rule on every part, with no deny or ask rule on any "
+            "part), and never answers 'ask' or 'deny'. PostToolUse: replaces a successful call's output "
+            "with its cleaned text. Prints nothing when nothing changes; never blocks (errors exit 1)."
         ),
     )
     parser.add_argument("host", choices=HOSTS, help="the agent that runs the hook")
