@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from tests.host_binaries import host_binary
-from tests.hosts.anthropic_mock import MockAnthropic, ToolResult, prompt
+from tests.hosts.anthropic_mock import MockAnthropic, ToolResult, call_prompt, prompt
 
 ROOT = Path(__file__).resolve().parent.parent
 _WORKERS = 3
@@ -48,6 +48,7 @@ class Case:
     local: dict[str, list[str]] = field(default_factory=dict)
     trusted: bool = False
     rewrites: bool = False
+    mcp_fails: bool | None = None  # an MCP tool call (tests/hosts/mcp_noisy.py) instead of Bash
 
 
 def _matrix() -> list[Case]:
@@ -99,6 +100,9 @@ def _matrix() -> list[Case]:
         Case("bypass-dangerous-rm", "touch ran_marker && rm -rf /nonexistent_zz", BYPASS),
         Case("default-allow-outside", "touch ran_marker && touch /tmp/textclean_outside_zz", user=allow),
         Case("default-allow-substitution", "touch ran_marker $(printf x)", user=allow),
+        # an MCP tool's text result, successful and an error result (PostToolUseFailure)
+        Case("mcp-ok", "", ("--allowedTools", "mcp__noisy__emit"), mcp_fails=False),
+        Case("mcp-fail", "", ("--allowedTools", "mcp__noisy__emit"), mcp_fails=True),
         Case("default-allow-redirect", "touch ran_marker && printf 'RAN%s\\n' OK > out.txt", user=allow),
     ]
 
@@ -156,12 +160,17 @@ def _run(claude: Path, mock: MockAnthropic, case: Case, hooked: bool, base: Path
     if os.geteuid() == 0:
         env["IS_SANDBOX"] = "1"  # bypass mode refuses root otherwise
     key = f"{case.name}.{side}"
-    done = subprocess.run([str(claude), "-p", prompt(key, case.command), "--output-format", "json", *case.args],
-                          cwd=project, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          timeout=120, check=False)
+    args = ["-p", prompt(key, case.command), *case.args]
+    if case.mcp_fails is not None:
+        server = {"command": sys.executable, "args": [str(ROOT / "tests" / "hosts" / "mcp_noisy.py")]}
+        args = ["-p", call_prompt(key, "mcp__noisy__emit", {"fail": case.mcp_fails}), *case.args,
+                "--mcp-config", json.dumps({"mcpServers": {"noisy": server}})]
+        env["ENABLE_TOOL_SEARCH"] = "false"  # the MCP tool offered to the model, not deferred
+    done = subprocess.run([str(claude), *args, "--output-format", "json"], cwd=project, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, check=False)
     results = mock.results(key)
     ran = (project / "ran_marker").exists() or any(
-        "RANOK" in result.text and "RAN%s" not in result.text for result in results)
+        ("RANOK" in result.text and "RAN%s" not in result.text) or "MCPRAN" in result.text for result in results)
     return Run(ran, results, done.stdout + done.stderr)
 
 

@@ -1,8 +1,9 @@
 """A scripted stand-in for the Anthropic Messages API, for running the real Claude Code headless.
 
 It listens on 127.0.0.1 only (a free port). The prompt names the case and the command: a user message
-holding ``CASE <id> RUN <base64 of the command>``. The first turn of a conversation that offers the
-Bash tool is answered with one ``tool_use`` of Bash running that command; the turn that brings its
+holding ``CASE <id> RUN <base64 of the command>`` (or ``CASE <id> CALL <tool> <base64 of its JSON
+input>``). The first turn of a conversation that offers the tool is answered with one ``tool_use`` of
+Bash running that command (or of that tool); the turn that brings its
 ``tool_result`` back is recorded (by case id) and answered with a short text, which ends the run. Any
 other request (a title, a side query) gets a short text. Answers stream as server-sent events when the
 request asks for ``stream`` and come as one JSON body otherwise.
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-_PROMPT = re.compile(r"CASE (\S+) RUN (\S+)")
+_PROMPT = re.compile(r"CASE (\S+) (?:RUN (\S+)|CALL (\S+) (\S+))")
 _MAX_BODY = 8 << 20
 
 
@@ -49,13 +50,17 @@ def _text_of(content: Any) -> str:
     return ""
 
 
-def _case_of(messages: list[Any]) -> tuple[str, str] | None:
+def _case_of(messages: list[Any]) -> tuple[str, str, dict[str, Any]] | None:
+    """The case id, the tool to call and its input, from the prompt."""
     for message in messages:
         if message.get("role") != "user":
             continue
         match = _PROMPT.search(_text_of(message.get("content")))
+        if match and match.group(2):
+            command = base64.b64decode(match.group(2)).decode()
+            return match.group(1), "Bash", {"command": command, "description": "run it"}
         if match:
-            return match.group(1), base64.b64decode(match.group(2)).decode()
+            return match.group(1), match.group(3), json.loads(base64.b64decode(match.group(4)))
     return None
 
 
@@ -147,16 +152,15 @@ class MockAnthropic:
                 messages = request.get("messages") or []
                 case = _case_of(messages)
                 tools = [tool.get("name") for tool in request.get("tools") or [] if isinstance(tool, dict)]
-                if case is not None and "Bash" in tools:
+                if case is not None and case[1] in tools:
                     results = _tool_results(case[0], messages)
                     if results:
                         with state.lock:
                             state.results.setdefault(case[0], []).extend(results)
                         message = _message(model, [{"type": "text", "text": "done"}], "end_turn")
                     else:
-                        message = _message(model, [{"type": "tool_use", "id": f"toolu_{case[0]}", "name": "Bash",
-                                                    "input": {"command": case[1], "description": "run it"}}],
-                                           "tool_use")
+                        message = _message(model, [{"type": "tool_use", "id": f"toolu_{case[0]}", "name": case[1],
+                                                    "input": case[2]}], "tool_use")
                 else:
                     message = _message(model, [{"type": "text", "text": "ok"}], "end_turn")
                 if not request.get("stream"):
@@ -188,5 +192,10 @@ class MockAnthropic:
 
 
 def prompt(case: str, command: str) -> str:
-    """The prompt that has the mock run ``command`` for ``case``."""
+    """The prompt that has the mock run the Bash ``command`` for ``case``."""
     return f"CASE {case} RUN {base64.b64encode(command.encode()).decode()}"
+
+
+def call_prompt(case: str, tool: str, tool_input: dict[str, Any]) -> str:
+    """The prompt that has the mock call ``tool`` (an MCP tool, say) with ``tool_input`` for ``case``."""
+    return f"CASE {case} CALL {tool} {base64.b64encode(json.dumps(tool_input).encode()).decode()}"
