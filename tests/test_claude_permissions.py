@@ -188,6 +188,14 @@ def test_a_settings_file_that_cannot_be_read_leaves_nothing_known(tmp_path: Path
     assert host_verdict("ls", REWRITTEN, "bypassPermissions", rules) is Verdict.UNKNOWN
 
 
+def test_a_settings_option_is_read_from_the_hosts_directory(tmp_path: Path) -> None:
+    _settings(tmp_path / "cli.json", deny=["Bash(d:*)"])
+    rules = load_rules("/nowhere", {"HOME": str(tmp_path)}, ["claude", "--settings", "cli.json"], str(tmp_path))
+    assert rules.complete and [r.text for r in rules.deny] == ["Bash(d:*)"]
+    missing = load_rules("", {"HOME": str(tmp_path)}, ["claude", "--settings", "gone.json"], str(tmp_path))
+    assert not missing.complete  # a file the host read but the hook cannot
+
+
 def test_no_command_line_leaves_nothing_known(tmp_path: Path) -> None:
     assert not load_rules("", {"HOME": str(tmp_path)}, None).complete
     assert host_argv({}) is None

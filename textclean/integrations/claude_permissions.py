@@ -249,10 +249,12 @@ class Rules:
         self.why = self.why or why
 
 
-def _read_settings(path: Path, rules: Rules) -> None:
+def _read_settings(path: Path, rules: Rules, *, required: bool = False) -> None:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
+        if required:
+            rules.fail(f"{path}: not found")
         return
     except OSError as exc:
         rules.fail(f"{path}: {exc.strerror}")
@@ -362,9 +364,10 @@ def _trusted(project: Path, config_dir: Path | None) -> bool:
     return isinstance(entry, Mapping) and entry.get("hasTrustDialogAccepted") is True
 
 
-def load_rules(cwd: str, env: Mapping[str, str], argv: Sequence[str] | None) -> Rules:
+def load_rules(cwd: str, env: Mapping[str, str], argv: Sequence[str] | None, host_cwd: str | None = None) -> Rules:
     """Every rule Claude Code applies to the session: managed settings, ``--settings``, the user's
-    settings, the project's shared and local settings, and the command line's tool lists."""
+    settings, the project's shared and local settings, and the command line's tool lists;
+    ``host_cwd``: the directory a relative ``--settings`` path is read from (``cwd`` when None)."""
     rules = Rules()
     if argv is None:
         rules.fail("Claude Code's command line cannot be read (no CLAUDE_PID, or no /proc)")
@@ -384,7 +387,7 @@ def load_rules(cwd: str, env: Mapping[str, str], argv: Sequence[str] | None) -> 
                 continue
             rules.add(settings.get("permissions") if isinstance(settings, Mapping) else None, source="--settings")
         else:
-            _read_settings(Path(value), rules)
+            _read_settings(Path(host_cwd or cwd or ".", value), rules, required=True)
     sources = set(line.setting_sources) if line.setting_sources is not None else {"user", "project", "local"}
     # Deny and ask rules are read from every file the host might read; allow rules only from those it
     # does read (a file read needlessly must never allow a command). The project's allow rules count
@@ -448,5 +451,10 @@ def session_verdict(event: Mapping[str, object], command: str, rewritten: str,
     """:func:`host_verdict` for a PreToolUse event, with the rules of the session that sent it."""
     environ = os.environ if env is None else env
     cwd = event.get("cwd")
-    rules = load_rules(cwd if isinstance(cwd, str) else "", environ, host_argv(environ))
+    pid = environ.get("CLAUDE_PID", "")
+    try:
+        host_cwd = os.readlink(f"/proc/{pid}/cwd") if pid.isdigit() else None
+    except OSError:
+        host_cwd = None
+    rules = load_rules(cwd if isinstance(cwd, str) else "", environ, host_argv(environ), host_cwd)
     return host_verdict(command, rewritten, event.get("permission_mode"), rules)
