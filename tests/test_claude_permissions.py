@@ -125,6 +125,12 @@ def test_a_deny_rule_on_a_part_with_its_fd_dup_left_out() -> None:
     assert host_verdict("pytest 2>&1", REWRITTEN, "default", rules) is Verdict.UNKNOWN
 
 
+def test_an_allow_rule_matches_a_part_with_its_fd_dup_left_out() -> None:
+    rules = _rules(allow=("Bash(touch ran1)", "Bash(printf:*)"))  # seen: the host runs it
+    assert host_verdict("touch ran1 2>&1 && printf x", REWRITTEN, "default", rules) is Verdict.ALLOWED
+    assert host_verdict("touch ran2 2>&1 && printf x", REWRITTEN, "default", rules) is Verdict.UNKNOWN
+
+
 def test_unreadable_sources_and_unsplittable_commands_are_unknown() -> None:
     rules = _rules()
     rules.fail("test")
@@ -203,9 +209,11 @@ def test_no_command_line_leaves_nothing_known(tmp_path: Path) -> None:
 
 
 def test_the_host_argv_is_read_through_proc() -> None:
-    child = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()", "--disallowedTools",
-                              "Bash(printf:*)"], stdin=subprocess.PIPE)
+    code = "import sys; print('ready', flush=True); sys.stdin.read()"
+    child = subprocess.Popen([sys.executable, "-c", code, "--disallowedTools", "Bash(printf:*)"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
+        assert child.stdout is not None and child.stdout.readline() == b"ready\n"  # past its exec
         argv = host_argv({"CLAUDE_PID": str(child.pid)})
     finally:
         child.communicate(b"")

@@ -32,6 +32,7 @@ _NOISY_LINES = "".join(f"\\033[32mok\\033[0m step {n} 10%%\\r100%%\\n" for n in 
 SUCCEEDS = f"touch ran_marker && printf 'RAN%s\\n' OK && printf '{_NOISY_LINES}'"
 FAILS = f"touch ran_marker && printf 'RAN%s\\n' OK && printf '{_NOISY_LINES}' && ls missing_file"
 READ_ONLY = "ls -a"
+OPERATORS = f"touch ran_marker\nprintf 'RAN%s\\n' OK; printf '{_NOISY_LINES}' | cat || printf x && ls missing_file"
 ALLOW_ALL_PARTS = ["Bash(touch:*)", "Bash(printf:*)", "Bash(ls:*)"]
 BYPASS = ["--permission-mode", "bypassPermissions"]
 
@@ -86,6 +87,10 @@ def _matrix() -> list[Case]:
         Case("default-localallow-trusted-fail", fail, local={"allow": ["Bash(touch *)", "Bash(printf *)",
                                                                        "Bash(ls *)"]},
              trusted=True, rewrites=True),
+        # every operator the splitter knows: `;`, a newline, `|`, `||`, `&&`
+        Case("default-allow-operators-fail", OPERATORS, user={"allow": [*ALLOW_ALL_PARTS, "Bash(cat:*)"]},
+             rewrites=True),
+        Case("bypass-denypipe-fail", OPERATORS, BYPASS, project={"deny": ["Bash(cat:*)"]}),
         # a deny or an ask rule on the second part, or on the rewrite only, from each source
         Case("bypass-deny2-ok", ok, BYPASS, project={"deny": ["Bash(printf:*)"]}),
         Case("bypass-ask2-ok", ok, BYPASS, local={"ask": ["Bash(printf:*)"]}),

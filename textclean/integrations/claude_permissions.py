@@ -440,8 +440,10 @@ def host_verdict(command: str, rewritten: str, mode: object, rules: Rules) -> Ve
         return Verdict.UNKNOWN
     if mode == "bypassPermissions":
         return Verdict.BYPASS
+    # an allow rule matches a part with or without its `2>&1` (seen: `Bash(touch m)` allows `touch m 2>&1`)
     if mode in ("default", "acceptEdits", "dontAsk") and all(
-            any(match_rule(rule, part) is Match.YES for rule in rules.allow) for part in parts):
+            any(match_rule(rule, form) is Match.YES for rule in rules.allow
+                for form in (part, _squeeze(_FD_DUP.sub(" ", part)))) for part in parts):
         return Verdict.ALLOWED
     return Verdict.UNKNOWN
 
