@@ -131,6 +131,21 @@ def test_an_allow_rule_matches_a_part_with_its_fd_dup_left_out() -> None:
     assert host_verdict("touch ran2 2>&1 && printf x", REWRITTEN, "default", rules) is Verdict.UNKNOWN
 
 
+def test_a_word_naming_a_symlink_or_an_outside_path_is_unknown(tmp_path: Path) -> None:
+    """Seen: under `Bash(cat:*)`, `cat link` (a symlink to /etc/hostname) is blocked by the host."""
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "link").symlink_to("/etc/hostname")
+    (tmp_path / "inner").symlink_to(tmp_path / "file")
+    rules = _rules(allow=("Bash(cat:*)",))
+    cwd = str(tmp_path)
+    assert host_verdict("cat file missing -n", REWRITTEN, "default", rules, cwd) is Verdict.ALLOWED
+    assert host_verdict("cat file && cat link", REWRITTEN, "default", rules, cwd) is Verdict.UNKNOWN
+    assert host_verdict("cat --file=link", REWRITTEN, "default", rules, cwd) is Verdict.UNKNOWN
+    assert host_verdict("cat inner", REWRITTEN, "bypassPermissions", rules, cwd) is Verdict.UNKNOWN
+    assert host_verdict("cat file", REWRITTEN, "default", rules, "") is Verdict.UNKNOWN
+    assert host_verdict("cat file", REWRITTEN, "default", rules, "relative") is Verdict.UNKNOWN
+
+
 def test_unreadable_sources_and_unsplittable_commands_are_unknown() -> None:
     rules = _rules()
     rules.fail("test")

@@ -158,9 +158,9 @@ def _pre(command: str, *extra: str, host: str = "claude-code", tool_input: dict[
     more = tool_input or {}
     event = json.loads(_event("Bash", {"command": command, "description": "run it", "timeout": 120000, **more}, None))
     del event["tool_response"]
-    event.update(hook_event_name="PreToolUse", **fields)
     env = {key: value for key, value in os.environ.items() if key not in ("CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR")}
     with tempfile.TemporaryDirectory() as empty:
+        event.update(hook_event_name="PreToolUse", cwd=empty, **fields)  # a real directory, without symlinks
         env.update(HOME=str(home or empty), CLAUDE_PID=str(os.getpid()))
         return _hook(host, json.dumps(event).encode(), *extra, env=env)
 

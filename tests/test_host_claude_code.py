@@ -50,6 +50,7 @@ class Case:
     trusted: bool = False
     rewrites: bool = False
     mcp_fails: bool | None = None  # an MCP tool call (tests/hosts/mcp_noisy.py) instead of Bash
+    link: bool = False  # the project holds `link`, a symlink to /etc/hostname
 
 
 def _matrix() -> list[Case]:
@@ -108,6 +109,8 @@ def _matrix() -> list[Case]:
         # an MCP tool's text result, successful and an error result (PostToolUseFailure)
         Case("mcp-ok", "", ("--allowedTools", "mcp__noisy__emit"), mcp_fails=False),
         Case("mcp-fail", "", ("--allowedTools", "mcp__noisy__emit"), mcp_fails=True),
+        Case("default-allow-symlink", "touch ran_marker && cat link", user={"allow": [*ALLOW_ALL_PARTS, "Bash(cat:*)"]},
+             link=True),
         Case("default-allow-redirect", "touch ran_marker && printf 'RAN%s\\n' OK > out.txt", user=allow),
     ]
 
@@ -154,6 +157,8 @@ def _run(claude: Path, mock: MockAnthropic, case: Case, hooked: bool, base: Path
     home.mkdir(parents=True)
     project.mkdir(parents=True)
     (project / "RANOK").write_text("")  # `ls -a` prints RANOK when it runs
+    if case.link:
+        (project / "link").symlink_to("/etc/hostname")
     _write(home / ".claude" / "settings.json", case.user, _hooks() if hooked else None)
     _write(project / ".claude" / "settings.json", case.project)
     _write(project / ".claude" / "settings.local.json", case.local)
