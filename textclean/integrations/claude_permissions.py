@@ -14,7 +14,8 @@ output redirections, ``cd`` in compound commands, dangerous ``rm`` targets (even
 subshells and command substitutions all need approval even under an allow rule. It checks them on the
 command it is given, and a rewritten command hides them inside one quoted word, so the splitter refuses
 every such shape: a word with ``/``, a leading ``.`` or ``~``, globs, ``$``, backticks, redirections
-other than ``2>&1``, assignments, and the commands the host inspects itself (:data:`HOST_INSPECTED`).
+other than ``2>&1``, assignments, and the commands the host inspects itself (:data:`HOST_INSPECTED`);
+and a word naming a symlink in the session's directory (the host resolves it).
 """
 
 from __future__ import annotations
@@ -426,13 +427,34 @@ class Verdict(enum.Enum):
     UNKNOWN = "unknown"  # anything else: the host decides on the command as written
 
 
-def host_verdict(command: str, rewritten: str, mode: object, rules: Rules) -> Verdict:
+def names_a_link_or_an_outside_path(words: Iterable[str], cwd: str) -> bool:
+    """Whether a word (or the value after a word's ``=``) names an existing symlink in ``cwd``, or a path
+    that resolves outside it: Claude Code resolves them and asks (seen: ``cat link`` to /etc/hostname
+    under ``Bash(cat:*)``). True when ``cwd`` is not an absolute directory."""
+    if not os.path.isabs(cwd) or not os.path.isdir(cwd):
+        return True
+    root = os.path.realpath(cwd)
+    for word in words:
+        for name in {word, word.partition("=")[2]} - {""}:
+            path = os.path.join(cwd, name)
+            if os.path.islink(path):
+                return True
+            if os.path.lexists(path) and os.path.commonpath([root, os.path.realpath(path)]) != root:
+                return True
+    return False
+
+
+def host_verdict(command: str, rewritten: str, mode: object, rules: Rules, cwd: str | None = None) -> Verdict:
     """Whether Claude Code is known to run ``command`` unasked in permission ``mode``, and to run
-    ``rewritten`` (the command it will check in its place) just the same."""
+    ``rewritten`` (the command it will check in its place) just the same; ``cwd``: the session's
+    directory, whose symlinks the words must not name (None: not checked, for tests of the rules)."""
     if not rules.complete:
         return Verdict.UNKNOWN
     parts = part_texts(command)
-    if parts is None:
+    split = split_command(command)
+    if parts is None or split is None:
+        return Verdict.UNKNOWN
+    if cwd is not None and names_a_link_or_an_outside_path((w for words in split for w in words[1:]), cwd):
         return Verdict.UNKNOWN
     # The host may match a part with its `2>&1` left out; and it matches the rewritten command too.
     checked = [*parts, *(_squeeze(_FD_DUP.sub(" ", part)) for part in parts), command, rewritten]
@@ -459,4 +481,4 @@ def session_verdict(event: Mapping[str, object], command: str, rewritten: str,
     except OSError:
         host_cwd = None
     rules = load_rules(cwd if isinstance(cwd, str) else "", environ, host_argv(environ), host_cwd)
-    return host_verdict(command, rewritten, event.get("permission_mode"), rules)
+    return host_verdict(command, rewritten, event.get("permission_mode"), rules, cwd if isinstance(cwd, str) else "")
