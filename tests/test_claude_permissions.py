@@ -1,4 +1,5 @@
-"""Claude Code's permission rules as textclean's PreToolUse hook reads them. The matches asserted here
+"""Claude Code's permission rules and commands as textclean's PreToolUse hook reads them
+(claude_commands, claude_rules, claude_permissions). The matches asserted here
 were seen in the real Claude Code 2.1.332 (tests/test_host_claude_code.py runs them end to end)."""
 
 from __future__ import annotations
@@ -11,19 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from textclean.integrations.claude_permissions import (
+from textclean.integrations.claude_commands import part_texts, split_command
+from textclean.integrations.claude_permissions import Verdict, host_verdict
+from textclean.integrations.claude_rules import (
     Match,
     RuleKind,
     Rules,
-    Verdict,
     host_argv,
-    host_verdict,
     load_rules,
     match_rule,
     parse_command_line,
     parse_rule,
-    part_texts,
-    split_command,
 )
 
 REWRITTEN = "/usr/bin/python3 -m textclean run -- bash -c 'x'"
