@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from textclean import clean
+from textclean.integrations.hook import wrap_command
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -19,9 +22,11 @@ def _capture(name: str) -> str:
     return (FIXTURES / f"{name}.raw").read_bytes().decode("utf-8", "surrogateescape")
 
 
-def _hook(host: str, stdin: bytes, *extra: str) -> subprocess.CompletedProcess[bytes]:
+def _hook(host: str, stdin: bytes, *extra: str, env: dict[str, str] | None = None
+          ) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "textclean", "hook", host, *extra], input=stdin, capture_output=True, timeout=60
+        [sys.executable, "-m", "textclean", "hook", host, *extra], input=stdin, capture_output=True, timeout=60,
+        env=env,
     )
 
 
@@ -146,12 +151,22 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _pre(command: str, *extra: str, host: str = "claude-code", tool_input: dict[str, object] | None = None,
-         **fields: object) -> subprocess.CompletedProcess[bytes]:
+         home: Path | None = None, **fields: object) -> subprocess.CompletedProcess[bytes]:
+    """The hook on a PreToolUse event, as Claude Code runs it: ``CLAUDE_PID`` names the host (here this
+    test process, whose command line holds no permission option) and ``home`` holds the user's settings
+    (an empty directory when None)."""
     more = tool_input or {}
     event = json.loads(_event("Bash", {"command": command, "description": "run it", "timeout": 120000, **more}, None))
     del event["tool_response"]
-    event.update(hook_event_name="PreToolUse", **fields)
-    return _hook(host, json.dumps(event).encode(), *extra)
+    env = {key: value for key, value in os.environ.items() if key not in ("CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR")}
+    with tempfile.TemporaryDirectory() as empty:
+        event.update(hook_event_name="PreToolUse", cwd=empty, **fields)  # a real directory, without symlinks
+        env.update(HOME=str(home or empty), CLAUDE_PID=str(os.getpid()))
+        return _hook(host, json.dumps(event).encode(), *extra, env=env)
+
+
+def _bypass(command: str, *extra: str) -> subprocess.CompletedProcess[bytes]:
+    return _pre(command, *extra, permission_mode="bypassPermissions")
 
 
 REWRITE_CASES = [
@@ -167,14 +182,7 @@ REWRITE_CASES = [
 
 @pytest.mark.parametrize("command", REWRITE_CASES)
 def test_rewritten_command_runs_the_same_with_cleaned_output(command: str) -> None:
-    proc = _pre(command)
-    assert proc.returncode == 0, proc.stderr
-    specific = json.loads(proc.stdout)["hookSpecificOutput"]
-    assert specific["hookEventName"] == "PreToolUse"
-    assert specific["permissionDecision"] == "ask"  # default mode: the person approves the rewrite
-    updated = specific["updatedInput"]
-    assert updated["description"] == "run it" and updated["timeout"] == 120000
-    rewritten = updated["command"]
+    rewritten = wrap_command(command)
     assert " run -- bash -c " in rewritten
     original = subprocess.run(["bash", "-c", command], capture_output=True, timeout=60, cwd=ROOT)
     wrapped = subprocess.run(["bash", "-c", rewritten], capture_output=True, timeout=60, cwd=ROOT)
@@ -184,8 +192,7 @@ def test_rewritten_command_runs_the_same_with_cleaned_output(command: str) -> No
 
 
 def test_a_rewritten_failing_command_comes_back_cleaned() -> None:
-    command = REWRITE_CASES[3]
-    rewritten = json.loads(_pre(command).stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    rewritten = wrap_command(REWRITE_CASES[3])
     wrapped = subprocess.run(["bash", "-c", rewritten], capture_output=True, timeout=60, cwd=ROOT)
     assert wrapped.returncode == 7
     assert b"\x1b" not in wrapped.stderr and wrapped.stderr.count(b"error: case ") == 30
@@ -199,18 +206,19 @@ def test_a_rewritten_failing_command_comes_back_cleaned() -> None:
     "   ",
 ])
 def test_a_command_already_under_textclean_is_left_alone(command: str) -> None:
-    proc = _pre(command)
+    proc = _bypass(command)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
 
 
 def test_a_rewrite_is_not_rewritten_again() -> None:
-    first = json.loads(_pre("ls -la").stdout)["hookSpecificOutput"]["updatedInput"]["command"]
-    proc = _pre(first)
+    first = json.loads(_bypass("ls -la").stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    proc = _bypass(first)
     assert (proc.returncode, proc.stdout) == (0, b"")
 
 
 def test_background_commands_and_other_tools_are_left_alone() -> None:
-    assert _pre("npm run dev", tool_input={"run_in_background": True}).stdout == b""
+    assert _pre("npm run dev", tool_input={"run_in_background": True}, permission_mode="bypassPermissions"
+                ).stdout == b""
     event = json.loads(_event("Read", {"file_path": "/etc/hosts"}, None))
     del event["tool_response"]
     event["hook_event_name"] = "PreToolUse"
@@ -218,15 +226,50 @@ def test_background_commands_and_other_tools_are_left_alone() -> None:
     assert (proc.returncode, proc.stdout) == (0, b"")
 
 
-def test_permission_decision_per_host_and_mode() -> None:
-    def decision(*extra: str, host: str = "claude-code", mode: str = "default") -> str:
-        proc = _pre("ls", *extra, host=host, permission_mode=mode)
-        return str(json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"])
+def test_the_rewrite_keeps_the_rest_of_the_tool_input() -> None:
+    proc = _bypass("ls -la")
+    assert proc.returncode == 0, proc.stderr
+    specific = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert specific["hookEventName"] == "PreToolUse"
+    updated = specific["updatedInput"]
+    assert updated["description"] == "run it" and updated["timeout"] == 120000
+    assert updated["command"] == wrap_command("ls -la")
 
-    assert decision() == "ask"
-    assert decision(mode="acceptEdits") == "ask"
-    assert decision(mode="bypassPermissions") == "allow"
-    assert decision("--approve") == "allow"
+
+def test_claude_code_rewrites_only_where_the_host_runs_the_command(tmp_path: Path) -> None:
+    """No answer (the host decides) unless bypass mode or an allow rule on every part says it runs,
+    and never "ask" or "deny" (Codex: tests/test_codex_policy.py)."""
+    def answer(command: str = "ls -la && git status", mode: str = "default", host: str = "claude-code",
+               **permissions: list[str]) -> object:
+        home = tmp_path / f"home{len(list(tmp_path.iterdir()))}"
+        (home / ".claude").mkdir(parents=True)
+        (home / ".claude" / "settings.json").write_text(json.dumps({"permissions": permissions}))
+        proc = _pre(command, host=host, home=home, permission_mode=mode)
+        assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+        if not proc.stdout:
+            return None
+        specific = json.loads(proc.stdout)["hookSpecificOutput"]
+        assert specific["updatedInput"]["command"] == wrap_command(command)
+        return specific.get("permissionDecision", "rewrite, no decision")
+
+    assert answer() is None  # the host asks, or runs a read-only command by itself
+    assert answer(mode="acceptEdits") is None
+    assert answer(mode="dontAsk") is None
+    assert answer(mode="plan") is None
+    assert answer(mode="bypassPermissions") == "rewrite, no decision"  # "allow" would drop it (rtk-ai/rtk#893)
+    assert answer(mode="bypassPermissions", deny=["Bash(git:*)"]) is None  # a deny rule on the second part
+    assert answer(mode="bypassPermissions", ask=["Bash(git status)"]) is None
+    assert answer(mode="bypassPermissions", deny=["Bash(*textclean*)"]) is None  # on the rewrite
+    assert answer(allow=["Bash(ls:*)", "Bash(git status)"]) == "allow"
+    assert answer(allow=["Bash(ls:*)"]) is None
+    assert answer(allow=["Bash"], ask=["Bash(git:*)"]) is None
+    assert answer("ls > listing", mode="bypassPermissions") is None  # the host checks redirections itself
+
+
+def test_approve_is_gone_with_one_line() -> None:
+    proc = _bypass("ls", "--approve")
+    assert (proc.returncode, proc.stdout) == (1, b"")
+    assert proc.stderr.count(b"\n") == 1 and b"--approve was removed" in proc.stderr
 
 
 def test_rewrite_calls_the_textclean_program_that_runs_the_hook(monkeypatch: pytest.MonkeyPatch,
@@ -285,7 +328,7 @@ def test_clean_output_is_answered_without_importing_the_pipeline() -> None:
 
 def test_the_hooks_gate_options_go_on_to_textclean_run() -> None:
     command = "printf '\\033[32mok\\033[0m\\n'"  # too short for the default min_tokens
-    proc = _pre(command, "--min-tokens", "0")
+    proc = _bypass(command, "--min-tokens", "0")
     rewritten = json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
     assert " run --min-tokens 0 -- bash -c " in rewritten
     wrapped = subprocess.run(["bash", "-c", rewritten], capture_output=True, timeout=60, cwd=ROOT)

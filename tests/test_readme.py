@@ -1,5 +1,6 @@
 """The README's numbers are the ones the code produces today."""
 
+import json
 import re
 import subprocess
 import sys
@@ -82,9 +83,20 @@ def test_the_readme_is_for_users():
     for section in ("## Install", "## Two commands", "## Three displays", "## Command line", "## Python API",
                     "## Agent hosts", "## Measure", "## How it stays lossless", "## Speed"):
         assert f"\n{section}" in README, section
-    assert "<!-- hosts table: filled from tests/test_host_*.py -->" in README
     for linked in ("docs/benchmarks.md", "docs/savings.md", "docs/hosts.md", "docs/integration.md"):
         assert f"({linked})" in README, linked
+
+
+def test_the_hosts_table_names_the_versions_the_host_tests_run():
+    """The README's hosts table and docs/hosts.md speak of the binaries tests/test_host_*.py run: the
+    versions tests/hosts/package.json pins (a bump there without measuring again fails here)."""
+    pins = json.loads((ROOT / "tests" / "hosts" / "package.json").read_text())["dependencies"]
+    hosts_doc = (ROOT / "docs" / "hosts.md").read_text()
+    table = README[README.index("## Agent hosts"):README.index("## Measure")]
+    for package, name in (("@anthropic-ai/claude-code", "Claude Code"), ("@openai/codex", "Codex")):
+        rows = [line for line in table.splitlines() if line.startswith(f"| {name} ")]
+        assert rows == [f"| {name} {pins[package]} |" + rows[0].split("|", 2)[2]] if rows else False, (name, rows)
+        assert re.search(rf"{name}(?: CLI)? {re.escape(pins[package])}\b", hosts_doc), (name, pins[package])
 
 
 def test_repository_commands_name_what_to_install_instead_of_a_traceback():

@@ -4,22 +4,31 @@ The agent writes the hook event as JSON on stdin (``session_id``, ``cwd``, ``hoo
 ``tool_name``, ``tool_input``, ``tool_response`` after the call, ...). One registration serves both
 events; ``hook_event_name`` tells them apart.
 
-**PreToolUse** (Bash): the command is rewritten to run under ``textclean run``, so its output reaches
-the model cleaned whether it succeeds or fails::
+**PreToolUse** (Bash): the command may be rewritten to run under ``textclean run``, so its output
+reaches the model cleaned whether it succeeds or fails::
 
-    {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": ...,
+    {"hookSpecificOutput": {"hookEventName": "PreToolUse", ["permissionDecision": "allow",]
                             "updatedInput": {..., "command": "textclean run -- bash -c '<command>'"}}}
 
 The command is quoted whole (``shlex.quote``) and run by ``bash -c``, so quotes, heredocs, pipes and
 ``&&`` run as written; ``updatedInput`` is the event's ``tool_input`` with only ``command`` changed.
 Left alone (no output): a command already under textclean, a background command
-(``run_in_background``: its output is read while it runs), and other tools. Both hosts apply
-``updatedInput`` only beside ``permissionDecision``: Codex requires ``"allow"`` and then judges the
-rewritten command, so for Codex the hook rewrites only where :mod:`~textclean.integrations.codex_policy`
-knows Codex runs the command as written, in the same sandbox (else it prints nothing); in Claude Code
-``"allow"`` skips the permission prompt, so the hook answers ``"allow"`` only under
-``bypassPermissions`` (or with ``--approve``) and ``"ask"`` otherwise, where the person approves the
-rewritten command.
+(``run_in_background``: its output is read while it runs), and other tools.
+
+Claude Code: textclean changes what the model reads, never what the host decides to run or to ask
+about. The hook rewrites only where Claude Code is known to run the command as written
+(:mod:`textclean.integrations.claude_permissions`): ``permission_mode`` ``bypassPermissions``, or an
+allow rule for every part of the command, and in both cases no deny or ask rule on any part, on the
+whole, or on the rewritten command (which the host checks in its place), read from every settings file
+and from the host's command line; and only commands that split with certainty into plain parts.
+Everywhere else it prints nothing: the host decides on the command as written, and PostToolUse cleans
+a successful output. It never answers "ask" or "deny". Seen in Claude Code 2.1.332
+(tests/test_host_claude_code.py): under an allow rule ``updatedInput`` applies with ``"allow"`` (without
+a decision the host asks about the rewritten command, which a headless run denies); in bypass mode it
+applies with no decision, which the hook sends (rtk-ai/rtk#893 saw ``"allow"`` dropped there).
+Codex applies ``updatedInput`` only beside ``"allow"`` and then judges the rewritten command, so for
+Codex the hook rewrites only where :mod:`~textclean.integrations.codex_policy` knows Codex runs the
+command as written, in the same sandbox (else it prints nothing).
 
 **PostToolUse**: when the gate cleans some text of ``tool_response``, the hook prints one JSON line
 replacing it, of the very same JSON shape with only the cleaned texts changed::
@@ -46,9 +55,10 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from textclean.integrations.claude_permissions import Verdict, session_verdict
 from textclean.pipeline.errors import TokenizerError
 from textclean.pipeline.probe import has_terminal_noise
 
@@ -60,8 +70,6 @@ _STREAMS = ("stdout", "stderr")
 #: The events this hook answers.
 PRE_TOOL_USE = "PreToolUse"
 POST_TOOL_USE = "PostToolUse"
-#: Claude Code's permission mode in which every call is allowed anyway: ``allow`` adds nothing there.
-_ALLOWING_MODES = ("bypassPermissions",)
 # A command that already runs under textclean: `textclean ...`, `/path/to/textclean ...` (quoted or
 # not), or `python -m textclean ...` (any python), after optional leading blanks.
 _PROGRAM = r"""(?:'(?:[^']*/)?{0}'|"(?:[^"]*/)?{0}"|(?:[^\s'"]*/)?{0})"""
@@ -182,10 +190,11 @@ def wrap_command(command: str, program: str | None = None, options: Sequence[str
     return f"{program or textclean_command()} run{given} -- bash -c {shlex.quote(command)}"
 
 
-def rewrite_output(host: str, event: Any, *, approve: bool = False,
-                   run_options: Sequence[str] = ()) -> dict[str, Any] | None:
+def rewrite_output(host: str, event: Any, *, run_options: Sequence[str] = (),
+                   env: Mapping[str, str] | None = None) -> dict[str, Any] | None:
     """The JSON the hook prints for one PreToolUse event, or None to leave the call alone;
-    ``run_options``: passed on to ``textclean run`` (the hook's own ``--min-tokens`` and ``--tokenizer``)."""
+    ``run_options``: passed on to ``textclean run`` (the hook's own ``--min-tokens`` and ``--tokenizer``);
+    ``env``: the environment the host gave the hook (``os.environ`` when None)."""
     _, tool_name = _event_fields(event)
     if tool_name != "Bash":
         return None
@@ -195,26 +204,29 @@ def rewrite_output(host: str, event: Any, *, approve: bool = False,
     command = tool_input["command"]
     if not command.strip() or under_textclean(command) or tool_input.get("run_in_background") is True:
         return None
-    # Codex's shell tool hands the model stdout and stderr merged in the order written, and may give the
-    # command a PTY to talk with (its `tty` argument, which the hook does not see): so does the rewrite.
-    codex_options = [*run_options, "--one-stream", "--tty-passthrough"]
-    rewritten = wrap_command(command, options=codex_options if host == "codex" else run_options)
+    if host == "codex":
+        # Codex's shell tool hands the model stdout and stderr merged in the order written, and may give the
+        # command a PTY to talk with (its `tty` argument, which the hook does not see): so does the rewrite.
+        wrapped = wrap_command(command, options=[*run_options, "--one-stream", "--tty-passthrough"])
+    else:
+        wrapped = wrap_command(command, options=run_options)
+    specific: dict[str, Any] = {"hookEventName": PRE_TOOL_USE}
     if host == "codex":
         from textclean.integrations.codex_policy import rewrite_allowed
 
-        if not rewrite_allowed(event, command, rewritten):
-            return None  # Codex decides on the command as written; PostToolUse cleans what succeeds
-        decision = "allow"  # Codex applies updatedInput only beside "allow", and still checks the rewrite
-    elif approve or event.get("permission_mode") in _ALLOWING_MODES:
-        decision = "allow"
+        if not rewrite_allowed(event, command, wrapped):
+            return None  # Codex decides on the command as written
+        specific["permissionDecision"] = "allow"  # Codex applies updatedInput only beside "allow"
     else:
-        decision = "ask"
-    return {"hookSpecificOutput": {
-        "hookEventName": PRE_TOOL_USE,
-        "permissionDecision": decision,
-        "permissionDecisionReason": "textclean: run under `textclean run` so its output is cleaned",
-        "updatedInput": {**tool_input, "command": rewritten},
-    }}
+        verdict = session_verdict(event, command, wrapped, env)
+        if verdict is Verdict.UNKNOWN:
+            return None  # the host decides on the command as written
+        if verdict is Verdict.ALLOWED:
+            specific["permissionDecision"] = "allow"  # the allow rule was for the original command
+        # Bypass mode: no decision, the host runs the rewrite in its own mode (rtk-ai/rtk#893).
+    specific["permissionDecisionReason"] = "textclean: run under `textclean run` so its output is cleaned"
+    specific["updatedInput"] = {**tool_input, "command": wrapped}
+    return {"hookSpecificOutput": specific}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -235,10 +247,11 @@ def _parser() -> argparse.ArgumentParser:
         prog="textclean hook",
         description=(
             "A command hook for Claude Code or Codex, registered for PreToolUse and/or PostToolUse. Reads "
-            "one event on stdin. PreToolUse on Bash: rewrites the command to run under 'textclean run', "
-            "so every call's output is cleaned, failed ones included. PostToolUse: replaces a successful "
-            "call's output with its cleaned text. Prints nothing when nothing changes; never blocks "
-            "(errors exit 1)."
+            "one event on stdin. PreToolUse on Bash: rewrites the command to run under 'textclean run', so "
+            "its output is cleaned, failed calls included; in Claude Code only where the host runs the "
+            "command anyway (bypass mode, or an allow rule on every part, with no deny or ask rule on any "
+            "part), and never answers 'ask' or 'deny'. PostToolUse: replaces a successful call's output "
+            "with its cleaned text. Prints nothing when nothing changes; never blocks (errors exit 1)."
         ),
     )
     parser.add_argument("host", choices=HOSTS, help="the agent that runs the hook")
@@ -246,10 +259,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="leave outputs of fewer tokens as they are (default 50)")
     parser.add_argument("--tokenizer", default=None, metavar="ENCODING",
                         help="encoding to count tokens in (default cl100k_base, offline)")
-    parser.add_argument("--approve", action="store_true",
-                        help="Claude Code PreToolUse: answer 'allow' with the rewrite, which skips the permission "
-                             "prompt for every Bash command (deny and ask rules still apply); default: 'allow' "
-                             "under bypassPermissions only, 'ask' otherwise")
+    parser.add_argument("--approve", action="store_true", help=argparse.SUPPRESS)
     return parser
 
 
@@ -272,6 +282,10 @@ def hook_main(argv: Sequence[str]) -> int:
         args = _parser().parse_args(list(argv))
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 1
+    if args.approve:
+        print("textclean hook: --approve was removed: the hook never answers for the person "
+              "(see docs/integration.md); tool call left as it was", file=sys.stderr)
+        return 1
     try:
         raw = sys.stdin.buffer.read()
         try:
@@ -282,7 +296,7 @@ def hook_main(argv: Sequence[str]) -> int:
         if name == PRE_TOOL_USE:
             run_options = [*(["--min-tokens", str(args.min_tokens)] if args.min_tokens is not None else []),
                            *(["--tokenizer", args.tokenizer] if args.tokenizer is not None else [])]
-            output = rewrite_output(args.host, event, approve=args.approve, run_options=run_options)
+            output = rewrite_output(args.host, event, run_options=run_options)
         else:
             output = _post_tool_use(args.host, event, args.min_tokens, args.tokenizer)
         if output is not None:

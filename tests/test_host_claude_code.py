@@ -1,0 +1,244 @@
+"""The real Claude Code, headless against a scripted model (tests/hosts/anthropic_mock.py), with and
+without textclean's hooks: the host runs a command with the hooks exactly when it runs it without them,
+and what the model reads of a run is clean wherever the hooks can clean it.
+
+Each case is one ``claude -p`` run per side, in a fresh HOME and project directory, with its permission
+mode, its settings rules (user, project, local) and its command-line tool lists. The model asks for one
+Bash command; the mock records the ``tool_result`` it gets back. A command that runs leaves a marker
+file (``touch``) or prints ``RANOK`` (a read-only command). The cases run a few at a time, all in one
+module fixture; ``TEXTCLEAN_CLAUDE`` runs them against another ``claude`` binary (tests/hosts/README.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.host_binaries import host_binary
+from tests.hosts.anthropic_mock import MockAnthropic, ToolResult, call_prompt, prompt
+
+ROOT = Path(__file__).resolve().parent.parent
+_WORKERS = 3
+_NOISY_LINES = "".join(f"\\033[32mok\\033[0m step {n} 10%%\\r100%%\\n" for n in range(12))
+#: A noisy command that succeeds, one that fails, and a read-only one the host approves by itself.
+SUCCEEDS = f"touch ran_marker && printf 'RAN%s\\n' OK && printf '{_NOISY_LINES}'"
+FAILS = f"touch ran_marker && printf 'RAN%s\\n' OK && printf '{_NOISY_LINES}' && ls missing_file"
+READ_ONLY = "ls -a"
+OPERATORS = f"touch ran_marker\nprintf 'RAN%s\\n' OK; printf '{_NOISY_LINES}' | cat || printf x && ls missing_file"
+ALLOW_ALL_PARTS = ["Bash(touch:*)", "Bash(printf:*)", "Bash(ls:*)"]
+BYPASS = ["--permission-mode", "bypassPermissions"]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One host configuration and command; ``rewrites``: the hook knows the host runs it."""
+
+    name: str
+    command: str
+    args: tuple[str, ...] = ()
+    user: dict[str, list[str]] = field(default_factory=dict)
+    project: dict[str, list[str]] = field(default_factory=dict)
+    local: dict[str, list[str]] = field(default_factory=dict)
+    trusted: bool = False
+    rewrites: bool = False
+    mcp_fails: bool | None = None  # an MCP tool call (tests/hosts/mcp_noisy.py) instead of Bash
+    link: bool = False  # the project holds `link`, a symlink to /etc/hostname
+
+
+def _matrix() -> list[Case]:
+    ok, fail, ls = SUCCEEDS, FAILS, READ_ONLY
+    allow = {"allow": ALLOW_ALL_PARTS}
+
+    def mode(name: str) -> tuple[str, ...]:
+        return ("--permission-mode", name)
+
+    return [
+        # no rules: the host's own answer in each mode; the hook rewrites under bypass only
+        Case("default-norules-ok", ok, mode("default")),
+        Case("default-norules-fail", fail, mode("default")),
+        Case("default-norules-ls", ls, mode("default")),
+        Case("acceptEdits-norules-ok", ok, mode("acceptEdits")),
+        Case("bypass-norules-ok", ok, BYPASS, rewrites=True),
+        Case("bypass-norules-fail", fail, BYPASS, rewrites=True),
+        Case("bypass-norules-ls", ls, BYPASS, rewrites=True),
+        Case("dontAsk-norules-ok", ok, mode("dontAsk")),
+        Case("dontAsk-norules-ls", ls, mode("dontAsk")),
+        Case("plan-norules-ok", ok, mode("plan")),
+        # allow rules for every part, from settings and from the command line
+        Case("default-allow-ok", ok, user=allow, rewrites=True),
+        Case("default-allow-fail", fail, user=allow, rewrites=True),
+        Case("acceptEdits-allow-fail", fail, mode("acceptEdits"), user=allow, rewrites=True),
+        Case("dontAsk-allow-fail", fail, mode("dontAsk"), user=allow, rewrites=True),
+        Case("plan-allow-ok", ok, mode("plan"), user=allow),
+        Case("default-cliallow-fail", fail, ("--allowedTools", *ALLOW_ALL_PARTS), rewrites=True),
+        Case("dontAsk-cliallow-ok", ok, (*mode("dontAsk"), "--allowedTools", ",".join(ALLOW_ALL_PARTS)),
+             rewrites=True),
+        Case("default-allowbare-fail", fail, user={"allow": ["Bash"]}, rewrites=True),
+        Case("default-allowsome-ok", ok, user={"allow": ["Bash(touch:*)"]}),
+        # the project's allow rules count in a trusted workspace only
+        Case("default-projectallow-untrusted-ok", ok, project={"allow": ["Bash(touch *)", "Bash(printf *)"]}),
+        Case("default-localallow-trusted-fail", fail, local={"allow": ["Bash(touch *)", "Bash(printf *)",
+                                                                       "Bash(ls *)"]},
+             trusted=True, rewrites=True),
+        # every operator the splitter knows: `;`, a newline, `|`, `||`, `&&`
+        Case("default-allow-operators-fail", OPERATORS, user={"allow": [*ALLOW_ALL_PARTS, "Bash(cat:*)"]},
+             rewrites=True),
+        Case("bypass-denypipe-fail", OPERATORS, BYPASS, project={"deny": ["Bash(cat:*)"]}),
+        # a deny or an ask rule on the second part, or on the rewrite only, from each source
+        Case("bypass-deny2-ok", ok, BYPASS, project={"deny": ["Bash(printf:*)"]}),
+        Case("bypass-ask2-ok", ok, BYPASS, local={"ask": ["Bash(printf:*)"]}),
+        Case("bypass-clideny2-ok", ok, (*BYPASS, "--disallowedTools", "Bash(printf:*)")),
+        Case("bypass-denyrewrite-ok", ok, BYPASS, user={"deny": ["Bash(*textclean*)"]}),
+        Case("bypass-clisettings-deny2-ok", ok,
+             (*BYPASS, "--settings", json.dumps({"permissions": {"deny": ["Bash(printf:*)"]}}))),
+        Case("default-allow-deny2-ok", ok, user={**allow, "deny": ["Bash(printf:*)"]}),
+        Case("default-allow-ask3-fail", fail, user=allow, local={"ask": ["Bash(ls:*)"]}),
+        Case("default-allow-denyrewrite-ok", ok, user=allow, project={"deny": ["Bash(*textclean*)"]}),
+        # shapes the host checks beyond its rules: left to the host
+        Case("bypass-dangerous-rm", "touch ran_marker && rm -rf /nonexistent_zz", BYPASS),
+        Case("default-allow-outside", "touch ran_marker && touch /tmp/textclean_outside_zz", user=allow),
+        Case("default-allow-substitution", "touch ran_marker $(printf x)", user=allow),
+        # an MCP tool's text result, successful and an error result (PostToolUseFailure)
+        Case("mcp-ok", "", ("--allowedTools", "mcp__noisy__emit"), mcp_fails=False),
+        Case("mcp-fail", "", ("--allowedTools", "mcp__noisy__emit"), mcp_fails=True),
+        Case("default-allow-symlink", "touch ran_marker && cat link", user={"allow": [*ALLOW_ALL_PARTS, "Bash(cat:*)"]},
+             link=True),
+        Case("default-allow-redirect", "touch ran_marker && printf 'RAN%s\\n' OK > out.txt", user=allow),
+    ]
+
+
+CASES = _matrix()
+#: ``TEXTCLEAN_CLAUDE_CASES=name,name``: run those cases only (to look at one closely).
+_CHOSEN = {name for name in os.environ.get("TEXTCLEAN_CLAUDE_CASES", "").split(",") if name}
+if _CHOSEN:
+    CASES = [case for case in CASES if case.name in _CHOSEN]
+
+
+@dataclass
+class Run:
+    """One side of a case: whether the command ran, and what the model read."""
+
+    ran: bool
+    results: list[ToolResult]
+    stdout: str
+
+
+def _claude() -> Path:
+    other = os.environ.get("TEXTCLEAN_CLAUDE")
+    return Path(other) if other else host_binary("claude")
+
+
+def _hooks() -> dict[str, Any]:
+    hook = {"type": "command", "command": f"{sys.executable} -m textclean hook claude-code"}
+    return {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}],
+            "PostToolUse": [{"matcher": "Bash|mcp__.*", "hooks": [hook]}]}
+
+
+def _write(path: Path, rules: dict[str, list[str]], hooks: dict[str, Any] | None = None) -> None:
+    settings: dict[str, Any] = {"permissions": rules} if rules else {}
+    if hooks:
+        settings["hooks"] = hooks
+    if settings:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(settings))
+
+
+def _run(claude: Path, mock: MockAnthropic, case: Case, hooked: bool, base: Path) -> Run:
+    side = "hooked" if hooked else "bare"
+    home, project = base / side / "home", base / side / "project"
+    home.mkdir(parents=True)
+    project.mkdir(parents=True)
+    (project / "RANOK").write_text("")  # `ls -a` prints RANOK when it runs
+    if case.link:
+        (project / "link").symlink_to("/etc/hostname")
+    _write(home / ".claude" / "settings.json", case.user, _hooks() if hooked else None)
+    _write(project / ".claude" / "settings.json", case.project)
+    _write(project / ".claude" / "settings.local.json", case.local)
+    if case.trusted:
+        (home / ".claude.json").write_text(json.dumps({"projects": {str(project): {"hasTrustDialogAccepted": True}}}))
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "ANTHROPIC_BASE_URL": mock.url,
+           "ANTHROPIC_API_KEY": "sk-ant-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+           "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
+    if os.geteuid() == 0:
+        env["IS_SANDBOX"] = "1"  # bypass mode refuses root otherwise
+    key = f"{case.name}.{side}"
+    args = ["-p", prompt(key, case.command), *case.args]
+    if case.mcp_fails is not None:
+        server = {"command": sys.executable, "args": [str(ROOT / "tests" / "hosts" / "mcp_noisy.py")]}
+        args = ["-p", call_prompt(key, "mcp__noisy__emit", {"fail": case.mcp_fails}), *case.args,
+                "--mcp-config", json.dumps({"mcpServers": {"noisy": server}})]
+        env["ENABLE_TOOL_SEARCH"] = "false"  # the MCP tool offered to the model, not deferred
+    done = subprocess.run([str(claude), *args, "--output-format", "json"], cwd=project, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, check=False)
+    results = mock.results(key)
+    ran = (project / "ran_marker").exists() or any(
+        ("RANOK" in result.text and "RAN%s" not in result.text) or "MCPRAN" in result.text for result in results)
+    return Run(ran, results, done.stdout + done.stderr)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Run, Run]]:
+    claude = _claude()
+    mock = MockAnthropic(max_requests=20 * len(CASES), lifetime=600).start()
+    base = tmp_path_factory.mktemp("claude")
+    try:
+        with ThreadPoolExecutor(_WORKERS) as pool:
+            futures = {case.name: (pool.submit(_run, claude, mock, case, True, base / case.name),
+                                   pool.submit(_run, claude, mock, case, False, base / case.name))
+                       for case in CASES}
+            runs = {name: (hooked.result(), bare.result()) for name, (hooked, bare) in futures.items()}
+    finally:
+        mock.stop()
+    summary = os.environ.get("TEXTCLEAN_CLAUDE_SUMMARY")
+    if summary:  # one line per case: what the host did, and what the model read with the hooks
+        with open(summary, "w", encoding="utf-8") as out:
+            for name, (hooked, bare) in runs.items():
+                got = hooked.results[0] if hooked.results else None
+                out.write(json.dumps({"case": name, "ran": bare.ran, "ran_hooked": hooked.ran,
+                                      "is_error": got.is_error if got else None,
+                                      "clean": _clean(got.text) if got else None,
+                                      "text": got.text[:160] if got else None}) + "\n")
+    return runs
+
+
+def _clean(text: str) -> bool:
+    return "\x1b" not in text and "\r" not in text
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_the_host_decides_the_same_and_the_model_reads_clean_output(
+        case: Case, runs: dict[str, tuple[Run, Run]]) -> None:
+    hooked, bare = runs[case.name]
+    assert len(bare.results) == 1, bare.stdout
+    assert len(hooked.results) == 1, hooked.stdout
+    got, want = hooked.results[0], bare.results[0]
+    assert hooked.ran == bare.ran, (got, want)
+    assert got.is_error == want.is_error, (got, want)
+    if not bare.ran:
+        assert got.text.replace("/hooked/", "/bare/") == want.text  # the same refusal, word for word
+        return
+    if not want.is_error:
+        assert _clean(got.text), got  # PostToolUse or the rewrite
+    elif case.rewrites:
+        assert _clean(got.text), got  # failures: only the rewrite cleans them
+    else:
+        assert got.text.replace("/hooked/", "/bare/") == want.text  # not rewritten: as it came
+    if case.command != READ_ONLY:
+        assert not _clean(want.text)  # the noise was there to clean
+
+
+@pytest.mark.skipif(bool(_CHOSEN), reason="TEXTCLEAN_CLAUDE_CASES chose a part of the matrix")
+def test_the_matrix_covers_runs_refusals_and_failures(runs: dict[str, tuple[Run, Run]]) -> None:
+    ran = [name for name, (_, bare) in runs.items() if bare.ran]
+    refused = [name for name, (_, bare) in runs.items() if not bare.ran]
+    failed_and_rewritten = [case.name for case in CASES
+                            if case.rewrites and runs[case.name][1].ran and runs[case.name][1].results[0].is_error]
+    assert len(ran) >= 15 and len(refused) >= 10 and len(failed_and_rewritten) >= 5, (ran, refused)
