@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, note, settings
+from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 
 import oracle
@@ -257,8 +257,16 @@ def test_generated_screen_streams_agree_with_tmux(streams: list[str]) -> None:
     assert_streams_agree(streams)
 
 
+# Issue 41: a cut UTF-8 lead, then an APC cancelled by SUB (or CAN): tmux shows the character after it.
+ISSUE_41_STREAMS = [
+    "ab\r\n\udce6\udc97\x1b_1;2\n\x1a\x1b]8;;\x07Ü end\r\nlast\r\n",
+    "ab\r\n\udce6\udc97\x1b_1;2\n\x18\x1b]8;;\x07Ü end\r\nlast\r\n",
+]
+
+
 @TMUX_PROPERTY
 @given(st.lists(terminal_streams(extra_pieces=[disagreements()] * 3), min_size=6, max_size=6))
+@example(streams=ISSUE_41_STREAMS)
 def test_generated_disagreement_streams_agree_with_tmux(streams: list[str]) -> None:
     """Streams mixing issue 12's families (strings ended by BEL or cancelled, C0 controls inside
     strings, code points from the whole space, invalid bytes, parameters around 2^31) with redraws."""
