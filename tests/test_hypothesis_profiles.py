@@ -13,6 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from fuzz import explore
+from oracle import tmux
+
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = "tests/draw_probe.py"
 
@@ -59,3 +64,18 @@ def test_red_draws_new_examples_and_replays_the_seed_it_prints(tmp_path: Path) -
     assert replayed == first
     second, _ = drawn(tmp_path, "red-2", hash_seed=1, extra=red)
     assert second != first
+
+
+def test_explore_replays_a_seed_and_reports_each_disagreement(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``fuzz/explore.py``: a seed draws the same batches again, another seed others; a stream whose oracle
+    lines differ from tmux's is reported (planted: an oracle that drops the last line)."""
+    assert explore.draw("disagreement", 41, 3) == explore.draw("disagreement", 41, 3)
+    assert explore.draw("disagreement", 41, 3) != explore.draw("disagreement", 42, 3)
+    if not tmux.available():
+        pytest.skip("tmux is not installed (.ci/run installs it)")
+    streams = ["ab\r\n\udce6\udc97\x1b_1;2\n\x1a\x1b]8;;\x07Ü end\r\nlast\r\n", "one\ntwo\n"]
+    assert explore.disagreeing(streams) == []
+    monkeypatch.setattr(explore, "_lines", lambda data, columns: ["ab", "Ü end"] if b"last" in data else [])
+    found = explore.disagreeing(streams)
+    assert [(f["stream"], f["tmux"], f["oracle"]) for f in found] == [
+        (streams[0], ["ab", "Ü end", "last"], ["ab", "Ü end"]), (streams[1], ["one", "two"], [])]
