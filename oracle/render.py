@@ -29,7 +29,7 @@ from wcwidth import wcwidth
 from textclean.pipeline.model import SCREEN_LINES, TAB_WIDTH
 from textclean.pipeline.names import CHA, CHT, CUF, CUP, DECRC, HPA, HPR, HVP, REP, SCORC
 
-from .ecma48 import ESC
+from .ecma48 import ABORTS, ESC
 from .errors import OracleError
 from .logview import without_bel_ended_strings
 from .screen import TMUX, XTERM, OracleScreen
@@ -72,7 +72,8 @@ def tmux_decode(data: str) -> str:
     into its sequence, up to the sequence's length, whatever they are (the first bytes of a valid
     character after it included; its other bytes then draw nothing); the sequence draws its character
     if it decodes, nothing otherwise. A printable ASCII character or a C0 control abandons a pending
-    sequence; an escape sequence does not (``E6 97 ESC [ m A5`` draws 日 after the escape). Bytes
+    sequence; an escape sequence does not (``E6 97 ESC [ m A5`` draws 日 after the escape), unless CAN or
+    SUB ends it (``E6 97 ESC _ x SUB C3 9C`` draws Ü: tmux executes the SUB as a C0 control). Bytes
     inside a string (OSC, DCS, APC... as far as tmux reads it) never reach the decoder: they are the
     string's (``ESC _ x BEL C3 ESC [ m E2 91 AF`` draws ⑯).
     """
@@ -111,6 +112,8 @@ def tmux_decode(data: str) -> str:
                     end = _tmux_string_end(data, position, end)
                 out.append(data[position:end])  # acted on; the pending sequence goes on after it
                 position = end
+                if _cancels(data, escape.lastgroup, end):
+                    break  # unless CAN or SUB ended it: tmux executes those, and so abandons the sequence
                 continue
             if char < "\x80":
                 break  # printable ASCII or a C0 control: the pending sequence is abandoned
@@ -125,6 +128,16 @@ def tmux_decode(data: str) -> str:
             except UnicodeDecodeError:
                 pass
     return "".join(out)
+
+
+def _cancels(data: str, kind: str | None, end: int) -> bool:
+    """Whether the escape ending at ``end`` was ended by CAN or SUB.
+
+    tmux 3.3a takes CAN and SUB in every state but a DCS's data (its "anywhere" transitions) to
+    ``input_c0_dispatch``, which clears ``utf8started``; ESC, ST and an OSC's BEL do not. A DCS whose
+    data ran to the end of the input may end in a CAN or SUB it swallowed: nothing follows it there.
+    """
+    return kind in ("string", "cancelled") and data[end - 1] in ABORTS
 
 
 #: A row of earlier output on a terminal in use (``fresh=False``); such rows are left out of what is shown.

@@ -230,6 +230,9 @@ class OracleScreen(pyte.Screen):
         self.xterm = flavour == XTERM
         self.width = char_width if self.xterm else tmux_char_width
         self.home_in_region = flavour != TMUX  # DECSTBM's home in origin mode
+        # Without autowrap tmux drops a character that does not fit (issue 41); xterm's and alacritty's
+        # flavours write it over the last column(s), as before.
+        self.drops_unfit = flavour == TMUX
         self.output_lnm = False  # LNM set by the output itself
         self.scrollback: list[ShownLine] = []
         self.shown: list[ShownLine] = []
@@ -321,6 +324,8 @@ class OracleScreen(pyte.Screen):
             if cursor.x >= columns:
                 if autowrap:
                     self._wrap()
+                elif self.drops_unfit:
+                    return  # tmux 3.3a: past the margin with autowrap off, nothing is written (see _draw_char)
                 else:
                     cursor.x = columns - 1
             room = columns - cursor.x
@@ -379,6 +384,10 @@ class OracleScreen(pyte.Screen):
                 if mo.DECAWM in self.mode:
                     self._wrap()
                     wrapped = True
+                elif self.drops_unfit:
+                    # tmux 3.3a (screen_write_cell): with autowrap off a character that does not fit is
+                    # dropped and the cursor stays: a wide one in the last column, any one past the margin.
+                    return
                 else:
                     cursor.x = self.columns - width
             # tmux 3.3a writes a character that wrapped over the next row's first cell, insert mode or not
@@ -391,6 +400,8 @@ class OracleScreen(pyte.Screen):
             if width == 2:
                 row[x + 1] = STUB
             cursor.x = x + width
+            if cursor.x >= self.columns and mo.DECAWM not in self.mode and self.drops_unfit:
+                cursor.x = self.columns - 1  # tmux: without autowrap the cursor sticks at the last column
         elif width == 0 and cursor.x > 0:
             row = self._row()
             x = min(cursor.x, self.columns) - 1

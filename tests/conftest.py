@@ -1,19 +1,32 @@
-import os
+import secrets
 import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))  # benchmarks/ and fuzz/ are not installed
 
-settings.register_profile("ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile(
-    "thorough", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+import hypothesis_profiles  # noqa: E402 (tests/ is on the path only from here)
+
+hypothesis_profiles.register()
+settings.load_profile(hypothesis_profiles.PROFILE)
+
+
+@pytest.hookimpl(tryfirst=True)  # before hypothesis's plugin reads --hypothesis-seed
+def pytest_configure(config: pytest.Config) -> None:
+    """Under the ``red`` profile a run without ``--hypothesis-seed`` gets a new one, printed in the header."""
+    if hypothesis_profiles.PROFILE == hypothesis_profiles.RED and config.getoption("hypothesis_seed") is None:
+        config.option.hypothesis_seed = str(secrets.randbits(64))
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    if hypothesis_profiles.PROFILE != hypothesis_profiles.RED:
+        return None
+    seed = config.getoption("hypothesis_seed")
+    return f"red exploration, seed {seed}: replay with TEXTCLEAN_HYPOTHESIS_PROFILE=red --hypothesis-seed={seed}"
 
 
 @pytest.fixture(scope="session")
@@ -26,5 +39,3 @@ def corpora_root() -> Path:
         pytest.skip("peer suites not found: ../shared/corpora beside the repository (or $TEXTCLEAN_CORPORA)")
     return root
 
-
-settings.load_profile(os.environ.get("TEXTCLEAN_HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, note, settings
+from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 
 import oracle
@@ -221,6 +221,51 @@ def test_right_margin_behaviour_is_tmux_flavour() -> None:
     assert differ >= 8  # the xterm flavour is checked against xterm.js's suite instead
 
 
+# Issue 41's red run (seed 4056895538, screen streams): with autowrap off (`CSI ? 7 l`) tmux 3.3a drops a
+# character that does not fit (a wide one in the last column; any one while the cursor is past the margin,
+# where autowrap left it) and the cursor sticks at the last column after a write; the oracle wrote the wide
+# character over the last two columns and so cut the character before it.
+AUTOWRAP_OFF_CASES = {
+    b"\x1b[?7labcdefghij\xe6\x97\xa5\n": ["abcdefghij"],
+    b"\x1b[?7labcdefghi\xe6\x97\xa5X\n": ["abcdefghiX"],
+    b"\x1b[?7labcdefghij\xe6\x97\xa5mt\n": ["abcdefghit"],
+    b"\x1b[?7labcdefghi\x1b[4h\xe6\x97\xa5\n": ["abcdefghi"],
+    b"\x1b[?7labcdefghi\xe6\x97\xa5\xcc\x81X\n": ["abcdefghi\u0301X"],
+    b"\x1b[?7labcdefghij\xcc\x81\n": ["abcdefghi\u0301j"],
+    b"\x1b[?7labcdefghi\xc3\xa9\xc3\xa8\xcc\x81\n": ["abcdefghi\u0301\xe8"],
+    b"abcdefghij\x1b[?7lX\n": ["abcdefghij"],
+    b"abcdefghij\x1b[?7l\xc3\xa9Z\n": ["abcdefghij"],
+    b"abcdefghij\x1b[?7l\xe6\x97\xa5\n": ["abcdefghij"],
+    b"abcdefghij\x1b[?7lXY\x1b[DZ\n": ["abcdefghiZ"],
+    b"\x1b[?7labcdefgh\xe6\x97\xa5X\n": ["abcdefgh X"],
+    b"\x1b[?7labcdefghijklm\x1b[D\xe6\x97\xa5\n": ["abcdefgh\u65e5"],
+    b"\x1b[?7lab\x1b[10G\xe6\x97\xa5Y\n": ["ab       Y"],
+}
+# The stream the red run drew (29 columns).
+RED_41_SCREEN = (
+    "\r\r\n\x1b[9;19H\x1b[7;1m\x1b[0;9;3m\x1bP$qm\x1b\\\x1b[?7l\n\n\x1b)0\x1b[4h\x1b[m'\r\x1b[1;38;5;208mN>Y"
+    "\x1b[m\r\x1b[2K\x1b[38:2::228:132:25m3Z\x1b[m\r\x1b[K\x1b[48;2;220;1;255m5>@\x1b[38;5;29m\x1b[58;5;12m"
+    "\x1b_bk;t=1117300361\x07\x1b]8;;\x07\n\n_\x08z\x1b\\\x1b[2J\x1b_bk;t=117694\x07\x1b[3g\x1b]8;;\x07\n"
+    "\u2500do\u672c\U0001f468\ufe0f\U0001f469\t{\u65e5mt"
+)
+
+
+def test_autowrap_off_drops_what_does_not_fit_as_tmux_does() -> None:
+    """At 10 columns with autowrap off the tmux flavour shows tmux's lines; the xterm and alacritty
+    flavours (which write a wide character over the last two columns) are left as they were."""
+    cases = {**AUTOWRAP_OFF_CASES, RED_41_SCREEN.encode(): None}
+    columns = [10] * len(AUTOWRAP_OFF_CASES) + [29]
+    with tmux.server() as server:
+        captures = server.show_many([(data, width, LINES) for data, width in zip(cases, columns, strict=True)])
+    for (data, want), width, capture in zip(cases.items(), columns, captures, strict=True):
+        if want is not None:
+            assert capture.lines == want, data
+        assert oracle.render(data, columns=width, lines=LINES, flavour=TMUX).lines == capture.lines, data
+    for flavour in ("xterm", "alacritty"):
+        shown = oracle.render(b"\x1b[?7labcdefghij\xe6\x97\xa5\n", columns=10, lines=LINES, flavour=flavour)
+        assert shown.lines == ["abcdefgh\u65e5"], flavour
+
+
 # Shrinking would start a tmux server per attempt; the failing stream is named in the message.
 TMUX_PROPERTY = settings(
     max_examples=scaled(6),
@@ -252,13 +297,22 @@ def test_generated_streams_agree_with_tmux(streams: list[str]) -> None:
 
 @TMUX_PROPERTY
 @given(st.lists(terminal_streams(extra_pieces=[screen_controls()] * 3), min_size=6, max_size=6))
+@example(streams=[RED_41_SCREEN])
 def test_generated_screen_streams_agree_with_tmux(streams: list[str]) -> None:
     """Streams with cursor moves, erases, scrolling regions and the alternate screen (tmux flavour)."""
     assert_streams_agree(streams)
 
 
+# Issue 41: a cut UTF-8 lead, then an APC cancelled by SUB (or CAN): tmux shows the character after it.
+ISSUE_41_STREAMS = [
+    "ab\r\n\udce6\udc97\x1b_1;2\n\x1a\x1b]8;;\x07Ü end\r\nlast\r\n",
+    "ab\r\n\udce6\udc97\x1b_1;2\n\x18\x1b]8;;\x07Ü end\r\nlast\r\n",
+]
+
+
 @TMUX_PROPERTY
 @given(st.lists(terminal_streams(extra_pieces=[disagreements()] * 3), min_size=6, max_size=6))
+@example(streams=ISSUE_41_STREAMS)
 def test_generated_disagreement_streams_agree_with_tmux(streams: list[str]) -> None:
     """Streams mixing issue 12's families (strings ended by BEL or cancelled, C0 controls inside
     strings, code points from the whole space, invalid bytes, parameters around 2^31) with redraws."""
