@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from textclean import clean, has_terminal_noise
-from textclean.integrations.run import Options, capture, write_stream
+from textclean.integrations.run import Captured, Options, capture, write_stream
 from textclean.pipeline.probe import bytes_have_terminal_noise
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -171,13 +171,18 @@ def test_large_output_is_spooled_to_a_file_and_written_whole(tmp_path: Path) -> 
         assert status == 0
         assert streams[0].size == len(data)
         assert streams[0].spool.on_disk
-        written = tmp_path / "out"
-        with written.open("wb") as out:
-            write_stream(streams[0], out, Options(spool_bytes=4096))
-        assert written.read_bytes() == clean(data).text
+        assert _written(streams[0], tmp_path) == clean(data).text
     finally:
         for stream in streams:
             stream.spool.close()
+
+
+def _written(stream: Captured, tmp_path: Path) -> bytes:
+    """What write_stream writes of a captured stream (cleaned or raw), read back from a file."""
+    written = tmp_path / "out"
+    with written.open("wb") as out:
+        write_stream(stream, out, Options(spool_bytes=4096))
+    return written.read_bytes()
 
 
 def test_large_output_stays_whole_where_no_temporary_file_can_be_made(tmp_path: Path,
@@ -192,10 +197,7 @@ def test_large_output_stays_whole_where_no_temporary_file_can_be_made(tmp_path: 
     status, streams = capture(["sh", "-c", f"cat '{source}'; exit 4"], Options(spool_bytes=4096))
     try:
         assert (status, streams[0].size, streams[0].spool.on_disk) == (4, len(data), False)
-        written = tmp_path / "out"
-        with written.open("wb") as out:
-            write_stream(streams[0], out, Options(spool_bytes=4096))
-        assert written.read_bytes() == clean(data).text
+        assert _written(streams[0], tmp_path) == clean(data).text
     finally:
         for stream in streams:
             stream.spool.close()

@@ -184,46 +184,26 @@ def _spawn(argv: Sequence[str], options: Options, signals: _Signals) -> tuple[Po
 
     if options.pty:
         return _spawn_pty(argv, options, signals)
-    if options.one_stream:
-        return _spawn_one_stream(argv, options, signals)
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
+    # One pipe for both outputs with --one-stream: the order lines were written in is the order read, as
+    # in a terminal or an agent's shell tool that merges the two (Codex's).
+    pipes = [os.pipe()] if options.one_stream else [os.pipe(), os.pipe()]
+    writes = [write for _, write in pipes]
     # Its own process group, so a forwarded signal reaches a pipeline's every process; not when
     # standard input is a terminal, where a background group reading it would be stopped (SIGTTIN)
     # and the terminal's own ^C reaches the command already.
     own_group = not _isatty(0)
     try:
-        process = subprocess.Popen(list(argv), stdout=out_w, stderr=err_w,
+        process = subprocess.Popen(list(argv), stdout=writes[0], stderr=writes[-1],
                                    preexec_fn=os.setpgrp if own_group else None)
     except BaseException:
-        for fd in (out_r, err_r):
-            os.close(fd)
+        for read, _ in pipes:
+            os.close(read)
         raise
     finally:
-        os.close(out_w)
-        os.close(err_w)
+        for write in writes:
+            os.close(write)
     signals.target(process.pid, own_group)
-    return process, {out_r: Captured(_spool(options)), err_r: Captured(_spool(options))}
-
-
-def _spawn_one_stream(argv: Sequence[str], options: Options,
-                      signals: _Signals) -> tuple[Popen[bytes], dict[int, Captured]]:
-    """Both of the command's outputs on one pipe: the order its lines were written in is the order read,
-    as in a terminal or an agent's shell tool that merges the two (Codex's)."""
-    import subprocess
-
-    read, write = os.pipe()
-    own_group = not _isatty(0)
-    try:
-        process = subprocess.Popen(list(argv), stdout=write, stderr=write,
-                                   preexec_fn=os.setpgrp if own_group else None)
-    except BaseException:
-        os.close(read)
-        raise
-    finally:
-        os.close(write)
-    signals.target(process.pid, own_group)
-    return process, {read: Captured(_spool(options))}
+    return process, {read: Captured(_spool(options)) for read, _ in pipes}
 
 
 def _spawn_pty(argv: Sequence[str], options: Options, signals: _Signals) -> tuple[Popen[bytes], dict[int, Captured]]:
