@@ -89,14 +89,21 @@ def _read(path: str | None) -> bytes:
         return handle.read()
 
 
+def _read_or_say(path: str) -> bytes | None:
+    """The input's bytes, or None with one line on stderr naming it (the other inputs are still written)."""
+    try:
+        return _read(path)
+    except OSError as exc:
+        print(f"textclean: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return None
+
+
 def _pass_through(paths: list[str]) -> int:
     """Each input written unchanged, like a refusal; 2 when one could not be read (named on stderr)."""
     status = 0
     for path in paths:
-        try:
-            raw = _read(path)
-        except OSError as exc:
-            print(f"textclean: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        raw = _read_or_say(path)
+        if raw is None:
             status = 2
             continue
         try:
@@ -160,10 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     status = 0
     columns, rows = args.size
     for path in args.files or ["-"]:
-        try:
-            raw = _read(path)
-        except OSError as exc:
-            print(f"textclean: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        raw = _read_or_say(path)
+        if raw is None:
             status = 2
             continue
         result = clean(raw, min_tokens=args.min_tokens, max_chars=args.max_chars, columns=columns, rows=rows,
