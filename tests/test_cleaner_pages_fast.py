@@ -1,6 +1,7 @@
 """Issue 23 / 27 (round 2): the cleaner's per-page paths give what the general ones give, on every
 committed capture and session and on generated streams: the one-pass page split against the two-pass
-reference it replaced, and a page's walk reused for an identical page (session.MEMO) against walking it."""
+reference it replaced, and a page's walk reused for an identical page against walking it (no page short
+enough to reuse: session._MEMO_CHARS below every length)."""
 
 from __future__ import annotations
 
@@ -76,10 +77,11 @@ def test_split_is_the_reference_on_generated_streams(text: str) -> None:
     assert pages.split(text) == _reference_split(text)
 
 
-# --- identical pages: a page's walk reused (session.MEMO) ---------------------------------------------
+# --- identical pages: a page's walk reused, or none ---------------------------------------------
 def _resolved(text: str, memo: bool, **display: object) -> tuple[object, ...]:
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(session, "MEMO", memo)
+        if not memo:
+            patch.setattr(session, "_MEMO_CHARS", -1)  # no page is short enough to reuse its walk
         try:
             return ("segments", session.resolve(text, **display))  # type: ignore[arg-type]
         except session.WholeRefusal as whole:
@@ -190,7 +192,7 @@ def _fed(text: str, short: int, **display: object) -> tuple[object, ...]:
         feed_short(*args)  # type: ignore[arg-type]
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(session, "MEMO", False)  # every page walked
+        patch.setattr(session, "_MEMO_CHARS", -1)  # every page walked
         patch.setattr(session, "_SHORT_PAGE_CHARS", short)
         patch.setattr(session._Walker, "done", record_done)
         patch.setattr(session._Walker, "failed", record_failed)

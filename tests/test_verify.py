@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from wcwidth import wcwidth
 from benchmarks.bench import VERIFIER_CHEAP as CHEAP
 from benchmarks.bench import VERIFIER_DENSE as DENSE
 from textclean.pipeline import grammar, verify
-from textclean.pipeline.verify import Refusal, first_difference, terminal_lines
+from textclean.pipeline.verify import Refusal, first_difference, screen, terminal_lines
 
 ESC = "\x1b"
 CSI = ESC + "["
@@ -746,3 +748,29 @@ def test_parameters_are_read_as_numbers(spelled: str, plain: str) -> None:
     for display in ({}, {"columns": 80, "rows": 24}, {"terminal": False}):
         text = "one\ntwo\rT" + spelled + "three\n"
         assert terminal_lines(text, **display) == terminal_lines(text.replace(spelled, plain), **display)
+
+
+def _collecting_during_walk() -> list[bool]:
+    """Whether the garbage collector was on at each page break of a captured session's walk."""
+    data = (Path(__file__).parent / "fixtures" / "sessions" / "session_less.raw").read_bytes()
+    seen: list[bool] = []
+    screen.pages(data.decode("utf-8", "surrogateescape"), on_page=lambda pages: seen.append(gc.isenabled()))
+    assert seen  # not vacuous: the capture has page breaks
+    return seen
+
+
+def test_the_walk_turns_the_collector_off_only_while_no_other_thread_runs() -> None:
+    """Alone, the walk runs without collections (its page records are its own) and turns the collector
+    back on; beside another thread (clean_many's pool, a host's server) it leaves the collector alone."""
+    assert threading.active_count() == 1 and gc.isenabled()
+    assert not any(_collecting_during_walk())
+    assert gc.isenabled()
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert all(_collecting_during_walk())
+    finally:
+        stop.set()
+        other.join()
+    assert gc.isenabled()

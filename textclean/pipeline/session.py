@@ -101,36 +101,6 @@ def joined_by_swallowing(text: str) -> str | None:
     return None
 
 
-_PLAIN_STRETCH = re.compile(r"[^\x00-\x06\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*")  # text, HT, LF, CR, BEL
-
-
-def _line_shows_nothing_before(text: str, at: int) -> bool:
-    """Whether the line holding ``at`` has nothing but inert sequences before it."""
-    pos = text.rfind("\n", 0, at) + 1
-    while pos < at:
-        m = grammar.INERT_SEQUENCE.match(text, pos, at)
-        if m is None:
-            return False
-        pos = m.end()
-    return True
-
-
-def _line_shows_nothing_after(text: str, at: int) -> bool:
-    """Whether the line holding ``at`` has nothing but inert sequences from there to its end."""
-    end = text.find("\n", at)
-    if end < 0:
-        end = len(text)
-    while end > at and text[end - 1] == "\r":
-        end -= 1  # CRs that end the line
-    pos = at
-    while pos < end:
-        m = grammar.INERT_SEQUENCE.match(text, pos, end)
-        if m is None:
-            return False
-        pos = m.end()
-    return True
-
-
 def swallowed_text(text: str) -> str | None:
     """At a terminal: where something (text, a control, a sequence: anything but BEL) lies between
     the early end of a :data:`SWALLOWING_STRING` and the place tmux ends it. tmux swallows it, a
@@ -208,14 +178,13 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
     segments: list[Segment] = []
     carried: dict[int, str] = {}  # kept pages, and what earlier pages leave them that the candidate would not
     candidate_alt = False  # the screen the candidate is on: only kept pages' raw breaks switch it
-    memo = fast and MEMO
     tokens = _TOKEN_OR_BACKSPACES if fast else _TOKEN
     append = segments.append
     for index, page in enumerate(pages.split(text)):
         start, body, end, cleared, homed, reset, _, switch, _, _, _ = page
         raw_alt = walker.on_alt
         reusable = False
-        if memo and start and cleared and homed and not reset and not switch and end - body <= _MEMO_CHARS \
+        if fast and start and cleared and homed and not reset and not switch and end - body <= _MEMO_CHARS \
                 and not raw_alt and walker.modes == _DEFAULT_MODES and index not in keep:
             # (a clear and a home here leave what _Walked assumes: the main screen, no scroll region,
             # origin mode off)
@@ -267,8 +236,6 @@ def _redraws(model: ScreenModel) -> tuple[int, int, int, int, int, int]:
 
 
 # --- identical pages --------------------------------------------------------------------------------
-#: Whether resolve reuses the walk of an identical page (tests turn it off for the reference).
-MEMO = True
 _MEMO_CHARS = 4096  # a longer page is not kept (its model holds many rows); there are few of them anyway
 
 
