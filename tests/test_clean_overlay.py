@@ -28,7 +28,7 @@ from strategies import (
 
 from oracle import corpora
 from textclean.pipeline import cleaner, session
-from textclean.pipeline.redraw import LineModel, Unresolved, without_inert
+from textclean.pipeline.redraw import LineModel, Stripped, Unresolved, without_inert
 from textclean.pipeline.screen import WRAP, ScreenModel
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -288,7 +288,7 @@ def test_real_captures_take_the_run_paths(monkeypatch: pytest.MonkeyPatch) -> No
     runs: list[int] = []
     write_run, backspaces = cleaner._write_run, LineModel.backspaces
 
-    def counting_write(model: LineModel, run: str, tally: list[int]) -> bool:
+    def counting_write(model: LineModel, run: str, tally: Stripped) -> bool:
         done = write_run(model, run, tally)
         if "\x1b" in run:
             combined.append(done)

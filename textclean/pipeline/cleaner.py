@@ -24,6 +24,7 @@ from .redraw import (
     ONE_CELL_TEXT,
     PENDING_ZWJ,
     LineModel,
+    Stripped,
     Unresolved,
     overlay_line,
     without_inert,
@@ -257,7 +258,7 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
     at a time (the reference the fast paths are tested against)."""
     model = LineModel(len(text), screen_lines=rows or SCREEN_LINES, columns=columns, terminal=terminal)
     runs = fast and (checked or c1_control_offset(text) is None)  # C1: token by token
-    tally = [0, 0]  # escape sequences removed, and their characters
+    tally = Stripped()
     offset = 0
     if not checked:  # candidate() has looked for C1 and for a swallowing string (``swallowing``)
         swallowing = _SWALLOWING_STRING.search(text)
@@ -269,8 +270,8 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
             if blocks is not None and model.at_fresh_row():
                 batch: list[tuple[str, str]] = []  # lines of one-cell characters short of any margin
                 for line_start, shown, ending, sequences, removed in blocks.lines(offset):
-                    tally[0] += sequences
-                    tally[1] += removed
+                    tally.sequences += sequences
+                    tally.chars += removed
                     if (shown.isascii() or ONE_CELL_TEXT.fullmatch(shown)) and len(shown) < (columns or len(shown) + 1):
                         batch.append((shown, ending))
                         continue
@@ -293,8 +294,8 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
                     not fast or "\x1b[2K" not in body):
                 stripped, count = without_inert(_append_only(columns), body)
                 if not _has_residual_control(stripped):
-                    tally[0] += count
-                    tally[1] += len(body) - len(stripped)
+                    tally.sequences += count
+                    tally.chars += len(body) - len(stripped)
                     model.write(stripped)
                     body = ""
             if body:
@@ -315,7 +316,7 @@ def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = N
             offset = end + 1
     except Unresolved as exc:
         raise Refused(UNSUPPORTED_CONTROL, f"{exc} (in the line at offset {offset})") from None
-    return Candidate(model.render(), _account(model, *tally))
+    return Candidate(model.render(), _account(model, tally.sequences, tally.chars))
 
 
 _BLOCK_LINES = 16
@@ -418,7 +419,7 @@ class _Blocks:
             start = at  # the pass's next chunk
 
 
-def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> None:
+def _feed_tokens(model: LineModel, body: str, offset: int, tally: Stripped) -> None:
     """One line without its ending: text runs and controls, in order."""
     pos = 0
     for m in _TOKEN.finditer(body):
@@ -431,7 +432,7 @@ def _feed_tokens(model: LineModel, body: str, offset: int, tally: list[int]) -> 
         model.write(body[pos:])
 
 
-def _feed_runs(model: LineModel, body: str, offset: int, tally: list[int]) -> None:
+def _feed_runs(model: LineModel, body: str, offset: int, tally: Stripped) -> None:
     """:func:`_feed_tokens` a run at a time (``body`` holds no C1 control): text and the inert
     sequences between it written as one string where the row is appended to (the same cells as
     writing each piece), and a run of backspaces as one move."""
@@ -442,8 +443,8 @@ def _feed_runs(model: LineModel, body: str, offset: int, tally: list[int]) -> No
             if text and not model.write_pieces(pieces, text):
                 _feed_tokens(model, body, offset, tally)
                 return
-            tally[0] += len(pieces) - 1
-            tally[1] += len(body) - len(text)
+            tally.sequences += len(pieces) - 1
+            tally.chars += len(body) - len(text)
             return
     for m in _RUN.finditer(body):
         run = m.group(1)
@@ -458,7 +459,7 @@ def _feed_runs(model: LineModel, body: str, offset: int, tally: list[int]) -> No
             _feed_token(model, m.group(), offset + m.start(), tally)
 
 
-def _write_run(model: LineModel, run: str, tally: list[int]) -> bool:
+def _write_run(model: LineModel, run: str, tally: Stripped) -> bool:
     """Text and inert sequences: the text between them written as one string where that is the same as
     writing each piece (:meth:`LineModel.write_pieces`); False: nothing done."""
     pieces = _SGR_ONLY.split(run)
@@ -468,19 +469,19 @@ def _write_run(model: LineModel, run: str, tally: list[int]) -> bool:
         text = "".join(pieces)
     if text and not model.write_pieces(pieces, text):
         return False
-    tally[0] += len(pieces) - 1
-    tally[1] += len(run) - len(text)
+    tally.sequences += len(pieces) - 1
+    tally.chars += len(run) - len(text)
     return True
 
 
-def _feed_token(model: LineModel, token: str, at: int, tally: list[int]) -> None:
+def _feed_token(model: LineModel, token: str, at: int, tally: Stripped) -> None:
     """One complete sequence or control character at offset ``at`` of the text."""
     first = token[0]
     if first == "\x1b":
         if len(token) == 1:
             raise Refused(MALFORMED_ESCAPE, f"ESC that starts no complete sequence at offset {at}")
-        tally[0] += 1
-        tally[1] += len(token)
+        tally.sequences += 1
+        tally.chars += len(token)
         act = _ACTS.get(token)
         if act is not None:
             act(model)
@@ -493,8 +494,8 @@ def _feed_token(model: LineModel, token: str, at: int, tally: list[int]) -> None
     elif first == "\t":
         model.tab()
     elif first == "\x07":
-        tally[0] += 1
-        tally[1] += 1
+        tally.sequences += 1
+        tally.chars += 1
     else:
         raise Refused(UNSUPPORTED_CONTROL, f"control U+{ord(first):04X} at offset {at}")
 

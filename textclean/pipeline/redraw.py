@@ -13,6 +13,7 @@ cleaner and the screen model's sessions (:meth:`LineModel.overlay` on the line's
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from itertools import repeat
 from operator import is_
 from typing import Any
@@ -778,7 +779,15 @@ def _without_inert_in_chunks(inert: re.Pattern[str], text: str, mark: str) -> tu
     return "".join(parts), count
 
 
-def overlay_line(model: LineModel, body: str, tally: list[int]) -> bool:
+@dataclass(slots=True)
+class Stripped:
+    """What cleaning removed of a line or page so far: escape sequences, and their characters."""
+
+    sequences: int = 0
+    chars: int = 0
+
+
+def overlay_line(model: LineModel, body: str, tally: Stripped) -> bool:
     """A fresh row redrawn by CR, EL and backspaces, on strings (:meth:`LineModel.overlay`); False:
     feed it a run at a time.
 
@@ -800,8 +809,8 @@ def overlay_line(model: LineModel, body: str, tally: list[int]) -> bool:
     if not _narrow(runs.replace(INERT_MARK, "") if count else runs) or not model.overlay(parts):
         return False
     erased = [c for c in parts[1::2] if c is not None and c[0] == "\x1b"]
-    tally[0] += count + len(erased)
-    tally[1] += len(body) - len(marked) + count + sum(map(len, erased))  # each inert sequence marked by one NUL
+    tally.sequences += count + len(erased)
+    tally.chars += len(body) - len(marked) + count + sum(map(len, erased))  # each inert sequence marked by one NUL
     return True
 
 

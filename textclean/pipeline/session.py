@@ -52,7 +52,8 @@ from .names import (
     SU,
     VPA,
 )
-from .redraw import INERT_MARK, ONE_CELL_TEXT, UNWRITTEN, Row, Unresolved, overlay_line
+from .redraw import INERT_MARK, ONE_CELL_TEXT, UNWRITTEN, Row, Stripped, Unresolved, overlay_line
+from .result import UNSUPPORTED_CONTROL
 from .screen import WRAP, ScreenModel
 
 _TOKEN = grammar.SEQUENCE_OR_CONTROL
@@ -167,11 +168,11 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
     if swallowed is None and terminal and "\x1b" in text:
         swallowed = swallowed_text(text)
     if swallowed is not None:
-        raise WholeRefusal("unsupported_control", swallowed, [])
+        raise WholeRefusal(UNSUPPORTED_CONTROL, swallowed, [])
     undecodable = None if text.isascii() else _UNDECODABLE.search(text)
     if undecodable is not None:
         # tmux drops or joins a broken UTF-8 sequence around a page break; where it lands is unsettled
-        raise WholeRefusal("unsupported_control", f"an undecodable byte at offset {undecodable.start()} in a "
+        raise WholeRefusal(UNSUPPORTED_CONTROL, f"an undecodable byte at offset {undecodable.start()} in a "
                            "session with page breaks (terminals disagree on what it shows)", [])
     walker = _Walker(len(text), columns, rows, terminal=terminal, fresh=fresh)
     ending = "\r\n" if "\r\n" in text else "\n"
@@ -200,7 +201,7 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
                 raise Unresolved("the verifier rejected this page")
             walker.current = model
             model.low_water = start_budget = model.pad_budget
-            tally = [0, 0]
+            tally = Stripped()
             _feed(model, text, body, end, tally, tokens, fast)
             if model.pins or model.joins_disputed:
                 model.check_pins()
@@ -208,10 +209,10 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
             walker.done(model)
             redraws = _redraws(model)
             rendered = _render(model, start_row, ending)
-            append(_segment((page, rendered, None, tally[0], tally[1], redraws)))
+            append(_segment((page, rendered, None, tally.sequences, tally.chars, redraws)))
             if reusable:
-                walker.last = _walked((text[body:end], rendered, (tally[0], tally[1], redraws), model, start_budget,
-                                       start_budget - model.low_water, start_budget - model.pad_budget))
+                walker.last = _walked((text[body:end], rendered, (tally.sequences, tally.chars, redraws), model,
+                                       start_budget, start_budget - model.low_water, start_budget - model.pad_budget))
         except Unresolved as exc:
             found = walker.inherited(text[page.start : page.end]) if page.start else None
             if found is None and page.switch and raw_alt != candidate_alt:
@@ -339,7 +340,7 @@ class _Walker:
         if page.reset and self.on_alt:
             # tmux 3.3a stays on the alternate screen after RIS, xterm leaves it; keeping the page
             # would not survive a second pass (the switch before it is cleaned away)
-            raise WholeRefusal("unsupported_control", f"RIS on the alternate screen at offset {page.start} "
+            raise WholeRefusal(UNSUPPORTED_CONTROL, f"RIS on the alternate screen at offset {page.start} "
                                "(terminals disagree)", [])
         if page.reset:
             self.main, self.frozen, self.on_alt, self.modes = None, [], False, (None, False)
@@ -419,7 +420,7 @@ class _Walker:
             self.budget = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * self.length  # a model's own budget
         self.budget -= cells
         if self.budget < 0:
-            raise WholeRefusal("unsupported_control", "redraws touch more cells than this input allows", [])
+            raise WholeRefusal(UNSUPPORTED_CONTROL, "redraws touch more cells than this input allows", [])
 
     def inherited(self, page_text: str) -> str | None:
         """What the pages so far leave the next one (``page_text``) that differs from a terminal's
@@ -447,7 +448,7 @@ class _Walker:
             self.budget = self.current.pad_budget
             self.current = None
         if self.budget is not None and self.budget < 0:
-            raise WholeRefusal("unsupported_control", "redraws touch more cells than this input allows", [])
+            raise WholeRefusal(UNSUPPORTED_CONTROL, "redraws touch more cells than this input allows", [])
         self.previous = None
         if not self.on_alt:
             self.main, self.frozen = None, []
@@ -481,7 +482,7 @@ def _check_kept(text: str, segments: list[Segment], carried: dict[int, str]) -> 
         page = segment.page
         if page.start and not (page.cleared and page.homed):
             raise WholeRefusal(
-                "unsupported_control",
+                UNSUPPORTED_CONTROL,
                 f"page at offset {page.start} cannot be kept: its break leaves the cursor or the screen "
                 f"as the page before left them; kept because {segment.why}",
                 segments,
@@ -489,7 +490,7 @@ def _check_kept(text: str, segments: list[Segment], carried: dict[int, str]) -> 
         if number in carried:
             # the raw renders the page under it; in the candidate the earlier pages are plain text
             raise WholeRefusal(
-                "unsupported_control",
+                UNSUPPORTED_CONTROL,
                 f"page at offset {page.start} cannot be kept: the pages before leave it {carried[number]}, "
                 f"which the cleaned text before it would not; kept because {segment.why}",
                 segments,
@@ -500,7 +501,7 @@ def _check_kept(text: str, segments: list[Segment], carried: dict[int, str]) -> 
         if any(later.page.reset for later in segments[number + 1 :]) and _reset_first(segments, number):
             continue
         raise WholeRefusal(
-            "unsupported_control",
+            UNSUPPORTED_CONTROL,
             f"page at offset {page.start} cannot be kept ({found} would reach later pages); kept because {segment.why}",
             segments,
         )
@@ -592,7 +593,7 @@ def assemble(text: str, segments: list[Segment]) -> str:
 
 
 # --- feeding one page -------------------------------------------------------------------------------
-def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int], tokens: re.Pattern[str],
+def _feed(model: ScreenModel, text: str, start: int, end: int, tally: Stripped, tokens: re.Pattern[str],
           fast: bool = False) -> None:
     """Each line of ``text[start:end]`` to the model, a token at a time; with ``fast``, a plain line
     (:func:`_plain`) as one :meth:`~ScreenModel.append_line` where the model takes it so."""
@@ -652,8 +653,8 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
                 charged = 0
                 for line in batch[:taken] if taken < len(batch) else batch:
                     charged += line[4]
-                    tally[0] += line[2]
-                    tally[1] += line[3]
+                    tally.sequences += line[2]
+                    tally.chars += line[3]
                 if charged:
                     model._charge(charged)  # as REP charges the cells it repeats
                 for at in range(index, index + taken):
@@ -683,7 +684,7 @@ def _feed(model: ScreenModel, text: str, start: int, end: int, tally: list[int],
 _PAGE_SPLIT = re.compile(rf"(\r*\n|\r+\Z|{_TOKEN_OR_BACKSPACES.pattern})").split
 
 
-def _feed_short(model: ScreenModel, text: str, start: int, end: int, tally: list[int]) -> None:
+def _feed_short(model: ScreenModel, text: str, start: int, end: int, tally: Stripped) -> None:
     """:func:`_feed` (``fast``) of a page shorter than a line the string path takes, in one pass over its
     tokens and line ends: what walking each line gives, where batching lines or a line's coloured runs
     would not pay for their set-up (a session of small pages). Each line end is the line feed ``_feed``
@@ -711,8 +712,8 @@ def _feed_short(model: ScreenModel, text: str, start: int, end: int, tally: list
                 _feed_token(model, token, at, tally)
             else:  # what _feed_token does for a sequence planned before (none is REP or DECRST)
                 model.last_char = None
-                tally[0] += 1
-                tally[1] += len(token)
+                tally.sequences += 1
+                tally.chars += len(token)
                 act(model)
         at += len(token)
     if pieces[-1]:
@@ -843,7 +844,7 @@ _OVERLAY_MIN_CHARS = 96
 _SHORT_PAGE_CHARS = _OVERLAY_MIN_CHARS
 
 
-def _overlaid(model: ScreenModel, body: str, tally: list[int]) -> bool:
+def _overlaid(model: ScreenModel, body: str, tally: Stripped) -> bool:
     """A line redrawn by CR and EL alone (progress frames) from the first column of an empty last row,
     resolved on strings as the row model's string path resolves it (:func:`redraw.overlay_line`): the same
     cells, cursor, tallies, work and character for REP as :func:`_feed_line`; False: walk it. (A harmless
@@ -854,7 +855,7 @@ def _overlaid(model: ScreenModel, body: str, tally: list[int]) -> bool:
     return overlay_line(model, body, tally)
 
 
-def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tokens: re.Pattern[str]) -> None:
+def _feed_line(model: ScreenModel, body: str, offset: int, tally: Stripped, tokens: re.Pattern[str]) -> None:
     if tokens is _TOKEN_OR_BACKSPACES and "m" in body and "\x1b[" in body and (
             body.isascii() or _C1.search(body) is None):  # a lone C1 is text to the walk, not a run's
         _feed_runs(model, body, offset, tally)
@@ -862,7 +863,7 @@ def _feed_line(model: ScreenModel, body: str, offset: int, tally: list[int], tok
         _walk_tokens(model, body, offset, tally, tokens)
 
 
-def _walk_tokens(model: ScreenModel, body: str, offset: int, tally: list[int], tokens: re.Pattern[str]) -> None:
+def _walk_tokens(model: ScreenModel, body: str, offset: int, tally: Stripped, tokens: re.Pattern[str]) -> None:
     pos = 0
     acts = _ACTS
     for m in tokens.finditer(body):
@@ -876,8 +877,8 @@ def _walk_tokens(model: ScreenModel, body: str, offset: int, tally: list[int], t
             _feed_token(model, token, offset + token_start, tally)
         else:  # what _feed_token does for a sequence planned before (none is REP or DECRST)
             model.last_char = None
-            tally[0] += 1
-            tally[1] += len(token)
+            tally.sequences += 1
+            tally.chars += len(token)
             act(model)
     if pos < len(body):
         model.write(body[pos:])
@@ -889,7 +890,7 @@ _C1 = re.compile("[\x80-\x9f]")
 _SGR_RUN = re.compile(rf"((?:[^\x00-\x1f\x7f-\x9f]+|{grammar.SGR_ONLY.pattern})+)|{_TOKEN_OR_BACKSPACES.pattern}")
 
 
-def _feed_runs(model: ScreenModel, body: str, offset: int, tally: list[int]) -> None:
+def _feed_runs(model: ScreenModel, body: str, offset: int, tally: Stripped) -> None:
     """:func:`_feed_line` a run at a time: text and the SGR between it appended as one string where
     :meth:`ScreenModel.append_run` says that is the same as writing each piece (a coloured row)."""
     acts = _ACTS
@@ -902,8 +903,8 @@ def _feed_runs(model: ScreenModel, body: str, offset: int, tally: list[int]) -> 
                 _feed_token(model, token, offset + m.start(), tally)
             else:  # _walk_tokens' shortcut
                 model.last_char = None
-                tally[0] += 1
-                tally[1] += len(token)
+                tally.sequences += 1
+                tally.chars += len(token)
                 act(model)
         elif "\x1b" not in run:
             model.write(run)
@@ -911,8 +912,8 @@ def _feed_runs(model: ScreenModel, body: str, offset: int, tally: list[int]) -> 
             pieces = _SGR_ONLY_SPLIT(run)
             text = "".join(pieces)
             if text and model.append_run(pieces, text):
-                tally[0] += len(pieces) - 1
-                tally[1] += len(run) - len(text)
+                tally.sequences += len(pieces) - 1
+                tally.chars += len(run) - len(text)
             else:
                 _walk_tokens(model, run, offset + m.start(), tally, _TOKEN)
 
@@ -920,7 +921,7 @@ def _feed_runs(model: ScreenModel, body: str, offset: int, tally: list[int]) -> 
 _SGR_ONLY_SPLIT = grammar.SGR_ONLY.split
 
 
-def _feed_token(model: ScreenModel, token: str, at: int, tally: list[int]) -> None:
+def _feed_token(model: ScreenModel, token: str, at: int, tally: Stripped) -> None:
     """One sequence or control at offset ``at`` of the text."""
     first = token[0]
     if token[-1] != REP:
@@ -928,8 +929,8 @@ def _feed_token(model: ScreenModel, token: str, at: int, tally: list[int]) -> No
     if first == "\x1b":
         if len(token) == 1:
             raise Unresolved(f"ESC that starts no complete sequence at offset {at}")
-        tally[0] += 1
-        tally[1] += len(token)
+        tally.sequences += 1
+        tally.chars += len(token)
         if token[-1] == RM and model.width is not None and token.startswith("\x1b[?"):
             seq = _parse(token)
             if seq.kind is Kind.CSI and seq.private == "?" and seq.final == RM and DECAWM in seq.numbers(-1):
@@ -952,8 +953,8 @@ def _feed_token(model: ScreenModel, token: str, at: int, tally: list[int]) -> No
     elif first == "\t":
         model.tab()
     elif first == "\x07":
-        tally[0] += 1
-        tally[1] += 1
+        tally.sequences += 1
+        tally.chars += 1
     else:
         raise Unresolved(f"control U+{ord(first):04X} at offset {at}")
 
@@ -1010,7 +1011,7 @@ def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
     """Act on one sequence that is not inert, or raise :class:`Unresolved`."""
     disputed = disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
     if disputed is not None:
-        raise WholeRefusal("unsupported_control", f"{grammar.describe(seq)} at offset {offset}: {disputed}", [])
+        raise WholeRefusal(UNSUPPORTED_CONTROL, f"{grammar.describe(seq)} at offset {offset}: {disputed}", [])
     if grammar.harmless_mode_change(seq) or grammar.harmless_private_mode_change(seq):
         return
     if seq.kind is Kind.CSI and not seq.intermediates and _DIGITS.fullmatch(seq.params):
