@@ -739,8 +739,9 @@ def test_the_judge_finds_the_tail_of_a_wrapped_line_ed3_cut(judge_server) -> Non
     assert tail_lost.problems
 
 
-# Session 22 red team (fuzz/red22*.py, families in tests/tmux_families_red.py): F21, found by the "chain"
-# family (cleaner candidate judged alone, fuzz/red22_sides.py), minimised by fuzz/tmux_minimise.py.
+# Session 22 red team (fuzz/disputes_in_displays.py, dispute_matrix.py, run_pty_progress.py, sides_alone.py;
+# families in tests/tmux_families_red.py): F21, found by the "chain" family (cleaner candidate judged alone,
+# fuzz/sides_alone.py), minimised by fuzz/tmux_minimise.py.
 # tmux 3.3a forgets the character REP repeats once a REP has run: a second REP directly after it
 # repeats nothing. Both models repeat the last character again (the cleaner proposes ``ccc``, the
 # verifier accepts it), so the gate adopts a line tmux does not show (``cc``), in every display.
@@ -803,7 +804,7 @@ def test_f21_tmux_repeats_nothing_after_a_rep(judge_server) -> None:
 
 def test_the_judge_finds_a_tail_ed3_cut_before_a_later_break(judge_server) -> None:
     """The same tail as above, checked before a later break (the ED 2 after ED 3) against a plain
-    candidate: the judge flagged it (found by the 'pages' family of fuzz/red22.py, fresh 40x5), and no
+    candidate: the judge flagged it (found by the 'pages' family of fuzz/disputes_in_displays.py, fresh 40x5), and no
     longer does; a candidate without the tail is still flagged."""
     raw = b"\x1b[1mA\x1b[m" + b"b" * 9 + b"\r\n\x1b[3J\x1b[H\x1b[2Jnext\r\n"  # at 4x3
     whole = tmux_judge.Case(raw, 4, 3, "self", candidate=b"A" + b"b" * 9 + b"\r\nnext\r\n")
@@ -813,7 +814,7 @@ def test_the_judge_finds_a_tail_ed3_cut_before_a_later_break(judge_server) -> No
     assert tail_lost.problems
 
 
-# F22, found by ``textclean run --pty --size 80x24`` on a generated program (fuzz/red22_run.py), then
+# F22, found by ``textclean run --pty --size 80x24`` on a generated program (fuzz/run_pty_progress.py), then
 # minimised (fuzz/tmux_minimise.py --fresh) and adopted in every display: a cleaned page whose break is
 # RIS, then the alternate screen entered and never left by a page the gate keeps. tmux's RIS pushes
 # ``v`` into the history; the candidate drops the RIS (``v\nx\n``) and leaves ``v`` on the main screen
@@ -914,7 +915,7 @@ def test_f23_a_cr_after_the_clear_settles_the_column(judge_server) -> None:
     assert not read.adopted
 
 
-# Session 30 red team (fuzz/red30.py, families in tests/tmux_families_red.py, "session 30").
+# Session 30 red team (fuzz/wrap_modes_marks.py, families in tests/tmux_families_red.py, "session 30").
 F30_1 = ("F30-1 (fixed on both sides): tmux 3.3a keeps a ZWJ that text followed and shows it again before the next "
          "zero-width character, after the ZWJ's row was erased (EL from column 0) or overwritten")
 F30_1_RAWS = [
@@ -949,11 +950,12 @@ def test_f30_2_alternate_screen_left_by_1049_without_a_saved_cursor(judge_server
     assert not case.problems, case.problems
 
 
-# F33-1 (session 33's red team, fuzz/red33.py's alt_switch_matrix): a home, ED 3 and a switch to the
+# F33-1 (session 33's red team, fuzz/alt_screen.py's alt_switch_matrix): a home, ED 3 and a switch to the
 # alternate screen in one break run. tmux applies the home, so the alternate page starts at the top; the
 # cleaner and the verifier each took the cursor from before the home, and clean() adopted ``x``, ``8``
-# where tmux shows ``x``, ``w``, ``8``. Fixed on both sides (tests/test_cleaner_f33.py,
-# tests/test_verify_f33.py); here the gate end to end, in every display: refused, or nothing lost.
+# where tmux shows ``x``, ``w``, ``8``. Fixed on both sides (tests/test_clean_home_before_switch.py,
+# tests/test_verify_home_before_switch.py); here the gate end to end, in every display: refused, or nothing
+# lost.
 F33_1_RAWS = [pytest.param(raw, id=f"finding-{index}")
               for index, (raw, _) in enumerate(tmux_families_red.FINDINGS_33)]
 

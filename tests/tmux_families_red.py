@@ -1,5 +1,5 @@
 """Red-team families of session 22 (disputes as a state, the three displays, fresh terminals, pages),
-run by fuzz/red22.py through the live-tmux judge (tests/tmux_judge.py)."""
+run by fuzz/disputes_in_displays.py through the live-tmux judge (tests/tmux_judge.py)."""
 
 from __future__ import annotations
 
@@ -286,7 +286,7 @@ def chain(rng: random.Random, columns: int, rows: int) -> bytes:
 # ---------------------------------------------------------------------------------------------------
 # session 30: red team on the wrap-flag dispute (EL 2 / ED on a row of a wrapped line), SM / RM of
 # ANSI modes, a zero-width mark at the pending-wrap column, page breaks and clears spelled by their
-# numbers. Run by fuzz/red30.py.
+# numbers. Run by fuzz/wrap_modes_marks.py.
 
 # Cells ending a row at the margin: plain, a wide character in the last two cells, a wide character
 # that does not fit (it wraps, leaving the last cell blank), a combining mark or ZWJ on the last cell.
@@ -622,7 +622,7 @@ def erased_zwj(rng: random.Random, columns: int, rows: int) -> bytes:
 # characters of uncertain width, DEL, EL / ECH at and past the row's end, RI / IND, rows of exactly the
 # width, zero-width first characters, short and long pages) and on the cleaner's speed paths (texts past
 # 64K / 1M characters with a redraw, erase, C1 control, lone ESC or string at a chunk's cut; one line
-# repeated after different state; C1 controls in coloured lines). Run by fuzz/red32.py.
+# repeated after different state; C1 controls in coloured lines). Run by fuzz/single_page_long_text.py.
 
 _UNCERTAIN = ["\u4e2d", "\u200b", "\U0001f600", "e\u0301", "\u2764\ufe0f", "\u00e9", "\u3000", "\U0001f44d\U0001f3fd",
               "\u0301", "\u00ad", "\u2028"]
@@ -811,7 +811,7 @@ FINDINGS_32 = [
 # ---------------------------------------------------------------------------------------------------
 # session 33: red team on the judge's reading of an alternate screen never left (the main screen held
 # under it counts as shown) and on pages that differ slightly (the per-page speed paths of both
-# sides: a page reused or replayed after a different inherited state). Run by fuzz/red33.py.
+# sides: a page reused or replayed after a different inherited state). Run by fuzz/alt_screen.py.
 
 _ALT_IN = [b"\x1b[?47h", b"\x1b[?1047h", b"\x1b[?1049h", b"\x1b[?25;1049h", b"\x1b[?01049h", b"\x1b[?1049;25h",
            b"\x1b[?047h", b"\x1b[?1047;25h", b"\x1b[?25;47h", b"\x1b[?0001047h"]

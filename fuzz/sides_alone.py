@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fuzz import red22  # noqa: E402
+from fuzz import disputes_in_displays  # noqa: E402
 from tests import tmux_judge  # noqa: E402
 from textclean.pipeline import cleaner, verify  # noqa: E402
 
@@ -27,7 +27,7 @@ def main() -> None:
         for family in families:
             for display in displays:
                 judged = []
-                for case in red22.make(family, display, count, seed):
+                for case in disputes_in_displays.make(family, display, count, seed):
                     text = case.raw.decode("utf-8", "surrogateescape")
                     try:
                         cand = cleaner.candidate(text, **kw(case)).text

@@ -10,8 +10,9 @@ redrawn) and ``frames_at_margin`` (CR / EL frames that fill the row, uv / indica
 Each case is cleaned (``min_tokens=0``) in one display and every adopted one judged by tmux
 (``tests/tmux_judge.judge``); the run counts how often each new path was taken (``paths``).
 
-    PYTHONPATH=$PWD python fuzz/red34.py --count 200 --seed 1 --out /tmp/red34.jsonl
-    PYTHONPATH=$PWD python fuzz/red34.py --matrix sized:10x4,fresh:20x6,fresh:80x24 --out /tmp/red34m.jsonl
+    PYTHONPATH=$PWD python fuzz/margin_fast_paths.py --count 200 --seed 1 --out /tmp/margin.jsonl
+    PYTHONPATH=$PWD python fuzz/margin_fast_paths.py --matrix sized:10x4,fresh:20x6,fresh:80x24 \\
+        --out /tmp/margin-matrix.jsonl
 
 Sizes: 10x4, 20x6, 79x24, 80x24, 160x40 and a random one; ``unknown`` cleans without a size (judged at
 80x24 and 200x60), ``no-terminal`` for pipes (judged at tmux's widest).

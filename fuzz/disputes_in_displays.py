@@ -1,7 +1,8 @@
 """Session-22 red team: the families of tests/tmux_families_red.py through the live-tmux judge, in the
 displays no-terminal / unknown / sized / fresh (sized and a new terminal; every tmux window is one).
 
-    PYTHONPATH=$PWD python fuzz/red22.py --families dispute,progress --count 100 --seed 1 --out /tmp/f.jsonl
+    PYTHONPATH=$PWD python fuzz/disputes_in_displays.py --families dispute,progress --count 100 --seed 1 \\
+        --out /tmp/f.jsonl
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ frames), SM / RM of ANSI modes, zero-width marks at the pending-wrap column and 
 their numbers (tests/tmux_families_red.py, "session 30"), at sizes 2..200 x 2..50, in the displays
 no-terminal / unknown / sized / fresh, judged by a live tmux 3.3a (tests/tmux_judge.py).
 
-    PYTHONPATH=$PWD python fuzz/red30.py --families wrapjoin,uv_frames --count 200 --seed 1 --out /tmp/f.jsonl
+    PYTHONPATH=$PWD python fuzz/wrap_modes_marks.py --families wrapjoin,uv_frames --count 200 --seed 1 \\
+        --out /tmp/f.jsonl
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""Every dispute op x settle/read at the pending-wrap column, judged by live tmux (sized, fresh, unknown)."""
+"""Every dispute op x settle/read at the pending-wrap column, judged by live tmux (sized, fresh, unknown).
+
+Session 22's red team (families in tests/tmux_families_red.py)."""
 from __future__ import annotations
 
 import json

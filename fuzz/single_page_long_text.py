@@ -2,8 +2,9 @@
 texts (tests/tmux_families_red.py, "session 32"), in the displays no-terminal / unknown / sized /
 fresh, judged by a live tmux 3.3a (tests/tmux_judge.py).
 
-    PYTHONPATH=$PWD timeout 900 python fuzz/red32.py --families single_page --count 200 --seed 1 --out /tmp/f.jsonl
-    PYTHONPATH=$PWD timeout 900 python fuzz/red32.py --families long_text --count 10 --huge 2
+    PYTHONPATH=$PWD timeout 900 python fuzz/single_page_long_text.py --families single_page --count 200 --seed 1 \\
+        --out /tmp/f.jsonl
+    PYTHONPATH=$PWD timeout 900 python fuzz/single_page_long_text.py --families long_text --count 10 --huge 2
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 small pages that differ slightly (``pages_differ``), tests/tmux_families_red.py "session 33", in the
 displays no-terminal / unknown / sized / fresh, judged by a live tmux 3.3a (tests/tmux_judge.py).
 
-    PYTHONPATH=$PWD timeout 1200 python fuzz/red33.py --families alt_held --count 300 --seed 1 --out /tmp/f.jsonl
-    PYTHONPATH=$PWD timeout 1200 python fuzz/red33.py --families pages_differ --count 40 --seed 1
+    PYTHONPATH=$PWD timeout 1200 python fuzz/alt_screen.py --families alt_held --count 300 --seed 1 --out /tmp/f.jsonl
+    PYTHONPATH=$PWD timeout 1200 python fuzz/alt_screen.py --families pages_differ --count 40 --seed 1
 
 ``alt_held`` audits the judge as well: every adopted case is judged again the old way (no main screen
 held under the alternate one: ``tmux_judge._show`` with ``held=False``), and every adopted case whose raw

@@ -1,5 +1,6 @@
 """``textclean run --pty --size WxH`` on generated progress programs: what it prints, judged by live tmux
-against the bytes the program wrote (recorded with --raw) at that size, in a new window (fresh)."""
+against the bytes the program wrote (recorded with --raw) at that size, in a new window (fresh).
+Session 22's red team: finding F22 (tests/test_red_team_tmux.py)."""
 from __future__ import annotations
 
 import json
