@@ -6,6 +6,7 @@ import cycle anywhere; the verifier imports nothing of the cleaner, and its modu
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -207,3 +208,77 @@ def test_every_verifier_class_is_under_the_designs_size() -> None:
              if isinstance(node, ast.ClassDef) and node.end_lineno is not None}
     assert sizes and "screen.py:Model" in sizes
     assert {name: size for name, size in sizes.items() if size >= CLASS_LINES} == {}
+
+
+# --- the file maps: docs/design.md names every module, tests/README.md every test file -----------------
+ROOT = PACKAGE.parent
+MAPPED_PACKAGES = ("textclean", "oracle", "fixtures_gen", "fuzz", "benchmarks")
+_TICKED = re.compile(r"`([^`\s]+)`")
+
+
+def _holds_code(path: Path) -> bool:
+    """An ``__init__.py`` is a module of its own only when it defines something (else it marks a package)."""
+    if path.name != "__init__.py":
+        return True
+    return any(isinstance(node, ast.FunctionDef | ast.ClassDef) for node in ast.parse(path.read_text("utf-8")).body)
+
+
+def modules_to_map(root: Path) -> set[str]:
+    return {path.relative_to(root).as_posix() for package in MAPPED_PACKAGES
+            for path in (root / package).rglob("*.py") if _holds_code(path)}
+
+
+def layout_names(design: str) -> set[str]:
+    """The paths the layout table of ``docs/design.md`` names. A row's first cell lists paths, a bare name
+    after the first taken in the first one's directory (`textclean/integrations/hook.py`, `litellm.py`);
+    a row for a directory (`fuzz/`) names its modules by bare name anywhere in the row."""
+    section = design.split("## Repository layout", 1)[1].split("\n## ", 1)[0]
+    named: set[str] = set()
+    for row in section.splitlines():
+        if not row.startswith("| `"):
+            continue
+        first_cell, rest = re.split(r"(?<!\\)\|", row[1:], maxsplit=1)
+        paths = _TICKED.findall(first_cell)
+        base = paths[0] if paths[0].endswith("/") else paths[0].rpartition("/")[0] + "/"
+        for path in paths:
+            named.add(path if "/" in path else base + path)
+        if len(paths) == 1 and paths[0].endswith("/"):
+            named.update(name if "/" in name else base + name for name in _TICKED.findall(rest) if name.endswith(".py"))
+    return named
+
+
+def files_under_tests(tests: Path) -> set[str]:
+    return {path.relative_to(tests).as_posix() for path in tests.rglob("*.py")
+            if path.name != "__init__.py" and "node_modules" not in path.parts}
+
+
+def readme_names(readme: str) -> set[str]:
+    return set(_TICKED.findall(readme)) | {name.removeprefix("tests/") for name in _TICKED.findall(readme)}
+
+
+def test_the_design_names_every_module_and_no_other() -> None:
+    named = layout_names((ROOT / "docs" / "design.md").read_text("utf-8"))
+    assert modules_to_map(ROOT) - named == set(), "add a row (or a name) to docs/design.md's layout table"
+    assert {path for path in named if not (ROOT / path).exists()} == set()  # a row left behind by a rename
+
+
+def test_the_tests_readme_names_every_test_file_and_helper() -> None:
+    readme = (ROOT / "tests" / "README.md").read_text("utf-8")
+    missing = files_under_tests(ROOT / "tests") - readme_names(readme)
+    assert missing == set(), "add it to tests/README.md"
+    assert re.search(r"(?<![\w.~])/(work|home|Users|tmp)/", readme) is None  # no one machine's paths
+
+
+def test_the_maps_checks_fail_on_a_missing_or_stale_name() -> None:
+    """A row taken out of each map is found missing, a name left behind by a rename is found stale (the
+    checks above read what they claim to)."""
+    design = (ROOT / "docs" / "design.md").read_text("utf-8")
+    row = next(line for line in design.splitlines() if line.startswith("| `textclean/pipeline/session.py`"))
+    assert "textclean/pipeline/session.py" in modules_to_map(ROOT) - layout_names(design.replace(row + "\n", ""))
+    renamed = layout_names(design.replace("`alt_screen.py`", "`red33.py`"))
+    assert "fuzz/alt_screen.py" in modules_to_map(ROOT) - renamed
+    assert "fuzz/red33.py" in {path for path in renamed if not (ROOT / path).exists()}
+    readme = (ROOT / "tests" / "README.md").read_text("utf-8")
+    assert "test_layout.py" in files_under_tests(ROOT / "tests") - readme_names(readme.replace("`test_layout.py`", "x"))
+    assert "hosts/anthropic_mock.py" in files_under_tests(ROOT / "tests") - readme_names(
+        readme.replace("anthropic_mock.py`", "x`"))
