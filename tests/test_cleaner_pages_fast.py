@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from strategies import CSI, plain_text_runs, sgr, terminal_streams
 
 from oracle.asciicast import read_asciicast
-from textclean.pipeline import grammar, pages, redraw, session
+from textclean.pipeline import cleaner, grammar, pages, redraw, session
 from textclean.pipeline.screen import WRAP, ScreenModel
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -269,3 +269,31 @@ def test_break_part_candidates_are_the_candidates_that_are_parts(text: str) -> N
         return [(span, part) for span, part in found if part is not None]
 
     assert parts(grammar.BREAK_PART_CANDIDATE) == parts(grammar.BREAK_CANDIDATE)
+
+
+# --- what each path says it removed -----------------------------------------------------------------
+@pytest.mark.parametrize("short", [session._SHORT_PAGE_CHARS, 1 << 30], ids=["as-is", "every-page-short"])
+def test_the_page_walk_counts_the_sequences_the_line_walk_counts(monkeypatch: pytest.MonkeyPatch, short: int) -> None:
+    """On a capture of one page the row model cleans, the page walk (``session.resolve``) removes the same
+    escape sequences and characters as the line walk: two counts kept apart, each the other's check (the
+    report's ``escape_sequences`` / ``escape_chars`` on the page path, which no verdict reads). Once as the
+    walk goes, once with every page taken as a short one (``_feed_short``)."""
+    monkeypatch.setattr(session, "_SHORT_PAGE_CHARS", short)
+    compared = 0
+    for path in CAPTURES:
+        text = _read(path)
+        if len(pages.split(text)) != 1:
+            continue
+        for display in ({"columns": None, "rows": None}, {"columns": 80, "rows": 24}):
+            try:
+                line = cleaner._resolve_redraws(text, display["columns"], display["rows"])
+                segments = session.resolve(text, **display)  # type: ignore[arg-type]
+            except (cleaner.Refused, session.WholeRefusal):
+                continue
+            if any(segment.text is None for segment in segments):
+                continue
+            removed = (sum(segment.sequences for segment in segments),
+                       sum(segment.sequence_chars for segment in segments))
+            assert removed == (line.removed.escape_sequences, line.removed.escape_chars), (path.name, display)
+            compared += line.removed.escape_sequences > 0
+    assert compared >= 20  # not vacuous: captures with sequences removed both ways
