@@ -588,10 +588,10 @@ def _account(model: LineModel, sequences: int, sequence_chars: int) -> Removed:
     return Removed(
         escape_sequences=sequences,
         escape_chars=sequence_chars,
-        cr_redraws=redraws["cr"][0],
-        cr_chars=redraws["cr"][1],
-        backspace_redraws=redraws["bs"][0],
-        backspace_chars=redraws["bs"][1],
-        multiline_redraws=redraws["multiline"][0],
-        multiline_chars=redraws["multiline"][1],
+        cr_redraws=redraws["cr"].rows,
+        cr_chars=redraws["cr"].chars,
+        backspace_redraws=redraws["bs"].rows,
+        backspace_chars=redraws["bs"].chars,
+        multiline_redraws=redraws["multiline"].rows,
+        multiline_chars=redraws["multiline"].chars,
     )

@@ -139,7 +139,7 @@ class LineModel:
         self.rows: list[Any] = [Row()]  # Row, or str once frozen
         self.live = 0
         self.wide_frozen = -1
-        self.frozen = {"cr": [0, 0], "bs": [0, 0], "multiline": [0, 0]}  # kind: [rows, dropped chars]
+        self.frozen = {"cr": Redrawn(), "bs": Redrawn(), "multiline": Redrawn()}  # of the rows frozen, by kind
         self.row = 0
         self.col = 0
         self.saved: tuple[int, int, int] | None = None
@@ -708,20 +708,21 @@ class LineModel:
         row = self.rows[index]
         if row.kind:
             tally = self.frozen[row.kind]
-            tally[0] += 1
-            tally[1] += row.dropped()
+            tally.rows += 1
+            tally.chars += row.dropped()
         if len(row.cells) > MIN_COLUMNS:
             self.wide_frozen = index
         self.rows[index] = row.render() + row.ending
         self.live = index + 1
 
-    def redraws(self) -> dict[str, list[int]]:
+    def redraws(self) -> dict[str, Redrawn]:
         """Per redraw kind, the rows it acted on and the characters written there that no longer show."""
-        tallies = {kind: list(tally) for kind, tally in self.frozen.items()}
+        tallies = {kind: Redrawn(tally.rows, tally.chars) for kind, tally in self.frozen.items()}
         for row in self.rows:
             if row.__class__ is not str and row.kind:
-                tallies[row.kind][0] += 1
-                tallies[row.kind][1] += row.dropped()
+                tally = tallies[row.kind]
+                tally.rows += 1
+                tally.chars += row.dropped()
         return tallies
 
     def render(self) -> str:
@@ -777,6 +778,15 @@ def _without_inert_in_chunks(inert: re.Pattern[str], text: str, mark: str) -> tu
         count += found
         start = end
     return "".join(parts), count
+
+
+@dataclass(slots=True)
+class Redrawn:
+    """What redraws of one kind (CR, backspace, multi-line) did: the rows they acted on, and the characters
+    written there that no longer show."""
+
+    rows: int = 0
+    chars: int = 0
 
 
 @dataclass(slots=True)

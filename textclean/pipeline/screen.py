@@ -22,7 +22,7 @@ margin an unknown height hides, a relative move from the pending-wrap column, an
 from __future__ import annotations
 
 from .model import MIN_COLUMNS, SCREEN_LINES, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
-from .redraw import INERT_MARK, ONE_CELL_TEXT, UNWRITTEN, WIDEST_COLUMNS, LineModel, Row, Unresolved
+from .redraw import INERT_MARK, ONE_CELL_TEXT, UNWRITTEN, WIDEST_COLUMNS, LineModel, Redrawn, Row, Unresolved
 
 
 class _Wrap(str):
@@ -31,7 +31,7 @@ class _Wrap(str):
 
 WRAP = _Wrap("")
 #: A screen model's ``frozen`` tallies: it never freezes a row (``freezes``), so they stay empty.
-_NEVER_FROZEN: dict[str, list[int]] = {"cr": [0, 0], "bs": [0, 0], "multiline": [0, 0]}
+_NEVER_FROZEN: dict[str, Redrawn] = {"cr": Redrawn(), "bs": Redrawn(), "multiline": Redrawn()}
 
 
 def _blank(row: Row) -> bool:

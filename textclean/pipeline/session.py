@@ -232,8 +232,8 @@ def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collectio
 def _redraws(model: ScreenModel) -> tuple[int, int, int, int, int, int]:
     """What the page's redraws left unshown, for the report (:class:`Removed`): read, never written."""
     tallies = model.redraws()
-    (cr, cr_chars), (bs, bs_chars), (multiline, multiline_chars) = tallies["cr"], tallies["bs"], tallies["multiline"]
-    return cr, cr_chars, bs, bs_chars, multiline, multiline_chars
+    cr, bs, multiline = tallies["cr"], tallies["bs"], tallies["multiline"]
+    return cr.rows, cr.chars, bs.rows, bs.chars, multiline.rows, multiline.chars
 
 
 # --- identical pages --------------------------------------------------------------------------------
