@@ -112,6 +112,11 @@ def _matrix() -> list[Case]:
         Case("default-allow-symlink", "touch ran_marker && cat link", user={"allow": [*ALLOW_ALL_PARTS, "Bash(cat:*)"]},
              link=True),
         Case("default-allow-redirect", "touch ran_marker && printf 'RAN%s\\n' OK > out.txt", user=allow),
+        # quoted spellings the host still matches its deny and ask rules on, and a unicode space it asks about
+        Case("bypass-quotedname-deny", "'printf' 'RAN%s\\n' OK", BYPASS, user={"deny": ["Bash(printf:*)"]}),
+        Case("bypass-midquote-ask", "pr'intf' 'RAN%s\\n' OK", BYPASS, local={"ask": ["Bash(printf:*)"]}),
+        Case("bypass-quotedarg-denywildcard", "printf 'RAN%s\\n' OK", BYPASS, user={"deny": ["Bash(printf RAN*)"]}),
+        Case("default-allow-unicodespace", "printf 'RAN%s\\n' OK 'a\u00a0b'", user={"allow": ["Bash(printf:*)"]}),
     ]
 
 

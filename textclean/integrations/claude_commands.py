@@ -34,6 +34,8 @@ def split_command(command: str) -> list[list[str]] | None:
     """The simple commands of ``command`` (each a list of its words, quotes removed), split at
     ``&&``, ``||``, ``;``, ``|`` and newlines; None when the command holds anything else or any shape
     Claude Code checks beyond its rules (see the module's docstring)."""
+    if any(not char.isprintable() and char not in " \t\n" for char in command):
+        return None  # unicode spaces and format characters, quoted or not (seen: the host asks)
     parts: list[list[str]] = [[]]
     word: list[str] | None = None
     index = 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import os
+import re
 from collections.abc import Iterable, Mapping
 
 from textclean.integrations.claude_commands import (
@@ -26,11 +27,26 @@ from textclean.integrations.claude_commands import (
     split_command,
     without_fd_dup,
 )
-from textclean.integrations.claude_rules import Match, Rule, Rules, host_argv, load_rules, match_rule
+from textclean.integrations.claude_rules import Match, Rule, RuleKind, Rules, host_argv, load_rules, match_rule
 
 
 def _any_match(rules: Iterable[Rule], commands: Iterable[str]) -> bool:
     return any(match_rule(rule, command) is not Match.NO for rule in rules for command in commands)
+
+
+def _names_a_command(rules: Iterable[Rule], names: Iterable[str]) -> bool:
+    """Whether a rule's first word (quotes left out, ``*`` any text) is one of ``names``, the commands
+    run: the host matches deny and ask rules on more spellings than :func:`match_rule` knows (seen:
+    ``Bash(printf:*)`` denies ``'printf' x`` and ``pr'intf' x``), so any rule about a command counts."""
+    names = set(names)
+    for rule in rules:
+        if rule.kind not in (RuleKind.EXACT, RuleKind.PREFIX, RuleKind.WILDCARD):
+            continue
+        head = (rule.content.replace("'", "").replace('"', "").split() or [""])[0]
+        pattern = re.compile(".*".join(re.escape(piece) for piece in head.split("*")), re.DOTALL)
+        if any(pattern.fullmatch(name) for name in names):
+            return True
+    return False
 
 
 class Verdict(enum.Enum):
@@ -54,8 +70,12 @@ def host_verdict(command: str, rewritten: str, mode: object, rules: Rules, cwd: 
     if cwd is not None and names_a_link_or_an_outside_path((w for words in split for w in words[1:]), cwd):
         return Verdict.UNKNOWN
     # The host may match a part with its `2>&1` left out; and it matches the rewritten command too.
-    checked = [*parts, *(without_fd_dup(part) for part in parts), command, rewritten]
+    # ... and with its quotes left out (seen: `Bash(printf RAN*)` denies `printf 'RAN%s\\n' OK`).
+    checked = [*parts, *(without_fd_dup(part) for part in parts), *(" ".join(words) for words in split),
+               command, rewritten]
     if _any_match(rules.deny, checked) or _any_match(rules.ask, checked):
+        return Verdict.UNKNOWN
+    if _names_a_command([*rules.deny, *rules.ask], (words[0] for words in split)):
         return Verdict.UNKNOWN
     if mode == "bypassPermissions":
         return Verdict.BYPASS
