@@ -261,3 +261,12 @@ def test_unicode_spaces_are_left_to_the_host(space: str) -> None:
 
 def test_plain_unicode_still_splits() -> None:
     assert split_command("printf 'RAN%s\\n' OK '\u00e9'") == [["printf", "RAN%s\\n", "OK", "\u00e9"]]
+
+
+def test_a_command_that_is_no_program_on_path_is_left_to_the_host() -> None:
+    # seen: the host runs `greet` (a ~/.bashrc function) and `ll` (an alias); the rewrite's bash -c cannot
+    path = "/usr/bin:/bin"
+    assert host_verdict("printf x && ls -a", REWRITTEN, "bypassPermissions", _rules(), None, path) is Verdict.BYPASS
+    assert host_verdict("greet", REWRITTEN, "bypassPermissions", _rules(), None, path) is Verdict.UNKNOWN
+    assert host_verdict("printf x | ll", REWRITTEN, "bypassPermissions", _rules(), None, path) is Verdict.UNKNOWN
+    assert host_verdict("printf x", REWRITTEN, "bypassPermissions", _rules(), None, "") is Verdict.UNKNOWN

@@ -51,6 +51,7 @@ class Case:
     rewrites: bool = False
     mcp_fails: bool | None = None  # an MCP tool call (tests/hosts/mcp_noisy.py) instead of Bash
     link: bool = False  # the project holds `link`, a symlink to /etc/hostname
+    bashrc: str = ""  # the user's ~/.bashrc (the host runs commands with its aliases and functions)
 
 
 def _matrix() -> list[Case]:
@@ -164,6 +165,8 @@ def _run(claude: Path, mock: MockAnthropic, case: Case, hooked: bool, base: Path
     (project / "RANOK").write_text("")  # `ls -a` prints RANOK when it runs
     if case.link:
         (project / "link").symlink_to("/etc/hostname")
+    if case.bashrc:
+        (home / ".bashrc").write_text(case.bashrc)
     _write(home / ".claude" / "settings.json", case.user, _hooks() if hooked else None)
     _write(project / ".claude" / "settings.json", case.project)
     _write(project / ".claude" / "settings.local.json", case.local)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import os
 import re
+import shutil
 from collections.abc import Iterable, Mapping
 
 from textclean.integrations.claude_commands import (
@@ -57,15 +58,21 @@ class Verdict(enum.Enum):
     UNKNOWN = "unknown"  # anything else: the host decides on the command as written
 
 
-def host_verdict(command: str, rewritten: str, mode: object, rules: Rules, cwd: str | None = None) -> Verdict:
+def host_verdict(command: str, rewritten: str, mode: object, rules: Rules, cwd: str | None = None,
+                 path: str | None = None) -> Verdict:
     """Whether Claude Code is known to run ``command`` unasked in permission ``mode``, and to run
     ``rewritten`` (the command it will check in its place) just the same; ``cwd``: the session's
-    directory, whose symlinks the words must not name (None: not checked, for tests of the rules)."""
+    directory, whose symlinks the words must not name; ``path``: the ``PATH`` every part's command must
+    be a program on (None: neither is checked, for tests of the rules)."""
     if not rules.complete:
         return Verdict.UNKNOWN
     parts = part_texts(command)
     split = split_command(command)
     if parts is None or split is None:
+        return Verdict.UNKNOWN
+    # The host runs a command in a shell holding the user's aliases and functions (its snapshot of
+    # ~/.bashrc); the rewrite's fresh `bash -c` has none (seen: `ll`, a function: ran bare, 127 hooked).
+    if path is not None and not all(shutil.which(words[0], path=path) for words in split):
         return Verdict.UNKNOWN
     if cwd is not None and names_a_link_or_an_outside_path((w for words in split for w in words[1:]), cwd):
         return Verdict.UNKNOWN
@@ -98,4 +105,5 @@ def session_verdict(event: Mapping[str, object], command: str, rewritten: str,
     except OSError:
         host_cwd = None
     rules = load_rules(cwd if isinstance(cwd, str) else "", environ, host_argv(environ), host_cwd)
-    return host_verdict(command, rewritten, event.get("permission_mode"), rules, cwd if isinstance(cwd, str) else "")
+    return host_verdict(command, rewritten, event.get("permission_mode"), rules, cwd if isinstance(cwd, str) else "",
+                        environ.get("PATH") or "")
