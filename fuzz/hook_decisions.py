@@ -143,11 +143,18 @@ class Host:
     """A stand-in process whose command line is Claude Code's (the hook reads it through CLAUDE_PID)."""
 
     def __init__(self, argv: list[str]) -> None:
-        self.process = subprocess.Popen(["bash", "-c", "sleep 600; :", "claude", *argv])
+        # `read` is a builtin: no child to outlive the stand-in and hold our stdout open
+        self.process = subprocess.Popen(["bash", "-c", "read -r _", "claude", *argv], stdin=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cmdline = Path(f"/proc/{self.process.pid}/cmdline")
+        while not cmdline.read_bytes().startswith(b"bash\0"):  # until the exec: before it, our own argv
+            time.sleep(0.001)
 
     def close(self) -> None:
         self.process.kill()
         self.process.wait()
+        if self.process.stdin is not None:
+            self.process.stdin.close()
 
 
 def hook_answer(case: Case, base: Path, host: str = "claude-code") -> tuple[dict[str, Any] | None, dict[str, str],
@@ -217,7 +224,8 @@ def suspect(case: Case) -> str | None:
             return f"a deny/ask rule names a part's command: {rule} (seen: quoted spellings still match)"
     if case.mode == "plan":
         return "plan mode runs nothing"
-    if re.search(r"[<>$`~*?\[\]{}()\\#!]", case.command):
+    unquoted = re.sub(r"'[^']*'|\"[^\"$`\\]*\"|(?<!\S)2>&1(?!\S)", "q", case.command)
+    if re.search(r"[<>$`~*?\[\]{}()\\#!]", unquoted):
         return "a shape the host checks beyond its rules (redirection, expansion, glob, subshell)"
     return None
 
@@ -257,11 +265,10 @@ def _shape(case: Case) -> str:
 
 
 def claude_side_by_side(cases: list[Case], base: Path) -> tuple[int, list[str]]:
-    from test_host_claude_code import Case as HostCase
-    from test_host_claude_code import _run
-
     from host_binaries import NODE_BIN
     from hosts.anthropic_mock import MockAnthropic
+    from test_host_claude_code import Case as HostCase
+    from test_host_claude_code import _run
 
     findings: list[str] = []
     mock = MockAnthropic(max_requests=20 * len(cases) + 20, lifetime=60 * len(cases) + 60).start()

@@ -270,3 +270,9 @@ def test_a_command_that_is_no_program_on_path_is_left_to_the_host() -> None:
     assert host_verdict("greet", REWRITTEN, "bypassPermissions", _rules(), None, path) is Verdict.UNKNOWN
     assert host_verdict("printf x | ll", REWRITTEN, "bypassPermissions", _rules(), None, path) is Verdict.UNKNOWN
     assert host_verdict("printf x", REWRITTEN, "bypassPermissions", _rules(), None, "") is Verdict.UNKNOWN
+
+
+@pytest.mark.parametrize("command", ["grep x", "printf x | grep x", "rg x", "find x"])
+def test_the_host_shells_own_functions_are_left_to_it(command: str) -> None:
+    # seen: `type -t grep rg find` in the host's shell: function; a rewrite would run other programs
+    assert split_command(command) is None

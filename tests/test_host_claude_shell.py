@@ -12,14 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_host_claude_code import BYPASS, Case, _claude, _run
 from tests.hosts.anthropic_mock import MockAnthropic
+from tests.test_host_claude_code import BYPASS, Case, _claude, _run
 
 BASHRC = "alias ll='ls -a'\nalias ls='ls -a'\ngreet() { printf 'RAN%s\\n' OK; }\n"
 CASES = [
     Case("shell-function", "greet", BYPASS, bashrc=BASHRC),           # seen: RANOK bare, 127 hooked
     Case("shell-alias", "ll", BYPASS, bashrc=BASHRC),                 # seen: the listing bare, 127 hooked
     Case("shell-not-found", "nosuchcmd_zz x", BYPASS, bashrc=BASHRC),  # seen: "/bin/bash: line 1" vs "bash: line 1"
+    Case("shell-host-grep", "grep", BYPASS),  # the host's grep is a function (ugrep): seen GNU grep's usage hooked
     pytest.param(Case("shell-alias-shadows", "ls", BYPASS, bashrc=BASHRC),
                  marks=pytest.mark.xfail(strict=True, reason="an alias shadowing a program on PATH: the rewrite's "
                                                              "fresh bash -c runs the program, the host the alias")),

@@ -21,6 +21,9 @@ HOST_INSPECTED = frozenset({
     "builtin", "command", "xargs", "env", "sudo", "su", "nohup", "time", "timeout", "nice", "find", "sed",
     "awk", "tee", "mv", "cp", "ln", "rm", "rmdir", "mkdir", "chmod", "chown", "dd", "bash", "sh", "zsh",
     "dash", "fish", "ssh", "kill", "pkill", "killall", "shutdown", "reboot",
+    # functions of the host's own shell, running its bundled tools (seen: `type -t grep rg find`): a
+    # rewrite's fresh `bash -c` would run other programs (seen: GNU grep's usage text instead of ugrep's)
+    "grep", "rg",
     # shell keywords: a loop or a test is not a simple command, whatever `;` splits it into
     "for", "while", "until", "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "select",
     "function", "coproc",
