@@ -272,7 +272,8 @@ def test_a_command_that_is_no_program_on_path_is_left_to_the_host() -> None:
     assert host_verdict("printf x", REWRITTEN, "bypassPermissions", _rules(), None, "") is Verdict.UNKNOWN
 
 
-@pytest.mark.parametrize("command", ["grep x", "printf x | grep x", "rg x", "find x"])
+@pytest.mark.parametrize("command", ["grep x", "printf x | grep x", "rg x", "find x",
+                                     "printf x '2'>&1", 'printf x "2">&1'])  # a quoted 2 is a word, not an fd
 def test_the_host_shells_own_functions_are_left_to_it(command: str) -> None:
     # seen: `type -t grep rg find` in the host's shell: function; a rewrite would run other programs
     assert split_command(command) is None

@@ -3,7 +3,7 @@ snapshot of ~/.bashrc); textclean's rewrite runs it in a fresh ``bash -c``. Foun
 fuzz/hook_decisions.py (issue 36's red team): with the hooks a command must run exactly as without them,
 so the hook leaves alone a command whose name is no program on PATH. An alias that shadows a program
 (``alias ls='ls -a'``) still changes what runs: a known difference, xfail until the rewrite keeps the
-user's shell.
+user's shell. And the host merges stdout and stderr in the order written: so must the rewrite.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ CASES = [
     Case("shell-alias", "ll", BYPASS, bashrc=BASHRC),                 # seen: the listing bare, 127 hooked
     Case("shell-not-found", "nosuchcmd_zz x", BYPASS, bashrc=BASHRC),  # seen: "/bin/bash: line 1" vs "bash: line 1"
     Case("shell-host-grep", "grep", BYPASS),  # the host's grep is a function (ugrep): seen GNU grep's usage hooked
+    # the host merges stdout and stderr in the order written: seen "a b error" hooked, "a error b" bare
+    Case("stream-order", "printf 'a\\n'; ls missing_zz; printf 'b\\n'", BYPASS),
     pytest.param(Case("shell-alias-shadows", "ls", BYPASS, bashrc=BASHRC),
                  marks=pytest.mark.xfail(strict=True, reason="an alias shadowing a program on PATH: the rewrite's "
                                                              "fresh bash -c runs the program, the host the alias")),

@@ -63,7 +63,7 @@ def split_command(command: str) -> list[list[str]] | None:
             parts.append([])
             index += len(operator)
             continue
-        if char == ">" and word == ["2"] and command.startswith(">&1", index):
+        if char == ">" and word == ["2"] and command[index - 1] == "2" and command.startswith(">&1", index):
             after = command[index + 3:index + 4]
             if after in ("", " ", "\t", "\n", ";", "|", "&"):
                 word = None  # `2>&1` only: no file is written

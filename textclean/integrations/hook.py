@@ -213,7 +213,9 @@ def rewrite_output(host: str, event: Any, *, run_options: Sequence[str] = (),
         wrapped = wrap_command(command, options=[*run_options, "--one-stream", "--tty-passthrough"],
                                shell=login_shell() or "bash")
     else:
-        wrapped = wrap_command(command, options=run_options)
+        # Claude Code hands the model stdout and stderr merged in the order written (seen: `printf 'a\\n';
+        # ls missing; printf 'b\\n'` reads a, the error, b): so does the rewrite.
+        wrapped = wrap_command(command, options=[*run_options, "--one-stream"])
     specific: dict[str, Any] = {"hookEventName": PRE_TOOL_USE}
     if host == "codex":
         from textclean.integrations.codex_policy import rewrite_allowed
