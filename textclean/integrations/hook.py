@@ -8,7 +8,7 @@ events; ``hook_event_name`` tells them apart.
 reaches the model cleaned whether it succeeds or fails::
 
     {"hookSpecificOutput": {"hookEventName": "PreToolUse", ["permissionDecision": "allow",]
-                            "updatedInput": {..., "command": "textclean run -- bash -c '<command>'"}}}
+                            "updatedInput": {..., "command": "textclean run --one-stream -- bash -c '<command>'"}}}
 
 The command is quoted whole (``shlex.quote``) and run by ``bash -c``, so quotes, heredocs, pipes and
 ``&&`` run as written; ``updatedInput`` is the event's ``tool_input`` with only ``command`` changed.
