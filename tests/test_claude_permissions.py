@@ -234,3 +234,46 @@ def test_the_host_argv_is_read_through_proc() -> None:
     assert argv is not None and argv[-2:] == ["--disallowedTools", "Bash(printf:*)"]
     assert parse_command_line(argv).disallowed == ["Bash(printf:*)"]
     assert os.path.basename(argv[0]).startswith("python")
+
+
+# Found by fuzz/hook_decisions.py (issue 36's red team), each seen in Claude Code 2.1.332: the host
+# matches deny and ask rules on the command with its quotes left out, so a quoted spelling must not
+# slip past them through the rewrite.
+@pytest.mark.parametrize(("command", "rules"), [
+    ("'printf' 'RAN%s\\n' OK", _rules(deny=("Bash(printf:*)",))),      # seen: bare denied, hooked ran
+    ("pr'intf' 'RAN%s\\n' OK", _rules(deny=("Bash(printf:*)",))),      # seen: the same
+    ("\"printf\" 'RAN%s\\n' OK", _rules(ask=("Bash(printf:*)",))),     # seen: bare asked, hooked ran
+    ("printf 'RAN%s\\n' OK", _rules(deny=("Bash(printf RAN*)",))),     # seen: bare denied, hooked ran
+    ("printf 'a b'", _rules(deny=("Bash(printf a b)",))),
+    ("ls -a", _rules(ask=("Bash(l* --force)",))),                      # any rule about the command
+])
+def test_a_quoted_spelling_does_not_slip_past_deny_and_ask_rules(command: str, rules: Rules) -> None:
+    assert host_verdict(command, REWRITTEN, "bypassPermissions", rules) is Verdict.UNKNOWN
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u200b", "\u2003", "\u2028", "\ufeff"])
+def test_unicode_spaces_are_left_to_the_host(space: str) -> None:
+    # seen: with `Bash(printf:*)` allowed the host refuses "Contains Unicode whitespace" (NBSP, ZWSP)
+    command = f"printf 'RAN%s\\n' OK 'a{space}b'"
+    assert split_command(command) is None
+    assert host_verdict(command, REWRITTEN, "default", _rules(allow=("Bash(printf:*)",))) is Verdict.UNKNOWN
+
+
+def test_plain_unicode_still_splits() -> None:
+    assert split_command("printf 'RAN%s\\n' OK '\u00e9'") == [["printf", "RAN%s\\n", "OK", "\u00e9"]]
+
+
+def test_a_command_that_is_no_program_on_path_is_left_to_the_host() -> None:
+    # seen: the host runs `greet` (a ~/.bashrc function) and `ll` (an alias); the rewrite's bash -c cannot
+    path = "/usr/bin:/bin"
+    assert host_verdict("printf x && ls -a", REWRITTEN, "bypassPermissions", _rules(), None, path) is Verdict.BYPASS
+    assert host_verdict("greet", REWRITTEN, "bypassPermissions", _rules(), None, path) is Verdict.UNKNOWN
+    assert host_verdict("printf x | ll", REWRITTEN, "bypassPermissions", _rules(), None, path) is Verdict.UNKNOWN
+    assert host_verdict("printf x", REWRITTEN, "bypassPermissions", _rules(), None, "") is Verdict.UNKNOWN
+
+
+@pytest.mark.parametrize("command", ["grep x", "printf x | grep x", "rg x", "find x",
+                                     "printf x '2'>&1", 'printf x "2">&1'])  # a quoted 2 is a word, not an fd
+def test_the_host_shells_own_functions_are_left_to_it(command: str) -> None:
+    # seen: `type -t grep rg find` in the host's shell: function; a rewrite would run other programs
+    assert split_command(command) is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import subprocess
 import sys
 from pathlib import Path
@@ -44,7 +45,8 @@ def test_never_without_rules_rewrites_with_allow(tmp_path: Path) -> None:
     output = answer["hookSpecificOutput"]
     assert isinstance(output, dict)
     assert output["permissionDecision"] == "allow"  # Codex applies updatedInput only beside allow
-    assert output["updatedInput"]["command"].endswith(" run --one-stream --tty-passthrough -- bash -c 'make test'")
+    shell = pwd.getpwuid(os.getuid()).pw_shell  # Codex's own shell, by its path (seen: "/bin/bash: line 1")
+    assert output["updatedInput"]["command"].endswith(f" run --one-stream --tty-passthrough -- {shell} -c 'make test'")
 
 
 @pytest.mark.parametrize("mode", ["default", "acceptEdits", "plan", "", "dontAsk"])

@@ -233,7 +233,7 @@ def test_the_rewrite_keeps_the_rest_of_the_tool_input() -> None:
     assert specific["hookEventName"] == "PreToolUse"
     updated = specific["updatedInput"]
     assert updated["description"] == "run it" and updated["timeout"] == 120000
-    assert updated["command"] == wrap_command("ls -la")
+    assert updated["command"] == wrap_command("ls -la", options=["--one-stream"])
 
 
 def test_claude_code_rewrites_only_where_the_host_runs_the_command(tmp_path: Path) -> None:
@@ -249,7 +249,7 @@ def test_claude_code_rewrites_only_where_the_host_runs_the_command(tmp_path: Pat
         if not proc.stdout:
             return None
         specific = json.loads(proc.stdout)["hookSpecificOutput"]
-        assert specific["updatedInput"]["command"] == wrap_command(command)
+        assert specific["updatedInput"]["command"] == wrap_command(command, options=["--one-stream"])
         return specific.get("permissionDecision", "rewrite, no decision")
 
     assert answer() is None  # the host asks, or runs a read-only command by itself
@@ -330,6 +330,6 @@ def test_the_hooks_gate_options_go_on_to_textclean_run() -> None:
     command = "printf '\\033[32mok\\033[0m\\n'"  # too short for the default min_tokens
     proc = _bypass(command, "--min-tokens", "0")
     rewritten = json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
-    assert " run --min-tokens 0 -- bash -c " in rewritten
+    assert " run --min-tokens 0 --one-stream -- bash -c " in rewritten
     wrapped = subprocess.run(["bash", "-c", rewritten], capture_output=True, timeout=60, cwd=ROOT)
     assert (wrapped.returncode, wrapped.stdout) == (0, b"ok\n")

@@ -51,6 +51,7 @@ class Case:
     rewrites: bool = False
     mcp_fails: bool | None = None  # an MCP tool call (tests/hosts/mcp_noisy.py) instead of Bash
     link: bool = False  # the project holds `link`, a symlink to /etc/hostname
+    bashrc: str = ""  # the user's ~/.bashrc (the host runs commands with its aliases and functions)
 
 
 def _matrix() -> list[Case]:
@@ -112,6 +113,11 @@ def _matrix() -> list[Case]:
         Case("default-allow-symlink", "touch ran_marker && cat link", user={"allow": [*ALLOW_ALL_PARTS, "Bash(cat:*)"]},
              link=True),
         Case("default-allow-redirect", "touch ran_marker && printf 'RAN%s\\n' OK > out.txt", user=allow),
+        # quoted spellings the host still matches its deny and ask rules on, and a unicode space it asks about
+        Case("bypass-quotedname-deny", "'printf' 'RAN%s\\n' OK", BYPASS, user={"deny": ["Bash(printf:*)"]}),
+        Case("bypass-midquote-ask", "pr'intf' 'RAN%s\\n' OK", BYPASS, local={"ask": ["Bash(printf:*)"]}),
+        Case("bypass-quotedarg-denywildcard", "printf 'RAN%s\\n' OK", BYPASS, user={"deny": ["Bash(printf RAN*)"]}),
+        Case("default-allow-unicodespace", "printf 'RAN%s\\n' OK 'a\u00a0b'", user={"allow": ["Bash(printf:*)"]}),
     ]
 
 
@@ -159,6 +165,8 @@ def _run(claude: Path, mock: MockAnthropic, case: Case, hooked: bool, base: Path
     (project / "RANOK").write_text("")  # `ls -a` prints RANOK when it runs
     if case.link:
         (project / "link").symlink_to("/etc/hostname")
+    if case.bashrc:
+        (home / ".bashrc").write_text(case.bashrc)
     _write(home / ".claude" / "settings.json", case.user, _hooks() if hooked else None)
     _write(project / ".claude" / "settings.json", case.project)
     _write(project / ".claude" / "settings.local.json", case.local)

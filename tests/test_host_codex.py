@@ -247,3 +247,15 @@ def test_hooks_trusted_once_run_without_the_bypass_flag(tmp_path: Path) -> None:
     assert "hook: PreToolUse Completed" in proc.stderr
     assert outputs and "Process exited with code 0" in outputs[0]
     assert "\x1b" not in outputs[0] and "\r" not in outputs[0] and "result: 5 passed" in outputs[0]
+
+
+def test_a_shell_error_reads_as_without_the_hooks(tmp_path: Path) -> None:
+    """Found by fuzz/hook_decisions.py: the rewrite ran ``bash -c`` where Codex runs its shell by path,
+    so every shell error read "bash: line 1: ..." instead of "/bin/bash: line 1: ..."."""
+    codex_binary()
+    command = ("nosuchcmd_zz x; echo done", {})
+    without = run_codex(tmp_path / "without", command, [], None, False)
+    with_ = run_codex(tmp_path / "with", command, [], None, True)
+    assert "hook: PreToolUse" in with_.stderr
+    assert "nosuchcmd_zz: command not found" in without.output
+    assert (with_.exit_code, with_.output) == (without.exit_code, without.output)

@@ -21,6 +21,9 @@ HOST_INSPECTED = frozenset({
     "builtin", "command", "xargs", "env", "sudo", "su", "nohup", "time", "timeout", "nice", "find", "sed",
     "awk", "tee", "mv", "cp", "ln", "rm", "rmdir", "mkdir", "chmod", "chown", "dd", "bash", "sh", "zsh",
     "dash", "fish", "ssh", "kill", "pkill", "killall", "shutdown", "reboot",
+    # functions of the host's own shell, running its bundled tools (seen: `type -t grep rg find`): a
+    # rewrite's fresh `bash -c` would run other programs (seen: GNU grep's usage text instead of ugrep's)
+    "grep", "rg",
     # shell keywords: a loop or a test is not a simple command, whatever `;` splits it into
     "for", "while", "until", "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "select",
     "function", "coproc",
@@ -34,6 +37,8 @@ def split_command(command: str) -> list[list[str]] | None:
     """The simple commands of ``command`` (each a list of its words, quotes removed), split at
     ``&&``, ``||``, ``;``, ``|`` and newlines; None when the command holds anything else or any shape
     Claude Code checks beyond its rules (see the module's docstring)."""
+    if any(not char.isprintable() and char not in " \t\n" for char in command):
+        return None  # unicode spaces and format characters, quoted or not (seen: the host asks)
     parts: list[list[str]] = [[]]
     word: list[str] | None = None
     index = 0
@@ -58,7 +63,7 @@ def split_command(command: str) -> list[list[str]] | None:
             parts.append([])
             index += len(operator)
             continue
-        if char == ">" and word == ["2"] and command.startswith(">&1", index):
+        if char == ">" and word == ["2"] and command[index - 1] == "2" and command.startswith(">&1", index):
             after = command[index + 3:index + 4]
             if after in ("", " ", "\t", "\n", ";", "|", "&"):
                 word = None  # `2>&1` only: no file is written

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import enum
 import os
+import re
+import shutil
 from collections.abc import Iterable, Mapping
 
 from textclean.integrations.claude_commands import (
@@ -26,11 +28,26 @@ from textclean.integrations.claude_commands import (
     split_command,
     without_fd_dup,
 )
-from textclean.integrations.claude_rules import Match, Rule, Rules, host_argv, load_rules, match_rule
+from textclean.integrations.claude_rules import Match, Rule, RuleKind, Rules, host_argv, load_rules, match_rule
 
 
 def _any_match(rules: Iterable[Rule], commands: Iterable[str]) -> bool:
     return any(match_rule(rule, command) is not Match.NO for rule in rules for command in commands)
+
+
+def _names_a_command(rules: Iterable[Rule], names: Iterable[str]) -> bool:
+    """Whether a rule's first word (quotes left out, ``*`` any text) is one of ``names``, the commands
+    run: the host matches deny and ask rules on more spellings than :func:`match_rule` knows (seen:
+    ``Bash(printf:*)`` denies ``'printf' x`` and ``pr'intf' x``), so any rule about a command counts."""
+    names = set(names)
+    for rule in rules:
+        if rule.kind not in (RuleKind.EXACT, RuleKind.PREFIX, RuleKind.WILDCARD):
+            continue
+        head = (rule.content.replace("'", "").replace('"', "").split() or [""])[0]
+        pattern = re.compile(".*".join(re.escape(piece) for piece in head.split("*")), re.DOTALL)
+        if any(pattern.fullmatch(name) for name in names):
+            return True
+    return False
 
 
 class Verdict(enum.Enum):
@@ -41,21 +58,31 @@ class Verdict(enum.Enum):
     UNKNOWN = "unknown"  # anything else: the host decides on the command as written
 
 
-def host_verdict(command: str, rewritten: str, mode: object, rules: Rules, cwd: str | None = None) -> Verdict:
+def host_verdict(command: str, rewritten: str, mode: object, rules: Rules, cwd: str | None = None,
+                 path: str | None = None) -> Verdict:
     """Whether Claude Code is known to run ``command`` unasked in permission ``mode``, and to run
     ``rewritten`` (the command it will check in its place) just the same; ``cwd``: the session's
-    directory, whose symlinks the words must not name (None: not checked, for tests of the rules)."""
+    directory, whose symlinks the words must not name; ``path``: the ``PATH`` every part's command must
+    be a program on (None: neither is checked, for tests of the rules)."""
     if not rules.complete:
         return Verdict.UNKNOWN
     parts = part_texts(command)
     split = split_command(command)
     if parts is None or split is None:
         return Verdict.UNKNOWN
+    # The host runs a command in a shell holding the user's aliases and functions (its snapshot of
+    # ~/.bashrc); the rewrite's fresh `bash -c` has none (seen: `ll`, a function: ran bare, 127 hooked).
+    if path is not None and not all(shutil.which(words[0], path=path) for words in split):
+        return Verdict.UNKNOWN
     if cwd is not None and names_a_link_or_an_outside_path((w for words in split for w in words[1:]), cwd):
         return Verdict.UNKNOWN
     # The host may match a part with its `2>&1` left out; and it matches the rewritten command too.
-    checked = [*parts, *(without_fd_dup(part) for part in parts), command, rewritten]
+    # ... and with its quotes left out (seen: `Bash(printf RAN*)` denies `printf 'RAN%s\\n' OK`).
+    checked = [*parts, *(without_fd_dup(part) for part in parts), *(" ".join(words) for words in split),
+               command, rewritten]
     if _any_match(rules.deny, checked) or _any_match(rules.ask, checked):
+        return Verdict.UNKNOWN
+    if _names_a_command([*rules.deny, *rules.ask], (words[0] for words in split)):
         return Verdict.UNKNOWN
     if mode == "bypassPermissions":
         return Verdict.BYPASS
@@ -78,4 +105,5 @@ def session_verdict(event: Mapping[str, object], command: str, rewritten: str,
     except OSError:
         host_cwd = None
     rules = load_rules(cwd if isinstance(cwd, str) else "", environ, host_argv(environ), host_cwd)
-    return host_verdict(command, rewritten, event.get("permission_mode"), rules, cwd if isinstance(cwd, str) else "")
+    return host_verdict(command, rewritten, event.get("permission_mode"), rules, cwd if isinstance(cwd, str) else "",
+                        environ.get("PATH") or "")

@@ -112,10 +112,22 @@ def loaded_rule_strings(dirs: Iterable[Path]) -> set[str] | None:
     return strings
 
 
+def login_shell() -> str | None:
+    """The shell Codex runs a command in (the user's login shell from the password database, not
+    ``$SHELL``: seen ignored), when it is bash; None otherwise (the rewrite would change the shell)."""
+    import pwd
+
+    try:
+        shell = pwd.getpwuid(os.getuid()).pw_shell
+    except KeyError:
+        return None
+    return shell if os.path.isabs(shell) and os.path.basename(shell) == "bash" else None
+
+
 def rewrite_allowed(event: Mapping[str, Any], command: str, rewritten: str,
                     environ: Mapping[str, str] | None = None) -> bool:
     """Whether Codex runs ``rewritten`` exactly where and as it runs ``command`` (module docstring)."""
-    if event.get("permission_mode") != NEVER_ASKS:
+    if event.get("permission_mode") != NEVER_ASKS or login_shell() is None:
         return False
     environ = os.environ if environ is None else environ
     words = command_words(command)

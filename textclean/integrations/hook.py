@@ -8,7 +8,7 @@ events; ``hook_event_name`` tells them apart.
 reaches the model cleaned whether it succeeds or fails::
 
     {"hookSpecificOutput": {"hookEventName": "PreToolUse", ["permissionDecision": "allow",]
-                            "updatedInput": {..., "command": "textclean run -- bash -c '<command>'"}}}
+                            "updatedInput": {..., "command": "textclean run --one-stream -- bash -c '<command>'"}}}
 
 The command is quoted whole (``shlex.quote``) and run by ``bash -c``, so quotes, heredocs, pipes and
 ``&&`` run as written; ``updatedInput`` is the event's ``tool_input`` with only ``command`` changed.
@@ -184,10 +184,10 @@ def under_textclean(command: str) -> bool:
     return _UNDER_TEXTCLEAN.match(command) is not None
 
 
-def wrap_command(command: str, program: str | None = None, options: Sequence[str] = ()) -> str:
-    """``command`` run by ``bash -c`` under ``textclean run [options]``: the same words, quoted whole."""
+def wrap_command(command: str, program: str | None = None, options: Sequence[str] = (), shell: str = "bash") -> str:
+    """``command`` run by ``<shell> -c`` under ``textclean run [options]``: the same words, quoted whole."""
     given = "".join(f" {shlex.quote(option)}" for option in options)
-    return f"{program or textclean_command()} run{given} -- bash -c {shlex.quote(command)}"
+    return f"{program or textclean_command()} run{given} -- {shlex.quote(shell)} -c {shlex.quote(command)}"
 
 
 def rewrite_output(host: str, event: Any, *, run_options: Sequence[str] = (),
@@ -205,11 +205,17 @@ def rewrite_output(host: str, event: Any, *, run_options: Sequence[str] = (),
     if not command.strip() or under_textclean(command) or tool_input.get("run_in_background") is True:
         return None
     if host == "codex":
+        from textclean.integrations.codex_policy import login_shell
+
         # Codex's shell tool hands the model stdout and stderr merged in the order written, and may give the
         # command a PTY to talk with (its `tty` argument, which the hook does not see): so does the rewrite.
-        wrapped = wrap_command(command, options=[*run_options, "--one-stream", "--tty-passthrough"])
+        # The shell is Codex's own, by the same path (seen: its errors read "/bin/bash: line 1: ...").
+        wrapped = wrap_command(command, options=[*run_options, "--one-stream", "--tty-passthrough"],
+                               shell=login_shell() or "bash")
     else:
-        wrapped = wrap_command(command, options=run_options)
+        # Claude Code hands the model stdout and stderr merged in the order written (seen: `printf 'a\\n';
+        # ls missing; printf 'b\\n'` reads a, the error, b): so does the rewrite.
+        wrapped = wrap_command(command, options=[*run_options, "--one-stream"])
     specific: dict[str, Any] = {"hookEventName": PRE_TOOL_USE}
     if host == "codex":
         from textclean.integrations.codex_policy import rewrite_allowed

@@ -1,0 +1,43 @@
+"""The real Claude Code runs a Bash command in a shell holding the user's aliases and functions (its
+snapshot of ~/.bashrc); textclean's rewrite runs it in a fresh ``bash -c``. Found by
+fuzz/hook_decisions.py (issue 36's red team): with the hooks a command must run exactly as without them,
+so the hook leaves alone a command whose name is no program on PATH. An alias that shadows a program
+(``alias ls='ls -a'``) still changes what runs: a known difference, xfail until the rewrite keeps the
+user's shell. And the host merges stdout and stderr in the order written: so must the rewrite.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.hosts.anthropic_mock import MockAnthropic
+from tests.test_host_claude_code import BYPASS, Case, _claude, _run
+
+BASHRC = "alias ll='ls -a'\nalias ls='ls -a'\ngreet() { printf 'RAN%s\\n' OK; }\n"
+CASES = [
+    Case("shell-function", "greet", BYPASS, bashrc=BASHRC),           # seen: RANOK bare, 127 hooked
+    Case("shell-alias", "ll", BYPASS, bashrc=BASHRC),                 # seen: the listing bare, 127 hooked
+    Case("shell-not-found", "nosuchcmd_zz x", BYPASS, bashrc=BASHRC),  # seen: "/bin/bash: line 1" vs "bash: line 1"
+    Case("shell-host-grep", "grep", BYPASS),  # the host's grep is a function (ugrep): seen GNU grep's usage hooked
+    # the host merges stdout and stderr in the order written: seen "a b error" hooked, "a error b" bare
+    Case("stream-order", "printf 'a\\n'; ls missing_zz; printf 'b\\n'", BYPASS),
+    pytest.param(Case("shell-alias-shadows", "ls", BYPASS, bashrc=BASHRC),
+                 marks=pytest.mark.xfail(strict=True, reason="an alias shadowing a program on PATH: the rewrite's "
+                                                             "fresh bash -c runs the program, the host the alias")),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_the_model_reads_what_it_reads_without_the_hooks(case: Case, tmp_path: Path) -> None:
+    claude = _claude()
+    mock = MockAnthropic(max_requests=40, lifetime=300).start()
+    try:
+        hooked = _run(claude, mock, case, True, tmp_path)
+        bare = _run(claude, mock, case, False, tmp_path)
+    finally:
+        mock.stop()
+    assert len(bare.results) == len(hooked.results) == 1, (bare.stdout, hooked.stdout)
+    got, want = hooked.results[0], bare.results[0]
+    assert (got.is_error, got.text.replace("/hooked/", "/bare/")) == (want.is_error, want.text)
