@@ -204,26 +204,22 @@ def rewrite_output(host: str, event: Any, *, run_options: Sequence[str] = (),
     command = tool_input["command"]
     if not command.strip() or under_textclean(command) or tool_input.get("run_in_background") is True:
         return None
+    specific: dict[str, Any] = {"hookEventName": PRE_TOOL_USE}
     if host == "codex":
-        from textclean.integrations.codex_policy import login_shell
+        from textclean.integrations.codex_policy import login_shell, rewrite_allowed
 
         # Codex's shell tool hands the model stdout and stderr merged in the order written, and may give the
         # command a PTY to talk with (its `tty` argument, which the hook does not see): so does the rewrite.
         # The shell is Codex's own, by the same path (seen: its errors read "/bin/bash: line 1: ...").
         wrapped = wrap_command(command, options=[*run_options, "--one-stream", "--tty-passthrough"],
                                shell=login_shell() or "bash")
-    else:
-        # Claude Code hands the model stdout and stderr merged in the order written (seen: `printf 'a\\n';
-        # ls missing; printf 'b\\n'` reads a, the error, b): so does the rewrite.
-        wrapped = wrap_command(command, options=[*run_options, "--one-stream"])
-    specific: dict[str, Any] = {"hookEventName": PRE_TOOL_USE}
-    if host == "codex":
-        from textclean.integrations.codex_policy import rewrite_allowed
-
         if not rewrite_allowed(event, command, wrapped):
             return None  # Codex decides on the command as written
         specific["permissionDecision"] = "allow"  # Codex applies updatedInput only beside "allow"
     else:
+        # Claude Code hands the model stdout and stderr merged in the order written (seen: `printf 'a\\n';
+        # ls missing; printf 'b\\n'` reads a, the error, b): so does the rewrite.
+        wrapped = wrap_command(command, options=[*run_options, "--one-stream"])
         verdict = session_verdict(event, command, wrapped, env)
         if verdict is Verdict.UNKNOWN:
             return None  # the host decides on the command as written
