@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from textclean.integrations.claude_commands import part_texts, split_command
+from textclean.integrations.claude_commands import part_texts, shell_defined_names, split_command
 from textclean.integrations.claude_permissions import Verdict, host_verdict
 from textclean.integrations.claude_rules import (
     Match,
@@ -277,3 +277,23 @@ def test_a_command_that_is_no_program_on_path_is_left_to_the_host() -> None:
 def test_the_host_shells_own_functions_are_left_to_it(command: str) -> None:
     # seen: `type -t grep rg find` in the host's shell: function; a rewrite would run other programs
     assert split_command(command) is None
+
+
+def test_an_alias_or_function_of_the_hosts_shell_is_unknown(tmp_path: Path) -> None:
+    """The host runs a command in its shell snapshot (aliases and functions), the rewrite in a fresh bash:
+    a name defined there, in the snapshot (as 2.1.332 writes it) or a start-up file, is never rewritten."""
+    snapshots = tmp_path / "config" / "shell-snapshots"
+    snapshots.mkdir(parents=True)
+    (snapshots / "snapshot-bash-1-x.sh").write_text("alias -- ll='ls -a'\ngreet () \n{\n    echo hi\n}\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text("if true; then\n    alias ls='ls --color=auto'\nfi\nmk() { mkdir -p \"$1\"; }\n")
+    names = shell_defined_names([str(tmp_path / "config")], str(home))
+    assert {"ll", "greet", "ls", "mk"} <= names and "if" not in names and "echo" not in names
+    rules = load_rules(str(tmp_path), {"HOME": str(tmp_path / "empty")}, ["claude"])
+    assert rules.complete
+    for command in ("ll", "greet", "ls -la", "printf x && ls"):
+        assert host_verdict(command, f"textclean run -- bash -c '{command}'", "bypassPermissions", rules,
+                            shell_names=names) is Verdict.UNKNOWN, command
+    assert host_verdict("printf x", "textclean run -- bash -c 'printf x'", "bypassPermissions", rules,
+                        shell_names=names) is Verdict.BYPASS

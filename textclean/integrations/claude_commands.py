@@ -152,3 +152,45 @@ def names_a_link_or_an_outside_path(words: Iterable[str], cwd: str) -> bool:
             if os.path.lexists(path) and os.path.commonpath([root, os.path.realpath(path)]) != root:
                 return True
     return False
+
+
+# A line of a shell file that defines a name: `alias -- ll='ls -a'` (or `alias ll=...`), `greet () ` as
+# `declare -f` prints a function (or `greet() {`), or `function greet`; indented too (inside an `if`).
+_DEFINED_NAME = re.compile(
+    rb"^[ \t]*(?:alias\s+(?:-\S+\s+)*([^\s=]+)=|([^\s()=#$]+)\s*\(\)|function\s+([^\s()]+))", re.MULTILINE)
+#: The user's shell start-up files, which Claude Code's shell snapshot is made from (it may not exist yet
+#: at a session's first command): read as text, never run.
+SHELL_START_FILES = (".bashrc", ".bash_aliases", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile",
+                     ".zshenv")
+
+
+def _names_in(path: str, names: set[str]) -> None:
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(4 * 1024 * 1024)
+    except OSError:
+        return
+    for match in _DEFINED_NAME.finditer(text):
+        name = next(group for group in match.groups() if group is not None)
+        names.add(name.decode("utf-8", "surrogateescape"))
+
+
+def shell_defined_names(claude_dirs: Iterable[str], home: str | None = None) -> frozenset[str]:
+    """The aliases and functions Claude Code's shell may define. It runs every command after sourcing a
+    snapshot of the user's shell (``<config dir>/shell-snapshots/snapshot-*.sh``, kept while a session
+    lives), so a name defined there runs there, not in a rewrite's fresh ``bash -c`` (seen in 2.1.332:
+    ``alias ls='ls -a'`` lists dot files bare and not hooked). Every session's snapshot counts, and so do
+    the names written in ``home``'s start-up files. A name defined only in a file those source is not seen."""
+    names: set[str] = set()
+    for directory in claude_dirs:
+        try:
+            entries = os.scandir(os.path.join(directory, "shell-snapshots"))
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                if entry.name.startswith("snapshot-"):
+                    _names_in(entry.path, names)
+    for name in SHELL_START_FILES if home else ():
+        _names_in(os.path.join(home or "", name), names)
+    return frozenset(names)

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from textclean.integrations.claude_commands import (
     names_a_link_or_an_outside_path,
     part_texts,
+    shell_defined_names,
     split_command,
     without_fd_dup,
 )
@@ -59,11 +60,12 @@ class Verdict(enum.Enum):
 
 
 def host_verdict(command: str, rewritten: str, mode: object, rules: Rules, cwd: str | None = None,
-                 path: str | None = None) -> Verdict:
+                 path: str | None = None, shell_names: frozenset[str] = frozenset()) -> Verdict:
     """Whether Claude Code is known to run ``command`` unasked in permission ``mode``, and to run
     ``rewritten`` (the command it will check in its place) just the same; ``cwd``: the session's
     directory, whose symlinks the words must not name; ``path``: the ``PATH`` every part's command must
-    be a program on (None: neither is checked, for tests of the rules)."""
+    be a program on (None: neither is checked, for tests of the rules); ``shell_names``: the aliases and
+    functions of the host's shell, which no part's command may be."""
     if not rules.complete:
         return Verdict.UNKNOWN
     parts = part_texts(command)
@@ -73,6 +75,9 @@ def host_verdict(command: str, rewritten: str, mode: object, rules: Rules, cwd: 
     # The host runs a command in a shell holding the user's aliases and functions (its snapshot of
     # ~/.bashrc); the rewrite's fresh `bash -c` has none (seen: `ll`, a function: ran bare, 127 hooked).
     if path is not None and not all(shutil.which(words[0], path=path) for words in split):
+        return Verdict.UNKNOWN
+    # ... and an alias or function of that shell may shadow a program (seen: `alias ls='ls -a'`).
+    if any(words[0] in shell_names for words in split):
         return Verdict.UNKNOWN
     if cwd is not None and names_a_link_or_an_outside_path((w for words in split for w in words[1:]), cwd):
         return Verdict.UNKNOWN
@@ -105,5 +110,7 @@ def session_verdict(event: Mapping[str, object], command: str, rewritten: str,
     except OSError:
         host_cwd = None
     rules = load_rules(cwd if isinstance(cwd, str) else "", environ, host_argv(environ), host_cwd)
+    home = environ.get("HOME")
+    claude_dirs = [environ.get("CLAUDE_CONFIG_DIR") or "", os.path.join(home, ".claude") if home else ""]
     return host_verdict(command, rewritten, event.get("permission_mode"), rules, cwd if isinstance(cwd, str) else "",
-                        environ.get("PATH") or "")
+                        environ.get("PATH") or "", shell_defined_names((d for d in claude_dirs if d), home))
