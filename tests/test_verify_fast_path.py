@@ -536,10 +536,10 @@ def test_making_a_template_leaves_the_model_as_it_was(monkeypatch: pytest.Monkey
     from textclean.pipeline.verify import screen
 
     def snapshot(model: screen.Model) -> dict[str, str]:
-        return {name: repr(value) for name, value in vars(model).items() if name not in screen._UNKEYED}
+        return {name: repr(value) for name, value in vars(model).items() if name not in screen.UNKEYED}
 
     made = []
-    real = screen._Replays.shape_template
+    real = screen.Replays.shape_template
 
     def checked(self: screen.Model, *args: object) -> object:
         before = snapshot(self)
@@ -548,7 +548,7 @@ def test_making_a_template_leaves_the_model_as_it_was(monkeypatch: pytest.Monkey
         assert snapshot(self) == before
         return template
 
-    monkeypatch.setattr(screen._Replays, "shape_template", checked)
+    monkeypatch.setattr(screen.Replays, "shape_template", checked)
     text = _counted_pages(30 * 40) + "\x1b[H\x1b[2Jend\r\n"
     for columns, rows in ((80, 24), (None, None)):
         model = screen.Model(text, columns, rows)

@@ -15,6 +15,7 @@ from . import screen
 from .compare import candidate_lines, clip, line_difference, same_lines
 from .fast import ALL, Shortcuts
 from .meaning import Difference, Refusal
+from .state import Page
 
 _HARMLESS_LEAVES = ("a saved cursor",)  # cleaned pages hold no DECRC: nothing of theirs can use it
 
@@ -34,7 +35,7 @@ def first_difference(
 
     # Pages are matched as the screen model makes them final (all but its last two), and a matched
     # page lets go of its lines: only the open run of cleaned pages keeps its lines at once.
-    pages: list[screen.Page] = []
+    pages: list[Page] = []
     length = len(candidate)
     position = 0  # where the next segment starts
     run: tuple[int, int, int] | None = None  # an open run of cleaned pages: text start, end, first page
@@ -155,7 +156,7 @@ def first_difference(
         previous_kept = False
         return None
 
-    def on_page(made: list[screen.Page]) -> None:
+    def on_page(made: list[Page]) -> None:
         nonlocal pages, matched, found
         pages = made
         while found is None and matched < len(made) - 2:

@@ -24,11 +24,10 @@ from collections.abc import Callable
 from functools import partial
 from itertools import compress
 from operator import is_not, itemgetter
-from typing import Any, NamedTuple
 
 from .. import grammar
-from ..grammar import C0_RANGE, C1_RANGE, CR, ESC, HT, Kind
-from ..model import MIN_COLUMNS, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR
+from ..grammar import C0_RANGE, C1_RANGE, CR, CSI, ESC, HT, Kind
+from ..model import MIN_COLUMNS, TAB_WIDTH
 from ..model import SCREEN_LINES as MIN_ROWS
 from ..names import (
     ALT_SCREEN,
@@ -109,249 +108,24 @@ from .meaning import (
     sequence_label,
     swallows_on,
 )
-
-UNWRITTEN = "\x00"
-WIDE_TAIL = "\x01"
-TAB_TAIL = "\x02"
-_TAILS = (WIDE_TAIL, TAB_TAIL)
-_RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
-
-_UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateescape
-_SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
-# A line that only appends: printable characters, SGR (checked against _PLAIN_SGR) and EL 0, CR, then LF
-_LINE_TOKEN = grammar.csi_ending_in(SGR + EL + REP, subparameters=True)  # candidates: each checked by its text
-# written as runs of text between tokens: `re` takes a run in one step, not one character a turn (the
-# same matches: a token begins with ESC, which no run holds)
-_PLAIN_LINE = re.compile(
-    rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:{_LINE_TOKEN.pattern}[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
-# ... or one redrawn, holding CRs not before its LF (plain_lines overlays it, where shortcuts.redrawn): tried
-# only where _PLAIN_LINE fails, which costs a line that only appends nothing
-_REDRAWN_LINE = re.compile(
-    rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:(?:{_LINE_TOKEN.pattern}|\r(?!\n))[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
-_ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
-_ERASE_ROW = grammar.CSI + "2" + EL
-# A line's text and tokens, alternating (split with the tokens kept: one scan); a redrawn line's, with its
-# runs of CRs among the tokens
-_LINE_PARTS = re.compile(f"({_LINE_TOKEN.pattern})")
-_REDRAW_TOKEN = re.compile(f"({_LINE_TOKEN.pattern}|\r+)")
-# redrawn_cells rebuilds the row string per text run: characters copied, at most this many plus this many
-# per character of the line (progress frames rewrite a row of about their own length; "\rX" over a long
-# row would copy it per run); past it the walk's cells, linear, take the line
-_REDRAW_COPY_ALLOWANCE = 1 << 16
-_REDRAW_COPIES_PER_CHAR = 8
-# On an undecided page: text, controls, SGR and EL 0 only (the walk then only notes what was printed)
-_SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
-
-_ALT_MODES = (ALT_SCREEN, ALT_SCREEN_1047, ALT_SCREEN_1049)
-_ZERO_WIDTH_JOINER = "\u200d"
-_CSI = grammar.CSI
-_NOT_CR = re.compile("[^\r]")
+from .state import (
+    BLANK,
+    TAB_TAIL,
+    TAILS,
+    UNWRITTEN,
+    WIDE_TAIL,
+    Changes,
+    Memo,
+    Page,
+    Row,
+    Shape,
+    State,
+    informative,
+    render,
+)
 
 
-class Page:
-    """One page of the raw text: ``raw[start:end]``; its break run is ``raw[start:break_end]``.
-
-    A plain class with slots: a text of many small pages makes one record per break."""
-
-    __slots__ = ("alternate", "break_end", "cleared", "end", "erases_history", "fresh_start", "full", "inherits",
-                 "leaves", "lines", "modes", "reason", "reason_offset", "resets", "start")
-
-    def __init__(self, start: int, break_end: int, inherits: dict[str, int] | None = None,
-                 erases_history: bool = False) -> None:
-        self.start = start
-        self.break_end = break_end
-        self.end = -1
-        self.lines: list[str] = []
-        self.reason: str | None = None  # why the model could not decide this page (None: resolved)
-        self.reason_offset: int | None = None  # where in the raw text the reason stands, when known
-        self.leaves: str | None = None  # state the page's bytes leave for later pages (a saved cursor, tabs)
-        self.modes: frozenset[str] | None = None  # persistent modes in effect at its end, if it set any
-        self.resets = False  # its break run holds RIS: nothing an earlier page left survives it
-        # state earlier pages leave to it (a region, origin mode, the alternate screen, a saved cursor it
-        # restores): each with the index of the page whose bytes set it. A cleaned page gives none of it.
-        self.inherits: dict[str, int] = {} if inherits is None else inherits
-        self.alternate = False  # shown on the alternate screen
-        self.erases_history = erases_history  # its break run begins with ED 3 or RIS (before any clear pushes rows)
-        self.full = False  # at its end every row of its screen may hold a line (a line end more scrolls one off)
-        self.cleared = False  # its break run clears the screen (ED 2, a homed ED 0, RIS)
-        # the screen cleared and the cursor homed before it writes: it starts the same after any text before it
-        self.fresh_start = False
-
-    def __repr__(self) -> str:
-        return (f"Page(start={self.start}, break_end={self.break_end}, end={self.end}, lines={self.lines!r}, "
-                f"reason={self.reason!r})")
-
-
-class _Row:
-    __slots__ = ("cells", "shown", "uncertain", "wrap_disputed", "wrapped")
-
-    def __init__(self) -> None:
-        self.cells: list[str] = []
-        self.wrapped = False  # the line continues on the next row (autowrap)
-        # EL 2 erased this row or the one below while this one wrapped: tmux 3.3a drops the wrap flag
-        # (``wrapped`` is tmux's), xterm keeps it. Settled by the row wrapping again; read where joining
-        # the next row would change a line shown (:meth:`Model.wrap_read`)
-        self.wrap_disputed = False
-        self.shown = False  # already part of an earlier page (the main screen around an alt screen)
-        self.uncertain = 0  # characters whose width terminals may disagree on
-
-
-class _Blank(_Row):
-    """The one row never written: what a screen's blank rows share until a write takes a row of its own
-    (:meth:`_State.own_row`), so a clear costs no row objects. Read-only: a missed write fails loudly."""
-
-    __slots__ = ()
-
-    def __init__(self) -> None:
-        for name, value in (("cells", ()), ("wrapped", False), ("wrap_disputed", False), ("shown", False),
-                            ("uncertain", 0)):
-            object.__setattr__(self, name, value)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise TypeError("the shared blank row is read-only")
-
-
-_BLANK = _Blank()
-_WRITTEN = partial(is_not, _BLANK)
-
-
-# Cells a character takes: 1 or 2; 0 for zero-width; -1 where terminals disagree (the shared table),
-# for a control and for an undecodable byte. ``_narrow``: every character of a text takes one cell.
-_width = WIDTH.__getitem__
-_narrow = all_narrow
-
-
-def _render(row: _Row) -> str:
-    line = "".join(row.cells).rstrip(UNWRITTEN)
-    if UNWRITTEN in line or WIDE_TAIL in line or TAB_TAIL in line:  # three scans cost less than translate
-        return line.translate(_RENDER)
-    return line
-
-
-def _informative(text: str) -> bool:
-    return bool(text.strip(" \t"))
-
-
-class _State:
-    """The screen model's state: the page records, the grid, the cursor, the modes, the work budget."""
-
-    def __init__(self, text: str, columns: int | None, rows: int | None, strict: bool = False,
-                 on_page: Callable[[list[Page]], None] | None = None, terminal: bool = True,
-                 fresh: bool = False, shortcuts: Shortcuts = ALL) -> None:
-        if (columns is not None and columns < 2) or (rows is not None and rows < 2):
-            raise ValueError("a terminal has at least 2 columns and 2 rows")
-        self.text = text
-        # called with the pages each time one begins: every page but the last two is then final (the
-        # last one's break run may go on), so a caller can match it and let go of its lines
-        self.on_page = on_page
-        self.plain_lines_at_once = shortcuts.plain_lines  # lines that only append, each at once
-        self.runs_at_once = shortcuts.runs  # text split only by SGR, appended at once (coloured_run)
-        self.redraws_at_once = shortcuts.redrawn  # plain_lines: lines redrawn by CR and EL, overlaid as strings
-        self.strict = strict  # raise at the first undecided page instead of skipping it
-        self.columns = columns
-        self.terminal = terminal  # False: no terminal (logical lines, no right margin, strings end at BEL)
-        self.unknown_width = terminal and columns is None  # at least MIN_COLUMNS wide: may wrap there
-        self.height = rows
-        self.window = rows or MIN_ROWS
-        self.work_left = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * len(text)
-        self.pages: list[Page] = [Page(0, 0)]
-        self.breaks_seen = False
-        self.printed = False  # anything written since the last break (a break then starts a page)
-        self.lost: str | None = None  # the current page is undecided: skip to the next break
-        self.poisoned: str | None = None  # an undecided page may have left state: later pages too
-        self.modes: set[str] = set()  # persistent modes in effect (region, origin, ...)
-        self.last_char = ""  # the character REP repeats (only right after it was written)
-        self.home_at = -1  # a CUP home not applied yet: it may join the ED after it into a break
-        self.alt: dict[str, Any] | None = None  # the main screen while the alternate one is shown
-        self.scrolls = 0
-        self.swallowed: str | None = None  # a DCS tmux runs on past the text after it: no RIS ends it
-        self.undecodable: str | None = None  # found at the first page break: "" for none
-        self.undecodable_at: int | None = None
-        # plain_lines: what a line with sequences (or CRs) writes, its work and the cursor's column after it
-        self.lines_read: dict[str, tuple[str, int, int]] = {}
-        self.cr_run = (0, False)  # where the run of CRs last read ends, and whether LF or the end follows it
-        self.replays = shortcuts.replayed  # pages walked before from the same state: replayed (_Replays)
-        self.memo: dict[str, _Memo] = {}
-        self.seen: set[str] = set()  # pages walked once after a home and ED 2: the second time, recorded
-        self.recording: tuple[str, dict[str, object], int, int, int, int, str | None] | None = None
-        # pages by their shape (_SHAPE): None once seen, then the template of a walk (_Shape), or _NO_SHAPE
-        self.shapes: dict[str, _Shape | None] | None = {} if shortcuts.shaped and shortcuts.replayed else None
-        self.fresh_at = -1  # where the last home and ED 2 ended (the walk may replay from there)
-        self.tight = False  # plain_lines met the work budget: the page's walk read it (never replayed)
-        self.reset_state()
-        if not (fresh and terminal):
-            # The output starts on some row of a screen we know nothing of: its top is unknown.
-            self.float_page()
-
-    @property
-    def page(self) -> Page:
-        return self.pages[-1]
-
-    # -- state ---------------------------------------------------------------------------------------
-
-    def reset_state(self) -> None:
-        self.grid = self.blank_grid(True)
-        self.anchored = True
-        self.cy = 0
-        self.cx = 0
-        self.cx_known = True
-        self.pending = False  # pending wrap: the cursor is past the last column (xterm/tmux)
-        self.top = 0
-        self.bottom: int | None = None  # None: the whole screen
-        self.origin = False
-        self.autowrap = True
-        self.saved: tuple[Any, ...] | None = None
-        self.saved_unknown = False
-        self.wide_page = False  # a row passed MIN_COLUMNS with an unknown width
-        self.has_shown = False  # some rows may be marked shown (checks that only then cost)
-        self.history: list[str] = []  # the page's scrolled-off lines, joined where they wrapped
-        self.tail: list[str] = []  # pieces of a scrolled-off line that continues (it wrapped)
-        self.modes.clear()
-        self.set_on: dict[str, int] = {}  # each mode in ``modes``: the page that set it
-        self.saved_on: int | None = None  # the page of the last cursor save (DECSC, SCOSC, ?1049h)
-        self.alt_on: int | None = None  # the page whose break entered the alternate screen
-        # Terminals disagree on the cursor's column or wrap flag (a move, BS, HT or EL at the pending-wrap
-        # position): what created the dispute. Whatever reads the column refuses; CR, LF and absolute
-        # columns settle it; vertical moves and EL 2 carry it (docs/design.md, "Disputes: the verifier").
-        self.disputed: str | None = None
-
-    def float_page(self) -> None:
-        """A fresh page whose first row is the cursor's, at an unknown place on the screen."""
-        self.grid = [_BLANK]
-        self.cy = 0
-        self.anchored = False
-
-    def blank_grid(self, anchored: bool) -> list[_Row]:
-        count = self.height if (anchored and self.height) else 1
-        self.charge(count * _ROW_WORK)
-        return [_BLANK] * count
-
-    def own_row(self, index: int) -> _Row:
-        """The row at ``index``, ready to write: the shared blank row replaced by one of its own."""
-        row = self.grid[index]
-        if row is _BLANK:
-            row = self.grid[index] = _Row()
-        return row
-
-    def charge(self, cells: int) -> None:
-        self.work_left -= cells
-        if self.work_left < 0:
-            raise Refusal("needs more work than the model allows for this input size")
-
-
-
-    def lose(self, reason: str, offset: int | None = None) -> None:
-        """The current page is undecided: keep the first reason (and the raw offset it names), skip to the
-        next break."""
-        if self.strict:
-            raise Refusal(reason, offset, page=len(self.pages) - 1)
-        if self.page.reason is None:
-            self.page.reason = reason
-            self.page.reason_offset = offset
-        self.lost = reason
-        self.page.lines.clear()
-
-class _Moves(_State):
+class Moves(State):
     """Controls and cursor moves: rows, columns, the region, scrolling, the page's place on the screen."""
 
     # -- controls ------------------------------------------------------------------------------------
@@ -436,7 +210,7 @@ class _Moves(_State):
                 return  # below the region at the screen's bottom: LF does nothing
             if len(self.grid) >= MIN_ROWS:
                 raise Refusal("moves below a scroll region toward a screen bottom of unknown place")
-            self.grid.append(_BLANK)
+            self.grid.append(BLANK)
             self.cy += 1
         else:
             self.grow()
@@ -459,7 +233,7 @@ class _Moves(_State):
 
     def grow(self) -> None:
         """A new row below the lowest one; past the window the top row leaves the screen."""
-        self.grid.append(_BLANK)
+        self.grid.append(BLANK)
         self.cy = len(self.grid) - 1
         if not self.anchored:
             self.scrolls += 1  # the screen may have scrolled under a saved position
@@ -470,7 +244,7 @@ class _Moves(_State):
             # With a known height the screen has scrolled: the window is the screen again.
             self.anchored = self.height is not None
 
-    def leave_top(self, row: _Row) -> None:
+    def leave_top(self, row: Row) -> None:
         if row.wrap_disputed:
             self.wrap_read(row, None)
         if row.shown:
@@ -478,7 +252,7 @@ class _Moves(_State):
                 raise Refusal("a line shown before the alternate screen wrapped")
             return
         self.charge(len(row.cells))
-        self.tail.append(_render(row))
+        self.tail.append(render(row))
         if not row.wrapped:
             self.history.append("".join(self.tail))
             self.tail = []
@@ -489,14 +263,14 @@ class _Moves(_State):
         grid = self.grid
         self.pending = False
         row = grid.pop(0)
-        if row is _BLANK and not self.tail:
+        if row is BLANK and not self.tail:
             self.history.append("")
         elif row.wrap_disputed or row.shown or row.wrapped or self.tail:
             self.leave_top(row)
         else:
             self.charge(len(row.cells))
-            self.history.append(_render(row))
-        grid.append(_BLANK)
+            self.history.append(render(row))
+        grid.append(BLANK)
         self.charge(len(grid) // 8 + 1)
         self.scrolls += 1
 
@@ -513,7 +287,7 @@ class _Moves(_State):
         self.no_wrapped_rows(top, bottom)
         self.shift_rows(bottom, top, count, lambda row: self.discard(row, certain))
 
-    def shift_rows(self, take: int, put: int, count: int, drop: Callable[[_Row], None]) -> int:
+    def shift_rows(self, take: int, put: int, count: int, drop: Callable[[Row], None]) -> int:
         """Scroll the rows between ``take`` and ``put`` (SU, SD, IL, DL, LF at a region's bottom): up to
         their number of times, ``drop`` the row at ``take`` (it leaves the screen, or is discarded) and
         put a blank row at ``put``. Returns how many rows moved."""
@@ -522,7 +296,7 @@ class _Moves(_State):
         count = min(count, span)
         for _ in range(count):
             drop(grid.pop(take))
-            grid.insert(put, _BLANK)
+            grid.insert(put, BLANK)
             self.charge(span // 8 + 1)
         return count
 
@@ -534,13 +308,13 @@ class _Moves(_State):
         if top == 0 and self.tail:
             raise Refusal("moves rows of a wrapped line")
 
-    def discard(self, row: _Row, certain: bool = True) -> None:
+    def discard(self, row: Row, certain: bool = True) -> None:
         """A row a terminal drops (DL, IL, SD): as overwritten cells, it never counted."""
-        if row.shown and _informative(_render(row)):
+        if row.shown and informative(render(row)):
             raise Refusal("drops a row shown before the alternate screen")
         if row.wrapped or row.wrap_disputed:
             raise Refusal("drops part of a wrapped line")
-        if not certain and _informative(_render(row)):
+        if not certain and informative(render(row)):
             raise Refusal("pushes a row past a screen bottom of unknown place")
 
     def need_anchored(self, what: str) -> None:
@@ -573,7 +347,7 @@ class _Moves(_State):
                 raise Refusal("addresses a row below the 24 rows every terminal has")
             row = limit
         while row >= len(self.grid):
-            self.grid.append(_BLANK)
+            self.grid.append(BLANK)
         if self.unknown_width:
             self.layout_known(self.cy, row)
         self.charge(1)
@@ -600,7 +374,7 @@ class _Moves(_State):
                 if target > MIN_ROWS - 1:
                     raise Refusal("moves below the 24 rows every terminal has")
                 while target >= len(self.grid):
-                    self.grid.append(_BLANK)
+                    self.grid.append(BLANK)
             elif self.anchored:
                 target = len(self.grid) - 1
             else:
@@ -617,7 +391,7 @@ class _Moves(_State):
             if bottom < 0:
                 raise Refusal("RI scrolls toward a screen bottom of unknown place")
             while bottom >= len(self.grid):
-                self.grid.append(_BLANK)
+                self.grid.append(BLANK)
             self.scroll_down(top, bottom, 1)
         else:
             self.move_rows(-1)
@@ -676,7 +450,7 @@ class _Moves(_State):
                 # an 80-column terminal overwrites its last cell with what passes it
                 raise Refusal(f"reaches past column {MIN_COLUMNS} with autowrap off at an unknown width")
 
-    def wrap_read(self, row: _Row, below: _Row | None) -> None:
+    def wrap_read(self, row: Row, below: Row | None) -> None:
         """A disputed wrap flag read where the line is rendered (``below``: the next row; None: it is
         not known yet, the row leaves the screen). Joined to the next row (xterm) or not (tmux), the
         same line shows where the row stops short of the right margin (its line visibly ends there:
@@ -687,7 +461,14 @@ class _Moves(_State):
                             "(tmux drops it, xterm keeps it): its line may go on onto the next row")
 
 
-class _Cells(_Moves):
+_ZERO_WIDTH_JOINER = "\u200d"
+
+# Cells a character takes: 1 or 2; 0 for zero-width; -1 where terminals disagree (the shared table),
+# for a control and for an undecodable byte.
+_width = WIDTH.__getitem__
+
+
+class Cells(Moves):
     """Writing, erasing and editing cells."""
 
     # -- writing -------------------------------------------------------------------------------------
@@ -740,14 +521,14 @@ class _Cells(_Moves):
         if col < len(cells):
             if "".join(cells[col:stop]).strip(UNWRITTEN):
                 raise Refusal("tab skips over written cells")
-            if stop < len(cells) and cells[stop] in _TAILS:
+            if stop < len(cells) and cells[stop] in TAILS:
                 raise Refusal("overwrites part of a wide character or tab")
         self.pad(cells, col)
         cells[col:stop] = HT + TAB_TAIL * (stop - col - 1)
         self.cx = stop
         self.mark_wide(stop)
 
-    def touch(self, row: _Row) -> None:
+    def touch(self, row: Row) -> None:
         if row.shown:
             raise Refusal("changes a row shown before the alternate screen")
         if self.has_shown and not row.cells:
@@ -765,7 +546,7 @@ class _Cells(_Moves):
     def write(self, text: str) -> None:
         if self.disputed is not None:
             self.need_column()  # a character written reads the column
-        if self.cx_known and (text.isascii() or _narrow(text)):
+        if self.cx_known and (text.isascii() or all_narrow(text)):
             self.put_narrow(text)
         else:
             run_start = 0
@@ -815,8 +596,8 @@ class _Cells(_Moves):
                 chunk, position = text[position:position + room], position + room
             grid, cy = self.grid, self.cy
             row = grid[cy]
-            if row is _BLANK:
-                row = grid[cy] = _Row()
+            if row is BLANK:
+                row = grid[cy] = Row()
             if row.shown or self.has_shown:  # what touch() checks
                 self.touch(row)
             cells = row.cells
@@ -908,7 +689,7 @@ class _Cells(_Moves):
             self.cx = end
         self.mark_wide(end)
 
-    def within_margin(self, row: _Row) -> None:
+    def within_margin(self, row: Row) -> None:
         limit = self.right_limit()
         if row.uncertain and limit is not None and len(row.cells) + row.uncertain > limit - 1:
             raise Refusal("a line holding a zero-width or ambiguous character nears the right margin")
@@ -924,14 +705,14 @@ class _Cells(_Moves):
             raise Refusal("a zero-width character at the right margin with no cell known before it")
         if cells[last] == WIDE_TAIL:
             last -= 1
-        if cells[last] in _TAILS or cells[last] == UNWRITTEN:
+        if cells[last] in TAILS or cells[last] == UNWRITTEN:
             raise Refusal("a zero-width character at the right margin after a tab or an empty cell")
         cells[last] += char
         row.uncertain += 1  # later edits of this row refuse, as after any zero-width character
 
     # -- erasing and editing -------------------------------------------------------------------------
 
-    def erase_cells(self, row: _Row, start: int, end: int | None, index: int) -> None:
+    def erase_cells(self, row: Row, start: int, end: int | None, index: int) -> None:
         cells = row.cells
         length = len(cells)
         stop = length if end is None or end > length else end
@@ -941,7 +722,7 @@ class _Cells(_Moves):
             raise Refusal("erases part of a wrapped line")
         if row.shown and "".join(cells[start:stop]).strip(UNWRITTEN):
             raise Refusal("changes a row shown before the alternate screen")
-        if cells[start] in _TAILS or (stop < length and cells[stop] in _TAILS):
+        if cells[start] in TAILS or (stop < length and cells[stop] in TAILS):
             raise Refusal("erases part of a wide character or of a tab")
         if row.uncertain:
             if start or stop != length:
@@ -1009,7 +790,7 @@ class _Cells(_Moves):
         self.layout_known(self.cy)
         self.erase_cells(self.grid[self.cy], col, col + count, self.cy)
 
-    def edit_check(self, row: _Row, col: int) -> None:
+    def edit_check(self, row: Row, col: int) -> None:
         self.layout_known(self.cy)
         cells = row.cells
         self.touch(row)
@@ -1017,7 +798,7 @@ class _Cells(_Moves):
         if (row.wrapped or row.wrap_disputed or row.uncertain
                 or (above is not None and (above.wrapped or above.wrap_disputed))):
             raise Refusal("edits a wrapped line or one holding a zero-width or ambiguous character")
-        if col < len(cells) and cells[col] in _TAILS:
+        if col < len(cells) and cells[col] in TAILS:
             raise Refusal("edits inside a wide character or tab")
         if HT in cells[col:] or TAB_TAIL in cells[col:]:
             raise Refusal("shifts a tab")
@@ -1053,7 +834,7 @@ class _Cells(_Moves):
         if col >= len(cells):
             return
         end = min(col + count, len(cells))
-        if end < len(cells) and cells[end] in _TAILS:
+        if end < len(cells) and cells[end] in TAILS:
             raise Refusal("DCH splits a wide character or tab")
         self.charge(len(cells) - col)
         del cells[col:end]
@@ -1072,7 +853,7 @@ class _Cells(_Moves):
         if self.need_column():  # the rows move alike in both: only the column is disputed
             self.disputed = "IL/DL away from the first column (xterm moves the cursor there, tmux not)"
         while bottom >= len(self.grid):
-            self.grid.append(_BLANK)
+            self.grid.append(BLANK)
         if self.cy > 0 and (self.grid[self.cy - 1].wrapped or self.grid[self.cy - 1].wrap_disputed):
             raise Refusal("IL/DL inside a wrapped line")
         if delete:
@@ -1091,7 +872,7 @@ class _Cells(_Moves):
         if bottom < 0:
             raise Refusal("SU/SD on a screen of unknown height")
         while bottom >= len(self.grid):
-            self.grid.append(_BLANK)
+            self.grid.append(BLANK)
         if up:
             self.scroll_up(top, bottom, count)
         else:
@@ -1141,7 +922,7 @@ class _Cells(_Moves):
         else:
             self.top, self.bottom = top, bottom
             while bottom >= len(self.grid):
-                self.grid.append(_BLANK)
+                self.grid.append(BLANK)
         self.home()
 
     def home(self) -> None:
@@ -1165,11 +946,119 @@ class _Cells(_Moves):
         if self.origin != origin:
             raise Refusal("restores a cursor saved under another origin mode")
         while cy >= len(self.grid):
-            self.grid.append(_BLANK)
+            self.grid.append(BLANK)
         self.cy, self.cx, self.cx_known, self.pending, self.disputed = cy, cx, True, False, None
 
 
-class _Sequences(_Cells):
+PARSED: dict[str, grammar.Sequence] = {}
+PLAIN_SGR: set[str] = set()  # SGR without private marker or intermediates, as seen in texts
+HOME = "home"
+MOVE = "move"
+#: sequences whose reading needs no state: a home (HOME), ED 2, ED 3, RIS, or a CSI of _MOVES (MOVE)
+FIXED: dict[str, str] = {}
+#: CSI finals that are never a page break and leave no state for later pages (track_state ignores
+#: them): with no private marker or intermediates and no parameter out of range, the walk only
+#: applies them (Model.move)
+_MOVES = frozenset((CUP, HVP, CHA, HPA, VPA, CUF, CUB, CUU, CUD, CNL, CPL, EL, ECH, ICH, DCH, IL, DL, SU, SD, REP))
+_NUMBERS: dict[str, list[int]] = {}
+_DECIMALS: dict[str, list[int] | None] = {}
+
+CACHE_LIMIT = 4096
+
+_CACHED_LENGTH = 48
+
+
+def parse(token: str) -> grammar.Sequence:
+    """:func:`grammar.parse`, remembered for short sequences (texts repeat a few hundred of them)."""
+    seq = grammar.parse(token)
+    if len(token) <= _CACHED_LENGTH:
+        if len(PARSED) >= CACHE_LIMIT:
+            PARSED.clear()
+            PLAIN_SGR.clear()
+            FIXED.clear()
+        PARSED[token] = seq
+        fixed = _fixed(seq)
+        if fixed is not None:
+            FIXED[token] = fixed
+        if seq.kind is Kind.CSI and seq.final == SGR and not seq.private and not seq.intermediates:
+            PLAIN_SGR.add(token)
+    return seq
+
+
+def _fixed(seq: grammar.Sequence) -> str | None:
+    """What :meth:`Model.sequence` reads ``seq`` as whatever the state: ``HOME`` (CUP / HVP home), a page
+    break that depends on no state ("ED 2", "ED 3", "RIS"), ``MOVE`` (applied, nothing else), or None
+    (read it in full)."""
+    text = seq.text
+    if "\x9c" in text or len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT or swallows_on(seq):
+        return None
+    if seq.kind is Kind.ESC2:
+        return "RIS" if seq.final == RIS else None
+    if seq.kind is not Kind.CSI or seq.intermediates or seq.private:
+        return None
+    if seq.final == ED:
+        modes = seq.decimal()
+        return f"ED {modes[0]}" if modes is not None and len(modes) == 1 and modes[0] in (2, 3) else None
+    if is_home(seq):
+        return HOME
+    return MOVE if seq.final in _MOVES and not grammar.above_range(seq.params) else None
+
+
+def _numbers(seq: grammar.Sequence) -> list[int]:
+    """``seq.numbers(0)``, remembered by the sequence's text (the list is shared: read it, never change it)."""
+    numbers = _NUMBERS.get(seq.text)
+    if numbers is None:
+        numbers = seq.numbers(0)
+        if len(_NUMBERS) >= CACHE_LIMIT:
+            _NUMBERS.clear()
+        _NUMBERS[seq.text] = numbers
+    return numbers
+
+
+def decimal(seq: grammar.Sequence) -> list[int] | None:
+    """``seq.decimal()``, remembered by the sequence's text (the list is shared: read it, never change it)."""
+    numbers = _DECIMALS.get(seq.text, False)
+    if numbers is False:
+        numbers = seq.decimal()
+        if len(_DECIMALS) >= CACHE_LIMIT:
+            _DECIMALS.clear()
+        _DECIMALS[seq.text] = numbers
+    return numbers  # type: ignore[return-value]
+
+
+def is_home(seq: grammar.Sequence) -> bool:
+    """CUP / HVP to row 1, column 1 (absent, empty, 0 or 1, leading zeros read as numbers)."""
+    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (CUP, HVP):
+        return False
+    numbers = decimal(seq)
+    return numbers is not None and len(numbers) <= 2 and all(number <= 1 for number in numbers)
+
+
+def sequence_at(text: str, at: int) -> grammar.Sequence | None:
+    """The complete sequence ESC starts at ``at``, parsed; None if none does."""
+    if not text.startswith(ESC, at):
+        return None
+    found = grammar.match_at(text, at)
+    return None if found is None else PARSED.get(found.group()) or parse(found.group())
+
+
+def clears_next(text: str, at: int) -> bool:
+    """Whether ``text`` goes on at ``at`` with ED 2, alone or after a home (``clear`` writes ED 3 then
+    these: the ED 2 clears the screen)."""
+    seq = sequence_at(text, at)
+    if seq is not None and is_home(seq):
+        seq = sequence_at(text, at + len(seq.text))
+    return (seq is not None and seq.kind is Kind.CSI and seq.final == ED and not seq.private
+            and not seq.intermediates and seq.decimal() == [2])
+
+
+def inert_modes(seq: grammar.Sequence) -> bool:
+    """SM / RM of ANSI modes that change nothing shown (names.INERT_ANSI_MODES): no state to follow."""
+    return (seq.final in (SM, RM) and not seq.private and not seq.intermediates and seq.params.isdigit()
+            and set(seq.numbers(default=-1)) <= INERT_ANSI_MODES)
+
+
+class Sequences(Cells):
     """Escape sequences applied to the screen."""
 
     # -- sequences -----------------------------------------------------------------------------------
@@ -1236,7 +1125,7 @@ class _Sequences(_Cells):
             if final in (DA, DSR, SCORC) or (final in (DECSCUSR, XTWINOPS) and private == ">"):
                 return
             raise Refusal("unsupported")
-        if final in (XTWINOPS, DA, DSR) or _inert_modes(seq):
+        if final in (XTWINOPS, DA, DSR) or inert_modes(seq):
             return
         self.move(seq, last_char)
 
@@ -1302,7 +1191,7 @@ class _Sequences(_Cells):
             raise Refusal("unsupported")
 
 
-class _Breaks(_Sequences):
+class Breaks(Sequences):
     """What a page break does to the screen (a clear, RIS, the alternate screen), and the state a page's
     sequences leave for later pages."""
 
@@ -1323,7 +1212,7 @@ class _Breaks(_Sequences):
                 # it through ED), a wider one stands on this column
                 self.disputed = f"{kind} at column {self.cx + 1} of a terminal of unknown width"
         if kind == "ED 3":
-            if lost is not None and _clears_next(self.text, end):
+            if lost is not None and clears_next(self.text, end):
                 self.float_page()  # nothing is written before the clear that follows: it decides the page
                 self.cx_known = False
                 return
@@ -1349,7 +1238,7 @@ class _Breaks(_Sequences):
         if self.anchored:
             self.grid = self.blank_grid(True)
             while self.cy >= len(self.grid):
-                self.grid.append(_BLANK)
+                self.grid.append(BLANK)
         else:
             self.float_page()
 
@@ -1380,7 +1269,7 @@ class _Breaks(_Sequences):
             if self.anchored:
                 self.grid = self.blank_grid(True)
                 while self.cy >= len(self.grid):
-                    self.grid.append(_BLANK)
+                    self.grid.append(BLANK)
             else:
                 self.float_page()
             self.saved_unknown = True  # xterm keeps a saved cursor per screen, tmux one for both
@@ -1425,7 +1314,7 @@ class _Breaks(_Sequences):
                             self.saved_on = len(self.pages) - 1
                         else:
                             self.restores()
-            elif final in (SM, RM) and not seq.private and not _inert_modes(seq):
+            elif final in (SM, RM) and not seq.private and not inert_modes(seq):
                 if 4 in seq.numbers(default=-1):
                     self.set_mode("insert mode", final == SM)
                 elif seq.params:
@@ -1474,22 +1363,70 @@ class _Breaks(_Sequences):
         self.page.modes = frozenset(self.modes)
 
 
-class _Replays(_Breaks):
+#: The break run a page is replayed after (:class:`Replays`), pages replayed up to this length, the memo's size
+FRESH_BREAK = grammar.CSI + CUP + grammar.CSI + "2" + ED
+_MEMO_BODY = 4096
+_MEMO_LIMIT = 256
+_SEEN_LIMIT = 4096
+#: Outside a replay's state: constant for a text (``text``, ``on_page``), the page records and the budget
+#: (replayed by difference), the scroll count (by difference: no saved cursor reads it), the CR run read
+#: last (it ends before the page: read again), the memos and where the last home and ED 2 ended.
+UNKEYED = ("text", "on_page", "pages", "work_left", "scrolls", "cr_run", "lines_read", "memo", "recording",
+            "seen", "fresh_at", "shapes")
+_KEY_TYPES = frozenset((type(None), bool, int, str, tuple, frozenset))
+_PAGE_FIELDS = tuple(slot for slot in Page.__slots__ if slot not in ("start", "break_end", "end"))
+
+
+def _page_fields(page: Page) -> tuple[object, ...]:
+    return tuple(tuple(value.items()) if type(value) is dict else tuple(value) if type(value) is list else value
+                 for value in map(page.__getattribute__, _PAGE_FIELDS))
+
+
+NEW_PAGE = _page_fields(Page(0, 0))  # a page record as made, before its break run sets any field
+
+
+#: The characters a page's walk reads only as printable, one cell wide and not blank (outside its escape
+#: sequences): a page's shape is its text with each of them read as ``a`` (:meth:`Replays.shape_template`)
+_CLASS = "".join(map(chr, range(0x21, 0x7F)))
+_CLASS_INDEX = {char: index for index, char in enumerate(_CLASS)}
+_SHAPE = str.maketrans(_CLASS, "a" * len(_CLASS))
+_EMPTY_LINE = itemgetter(slice(0, 0))
+
+
+_NO_SHAPE = Shape((), ({}, 0, 0, (), ()), (), "")  # a shape whose template failed (or not the one met)
+
+
+def page_changes(before: tuple[object, ...], after: tuple[object, ...]) -> Changes:
+    """The fields of :func:`_page_fields` that differ (in type or value) from ``before`` to ``after``."""
+    return tuple((name, value) for name, old, value in zip(_PAGE_FIELDS, before, after, strict=True)
+                 if type(old) is not type(value) or old != value)
+
+
+def set_page_fields(page: Page, changes: Changes) -> None:
+    for name, value in changes:
+        if name == "lines":
+            value = list(value)  # type: ignore[call-overload]
+        elif name == "inherits":
+            value = dict(value)  # type: ignore[call-overload]
+        setattr(page, name, value)
+
+
+class Replays(Breaks):
     """Pages that repeat: a page after a home and ED 2 whose bytes up to the next home and ED 2 were walked
     before from the same state ends as that walk did (the model is a function of its state and the
     text; the walk reads no byte past that break), so its records are replayed, not walked again."""
 
     def state_key(self) -> dict[str, object] | None:
         """Everything the walk of the next page reads, frozen (None: state that records page indexes or
-        rows of their own, never replayed). Outside it: :data:`_UNKEYED`."""
+        rows of their own, never replayed). Outside it: :data:`UNKEYED`."""
         if (self.saved is not None or self.saved_on is not None or self.alt_on is not None or self.set_on
                 or self.alt is not None or self.lost is not None or self.tight):
             return None
         state = vars(self).copy()
-        for name in _UNKEYED:
+        for name in UNKEYED:
             del state[name]
         grid = state["grid"] = tuple(self.grid)
-        if grid.count(_BLANK) != len(grid):
+        if grid.count(BLANK) != len(grid):
             return None
         state["history"], state["tail"] = tuple(self.history), tuple(self.tail)
         state["modes"], state["set_on"] = frozenset(self.modes), ()
@@ -1512,7 +1449,7 @@ class _Replays(_Breaks):
             done, page = pages[-2:] if len(pages) > 1 else (None, None)
             valid = (len(pages) == count + 1 and done is not None and page is not None and done.reason is None
                      and done.break_end == start and page.start == start + len(body)
-                     and page.break_end == at == page.start + len(_FRESH_BREAK)
+                     and page.break_end == at == page.start + len(FRESH_BREAK)
                      and self.work_left >= work - self.work_left and self.state_key() == state)
             if valid:
                 assert done is not None
@@ -1521,20 +1458,20 @@ class _Replays(_Breaks):
                 fields = state["page"]  # the page as it began (so began the next one): only what changed is set
                 assert isinstance(fields, tuple)
                 self.memo[body] = (state, work - self.work_left, self.scrolls - scrolls,
-                                   _changes(fields, _page_fields(done)), _changes(_NEW_PAGE, fields))
+                                   page_changes(fields, _page_fields(done)), page_changes(NEW_PAGE, fields))
             if shape is not None and self.shapes is not None:
                 made = self.shape_template(body, start, self.memo[body], work) if valid else None
                 self.shapes[shape] = _NO_SHAPE if made is None else made
         known_state: dict[str, object] | None = None
         shapes = self.shapes
         while True:
-            end = text.find(_FRESH_BREAK, at, at + _MEMO_BODY)
+            end = text.find(FRESH_BREAK, at, at + _MEMO_BODY)
             if end < 0:
                 return at
             body = text[at:end]
             known = self.memo.get(body)
             kind: str | None = None
-            template: _Shape | None = None
+            template: Shape | None = None
             if known is None and shapes is not None:
                 kind = body.translate(_SHAPE)
                 template = shapes.get(kind, _NO_SHAPE)
@@ -1568,18 +1505,18 @@ class _Replays(_Breaks):
             self.scrolls += known[2]
             done = pages[-1]
             done.end = end
-            _set_page_fields(done, known[3])
+            set_page_fields(done, known[3])
             if template is not None:
                 source = body + template.literals
                 done.lines = ["".join(line(source)) for line in template.lines]
-            at = end + len(_FRESH_BREAK)
+            at = end + len(FRESH_BREAK)
             page = Page(end, at)
-            _set_page_fields(page, known[4])  # the walk left the state as it found it: its page too
+            set_page_fields(page, known[4])  # the walk left the state as it found it: its page too
             pages.append(page)
             if self.on_page is not None:
                 self.on_page(pages)
 
-    def shape_template(self, body: str, at: int, memo: _Memo, budget: int) -> _Shape | None:
+    def shape_template(self, body: str, at: int, memo: Memo, budget: int) -> Shape | None:
         """The template of the page ``body`` at ``at``, just walked from the state ``memo`` starts from with
         ``budget`` work left: for a page of the same shape (the same text but for printable characters
         other than space outside its escape sequences, which are the same), its walk is this one's with
@@ -1637,7 +1574,7 @@ class _Replays(_Breaks):
                     return None
                 sources.append(source)
             lines.append(itemgetter(*sources) if sources else _EMPTY_LINE)
-        template = _Shape(tuple(tokens), (memo[0], memo[1], memo[2], rest, memo[4]), tuple(lines),
+        template = Shape(tuple(tokens), (memo[0], memo[1], memo[2], rest, memo[4]), tuple(lines),
                           "".join(literals))
         for source, expected in [(body, want)] + [(marked, made) for marked, made in walks]:
             joined = source + template.literals
@@ -1645,36 +1582,43 @@ class _Replays(_Breaks):
                 return None
         return template
 
-    def walk_alone(self, body: str, memo: _Memo, budget: int) -> tuple[list[str], _Changes] | None:
-        """``body`` walked by a model of its own from the state ``memo`` starts from (every attribute of the
-        state key copied, then compared) with ``budget`` work left: its lines and its page's other changes,
-        where it ends as ``memo`` says (the same state, work, scrolls and next page), else None."""
-        state = memo[0]
-        alone = Model(body + _FRESH_BREAK, self.columns, self.height, self.strict, None, self.terminal)
-        for name, value in vars(self).items():
-            if name not in _UNKEYED:
-                kind = type(value)
-                setattr(alone, name, kind(value) if kind in (list, set, dict) else value)
-        fields = state["page"]
-        assert isinstance(fields, tuple)
-        _set_page_fields(alone.pages[0], _changes(_NEW_PAGE, fields))
-        alone.work_left = budget
-        if alone.state_key() != state:
-            return None
-        alone.recording = (body, state, 1, budget, alone.scrolls, 0, None)
-        try:
-            alone.run()
-        except Refusal:
-            return None
-        made = alone.memo.get(body)
-        if made is None or made[1:3] != memo[1:3] or made[4] != memo[4]:
-            return None
-        changes = dict(made[3])
-        lines = list(changes.pop("lines", ()))  # type: ignore[call-overload]
-        return lines, tuple(changes.items())
+
+    def walk_alone(self, body: str, memo: Memo, budget: int) -> tuple[list[str], Changes] | None:
+        """``body`` walked by a model of its own (:meth:`shape_template`): the whole model's, which makes
+        one of its own class (:class:`.display.Model`)."""
+        raise NotImplementedError
+
+SPECIAL = re.compile(f"[{C0_RANGE}\x7f{C1_RANGE}]")
+# A line that only appends: printable characters, SGR (checked against PLAIN_SGR) and EL 0, CR, then LF
+LINE_TOKEN = grammar.csi_ending_in(SGR + EL + REP, subparameters=True)  # candidates: each checked by its text
+# written as runs of text between tokens: `re` takes a run in one step, not one character a turn (the
+# same matches: a token begins with ESC, which no run holds)
+_PLAIN_LINE = re.compile(
+    rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:{LINE_TOKEN.pattern}[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
+# ... or one redrawn, holding CRs not before its LF (plain_lines overlays it, where shortcuts.redrawn): tried
+# only where _PLAIN_LINE fails, which costs a line that only appends nothing
+_REDRAWN_LINE = re.compile(
+    rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:(?:{LINE_TOKEN.pattern}|\r(?!\n))[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
+ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
+_ERASE_ROW = grammar.CSI + "2" + EL
+# A line's text and tokens, alternating (split with the tokens kept: one scan); a redrawn line's, with its
+# runs of CRs among the tokens
+_LINE_PARTS = re.compile(f"({LINE_TOKEN.pattern})")
+_REDRAW_TOKEN = re.compile(f"({LINE_TOKEN.pattern}|\r+)")
+# redrawn_cells rebuilds the row string per text run: characters copied, at most this many plus this many
+# per character of the line (progress frames rewrite a row of about their own length; "\rX" over a long
+# row would copy it per run); past it the walk's cells, linear, take the line
+_REDRAW_COPY_ALLOWANCE = 1 << 16
+_REDRAW_COPIES_PER_CHAR = 8
+
+_NOT_CR = re.compile("[^\r]")
+
+_REPEATS: dict[str, int] = {}  # REP tokens plain_lines met: the count it reads (0: none it takes)
+
+_CACHED_LINE = 256  # plain_lines remembers what lines up to this length write
 
 
-class _Runs(_Replays):
+class Runs(Replays):
     """Text that only appends, written at once: plain lines (what a line with sequences writes,
     remembered), runs of text split only by SGR, and the CR runs that only end a row."""
 
@@ -1702,7 +1646,7 @@ class _Runs(_Replays):
         else:
             margin = MIN_COLUMNS if self.unknown_width and not self.autowrap else None
         text = self.text
-        search = _SPECIAL.search
+        search = SPECIAL.search
         pieces = [text[start:stop]]
         end = col + stop - start
         at = stop
@@ -1716,22 +1660,22 @@ class _Runs(_Replays):
             pieces.append(text[after:next_stop])
             end += next_stop - after
             at, ending = next_stop, following
-            if following is None or not text.startswith(_CSI, next_stop):
+            if following is None or not text.startswith(CSI, next_stop):
                 break
             found = grammar.match_at(text, next_stop)
-            if found is None or found.group() not in _PLAIN_SGR:
+            if found is None or found.group() not in PLAIN_SGR:
                 break
             token = found
         if len(pieces) == 1 or (margin is not None and col + len(pieces[0]) > margin):
             return None
         run = "".join(pieces)
-        if not (run.isascii() or _narrow(run)):
+        if not (run.isascii() or all_narrow(run)):
             return None
         work = col - length + sum([len(piece) >> 4 for piece in pieces])
         if self.work_left < work:
             return None
-        if row is _BLANK:
-            row = grid[cy] = _Row()
+        if row is BLANK:
+            row = grid[cy] = Row()
         cells = row.cells
         if col > length:
             cells.extend(UNWRITTEN * (col - length))
@@ -1797,7 +1741,7 @@ class _Runs(_Replays):
                     if known is None:
                         return position
                     if len(line) <= _CACHED_LINE:
-                        if len(read) >= _CACHE_LIMIT:
+                        if len(read) >= CACHE_LIMIT:
                             read.clear()
                         read[line] = known
                 chars, work, column = known
@@ -1808,7 +1752,7 @@ class _Runs(_Replays):
             if self.work_left < work:
                 self.tight = True
                 return position
-            if not (chars.isascii() or _narrow(chars)):
+            if not (chars.isascii() or all_narrow(chars)):
                 return position
             if margin is not None and len(chars) >= margin:
                 # at an unknown width the walk only marks the page wide (mark_wide), and refuses past
@@ -1824,8 +1768,8 @@ class _Runs(_Replays):
                     column = min(column, margin - 1)  # advance: the cursor stays on the last column
             if chars:
                 self.work_left -= work
-                if row is _BLANK:
-                    row = grid[self.cy] = _Row()
+                if row is BLANK:
+                    row = grid[self.cy] = Row()
                 row.cells.extend(chars)
                 self.printed = True
                 self.cx = 0 if returns else column
@@ -1835,7 +1779,7 @@ class _Runs(_Replays):
                 else:
                     self.line_feed()
             except Refusal as exc:
-                self.lose(f"{_control_label(chr(10))} at offset {end - 1}: {exc}", end - 1)
+                self.lose(f"{control_name(chr(10))} at offset {end - 1}: {exc}", end - 1)
                 return end
             self.cx = 0  # carriage_return: the line feed left the rest as it is (known, no wrap pending)
             position = end
@@ -1851,15 +1795,15 @@ class _Runs(_Replays):
         cells = 0
         for index, token in enumerate(parts[1::2]):
             cells += len(pieces[index])
-            if token in _ERASE_TO_END:
+            if token in ERASE_TO_END:
                 erases += 1  # at the end of the row's text: erase_line erases nothing
-            elif (seq := _PARSED.get(token) or _parse(token)).final == REP:
+            elif (seq := PARSED.get(token) or parse(token)).final == REP:
                 # repeat: the character written right before it, short of the margin
                 count = _REPEATS.get(token, -1)
                 if count < 0:
                     numbers = seq.decimal() if len(seq.params) < 10 else None
                     count = numbers[0] if numbers is not None and len(numbers) == 1 else 0
-                    if len(_REPEATS) >= _CACHE_LIMIT:
+                    if len(_REPEATS) >= CACHE_LIMIT:
                         _REPEATS.clear()
                     _REPEATS[token] = count
                 before = pieces[index][-1:]
@@ -1869,7 +1813,7 @@ class _Runs(_Replays):
                 pieces[index] += before * count
                 cells += count
                 work += count + (count >> 4)  # repeat's charge, then put_narrow's
-            elif token not in _PLAIN_SGR:
+            elif token not in PLAIN_SGR:
                 return None
         chars = "".join(pieces)
         if erases and margin is not None and len(chars) >= margin:
@@ -1878,7 +1822,7 @@ class _Runs(_Replays):
             work += erases  # layout_known's charge for the row
         return chars, work, len(chars)
 
-    def redrawn_cells(self, line: str, row: _Row) -> tuple[str, int, int] | None:
+    def redrawn_cells(self, line: str, row: Row) -> tuple[str, int, int] | None:
         """A line of :meth:`plain_lines` holding CRs (not the one before its LF), at a known width or with
         no terminal (``shortcuts.redrawn``: plain_lines reads no such line otherwise), written from the
         first column of the empty ``row``: the cells the walk leaves, its work and the cursor's column,
@@ -1898,7 +1842,7 @@ class _Runs(_Replays):
         if (self.grid[cy - 1].wrapped if cy else bool(self.tail)):
             return None  # erase_cells refuses on a wrapped line's rows
         parts = _REDRAW_TOKEN.split(line)
-        if not _narrow("".join(parts[::2])):
+        if not all_narrow("".join(parts[::2])):
             return None
         columns = self.columns
         limit = columns if columns is not None and self.autowrap else None if columns is None else columns - 1
@@ -1923,22 +1867,31 @@ class _Runs(_Replays):
             elif part[0] == CR:  # carriage_return
                 col = 0
                 pending = False
-            elif part in _ERASE_TO_END or part == _ERASE_ROW:
+            elif part in ERASE_TO_END or part == _ERASE_ROW:
                 if pending:
                     return None  # EL at the pending-wrap position: a dispute
                 start = col if part != _ERASE_ROW else 0
                 if start < len(cells):
                     work += len(cells) - start
                     cells = cells[:start]
-            elif part not in _PLAIN_SGR:
+            elif part not in PLAIN_SGR:
                 return None
         if pending or (not cells and any(parts[::2])):
             return None  # a wrap pending at the line's end; an emptied row the walk made a row of its own
         return cells, work, col
 
 
+_UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateescape
 
-class Model(_Runs):
+# On an undecided page: text, controls, SGR and EL 0 only (the walk then only notes what was printed)
+_SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
+
+_ALT_MODES = (ALT_SCREEN, ALT_SCREEN_1047, ALT_SCREEN_1049)
+
+_WRITTEN = partial(is_not, BLANK)
+
+
+class Model(Runs):
     """Feed a whole text; :meth:`run` returns what each page shows: pages, page breaks and the state that
     outlives a page."""
 
@@ -1948,7 +1901,7 @@ class Model(_Runs):
         """The page's informative lines so far: scrolled-off rows, then the screen's unshown rows."""
         if self.unknown_width:
             self.wraps_below(False)
-        out = [line for line in self.history if _informative(line)] if self.history else []
+        out = [line for line in self.history if informative(line)] if self.history else []
         pieces = list(self.tail)
         grid = self.grid
         self.charge(len(grid))  # every row is visited, blank or not: a tall screen broken often costs
@@ -1956,15 +1909,15 @@ class Model(_Runs):
         for index in compress(range(len(grid)), map(_WRITTEN, grid)):  # the shared blank row: no line
             if pieces and index > previous + 1:
                 line = "".join(pieces)  # a blank row below a wrapped one ends its line
-                if _informative(line):
+                if informative(line):
                     out.append(line)
                 pieces = []
             previous = index
             row = grid[index]
             if row.cells and not (pieces or row.wrapped or row.wrap_disputed or row.shown):
                 self.charge(len(row.cells))  # a row that is a line of its own: what the checks below come to
-                line = _render(row)
-                if _informative(line):
+                line = render(row)
+                if informative(line):
                     out.append(line)
                 continue
             if not (row.cells or pieces or row.wrapped or row.wrap_disputed or row.shown):
@@ -1978,15 +1931,15 @@ class Model(_Runs):
             if not row.cells and not row.wrapped and not pieces:
                 continue  # a blank line
             self.charge(len(row.cells))
-            pieces.append(_render(row))
+            pieces.append(render(row))
             if not row.wrapped:
                 line = "".join(pieces)
-                if _informative(line):
+                if informative(line):
                     out.append(line)
                 pieces = []
         if pieces:
             line = "".join(pieces)
-            if _informative(line):
+            if informative(line):
                 out.append(line)
         return out
 
@@ -2019,7 +1972,7 @@ class Model(_Runs):
         if self.anchored and self.height is None and len(grid) < MIN_ROWS:
             return False
         self.charge(len(grid))
-        return _BLANK not in grid and all(_informative(_render(row)) for row in grid)
+        return BLANK not in grid and all(informative(render(row)) for row in grid)
 
     def emit(self) -> None:
         """Move what the page shows into its record (before a break changes the screen)."""
@@ -2049,7 +2002,7 @@ class Model(_Runs):
         text = self.text
         position = 0
         length = len(text)
-        search = _SPECIAL.search
+        search = SPECIAL.search
         match_at = grammar.match_at
         unknown_width = self.unknown_width
         runs = self.runs_at_once
@@ -2064,9 +2017,9 @@ class Model(_Runs):
             if stop > position:
                 if self.lost is None:
                     run = None
-                    if runs and found is not None and self.home_at < 0 and text.startswith(_CSI, stop):
+                    if runs and found is not None and self.home_at < 0 and text.startswith(CSI, stop):
                         matched = match_at(text, stop)
-                        if matched is not None and matched.group() in _PLAIN_SGR:
+                        if matched is not None and matched.group() in PLAIN_SGR:
                             run = self.coloured_run(position, stop, matched)
                     if run is not None:
                         stop, found = run
@@ -2094,7 +2047,7 @@ class Model(_Runs):
                     return self.finish()
                 end = match.end()
                 token = text[stop:end]
-                if token in _PLAIN_SGR and self.home_at < 0:
+                if token in PLAIN_SGR and self.home_at < 0:
                     self.last_char = ""  # SGR changes nothing a page shows or leaves (what sequence() does)
                 else:
                     self.sequence(token, stop, end)
@@ -2117,7 +2070,7 @@ class Model(_Runs):
                         else:
                             self.control(char, char == "\r" and self.ends_line(stop))
                     except Refusal as exc:
-                        self.lose(f"{_control_label(char)} at offset {stop}: {exc}", stop)
+                        self.lose(f"{control_name(char)} at offset {stop}: {exc}", stop)
                 else:
                     self.home_at = -1
                 position = stop + 1
@@ -2134,12 +2087,12 @@ class Model(_Runs):
         end = len(text)
         at = text.find(ESC, position)
         while at >= 0:  # up to the first sequence the walk must parse
-            token = _LINE_TOKEN.match(text, at)
-            if token is None or (token.group() not in _PLAIN_SGR and token.group() not in _ERASE_TO_END):
+            token = LINE_TOKEN.match(text, at)
+            if token is None or (token.group() not in PLAIN_SGR and token.group() not in ERASE_TO_END):
                 end = at
                 break
             at = text.find(ESC, token.end())
-        shown = _LINE_TOKEN.sub("", text[position:end])
+        shown = LINE_TOKEN.sub("", text[position:end])
         if end > position:
             if _SHOWN.search(shown):
                 self.printed = True
@@ -2154,17 +2107,17 @@ class Model(_Runs):
                 self.goto_row(0)
                 self.goto_column(0)
             except Refusal as exc:
-                home = _sequence_at(self.text, at)
+                home = sequence_at(self.text, at)
                 label = "CSI H (CUP)" if home is None else sequence_label(home)
                 raise Refusal(f"{label} at offset {at}: {exc}", at) from None
 
     def sequence(self, token: str, start: int, end: int) -> None:
-        seq = _PARSED.get(token) or _parse(token)
+        seq = PARSED.get(token) or parse(token)
         last_char, self.last_char = self.last_char, ""
-        fixed = _FIXED.get(token)
+        fixed = FIXED.get(token)
         try:
             if fixed is not None:  # what the checks below come to for a home, ED 2, ED 3 or RIS, or a move
-                if fixed is _MOVE:
+                if fixed is MOVE:
                     if self.lost is not None:
                         self.home_at = -1
                         return
@@ -2172,7 +2125,7 @@ class Model(_Runs):
                         self.flush_home()
                     self.move(seq, last_char)  # what csi() comes to for it
                     return
-                if fixed is _HOME:
+                if fixed is HOME:
                     if self.breaks_seen and not self.printed and self.pages[-1].cleared:
                         self.pages[-1].fresh_start = True
                     if self.lost is None and self.home_at >= 0:
@@ -2198,7 +2151,7 @@ class Model(_Runs):
                 joined = self.home_at >= 0 and kind in ("ED 0", "ED 2")
                 self.page_break(kind, seq, self.home_at if joined else start, end, joined)
                 return
-            if _is_home(seq):
+            if is_home(seq):
                 if self.breaks_seen and not self.printed and self.page.cleared:
                     self.page.fresh_start = True
                 if self.lost is None:
@@ -2233,7 +2186,7 @@ class Model(_Runs):
             return "RIS"
         if seq.kind is not Kind.CSI or seq.intermediates:
             return None
-        modes = _decimal(seq) if seq.final == ED and not seq.private else None
+        modes = decimal(seq) if seq.final == ED and not seq.private else None
         if modes is not None and len(modes) == 1 and modes[0] in (0, 2, 3):
             mode = modes[0]
             if mode in (2, 3):
@@ -2318,181 +2271,35 @@ class Model(_Runs):
         if homed and kind == "ED 2" and self.lost is None:
             self.fresh_at = end
 
+    # -- a page walked alone (Replays.shape_template) ---------------------------------------------------
 
-#: The break run a page is replayed after (:class:`_Replays`), pages replayed up to this length, the memo's size
-_FRESH_BREAK = grammar.CSI + CUP + grammar.CSI + "2" + ED
-_MEMO_BODY = 4096
-_MEMO_LIMIT = 256
-_SEEN_LIMIT = 4096
-#: Outside a replay's state: constant for a text (``text``, ``on_page``), the page records and the budget
-#: (replayed by difference), the scroll count (by difference: no saved cursor reads it), the CR run read
-#: last (it ends before the page: read again), the memos and where the last home and ED 2 ended.
-_UNKEYED = ("text", "on_page", "pages", "work_left", "scrolls", "cr_run", "lines_read", "memo", "recording",
-            "seen", "fresh_at", "shapes")
-_KEY_TYPES = frozenset((type(None), bool, int, str, tuple, frozenset))
-_PAGE_FIELDS = tuple(slot for slot in Page.__slots__ if slot not in ("start", "break_end", "end"))
-
-
-def _page_fields(page: Page) -> tuple[object, ...]:
-    return tuple(tuple(value.items()) if type(value) is dict else tuple(value) if type(value) is list else value
-                 for value in map(page.__getattribute__, _PAGE_FIELDS))
-
-
-_NEW_PAGE = _page_fields(Page(0, 0))  # a page record as made, before its break run sets any field
-
-_Changes = tuple[tuple[str, object], ...]
-#: A page's walk remembered: the state it starts from, its work, its scrolls, its page's changes, the next page's
-_Memo = tuple[dict[str, object], int, int, _Changes, _Changes]
-
-#: The characters a page's walk reads only as printable, one cell wide and not blank (outside its escape
-#: sequences): a page's shape is its text with each of them read as ``a`` (:meth:`_Replays.shape_template`)
-_CLASS = "".join(map(chr, range(0x21, 0x7F)))
-_CLASS_INDEX = {char: index for index, char in enumerate(_CLASS)}
-_SHAPE = str.maketrans(_CLASS, "a" * len(_CLASS))
-_EMPTY_LINE = itemgetter(slice(0, 0))
-
-
-class _Shape(NamedTuple):
-    """A page's walk as a template: its escape sequences (offset, text), its memo (the page's changes but
-    its lines), and its lines, each the characters at these offsets of the page's text + ``literals``."""
-
-    tokens: tuple[tuple[int, str], ...]
-    memo: _Memo
-    lines: tuple[Callable[[str], Any], ...]
-    literals: str
-
-
-_NO_SHAPE = _Shape((), ({}, 0, 0, (), ()), (), "")  # a shape whose template failed (or not the one met)
-
-
-def _changes(before: tuple[object, ...], after: tuple[object, ...]) -> _Changes:
-    """The fields of :func:`_page_fields` that differ (in type or value) from ``before`` to ``after``."""
-    return tuple((name, value) for name, old, value in zip(_PAGE_FIELDS, before, after, strict=True)
-                 if type(old) is not type(value) or old != value)
-
-
-def _set_page_fields(page: Page, changes: _Changes) -> None:
-    for name, value in changes:
-        if name == "lines":
-            value = list(value)  # type: ignore[call-overload]
-        elif name == "inherits":
-            value = dict(value)  # type: ignore[call-overload]
-        setattr(page, name, value)
-
-
-#: Work units per blank row a page break builds (a row object costs several cell operations): a tall
-#: screen cleared again and again runs out of budget, not of time.
-_ROW_WORK = 8
-
-_PARSED: dict[str, grammar.Sequence] = {}
-_PLAIN_SGR: set[str] = set()  # SGR without private marker or intermediates, as seen in texts
-_HOME = "home"
-_MOVE = "move"
-#: sequences whose reading needs no state: a home (_HOME), ED 2, ED 3, RIS, or a CSI of _MOVES (_MOVE)
-_FIXED: dict[str, str] = {}
-#: CSI finals that are never a page break and leave no state for later pages (track_state ignores
-#: them): with no private marker or intermediates and no parameter out of range, the walk only
-#: applies them (Model.move)
-_MOVES = frozenset((CUP, HVP, CHA, HPA, VPA, CUF, CUB, CUU, CUD, CNL, CPL, EL, ECH, ICH, DCH, IL, DL, SU, SD, REP))
-_NUMBERS: dict[str, list[int]] = {}
-_DECIMALS: dict[str, list[int] | None] = {}
-_REPEATS: dict[str, int] = {}  # REP tokens plain_lines met: the count it reads (0: none it takes)
-_CACHE_LIMIT = 4096
-_CACHED_LINE = 256  # plain_lines remembers what lines up to this length write
-_CACHED_LENGTH = 48
-
-
-def _parse(token: str) -> grammar.Sequence:
-    """:func:`grammar.parse`, remembered for short sequences (texts repeat a few hundred of them)."""
-    seq = grammar.parse(token)
-    if len(token) <= _CACHED_LENGTH:
-        if len(_PARSED) >= _CACHE_LIMIT:
-            _PARSED.clear()
-            _PLAIN_SGR.clear()
-            _FIXED.clear()
-        _PARSED[token] = seq
-        fixed = _fixed(seq)
-        if fixed is not None:
-            _FIXED[token] = fixed
-        if seq.kind is Kind.CSI and seq.final == SGR and not seq.private and not seq.intermediates:
-            _PLAIN_SGR.add(token)
-    return seq
-
-
-def _fixed(seq: grammar.Sequence) -> str | None:
-    """What :meth:`Model.sequence` reads ``seq`` as whatever the state: ``_HOME`` (CUP / HVP home), a page
-    break that depends on no state ("ED 2", "ED 3", "RIS"), ``_MOVE`` (applied, nothing else), or None
-    (read it in full)."""
-    text = seq.text
-    if "\x9c" in text or len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT or swallows_on(seq):
-        return None
-    if seq.kind is Kind.ESC2:
-        return "RIS" if seq.final == RIS else None
-    if seq.kind is not Kind.CSI or seq.intermediates or seq.private:
-        return None
-    if seq.final == ED:
-        modes = seq.decimal()
-        return f"ED {modes[0]}" if modes is not None and len(modes) == 1 and modes[0] in (2, 3) else None
-    if _is_home(seq):
-        return _HOME
-    return _MOVE if seq.final in _MOVES and not grammar.above_range(seq.params) else None
-
-
-def _numbers(seq: grammar.Sequence) -> list[int]:
-    """``seq.numbers(0)``, remembered by the sequence's text (the list is shared: read it, never change it)."""
-    numbers = _NUMBERS.get(seq.text)
-    if numbers is None:
-        numbers = seq.numbers(0)
-        if len(_NUMBERS) >= _CACHE_LIMIT:
-            _NUMBERS.clear()
-        _NUMBERS[seq.text] = numbers
-    return numbers
-
-
-def _decimal(seq: grammar.Sequence) -> list[int] | None:
-    """``seq.decimal()``, remembered by the sequence's text (the list is shared: read it, never change it)."""
-    numbers = _DECIMALS.get(seq.text, False)
-    if numbers is False:
-        numbers = seq.decimal()
-        if len(_DECIMALS) >= _CACHE_LIMIT:
-            _DECIMALS.clear()
-        _DECIMALS[seq.text] = numbers
-    return numbers  # type: ignore[return-value]
-
-
-def _is_home(seq: grammar.Sequence) -> bool:
-    """CUP / HVP to row 1, column 1 (absent, empty, 0 or 1, leading zeros read as numbers)."""
-    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (CUP, HVP):
-        return False
-    numbers = _decimal(seq)
-    return numbers is not None and len(numbers) <= 2 and all(number <= 1 for number in numbers)
-
-
-def _sequence_at(text: str, at: int) -> grammar.Sequence | None:
-    """The complete sequence ESC starts at ``at``, parsed; None if none does."""
-    if not text.startswith(ESC, at):
-        return None
-    found = grammar.match_at(text, at)
-    return None if found is None else _PARSED.get(found.group()) or _parse(found.group())
-
-
-def _clears_next(text: str, at: int) -> bool:
-    """Whether ``text`` goes on at ``at`` with ED 2, alone or after a home (``clear`` writes ED 3 then
-    these: the ED 2 clears the screen)."""
-    seq = _sequence_at(text, at)
-    if seq is not None and _is_home(seq):
-        seq = _sequence_at(text, at + len(seq.text))
-    return (seq is not None and seq.kind is Kind.CSI and seq.final == ED and not seq.private
-            and not seq.intermediates and seq.decimal() == [2])
-
-
-def _inert_modes(seq: grammar.Sequence) -> bool:
-    """SM / RM of ANSI modes that change nothing shown (names.INERT_ANSI_MODES): no state to follow."""
-    return (seq.final in (SM, RM) and not seq.private and not seq.intermediates and seq.params.isdigit()
-            and set(seq.numbers(default=-1)) <= INERT_ANSI_MODES)
-
-
-_control_label = control_name
+    def walk_alone(self, body: str, memo: Memo, budget: int) -> tuple[list[str], Changes] | None:
+        """``body`` walked by a model of its own from the state ``memo`` starts from (every attribute of the
+        state key copied, then compared) with ``budget`` work left: its lines and its page's other changes,
+        where it ends as ``memo`` says (the same state, work, scrolls and next page), else None."""
+        state = memo[0]
+        alone = Model(body + FRESH_BREAK, self.columns, self.height, self.strict, None, self.terminal)
+        for name, value in vars(self).items():
+            if name not in UNKEYED:
+                kind = type(value)
+                setattr(alone, name, kind(value) if kind in (list, set, dict) else value)
+        fields = state["page"]
+        assert isinstance(fields, tuple)
+        set_page_fields(alone.pages[0], page_changes(NEW_PAGE, fields))
+        alone.work_left = budget
+        if alone.state_key() != state:
+            return None
+        alone.recording = (body, state, 1, budget, alone.scrolls, 0, None)
+        try:
+            alone.run()
+        except Refusal:
+            return None
+        made = alone.memo.get(body)
+        if made is None or made[1:3] != memo[1:3] or made[4] != memo[4]:
+            return None
+        changes = dict(made[3])
+        lines = list(changes.pop("lines", ()))  # type: ignore[call-overload]
+        return lines, tuple(changes.items())
 
 
 def pages(text: str, columns: int | None = None, rows: int | None = None, *, strict: bool = False,
