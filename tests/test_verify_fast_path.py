@@ -462,14 +462,14 @@ def test_shaped_pages_agree_with_walking_them(skeleton: str, fills: list[str],
 def test_pages_of_one_shape_are_made_from_a_template() -> None:
     """The template answers on the shape it is for (pages that never repeat: each is new), and equals the walk."""
     from benchmarks.bench import _counted_pages
-    from textclean.pipeline.verify import screen
+    from textclean.pipeline.verify import replays, screen
 
     text = _counted_pages(30 * 300)
     model = screen.Model(text, 80, 24)
     pages = model.run()
     assert model.shapes is not None and len(model.memo) == 1 and len(pages) == 301
     # one template, made (not the marker of a template that failed its checks: pages would be walked)
-    assert [template is not None and template is not screen._NO_SHAPE and len(template.lines)
+    assert [template is not None and template is not replays._NO_SHAPE and len(template.lines)
             for template in model.shapes.values()] == [2]
     assert [page.lines for page in pages[1:4]] == [["Xbc0000000", "    Y"], ["Xbc0000001", "    Y"],
                                                    ["Xbc0000002", "    Y"]]
@@ -533,13 +533,13 @@ def test_making_a_template_leaves_the_model_as_it_was(monkeypatch: pytest.Monkey
     real model's state (its rows, history, modes: what the next page reads) is the same after each
     template is made as before, and the pages after it are what walking them gives."""
     from benchmarks.bench import _counted_pages
-    from textclean.pipeline.verify import screen
+    from textclean.pipeline.verify import replays, screen
 
     def snapshot(model: screen.Model) -> dict[str, str]:
-        return {name: repr(value) for name, value in vars(model).items() if name not in screen.UNKEYED}
+        return {name: repr(value) for name, value in vars(model).items() if name not in replays.UNKEYED}
 
     made = []
-    real = screen.Replays.shape_template
+    real = replays.Replays.shape_template
 
     def checked(self: screen.Model, *args: object) -> object:
         before = snapshot(self)
@@ -548,10 +548,10 @@ def test_making_a_template_leaves_the_model_as_it_was(monkeypatch: pytest.Monkey
         assert snapshot(self) == before
         return template
 
-    monkeypatch.setattr(screen.Replays, "shape_template", checked)
+    monkeypatch.setattr(replays.Replays, "shape_template", checked)
     text = _counted_pages(30 * 40) + "\x1b[H\x1b[2Jend\r\n"
     for columns, rows in ((80, 24), (None, None)):
         model = screen.Model(text, columns, rows)
         pages = model.run()
         assert pages[-1].lines == ["end"] and pages[-2].lines == ["Xbc0000039", "    Y"]
-    assert made and all(template is not screen._NO_SHAPE for template in made)
+    assert made and all(template is not replays._NO_SHAPE for template in made)

@@ -13,7 +13,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from textclean.pipeline import verify
-from textclean.pipeline.verify import meaning, screen, state
+from textclean.pipeline.verify import meaning, replays, runs, screen, state
 
 from .agent_logs import captures, peer_recordings
 from .test_verify_fast_path import _answers, _recorded
@@ -26,7 +26,7 @@ def _row(row: state.Row) -> tuple[object, ...]:
     return (row is state.BLANK, tuple(row.cells), row.wrapped, row.wrap_disputed, row.shown, row.uncertain)
 
 
-_STATE_SKIPPED = frozenset(screen.UNKEYED) | {"redraws_at_once", "plain_lines_at_once", "runs_at_once", "shapes",
+_STATE_SKIPPED = frozenset(replays.UNKEYED) | {"redraws_at_once", "plain_lines_at_once", "runs_at_once", "shapes",
                                                "tight"}
 
 
@@ -208,9 +208,9 @@ def test_a_long_row_rebuilt_for_short_runs_is_walked() -> None:
     (a second at 640 KB, four at 1.3 MB). Past the copy allowance the walk's cells take the line, with
     the same lines; a row of about the frames' own length stays on the shortcut."""
     taken: list[bool] = []
-    real = screen.Runs.redrawn_cells
+    real = runs.Runs.redrawn_cells
 
-    def counting(model: screen.Runs, line: str, row: state.Row) -> tuple[str, int, int] | None:
+    def counting(model: runs.Runs, line: str, row: state.Row) -> tuple[str, int, int] | None:
         answer = real(model, line, row)
         taken.append(answer is not None)
         return answer
@@ -219,7 +219,7 @@ def test_a_long_row_rebuilt_for_short_runs_is_walked() -> None:
     rebuilt = start + "x" * 40_000 + "\rX" * 20_000 + "\ndone\n"
     frames = start + "".join(f"\r{count:5d} of 20000" for count in range(20_000)) + "\ndone\n"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(screen.Runs, "redrawn_cells", counting)
+        patch.setattr(runs.Runs, "redrawn_cells", counting)
         for text, shortcut in ((rebuilt, False), (frames, True)):
             taken.clear()
             lines = verify.terminal_lines(text, terminal=False)

@@ -4,7 +4,8 @@ row renders, the cursor, the modes and the work budget.
 The model is one class built in layers, one module each, each importing only those before it:
 :mod:`.state` <- :mod:`.moves` (controls and cursor moves) <- :mod:`.cells` (writing, erasing, editing)
 <- :mod:`.sequences` (escape sequences read and applied) <- :mod:`.page_breaks` (what a break does, the
-state a page leaves) <- :mod:`.screen` (the rest: the whole text fed, page by page).
+state a page leaves) <- :mod:`.replays` (pages that repeat) <- :mod:`.runs` (text that only appends, at
+once) <- :mod:`.screen` (the rest: the whole text fed, page by page).
 """
 
 from __future__ import annotations
