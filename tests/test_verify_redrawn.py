@@ -13,7 +13,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from textclean.pipeline import verify
-from textclean.pipeline.verify import meaning, replays, runs, screen, state
+from textclean.pipeline.verify import meaning, paging, replays, runs, state
 
 from .agent_logs import captures, peer_recordings
 from .test_verify_fast_path import _answers, _recorded
@@ -30,7 +30,7 @@ _STATE_SKIPPED = frozenset(replays.UNKEYED) | {"redraws_at_once", "plain_lines_a
                                                "tight"}
 
 
-def _state(model: screen.Model, work: bool) -> dict[str, object]:
+def _state(model: paging.Model, work: bool) -> dict[str, object]:
     state: dict[str, object] = {name: repr(value) for name, value in vars(model).items()
                                 if name not in _STATE_SKIPPED and name not in ("grid", "alt")}
     state["grid"] = [_row(row) for row in model.grid]
@@ -45,7 +45,7 @@ def _walked(text: str, columns: int | None, rows: int | None, shortcuts: verify.
             strict: bool = False, terminal: bool = True, work: bool = True) -> object:
     """The page records and the state at the end; ``work``: the budget left too (plain_lines charges a
     line's EL 0 at the row's end at an unknown width, which the walk does not: equal only without it)."""
-    model = screen.Model(text, columns, rows, strict=strict, terminal=terminal, shortcuts=shortcuts)
+    model = paging.Model(text, columns, rows, strict=strict, terminal=terminal, shortcuts=shortcuts)
     try:
         pages = model.run()
     except verify.Refusal as exc:
@@ -171,7 +171,7 @@ def test_lines_reaching_the_margin_agree_with_walking_them(text: str, size: tupl
 # The shortcuts answer where they were written for
 
 
-class _Counted(screen.Model):
+class _Counted(paging.Model):
     """Counts the walk's own steps: each text written and each sequence read."""
 
     steps = 0

@@ -5,7 +5,7 @@ The model is one class built in layers, one module each, each importing only tho
 :mod:`.state` <- :mod:`.moves` (controls and cursor moves) <- :mod:`.cells` (writing, erasing, editing)
 <- :mod:`.sequences` (escape sequences read and applied) <- :mod:`.page_breaks` (what a break does, the
 state a page leaves) <- :mod:`.replays` (pages that repeat) <- :mod:`.runs` (text that only appends, at
-once) <- :mod:`.screen` (the rest: the whole text fed, page by page).
+once) <- :mod:`.paging` (the whole text fed, page by page).
 """
 
 from __future__ import annotations

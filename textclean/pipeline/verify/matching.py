@@ -11,7 +11,7 @@ cleaned page with the same bytes then read the same.
 from __future__ import annotations
 
 from ..grammar import ESC, LF
-from . import screen
+from . import paging
 from .compare import candidate_lines, clip, line_difference, same_lines
 from .fast import ALL, Shortcuts
 from .meaning import Difference, Refusal
@@ -164,7 +164,7 @@ def first_difference(
             matched += 1
 
     try:
-        pages = screen.pages(raw, columns, rows, on_page=on_page if shortcuts.streamed else None,
+        pages = paging.pages(raw, columns, rows, on_page=on_page if shortcuts.streamed else None,
                                     terminal=terminal, fresh=fresh, shortcuts=shortcuts)
     except Refusal as exc:  # outside any page (the first screen outgrows the work budget)
         return Difference(f"unresolvable: {exc}", exc.offset, exc.disputed)

@@ -1,4 +1,4 @@
-"""The verifier's screen model: whole sessions, page by page (docs/design.md, 'Pages').
+"""The verifier's screen model, fed a whole text: whole sessions, page by page (docs/design.md, 'Pages').
 
 The verifier's one model (issue 24: the line model it had became this model at an unknown top):
 :mod:`textclean.pipeline.verify` walks every text here that no shortcut (:mod:`.fast`) answers,
@@ -13,6 +13,9 @@ that leave the window go to the page's lines in order. A page ends at a page bre
 its scrolled-off rows then its final rows. A page the model cannot decide is recorded with the
 reason and skipped to the next break; whatever state it may leave behind (a region, origin mode, a
 charset, a saved cursor) makes every later page undecided until RIS.
+
+:class:`Model` is the last layer of the model's class (:mod:`.state` holds the chain): it
+feeds the text token by token, cuts it into pages at page breaks, and :func:`pages` runs it.
 """
 
 from __future__ import annotations
