@@ -75,10 +75,11 @@ def top(fn: Callable[[], object], files: tuple[str, ...], count: int) -> list[st
             for own, cum, key in rows]
 
 
-# path endings: the verifier's package has a screen.py and a pages.py of its own
+# path endings, one side each
 CLEANER_FILES = tuple(f"pipeline/{name}.py" for name in ("cleaner", "redraw", "screen", "session", "pages", "probe"))
 VERIFIER_FILES = tuple(f"pipeline/verify/{name}.py"
-                       for name in ("__init__", "meaning", "compare", "fast", "lines", "screen", "pages"))
+                       for name in ("__init__", "meaning", "compare", "fast", "state", "moves", "cells", "sequences",
+                                    "page_breaks", "replays", "runs", "paging", "matching"))
 
 
 def main(argv: list[str] | None = None) -> int:

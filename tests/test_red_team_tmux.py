@@ -17,7 +17,7 @@ import pytest
 import textclean
 from tests import tmux_families, tmux_families_red, tmux_judge
 from textclean.pipeline import cleaner, session, verify
-from textclean.pipeline.verify import screen as verify_screen
+from textclean.pipeline.verify import paging as verify_paging
 
 pytestmark = [
     pytest.mark.tmux,
@@ -494,7 +494,7 @@ def test_hostile_sessions_never_raise() -> None:
 
 
 # Session 13 red team, second pass (docs/red-team-findings.md F17, F18): the cleaner refuses them (session.py, pages.py)
-# and, independently, the verifier does (verify/screen.py); either refusal keeps the gate from adopting.
+# and, independently, the verifier does (verify/); either refusal keeps the gate from adopting.
 SECOND_PASS_FINDINGS = [
     # FINDING F17: a clear + home under origin mode starts the next page at the region's top (row 2
     # here), both models start it at row 1: a later absolute CUP (DECOM reset) "overwrites" A.
@@ -635,7 +635,7 @@ def test_f19_verifier_refuses(judge_server, raw: bytes, lossy: bytes) -> None:
         with pytest.raises(verify.Refusal):
             verify.terminal_lines(text, shortcuts=shortcuts)
     with pytest.raises(verify.Refusal):
-        verify_screen.pages(text, strict=True)
+        verify_paging.pages(text, strict=True)
 
 
 # Neighbours F19's rule leaves decided, and tmux agrees with the verifier's lines at 80 and 200 columns:

@@ -17,7 +17,7 @@ from wcwidth import wcwidth
 from benchmarks.bench import VERIFIER_CHEAP as CHEAP
 from benchmarks.bench import VERIFIER_DENSE as DENSE
 from textclean.pipeline import grammar, verify
-from textclean.pipeline.verify import Refusal, first_difference, screen, terminal_lines
+from textclean.pipeline.verify import Refusal, first_difference, paging, terminal_lines
 
 ESC = "\x1b"
 CSI = ESC + "["
@@ -754,7 +754,7 @@ def _collecting_during_walk() -> list[bool]:
     """Whether the garbage collector was on at each page break of a captured session's walk."""
     data = (Path(__file__).parent / "fixtures" / "sessions" / "session_less.raw").read_bytes()
     seen: list[bool] = []
-    screen.pages(data.decode("utf-8", "surrogateescape"), on_page=lambda pages: seen.append(gc.isenabled()))
+    paging.pages(data.decode("utf-8", "surrogateescape"), on_page=lambda pages: seen.append(gc.isenabled()))
     assert seen  # not vacuous: the capture has page breaks
     return seen
 

@@ -377,13 +377,13 @@ _REPEATED = st.lists(st.tuples(st.sampled_from([_HOME_CLEAR, "", _HOME_CLEAR * 2
 
 
 def _records(text: str, columns: int | None, rows: int | None, strict: bool, replayed: bool) -> object:
-    from textclean.pipeline.verify import screen
+    from textclean.pipeline.verify import paging, state
 
     try:
-        pages = screen.pages(text, columns, rows, strict=strict, shortcuts=verify.ALL._replace(replayed=replayed))
+        pages = paging.pages(text, columns, rows, strict=strict, shortcuts=verify.ALL._replace(replayed=replayed))
     except verify.Refusal as exc:
         return f"unresolvable: {exc} at {exc.offset}"
-    return [tuple(getattr(page, name) for name in screen.Page.__slots__) for page in pages]
+    return [tuple(getattr(page, name) for name in state.Page.__slots__) for page in pages]
 
 
 @given(_REPEATED, st.lists(st.integers(0, 3), min_size=2, max_size=12), _SIZES)
@@ -402,10 +402,10 @@ def test_replayed_pages_agree_with_walking_them(units: list[tuple[str, str]], or
 
 def test_repeated_pages_are_replayed() -> None:
     """The memo answers on the shape it is for (the walk would take it page by page), and equals it."""
-    from textclean.pipeline.verify import screen
+    from textclean.pipeline.verify import paging
 
     text = (_HOME_CLEAR + "abc\rX\r\n\x1b[3;5HY\r\n") * 200
-    model = screen.Model(text, 80, 24)
+    model = paging.Model(text, 80, 24)
     pages = model.run()
     assert len(model.memo) == 1 and len(pages) == 201
     assert [page.lines for page in pages[1:]] == [["Xbc", "    Y"]] * 200
@@ -434,13 +434,13 @@ def _filled(skeleton: str, fill: str) -> str:
 
 def _shaped_records(text: str, columns: int | None, rows: int | None, strict: bool,
                     shortcuts: verify.Shortcuts, terminal: bool = True) -> object:
-    from textclean.pipeline.verify import screen
+    from textclean.pipeline.verify import paging, state
 
     try:
-        pages = screen.pages(text, columns, rows, strict=strict, shortcuts=shortcuts, terminal=terminal)
+        pages = paging.pages(text, columns, rows, strict=strict, shortcuts=shortcuts, terminal=terminal)
     except verify.Refusal as exc:
         return f"unresolvable: {exc} at {exc.offset}"
-    return [tuple(getattr(page, name) for name in screen.Page.__slots__) for page in pages]
+    return [tuple(getattr(page, name) for name in state.Page.__slots__) for page in pages]
 
 
 @given(st.lists(_SHAPED_PIECE, min_size=1, max_size=8).map("".join), _FILLS, _SIZES)
@@ -462,14 +462,14 @@ def test_shaped_pages_agree_with_walking_them(skeleton: str, fills: list[str],
 def test_pages_of_one_shape_are_made_from_a_template() -> None:
     """The template answers on the shape it is for (pages that never repeat: each is new), and equals the walk."""
     from benchmarks.bench import _counted_pages
-    from textclean.pipeline.verify import screen
+    from textclean.pipeline.verify import paging, replays
 
     text = _counted_pages(30 * 300)
-    model = screen.Model(text, 80, 24)
+    model = paging.Model(text, 80, 24)
     pages = model.run()
     assert model.shapes is not None and len(model.memo) == 1 and len(pages) == 301
     # one template, made (not the marker of a template that failed its checks: pages would be walked)
-    assert [template is not None and template is not screen._NO_SHAPE and len(template.lines)
+    assert [template is not None and template is not replays._NO_SHAPE and len(template.lines)
             for template in model.shapes.values()] == [2]
     assert [page.lines for page in pages[1:4]] == [["Xbc0000000", "    Y"], ["Xbc0000001", "    Y"],
                                                    ["Xbc0000002", "    Y"]]
@@ -510,9 +510,9 @@ def test_coloured_runs_agree_with_writing_them_piece_by_piece(text: str, size: t
 
 def test_coloured_runs_are_written_at_once() -> None:
     """The shortcut answers on a spinner's redraws (rich, uv), and equals the walk there: one write a frame."""
-    from textclean.pipeline.verify import screen
+    from textclean.pipeline.verify import paging
 
-    class Counted(screen.Model):
+    class Counted(paging.Model):
         writes = 0
 
         def put_narrow(self, text: str) -> None:
@@ -533,25 +533,25 @@ def test_making_a_template_leaves_the_model_as_it_was(monkeypatch: pytest.Monkey
     real model's state (its rows, history, modes: what the next page reads) is the same after each
     template is made as before, and the pages after it are what walking them gives."""
     from benchmarks.bench import _counted_pages
-    from textclean.pipeline.verify import screen
+    from textclean.pipeline.verify import paging, replays
 
-    def snapshot(model: screen.Model) -> dict[str, str]:
-        return {name: repr(value) for name, value in vars(model).items() if name not in screen._UNKEYED}
+    def snapshot(model: paging.Model) -> dict[str, str]:
+        return {name: repr(value) for name, value in vars(model).items() if name not in replays.UNKEYED}
 
     made = []
-    real = screen._Replays.shape_template
+    real = replays.Replays.shape_template
 
-    def checked(self: screen.Model, *args: object) -> object:
+    def checked(self: paging.Model, *args: object) -> object:
         before = snapshot(self)
         template = real(self, *args)
         made.append(template)
         assert snapshot(self) == before
         return template
 
-    monkeypatch.setattr(screen._Replays, "shape_template", checked)
+    monkeypatch.setattr(replays.Replays, "shape_template", checked)
     text = _counted_pages(30 * 40) + "\x1b[H\x1b[2Jend\r\n"
     for columns, rows in ((80, 24), (None, None)):
-        model = screen.Model(text, columns, rows)
+        model = paging.Model(text, columns, rows)
         pages = model.run()
         assert pages[-1].lines == ["end"] and pages[-2].lines == ["Xbc0000039", "    Y"]
-    assert made and all(template is not screen._NO_SHAPE for template in made)
+    assert made and all(template is not replays._NO_SHAPE for template in made)

@@ -13,7 +13,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from textclean.pipeline import verify
-from textclean.pipeline.verify import meaning, screen
+from textclean.pipeline.verify import meaning, paging, replays, runs, state
 
 from .agent_logs import captures, peer_recordings
 from .test_verify_fast_path import _answers, _recorded
@@ -22,15 +22,15 @@ from .test_verify_fast_path import _answers, _recorded
 # The model's whole state, page records and all: what two walks must agree on
 
 
-def _row(row: screen._Row) -> tuple[object, ...]:
-    return (row is screen._BLANK, tuple(row.cells), row.wrapped, row.wrap_disputed, row.shown, row.uncertain)
+def _row(row: state.Row) -> tuple[object, ...]:
+    return (row is state.BLANK, tuple(row.cells), row.wrapped, row.wrap_disputed, row.shown, row.uncertain)
 
 
-_STATE_SKIPPED = frozenset(screen._UNKEYED) | {"redraws_at_once", "plain_lines_at_once", "runs_at_once", "shapes",
+_STATE_SKIPPED = frozenset(replays.UNKEYED) | {"redraws_at_once", "plain_lines_at_once", "runs_at_once", "shapes",
                                                "tight"}
 
 
-def _state(model: screen.Model, work: bool) -> dict[str, object]:
+def _state(model: paging.Model, work: bool) -> dict[str, object]:
     state: dict[str, object] = {name: repr(value) for name, value in vars(model).items()
                                 if name not in _STATE_SKIPPED and name not in ("grid", "alt")}
     state["grid"] = [_row(row) for row in model.grid]
@@ -45,12 +45,12 @@ def _walked(text: str, columns: int | None, rows: int | None, shortcuts: verify.
             strict: bool = False, terminal: bool = True, work: bool = True) -> object:
     """The page records and the state at the end; ``work``: the budget left too (plain_lines charges a
     line's EL 0 at the row's end at an unknown width, which the walk does not: equal only without it)."""
-    model = screen.Model(text, columns, rows, strict=strict, terminal=terminal, shortcuts=shortcuts)
+    model = paging.Model(text, columns, rows, strict=strict, terminal=terminal, shortcuts=shortcuts)
     try:
         pages = model.run()
     except verify.Refusal as exc:
         return f"unresolvable: {exc} at {exc.offset}", _state(model, work)
-    return [tuple(getattr(page, name) for name in screen.Page.__slots__) for page in pages], _state(model, work)
+    return [tuple(getattr(page, name) for name in state.Page.__slots__) for page in pages], _state(model, work)
 
 
 def _same_walks(text: str, columns: int | None, rows: int | None, fast: verify.Shortcuts,
@@ -171,7 +171,7 @@ def test_lines_reaching_the_margin_agree_with_walking_them(text: str, size: tupl
 # The shortcuts answer where they were written for
 
 
-class _Counted(screen.Model):
+class _Counted(paging.Model):
     """Counts the walk's own steps: each text written and each sequence read."""
 
     steps = 0
@@ -208,9 +208,9 @@ def test_a_long_row_rebuilt_for_short_runs_is_walked() -> None:
     (a second at 640 KB, four at 1.3 MB). Past the copy allowance the walk's cells take the line, with
     the same lines; a row of about the frames' own length stays on the shortcut."""
     taken: list[bool] = []
-    real = screen._Runs.redrawn_cells
+    real = runs.Runs.redrawn_cells
 
-    def counting(model: screen._Runs, line: str, row: screen._Row) -> tuple[str, int, int] | None:
+    def counting(model: runs.Runs, line: str, row: state.Row) -> tuple[str, int, int] | None:
         answer = real(model, line, row)
         taken.append(answer is not None)
         return answer
@@ -219,7 +219,7 @@ def test_a_long_row_rebuilt_for_short_runs_is_walked() -> None:
     rebuilt = start + "x" * 40_000 + "\rX" * 20_000 + "\ndone\n"
     frames = start + "".join(f"\r{count:5d} of 20000" for count in range(20_000)) + "\ndone\n"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(screen._Runs, "redrawn_cells", counting)
+        patch.setattr(runs.Runs, "redrawn_cells", counting)
         for text, shortcut in ((rebuilt, False), (frames, True)):
             taken.clear()
             lines = verify.terminal_lines(text, terminal=False)

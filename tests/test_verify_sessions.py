@@ -21,7 +21,7 @@ from wcwidth import wcwidth
 
 from oracle import tmux
 from textclean.pipeline.verify import Refusal, first_difference, terminal_lines
-from textclean.pipeline.verify import screen as verify_screen
+from textclean.pipeline.verify import paging as verify_paging
 
 ESC = "\x1b"
 CSI = ESC + "["
@@ -173,7 +173,7 @@ def test_alternate_screen_sessions_agree_with_tmux() -> None:
         columns, rows = SIZES[seed % len(SIZES)]
         whole, inside = alt_session(1000 + seed, columns, rows)
         try:
-            pages = verify_screen.pages(whole, columns, rows, strict=True)
+            pages = verify_paging.pages(whole, columns, rows, strict=True)
         except Refusal:
             continue
         alt = [p for p in pages if p.alternate]
@@ -245,7 +245,7 @@ def test_peer_recordings_agree_with_tmux() -> None:
     resolved = []
     for name, text, columns, rows in cases:
         try:
-            pages = verify_screen.pages(text, columns, rows, strict=True)
+            pages = verify_paging.pages(text, columns, rows, strict=True)
         except Refusal:
             continue
         lines = [as_shown(line.rstrip(" ")) for p in pages for line in p.lines]
@@ -272,7 +272,7 @@ GOOD = "$ make\r\nbuilding\r\n" + PAGE1 + CLEAR + "$ pytest\r\nPASSED\r\n"
 
 
 def test_session_pages_are_found_at_their_breaks() -> None:
-    pages = verify_screen.pages(RAW)
+    pages = verify_paging.pages(RAW)
     assert [(p.start, p.end) for p in pages] == [
         (0, len(PAGE0)), (len(PAGE0), len(PAGE0 + PAGE1)), (len(PAGE0 + PAGE1), len(RAW))
     ]
@@ -380,7 +380,7 @@ def test_captured_sessions_agree_with_tmux() -> None:
         pytest.skip("no session captures (fixtures_gen sessions)")
     checked = []
     for name, text, columns, rows in cases:
-        pages = verify_screen.pages(text, columns, rows)
+        pages = verify_paging.pages(text, columns, rows)
         if any(page.reason for page in pages):
             continue
         lines = [as_shown(line.rstrip(" ")) for page in pages for line in page.lines]
@@ -433,7 +433,7 @@ def test_red_team_findings_are_refused_by_the_verifier(text: str, columns: int |
     assert ours(text, columns, rows) is None
     if columns is not None:  # the screen model on its own, too (the line model may refuse first)
         with pytest.raises(Refusal):
-            verify_screen.pages(text, columns, rows, strict=True)
+            verify_paging.pages(text, columns, rows, strict=True)
 
 
 @pytest.mark.tmux
@@ -445,7 +445,7 @@ def test_red_team_near_misses_resolve_as_tmux_shows() -> None:
     assert [lines for *_, lines in resolved] == shown
 
 
-# --- scrolling at each edge of a region (verify_screen.Model.shift_rows, one helper for SU/SD/IL/DL/LF)
+# --- scrolling at each edge of a region (verify_paging.Model.shift_rows, one helper for SU/SD/IL/DL/LF)
 
 _FILLED = CSI + "H" + CSI + "2J" + "\r\n".join(f"row {n} of the screen" for n in range(1, 9))
 _EDGES = {
@@ -483,8 +483,8 @@ def test_a_tall_screen_cleared_again_and_again_runs_out_of_budget() -> None:
     refused after a bounded amount of work instead of costing 200 rows per 8 input characters."""
     hostile = (CSI + "H" + CSI + "2Jx") * 2000
     with pytest.raises(Refusal, match="needs more work"):
-        verify_screen.pages(hostile, 500, 200, strict=True)
-    assert len(verify_screen.pages(hostile[: 8 * 200], 500, 200, strict=True)) == 201  # a few are fine
+        verify_paging.pages(hostile, 500, 200, strict=True)
+    assert len(verify_paging.pages(hostile[: 8 * 200], 500, 200, strict=True)) == 201  # a few are fine
 
 
 # --- the red team's session-13 findings: each candidate it recorded loses a line tmux shows ---------
@@ -541,7 +541,7 @@ def test_63_parameter_bytes_still_act() -> None:
 def test_kept_pages_inherit_state_only_from_kept_pages() -> None:
     # the region is set on a page kept verbatim: the candidate sets it too, so a later kept page is fine
     raw = "p0\r\n\x1b[H\x1b[2J\x1b[2;4rA\r\nB\x1b[H\x1b[2JC\r\nD\x1b[5;1HX\x1b[L\r\n"
-    pages = verify_screen.pages(raw, 80, 24)
+    pages = verify_paging.pages(raw, 80, 24)
     assert [page.inherits for page in pages] == [{}, {}, {"a scroll region": 1}]
     assert first_difference(raw, "p0\r\n" + raw[4:], columns=80, rows=24) is None
 
@@ -551,8 +551,8 @@ def test_home_and_erase_in_an_origin_mode_region_is_decided_without_raising(size
     # F15: under DECOM, CUP homes to the region's top and ED 0 keeps the rows above it (no homed clear)
     raw = "\x1b[2J\x1b[3;5r\x1b[?6h\x1b[H\x1b[J0"
     for text in (raw, raw + "\r\n"):
-        assert [line for page in verify_screen.pages(text, *size) for line in page.lines] == ["0"]
+        assert [line for page in verify_paging.pages(text, *size) for line in page.lines] == ["0"]
     above = "\x1b[H\x1b[2Ja\r\nb\r\n\x1b[3;5r\x1b[?6h\x1b[H\x1b[Jc\r\n"
-    assert [line for page in verify_screen.pages(above, *size) for line in page.lines] == ["a", "b", "c"]
+    assert [line for page in verify_paging.pages(above, *size) for line in page.lines] == ["a", "b", "c"]
     assert first_difference(above, "c\r\n", columns=size[0], rows=size[1]) is not None
     assert first_difference(above, "a\r\nb\r\nc\r\n", columns=size[0], rows=size[1]) is None

@@ -7,13 +7,15 @@ resolved both sides with the same rule could not catch that rule's bug. Only the
 sequence starts and ends) and the names are shared.
 
 Its modules form one chain, each importing only those before it: ``meaning`` (the refusal, the action
-table, widths) <- ``compare`` (candidate lines) <- ``fast`` (the shortcuts) <- ``screen`` (the one
-model, page by page) <- ``pages`` (a candidate matched page by page).
+table, widths) <- ``compare`` (candidate lines) <- ``fast`` (the shortcuts) <- the one model, a layer
+of its class a module: ``state`` <- ``moves`` <- ``cells`` <- ``sequences`` <- ``page_breaks`` <-
+``replays`` <- ``runs`` <- ``paging`` (the whole text fed, cut into pages) <- ``matching`` (a
+candidate matched page by page).
 """
 
 from __future__ import annotations
 
-from . import pages, screen
+from . import matching, paging
 from .compare import candidate_lines, line_difference, same_lines
 from .fast import ALL, WALK, Shortcuts, first_page, fits
 from .meaning import Difference, Refusal, replayed_joiner
@@ -47,7 +49,7 @@ def terminal_lines(
     lines = first_page(text, columns, terminal, shortcuts) if fits(text, columns, rows) else None
     if lines is not None:
         return lines
-    pages = screen.pages(text, columns, rows, strict=True, terminal=terminal, fresh=fresh, shortcuts=shortcuts)
+    pages = paging.pages(text, columns, rows, strict=True, terminal=terminal, fresh=fresh, shortcuts=shortcuts)
     return [line for page in pages for line in page.lines]
 
 
@@ -59,7 +61,7 @@ def first_difference(
 
     The candidate is, per raw page, a cleaned page (plain text whose non-blank lines, split on LF with
     trailing CRs stripped, are the page's informative lines) or a kept page (the page's raw bytes);
-    see :func:`verify_pages.first_difference` for the pages. An unresolvable one-page ``raw`` gives
+    see :func:`matching.first_difference` for the pages. An unresolvable one-page ``raw`` gives
     ``"unresolvable: "`` and the reason. The display, as :func:`terminal_lines` takes it: a terminal of
     ``columns`` x ``rows`` (either unknown), or none (``terminal=False``); ``fresh``, a new terminal.
     """
@@ -73,5 +75,5 @@ def first_difference(
         if same_lines(expected, candidate, shortcuts.joined):  # the common case: no list of the candidate's lines
             return None
         return Difference(line_difference(expected, candidate_lines(candidate)) or "")
-    return pages.first_difference(raw, candidate, columns, rows, terminal=terminal, fresh=fresh, shortcuts=shortcuts,
-                                  whole=whole)
+    return matching.first_difference(raw, candidate, columns, rows, terminal=terminal, fresh=fresh, shortcuts=shortcuts,
+                                     whole=whole)

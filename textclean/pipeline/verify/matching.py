@@ -11,10 +11,11 @@ cleaned page with the same bytes then read the same.
 from __future__ import annotations
 
 from ..grammar import ESC, LF
-from . import screen
+from . import paging
 from .compare import candidate_lines, clip, line_difference, same_lines
 from .fast import ALL, Shortcuts
 from .meaning import Difference, Refusal
+from .state import Page
 
 _HARMLESS_LEAVES = ("a saved cursor",)  # cleaned pages hold no DECRC: nothing of theirs can use it
 
@@ -34,7 +35,7 @@ def first_difference(
 
     # Pages are matched as the screen model makes them final (all but its last two), and a matched
     # page lets go of its lines: only the open run of cleaned pages keeps its lines at once.
-    pages: list[screen.Page] = []
+    pages: list[Page] = []
     length = len(candidate)
     position = 0  # where the next segment starts
     run: tuple[int, int, int] | None = None  # an open run of cleaned pages: text start, end, first page
@@ -155,7 +156,7 @@ def first_difference(
         previous_kept = False
         return None
 
-    def on_page(made: list[screen.Page]) -> None:
+    def on_page(made: list[Page]) -> None:
         nonlocal pages, matched, found
         pages = made
         while found is None and matched < len(made) - 2:
@@ -163,7 +164,7 @@ def first_difference(
             matched += 1
 
     try:
-        pages = screen.pages(raw, columns, rows, on_page=on_page if shortcuts.streamed else None,
+        pages = paging.pages(raw, columns, rows, on_page=on_page if shortcuts.streamed else None,
                                     terminal=terminal, fresh=fresh, shortcuts=shortcuts)
     except Refusal as exc:  # outside any page (the first screen outgrows the work budget)
         return Difference(f"unresolvable: {exc}", exc.offset, exc.disputed)
