@@ -192,7 +192,7 @@ def test_the_chain_rule_can_fail() -> None:
     verifier = "textclean.pipeline.verify"
     graph = import_graph(PACKAGE, "textclean")
     graph[f"{verifier}.fast"] = {f"{verifier}.screen": set(), f"{verifier}.meaning": {"_Width"},
-                                 "textclean.pipeline.cleaner": set()}
+                                 "textclean.pipeline.clean": set()}
     assert len(chain_violations(graph)) == 3
 
 
@@ -273,8 +273,8 @@ def test_the_maps_checks_fail_on_a_missing_or_stale_name() -> None:
     """A row taken out of each map is found missing, a name left behind by a rename is found stale (the
     checks above read what they claim to)."""
     design = (ROOT / "docs" / "design.md").read_text("utf-8")
-    row = next(line for line in design.splitlines() if line.startswith("| `textclean/pipeline/session.py`"))
-    assert "textclean/pipeline/session.py" in modules_to_map(ROOT) - layout_names(design.replace(row + "\n", ""))
+    row = next(line for line in design.splitlines() if line.startswith("| `textclean/pipeline/clean/walk.py`"))
+    assert "textclean/pipeline/clean/walk.py" in modules_to_map(ROOT) - layout_names(design.replace(row + "\n", ""))
     renamed = layout_names(design.replace("`alt_screen.py`", "`red33.py`"))
     assert "fuzz/alt_screen.py" in modules_to_map(ROOT) - renamed
     assert "fuzz/red33.py" in {path for path in renamed if not (ROOT / path).exists()}

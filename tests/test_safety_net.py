@@ -18,7 +18,8 @@ import pytest
 from test_contract import HARMLESS_MODES_BY_HAND
 
 from textclean import clean
-from textclean.pipeline import cleaner, grammar, names, verify
+from textclean.pipeline import clean as cleaner
+from textclean.pipeline import grammar, names, verify
 
 CSI = "\x1b["
 CLEAR = CSI + "H" + CSI + "2J"

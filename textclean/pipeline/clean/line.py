@@ -1,6 +1,6 @@
 """The cleaner's cell model of the rows a terminal shows, for text whose lines are redrawn.
 
-Only the slow path of :mod:`textclean.pipeline.cleaner` uses it: lines written once, left to right, never get
+Only the slow path of :mod:`textclean.pipeline.clean` uses it: lines written once, left to right, never get
 here. Rows are lists of one-character cells; the model follows ``docs/design.md``: no wrapping, LF
 implies CR, cursor moves up only within the last :data:`SCREEN_LINES` rows, and anything whose effect
 depends on what the model cannot know (the terminal's height, how it measures a zero-width joiner,
@@ -18,8 +18,8 @@ from itertools import repeat
 from operator import is_
 from typing import Any
 
-from . import grammar
-from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
+from .. import grammar
+from ..model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 
 ZWJ = "\u200d"
 #: A zero-width joiner tmux 3.3a leaves pending: one followed by an ASCII character (text, a control or
@@ -121,7 +121,7 @@ class LineModel:
     """Rows and a cursor; one method per control the cleaner resolves."""
 
     #: Whether rows the cursor can no longer reach are frozen into strings. The screen model keeps its
-    #: rows: it moves and pins them by identity, and its pages are read row by row (session.py).
+    #: rows: it moves and pins them by identity, and its pages are read row by row (walk.py).
     freezes = True
 
     def __init__(self, input_length: int = 0, *, screen_lines: int = SCREEN_LINES, columns: int | None = None,
@@ -145,7 +145,7 @@ class LineModel:
         self.saved: tuple[int, int, int] | None = None
         self.wrapped_since_save = False  # a row above the lowest passed column 80 since the save (F19)
         self.pad_budget = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * input_length
-        # The lowest the budget has been (session.py's page memo: how much less budget the same walk needs)
+        # The lowest the budget has been (walk.py's page memo: how much less budget the same walk needs)
         self.low_water = self.pad_budget
 
     def _charge(self, cells: int) -> None:

@@ -1,6 +1,6 @@
-"""The cleaner's screen model: the row model of :mod:`redraw` with a screen around it.
+"""The cleaner's screen model: the row model of :mod:`line` with a screen around it.
 
-Used only for pages (see :mod:`pages`) the row model refuses: absolute positions (CUP, HVP, VPA),
+Used only for pages (see :mod:`breaks`) the row model refuses: absolute positions (CUP, HVP, VPA),
 erases in display (ED), IL / DL / ICH / DCH / REP / SU / SD, DECSTBM scroll regions with IND / RI /
 LF at their margins, origin mode (DECOM), and autowrap when the terminal's width is known.
 
@@ -21,8 +21,8 @@ margin an unknown height hides, a relative move from the pending-wrap column, an
 
 from __future__ import annotations
 
-from .model import MIN_COLUMNS, SCREEN_LINES, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
-from .redraw import INERT_MARK, ONE_CELL_TEXT, UNWRITTEN, WIDEST_COLUMNS, LineModel, Redrawn, Row, Unresolved
+from ..model import MIN_COLUMNS, SCREEN_LINES, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
+from .line import INERT_MARK, ONE_CELL_TEXT, UNWRITTEN, WIDEST_COLUMNS, LineModel, Redrawn, Row, Unresolved
 
 
 class _Wrap(str):
