@@ -196,6 +196,36 @@ def test_the_chain_rule_can_fail() -> None:
     assert len(chain_violations(graph)) == 3
 
 
+#: The cleaner's package: the gate calls its API (``clean/__init__.py``), never a module inside it.
+CLEANER = "textclean.pipeline.clean"
+
+
+def past_the_apis(graph: dict[str, dict[str, set[str]]], module: str = "textclean.pipeline.gate") -> list[str]:
+    """The modules inside the cleaner's or the verifier's package that ``module`` imports (the gate may
+    import their package APIs and the shared modules only)."""
+    return sorted(imported for imported in graph.get(module, {})
+                  if imported.startswith((f"{CLEANER}.", "textclean.pipeline.verify.")))
+
+
+def test_the_gate_imports_only_the_cleaners_and_the_verifiers_api() -> None:
+    graph = import_graph(PACKAGE, "textclean")
+    assert {CLEANER, "textclean.pipeline.verify"} <= set(graph["textclean.pipeline.gate"])
+    assert past_the_apis(graph) == []
+
+
+def test_the_gate_rule_can_fail(tmp_path: Path) -> None:
+    """A gate that reaches into the cleaner's walk (as it did before ``candidate(keep=...)``), at module
+    level or in a function, is found."""
+    clean = tmp_path / "pipeline" / "clean"
+    clean.mkdir(parents=True)
+    for path in (tmp_path / "__init__.py", tmp_path / "pipeline" / "__init__.py", clean / "__init__.py",
+                 clean / "walk.py", clean / "assemble.py"):
+        path.write_text("")
+    (tmp_path / "pipeline" / "gate.py").write_text(
+        "from . import clean\nfrom .clean import walk\ndef f():\n    from .clean.assemble import Segment\n")
+    assert past_the_apis(import_graph(tmp_path, "textclean")) == [f"{CLEANER}.assemble", f"{CLEANER}.walk"]
+
+
 CLASS_LINES = 500  # docs/design.md: the verifier's model is split by concern, each class under this
 
 

@@ -139,6 +139,20 @@ def test_a_page_whose_screen_switch_acts_from_another_screen_in_the_candidate_is
     assert [s.text is None for s in both] == [False, True, True]
 
 
+def test_candidate_keep_walks_the_pages_with_those_kept_raw() -> None:
+    """``candidate(keep=...)``, the gate's second try: the page walk alone (a text the one-regex path
+    cleans whole too), the named pages kept as their raw bytes: the walk's segments, joined."""
+    text = "p0\r\n\x1b[?1049h\x1b[H\x1b[2Ja\r\n\x1b[?1049h\x1b[H\x1b[2Jb\r\n"
+    proposal = cleaner.candidate(text, columns=80, rows=24, keep={1, 2})
+    segments = walk.resolve(text, columns=80, rows=24, keep={1, 2})
+    assert proposal.segments == tuple(segments) and proposal.text == cleaner.joined(text, segments)
+    assert proposal.text == "p0\r\n" + text[text.index("\x1b[?1049h"):]
+    assert (proposal.pages_cleaned, proposal.pages_kept) == (1, 2)
+    coloured = "\x1b[31mred\x1b[0m\r\n"
+    assert cleaner.candidate(coloured).segments is None  # the one-regex path
+    assert cleaner.candidate(coloured, keep=()).segments == tuple(walk.resolve(coloured, columns=None, rows=None))
+
+
 def test_a_kept_page_after_the_modes_are_back_to_their_defaults_stays_kept() -> None:
     for text in ("\x1b[H\x1b[2J\x1b[2;4rp0\x1b[r\r\n\x1b[H\x1b[2JA\x1b[?5hB\r\n",  # DECSTBM reset
                  "\x1b[H\x1b[2J\x1b[2;4rp0\r\n\x1bcA\x1b[?5hB\r\n",  # RIS
@@ -150,11 +164,11 @@ def test_a_kept_page_after_the_modes_are_back_to_their_defaults_stays_kept() -> 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 50)])
 def test_the_gate_may_not_keep_a_page_under_a_region_a_cleaned_page_set(size: tuple) -> None:
-    """The gate's second path (_keep_rejected_pages): walk.resolve(keep=...) refuses as the cleaner does."""
+    """The gate's second path (_keep_rejected_pages): candidate(keep=...) refuses as the cleaner does."""
     columns, rows = size
     assert cleaner.candidate(REGION_THEN_GATE_KEPT, columns=columns, rows=rows).pages_kept == 0
-    with pytest.raises(assemble.WholeRefusal, match="the pages before leave it a scroll region"):
-        walk.resolve(REGION_THEN_GATE_KEPT, columns=columns, rows=rows, keep={2})
+    with pytest.raises(cleaner.Refused, match="the pages before leave it a scroll region"):
+        cleaner.candidate(REGION_THEN_GATE_KEPT, columns=columns, rows=rows, keep={2})
     result = gate.TextClean(min_tokens=0).clean(REGION_THEN_GATE_KEPT, columns=columns, rows=rows)
     assert not result.applied or "y1" in result.text.replace("\x1b[T", "")
 

@@ -10,7 +10,6 @@ from typing import Any, NamedTuple, cast, overload
 
 from . import clean as cleaner
 from . import verify
-from .clean import assemble, walk
 from .probe import has_terminal_noise
 from .result import (
     BELOW_MIN_TOKENS,
@@ -106,7 +105,7 @@ def _offset(difference: str | None) -> int | None:
 
 
 def _keep_rejected_pages(
-    raw: str, segments: list[assemble.Segment], difference: str | None, shown: Display,
+    raw: str, segments: list[cleaner.Segment], difference: str | None, shown: Display,
 ) -> tuple[cleaner.Candidate | None, str | None]:
     """Keep, one at a time, the first cleaned page whose prefix the verifier rejects, until the whole
     candidate passes (the verifier alone decides adoption) or nothing is left to keep (None).
@@ -129,17 +128,17 @@ def _keep_rejected_pages(
         proposal = None
         segments.clear()
         try:
-            segments = walk.resolve(raw, keep=keep, **shown.keywords())
-            proposal = cleaner.from_segments(raw, segments)
-        except (assemble.WholeRefusal, cleaner.Refused):
+            proposal = cleaner.candidate(raw, keep=keep, **shown.keywords())
+        except cleaner.Refused:
             return None, difference
+        segments = list(proposal.segments or ())
         difference = _check(raw, proposal.text, shown)
         if difference is None:
             return proposal, None
     return None, difference
 
 
-def _named_page(difference: str | None, segments: list[assemble.Segment]) -> int | None:
+def _named_page(difference: str | None, segments: list[cleaner.Segment]) -> int | None:
     """The cleaned page holding the raw offset the verifier's difference names, if any (a hint:
     whatever page is kept, only the verifier's verdict on the whole adopts the candidate)."""
     offset = _offset(difference)
@@ -152,7 +151,7 @@ def _named_page(difference: str | None, segments: list[assemble.Segment]) -> int
 
 
 def _first_rejected(
-    raw: str, segments: list[assemble.Segment], shown: Display, budget: list[int],
+    raw: str, segments: list[cleaner.Segment], shown: Display, budget: list[int],
 ) -> int | None:
     """The first page whose prefix (the raw text up to its end, the candidate up to its segment) the
     verifier rejects, by bisection (the whole is known to be rejected); None past the work budget."""
@@ -163,7 +162,7 @@ def _first_rejected(
         budget[0] -= end
         if budget[0] < 0:
             return None
-        prefix = assemble.assemble(raw[:end], segments[: middle + 1])
+        prefix = cleaner.joined(raw[:end], segments[: middle + 1])
         if _check(raw[:end], prefix, shown) is None:
             low = middle + 1
         else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from operator import methodcaller
 from typing import NamedTuple, NoReturn
@@ -20,6 +20,7 @@ from ..names import CHA, CNL, CPL, CUB, CUD, CUF, CUU, DECRC, DECSC, ECH, EL, HP
 from ..probe import REDRAWING_CR, c1_control_offset
 from ..result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 from . import assemble, breaks, feed, swallow, walk
+from .assemble import Segment as Segment  # (the API: a candidate's pages)
 from .line import (
     INERT_MARK,
     NOT_TEXT,
@@ -77,7 +78,7 @@ class Candidate:
     text: str
     removed: Removed
     #: For a text resolved page by page (sessions): one segment per page, cleaned or kept.
-    segments: tuple[assemble.Segment, ...] | None = None
+    segments: tuple[Segment, ...] | None = None
 
     @property
     def pages_kept(self) -> int:
@@ -138,11 +139,13 @@ def strip_escapes_only(text: str) -> str:
 
 
 def candidate(text: str, *, columns: int | None = None, rows: int | None = None, terminal: bool = True,
-              fresh: bool = False) -> Candidate:
+              fresh: bool = False, keep: Collection[int] | None = None) -> Candidate:
     """Propose the cleaned text, or raise :class:`Refused`.
 
     ``columns`` / ``rows``: the terminal's size where known (None: at least 80 x 24, no wrapping).
     ``terminal=False``: no terminal (logical lines, no right margin); ``fresh``: a new terminal.
+    ``keep``: the text is resolved page by page (no other path tried), the pages of these indices kept
+    as their raw bytes whatever the model says (the gate's second try, on the verifier's word).
     """
     c1 = c1_control_offset(text)
     if c1 is not None:
@@ -171,7 +174,7 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None,
         if swallowed is not None:
             raise TerminalsDisagree(UNSUPPORTED_CONTROL, swallowed)
     # With a backspace or a CR before text, the whole-text substitution would leave that control: skip it.
-    if "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None) and (
+    if keep is None and "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None) and (
             not _prefix_has_residual_control(text, _append_only(columns))):
         stripped, count = without_inert(_append_only(columns), text)
         if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
@@ -183,6 +186,8 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None,
         # non-ASCII character, which a candidate without it (or with it elsewhere) does not
         raise Refused(UNSUPPORTED_CONTROL, f"zero-width joiner at offset {pending.start()} followed by "
                       f"an ASCII character, then a redraw (tmux shows it again at offset {pending.end() - 1})")
+    if keep is not None:
+        return _resolve_kept(text, columns, rows, keep, terminal=terminal, fresh=fresh)
     if swallowing is None and breaks.has_break(text) and _row_model_refuses(text):
         try:
             return _resolve_pages(text, columns, rows, None, terminal=terminal, fresh=fresh)
@@ -230,7 +235,23 @@ def _resolve_pages(text: str, columns: int | None, rows: int | None, refusal: Re
     return from_segments(text, segments, refusal)
 
 
-def from_segments(text: str, segments: list[assemble.Segment], refusal: Refused | None = None) -> Candidate:
+def _resolve_kept(text: str, columns: int | None, rows: int | None, keep: Collection[int], *,
+                  terminal: bool, fresh: bool) -> Candidate:
+    """Page by page with the pages in ``keep`` kept raw; a whole refusal is a :class:`Refused`."""
+    try:
+        segments = walk.resolve(text, columns=columns, rows=rows, keep=keep, terminal=terminal, fresh=fresh)
+    except assemble.WholeRefusal as whole:
+        raise Refused(whole.reason, whole.detail) from None
+    return from_segments(text, segments)
+
+
+def joined(text: str, segments: Sequence[Segment]) -> str:
+    """The candidate's text from ``segments``, pages of ``text`` in order: cleaned pages as their text,
+    kept pages as their raw bytes (the gate checks a prefix of a candidate with it)."""
+    return assemble.assemble(text, list(segments))
+
+
+def from_segments(text: str, segments: list[Segment], refusal: Refused | None = None) -> Candidate:
     """A candidate from per-page segments; :class:`Refused` when none is cleaned."""
     if not any(s.text is not None and s.text for s in segments):
         first = next((s for s in segments if s.text is None), None)
