@@ -29,8 +29,10 @@ from strategies import (
 from oracle import corpora
 from textclean.pipeline import clean
 from textclean.pipeline.clean import assemble, breaks, feed, walk
-from textclean.pipeline.clean.line import LineModel, Stripped, Unresolved, without_inert
-from textclean.pipeline.clean.screen import WRAP, ScreenModel
+from textclean.pipeline.clean.line import LineModel, Stripped, Unresolved
+from textclean.pipeline.clean.screen import ScreenModel
+from textclean.pipeline.clean.screen_state import WRAP
+from textclean.pipeline.clean.string_path import without_inert
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CAPTURES = sorted(FIXTURES.glob("*.raw")) + sorted((FIXTURES / "sessions").glob("*.raw"))

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from strategies import CSI, plain_text_runs, sgr, terminal_streams
 
 from textclean.pipeline import clean, grammar
-from textclean.pipeline.clean import assemble, line, walk
-from textclean.pipeline.clean.line import INERT_MARK, without_inert
+from textclean.pipeline.clean import assemble, string_path, walk
+from textclean.pipeline.clean.line import INERT_MARK
 from textclean.pipeline.clean.screen import ScreenModel
+from textclean.pipeline.clean.string_path import without_inert
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CAPTURES = [*sorted(FIXTURES.glob("*.raw")), *sorted((FIXTURES / "sessions").glob("*.raw")),
@@ -58,8 +59,8 @@ def _tiny(patch: pytest.MonkeyPatch) -> None:
     patch.setattr(clean, "_PREFIX_CHARS", 4)
     patch.setattr(clean, "_SCAN_AS_BYTES", 8)
     patch.setattr(clean, "_ENCODE_SLICE", 8)
-    patch.setattr(line, "_SUBSTITUTE_WHOLE", 32)
-    patch.setattr(line, "_SUBSTITUTE_CHUNK", 8)
+    patch.setattr(string_path, "_SUBSTITUTE_WHOLE", 32)
+    patch.setattr(string_path, "_SUBSTITUTE_CHUNK", 8)
 
 
 @pytest.mark.parametrize("path", CAPTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -93,8 +94,8 @@ def test_blocks_are_substituted_in_chunks(monkeypatch: pytest.MonkeyPatch) -> No
 @given(terminal_streams(_RUNS), st.sampled_from(["", INERT_MARK]))
 def test_chunked_substitution_is_the_whole_substitution(text: str, mark: str) -> None:
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(line, "_SUBSTITUTE_WHOLE", 4)
-        patch.setattr(line, "_SUBSTITUTE_CHUNK", 2)
+        patch.setattr(string_path, "_SUBSTITUTE_WHOLE", 4)
+        patch.setattr(string_path, "_SUBSTITUTE_CHUNK", 2)
         for inert in (grammar.INERT_SEQUENCE, grammar.APPEND_ONLY_INERT):
             assert without_inert(inert, text, mark) == inert.subn(mark, text)
 

@@ -16,7 +16,8 @@ from strategies import CSI, plain_text_runs, sgr, terminal_streams
 from oracle.asciicast import read_asciicast
 from textclean.pipeline import clean, grammar
 from textclean.pipeline.clean import assemble, breaks, feed, line, walk
-from textclean.pipeline.clean.screen import WRAP, ScreenModel
+from textclean.pipeline.clean.screen import ScreenModel
+from textclean.pipeline.clean.screen_state import WRAP
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CAPTURES = [*sorted(FIXTURES.glob("*.raw")), *sorted((FIXTURES / "sessions").glob("*.raw")),

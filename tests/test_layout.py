@@ -240,6 +240,38 @@ def test_every_verifier_class_is_under_the_designs_size() -> None:
     assert {name: size for name, size in sizes.items() if size >= CLASS_LINES} == {}
 
 
+MODULE_LINES = 800  # docs/design.md: no module of the pipeline this long, on either side (issue 38)
+
+
+def oversized(directory: Path) -> dict[str, int]:
+    """The modules under ``directory`` of :data:`MODULE_LINES` lines or more, and the classes of
+    :data:`CLASS_LINES` lines or more (``module:Class``), with their sizes."""
+    found: dict[str, int] = {}
+    for path in sorted(directory.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        name = path.relative_to(directory).as_posix()
+        if len(source.splitlines()) >= MODULE_LINES:
+            found[name] = len(source.splitlines())
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                if node.end_lineno - node.lineno + 1 >= CLASS_LINES:
+                    found[f"{name}:{node.name}"] = node.end_lineno - node.lineno + 1
+    return found
+
+
+def test_every_cleaner_module_and_class_is_under_the_designs_size() -> None:
+    """The cleaner's package (issue 38: ``ScreenModel`` was 1,015 lines, split by concern into a chain of
+    classes, ``screen_state`` <- ``screen_regions`` <- ``screen_erases`` <- ``screen_moves`` <- ``screen``)."""
+    assert oversized(PIPELINE / "clean") == {}
+
+
+def test_the_size_check_finds_a_long_module_and_a_long_class(tmp_path: Path) -> None:
+    (tmp_path / "short.py").write_text("class A:\n" + "    x = 1\n" * (CLASS_LINES - 2) + "\n")
+    (tmp_path / "long.py").write_text("class B:\n    def f(self) -> None:\n" + "        pass\n" * CLASS_LINES
+                                      + "\n" * (MODULE_LINES - CLASS_LINES))
+    assert oversized(tmp_path) == {"long.py": MODULE_LINES + 2, "long.py:B": CLASS_LINES + 2}
+
+
 # --- the file maps: docs/design.md names every module, tests/README.md every test file -----------------
 ROOT = PACKAGE.parent
 MAPPED_PACKAGES = ("textclean", "oracle", "fixtures_gen", "fuzz", "benchmarks")

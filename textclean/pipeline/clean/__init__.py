@@ -29,9 +29,8 @@ from .line import (
     LineModel,
     Stripped,
     Unresolved,
-    overlay_line,
-    without_inert,
 )
+from .string_path import overlay_line, without_inert
 
 # SGR with plain parameters: what most of a coloured text's sequences are (one literal-prefix pattern).
 _SGR_ONLY = grammar.SGR_ONLY
@@ -486,7 +485,7 @@ def _write_run(model: LineModel, run: str, tally: Stripped) -> bool:
     writing each piece (:meth:`LineModel.write_pieces`); False: nothing done."""
     pieces = _SGR_ONLY.split(run)
     text = "".join(pieces)
-    if "\x1b" in text or "\x07" in text:  # not SGR alone (see line.without_inert)
+    if "\x1b" in text or "\x07" in text:  # not SGR alone (see string_path.without_inert)
         pieces = grammar.INERT_SEQUENCE.split(run)
         text = "".join(pieces)
     if text and not model.write_pieces(pieces, text):

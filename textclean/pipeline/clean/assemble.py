@@ -9,7 +9,8 @@ from typing import NamedTuple
 from ..result import UNSUPPORTED_CONTROL
 from . import breaks
 from .line import UNWRITTEN
-from .screen import WRAP, ScreenModel
+from .screen import ScreenModel
+from .screen_state import WRAP
 
 
 class WholeRefusal(Exception):

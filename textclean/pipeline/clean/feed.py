@@ -48,8 +48,9 @@ from ..names import (
 )
 from ..result import UNSUPPORTED_CONTROL
 from .assemble import WholeRefusal
-from .line import INERT_MARK, ONE_CELL_TEXT, Stripped, Unresolved, overlay_line
+from .line import INERT_MARK, ONE_CELL_TEXT, Stripped, Unresolved
 from .screen import ScreenModel
+from .string_path import overlay_line
 from .swallow import disputed_parameters
 
 _TOKEN = grammar.SEQUENCE_OR_CONTROL
@@ -311,7 +312,7 @@ _SHORT_PAGE_CHARS = _OVERLAY_MIN_CHARS
 
 def _overlaid(model: ScreenModel, body: str, tally: Stripped) -> bool:
     """A line redrawn by CR and EL alone (progress frames) from the first column of an empty last row,
-    resolved on strings as the row model's string path resolves it (:func:`line.overlay_line`): the same
+    resolved on strings as the row model's string path resolves it (:func:`string_path.overlay_line`): the same
     cells, cursor, tallies, work and character for REP as :func:`_feed_line`; False: walk it. (A harmless
     private mode, rich's ``CSI ? 25 l``, is inert there as in the walk; DECAWM off the walk refuses.)"""
     if len(body) < _OVERLAY_MIN_CHARS or "\r" not in body or "\b" in body or not model.overlay_ready() \
