@@ -47,7 +47,7 @@ class ScreenState(LineModel):
     ) -> None:
         # the row model's state (positional: a page of a session builds one model, and keywords cost as much
         # as the rest); its ``columns``, where the row model refuses to reach, stays None: this one wraps
-        super().__init__(input_length, rows or SCREEN_LINES, None, terminal)
+        LineModel.__init__(self, input_length, rows or SCREEN_LINES, None, terminal)
         self.width = columns
         self.height = rows
         self.top = 0
