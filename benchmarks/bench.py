@@ -46,7 +46,8 @@ import tiktoken
 
 from benchmarks import floor
 from textclean.measure.sources import decode
-from textclean.pipeline import cleaner, grammar, tokens, verify
+from textclean.pipeline import clean as cleaner
+from textclean.pipeline import grammar, tokens, verify
 from textclean.pipeline.gate import TextClean
 from textclean.pipeline.tokens import DEFAULT_ENCODING
 

@@ -43,7 +43,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
         ["tests/test_safety_net.py", "tests/test_gate.py", "tests/test_sessions_clean.py", "tests/test_tokens.py"],
     ),
     "overlay": (
-        ["textclean/pipeline/redraw.py"],
+        ["textclean/pipeline/clean/line.py"],
         # the cleaner's string path for lines redrawn by CR and EL: proven equal to the walk there (narrow
         # it with --functions, e.g. '*ǁ_overlay_frames__mutmut*'; the rest of the row model is the walk)
         ["tests/test_clean_overlay.py"],

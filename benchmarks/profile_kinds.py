@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import bench
-from textclean.pipeline import cleaner, tokens, verify
+from textclean.pipeline import clean as cleaner
+from textclean.pipeline import tokens, verify
 from textclean.pipeline.gate import TextClean
 
 MB = 1 << 20

@@ -21,7 +21,8 @@ from typing import Any
 
 import textclean
 from benchmarks import bench, sessions_saving
-from textclean.pipeline import cleaner, verify
+from textclean.pipeline import clean as cleaner
+from textclean.pipeline import verify
 
 KB = 1024
 

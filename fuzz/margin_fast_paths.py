@@ -51,8 +51,8 @@ def _count_paths() -> None:
     """Count the new paths taken (a string path ending pending at the margin; a one-cell run, not ASCII,
     reaching the margin in write), where the tree has them."""
     try:
-        from textclean.pipeline import screen
-        from textclean.pipeline.redraw import ONE_CELL_TEXT
+        from textclean.pipeline.clean import screen
+        from textclean.pipeline.clean.line import ONE_CELL_TEXT
     except ImportError:
         return
     overlay, write = screen.ScreenModel.overlay, screen.ScreenModel.write

@@ -1,4 +1,4 @@
-"""Each side alone: the cleaner's candidate (textclean.pipeline.cleaner.candidate) judged by live tmux,
+"""Each side alone: the cleaner's candidate (textclean.pipeline.clean.candidate) judged by live tmux,
 and the verifier's verdict on it (verify.first_difference), for the session-22 families and displays.
 A cleaner candidate tmux flags that the verifier accepts is a gate loss; one the verifier rejects is a
 cleaner bug the verifier caught."""
@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fuzz import disputes_in_displays  # noqa: E402
 from tests import tmux_judge  # noqa: E402
-from textclean.pipeline import cleaner, verify  # noqa: E402
+from textclean.pipeline import clean, verify  # noqa: E402
 
 
 def kw(case: tmux_judge.Case) -> dict:
@@ -30,8 +30,8 @@ def main() -> None:
                 for case in disputes_in_displays.make(family, display, count, seed):
                     text = case.raw.decode("utf-8", "surrogateescape")
                     try:
-                        cand = cleaner.candidate(text, **kw(case)).text
-                    except cleaner.Refused:
+                        cand = clean.candidate(text, **kw(case)).text
+                    except clean.Refused:
                         continue
                     except Exception as exc:  # noqa: BLE001
                         print("  CRASH cleaner", repr(case.raw)[:200], exc)

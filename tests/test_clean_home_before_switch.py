@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from tests import tmux_families_red, tmux_judge
-from textclean.pipeline import cleaner
+from textclean.pipeline import clean as cleaner
 
 pytestmark = [
     pytest.mark.tmux,

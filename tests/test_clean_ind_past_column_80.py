@@ -6,7 +6,7 @@ column, while a wider terminal writes it at column 81 of the row below; from a r
 80-column terminal's column is another too. The cleaner disputes the column after IND from column 81 or
 further (CUD and RI there are refused): a character written on it is refused, a CR (or NEL) settles it.
 
-The cleaner is asked directly (``cleaner.candidate``); what it proposes, and what the gate adopts, is
+The cleaner is asked directly (``clean.candidate``); what it proposes, and what the gate adopts, is
 judged by a live tmux at 80x24 and 200x60.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from tests import tmux_judge
-from textclean.pipeline import cleaner
+from textclean.pipeline import clean
 
 pytestmark = [
     pytest.mark.tmux,
@@ -33,8 +33,8 @@ def judge_server():
 
 def _propose(raw: bytes, **display: object) -> str | None:
     try:
-        return cleaner.candidate(tmux_judge.decode(raw), **display).text  # type: ignore[arg-type]
-    except cleaner.Refused:
+        return clean.candidate(tmux_judge.decode(raw), **display).text  # type: ignore[arg-type]
+    except clean.Refused:
         return None
 
 
@@ -61,8 +61,8 @@ def test_f32_1_tmux_disagrees_with_itself_across_widths(judge_server) -> None:
 
 @pytest.mark.parametrize("raw", F32_1_RAWS)
 def test_f32_1_index_from_column_81_at_an_unknown_width_is_refused(raw: bytes) -> None:
-    with pytest.raises(cleaner.Refused):
-        cleaner.candidate(tmux_judge.decode(raw), **UNKNOWN)  # type: ignore[arg-type]
+    with pytest.raises(clean.Refused):
+        clean.candidate(tmux_judge.decode(raw), **UNKNOWN)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("raw", F32_1_RAWS)

@@ -7,7 +7,7 @@ F30-2: ``CSI ? 1049 l`` off an alternate screen that ``?47h`` / ``?1047h`` enter
 cursor where it is (it restores only a cursor a ``?1049h`` saved), xterm restores the DECSC slot or
 homes. The cleaner keeps that page (and so refuses where it cannot be kept).
 
-Only the cleaner is asked (``cleaner.candidate``); what it still proposes is judged by a live tmux.
+Only the cleaner is asked (``clean.candidate``); what it still proposes is judged by a live tmux.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from tests import tmux_judge
-from textclean.pipeline import cleaner
+from textclean.pipeline import clean
 
 pytestmark = [
     pytest.mark.tmux,
@@ -39,8 +39,8 @@ def judge_server():
 
 def _propose(raw: bytes, display: str) -> str | None:
     try:
-        return cleaner.candidate(raw.decode("utf-8", "surrogateescape"), **DISPLAYS[display]).text
-    except cleaner.Refused:
+        return clean.candidate(raw.decode("utf-8", "surrogateescape"), **DISPLAYS[display]).text
+    except clean.Refused:
         return None
 
 
@@ -74,8 +74,8 @@ F30_1_RAWS = [
 @pytest.mark.parametrize("display", list(DISPLAYS))
 @pytest.mark.parametrize("raw", F30_1_RAWS)
 def test_f30_1_a_pending_joiner_before_a_redraw_is_refused(raw: bytes, display: str) -> None:
-    with pytest.raises(cleaner.Refused, match="zero-width joiner"):
-        cleaner.candidate(raw.decode(), **DISPLAYS[display])
+    with pytest.raises(clean.Refused, match="zero-width joiner"):
+        clean.candidate(raw.decode(), **DISPLAYS[display])
 
 
 # Neighbours that stay adopted: the joiner joins what directly follows it (tmux shows it in place), no
@@ -118,8 +118,8 @@ F30_2_RAWS = [
 @pytest.mark.parametrize("display", SCREENS)
 @pytest.mark.parametrize("raw", F30_2_RAWS)
 def test_f30_2_leaving_without_an_agreed_cursor_is_refused(raw: bytes, display: str) -> None:
-    with pytest.raises(cleaner.Refused, match="where the cursor goes is disputed"):
-        cleaner.candidate(raw.decode(), **DISPLAYS[display])
+    with pytest.raises(clean.Refused, match="where the cursor goes is disputed"):
+        clean.candidate(raw.decode(), **DISPLAYS[display])
 
 
 # Neighbours that stay cleaned: ?1049h / ?1049l as a pair, and ?47l / ?1047l (the cursor stays put in

@@ -1,7 +1,7 @@
 """The cleaner's fast paths give exactly what feeding the same lines token by token to the row model
 gives: the text, the tallies, or the same refusal. The string path for lines redrawn by CR alone
 (``LineModel.overlay``), lines fed a run at a time (text and inert sequences written as one string,
-a run of backspaces as one move), and the screen model's backspace runs (``session.resolve``). On
+a run of backspaces as one move), and the screen model's backspace runs (``walk.resolve``). On
 every real capture and peer recording (at no width, the width it was captured at and a narrow one)
 and on generated streams, with and without a known width."""
 
@@ -27,9 +27,12 @@ from strategies import (
 )
 
 from oracle import corpora
-from textclean.pipeline import cleaner, session
-from textclean.pipeline.redraw import LineModel, Stripped, Unresolved, without_inert
-from textclean.pipeline.screen import WRAP, ScreenModel
+from textclean.pipeline import clean
+from textclean.pipeline.clean import assemble, breaks, feed, walk
+from textclean.pipeline.clean.line import LineModel, Stripped, Unresolved
+from textclean.pipeline.clean.screen import ScreenModel
+from textclean.pipeline.clean.screen_state import WRAP
+from textclean.pipeline.clean.string_path import without_inert
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CAPTURES = sorted(FIXTURES.glob("*.raw")) + sorted((FIXTURES / "sessions").glob("*.raw"))
@@ -53,16 +56,16 @@ def _outcome(text: str, columns: int | None, *, fast: bool) -> tuple[object, ...
     try:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(LineModel, "render", rendering)
-            result = cleaner._resolve_redraws(text, columns, None, fast=fast)
-    except cleaner.Refused as refusal:
+            result = clean._resolve_redraws(text, columns, None, fast=fast)
+    except clean.Refused as refusal:
         return ("refused", type(refusal).__name__, refusal.reason, refusal.detail)
     return ("cleaned", result.text, result.removed, budgets)
 
 
 def _pages(text: str, columns: int | None, rows: int | None, *, fast: bool) -> tuple[object, ...]:
     try:
-        segments = session.resolve(text, columns=columns, rows=rows, fast=fast)
-    except session.WholeRefusal as refusal:
+        segments = walk.resolve(text, columns=columns, rows=rows, fast=fast)
+    except assemble.WholeRefusal as refusal:
         return ("refused", refusal.reason, refusal.detail, refusal.segments)
     return ("resolved", segments)
 
@@ -72,7 +75,7 @@ def _agree(text: str, columns: int | None, rows: int | None = None) -> None:
     slow = _outcome(text, columns, fast=False)
     assert _outcome(text, columns, fast=True) == slow, columns
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cleaner, "_BLOCK_LINES", 0)
+        patch.setattr(clean, "_BLOCK_LINES", 0)
         assert _outcome(text, columns, fast=True) == slow, columns
     assert _pages(text, columns, rows, fast=True) == _pages(text, columns, rows, fast=False), columns
 
@@ -189,8 +192,8 @@ def test_frames_that_reach_the_margin_agree(columns: int, overlaid: list[int], m
     cursor pending there, as the walk leaves it); anything else after it is the walk's. Frames that
     fill the row, one cell short of it and one past it, then each control, then a shorter frame or
     a full one: the same pages as the walk's (short lines and pages taken by the string path too)."""
-    monkeypatch.setattr(session, "_OVERLAY_MIN_CHARS", 0)
-    monkeypatch.setattr(session, "_SHORT_PAGE_CHARS", 0)
+    monkeypatch.setattr(feed, "_OVERLAY_MIN_CHARS", 0)
+    monkeypatch.setattr(feed, "_SHORT_PAGE_CHARS", 0)
     for frame in ("░" * (columns - 1) + "]", "░" * (columns - 2) + "]", "[" + "░" * columns):
         for before in ("", "\r", CSI + "2m"):
             for after in _AT_MARGIN:
@@ -286,7 +289,7 @@ def test_real_captures_take_the_run_paths(monkeypatch: pytest.MonkeyPatch) -> No
     as one string each, and man's overstrike and a shell's line editing move back by backspace runs."""
     combined: list[bool] = []
     runs: list[int] = []
-    write_run, backspaces = cleaner._write_run, LineModel.backspaces
+    write_run, backspaces = clean._write_run, LineModel.backspaces
 
     def counting_write(model: LineModel, run: str, tally: Stripped) -> bool:
         done = write_run(model, run, tally)
@@ -298,7 +301,7 @@ def test_real_captures_take_the_run_paths(monkeypatch: pytest.MonkeyPatch) -> No
         runs.append(n)
         backspaces(model, n)
 
-    monkeypatch.setattr(cleaner, "_write_run", counting_write)
+    monkeypatch.setattr(clean, "_write_run", counting_write)
     monkeypatch.setattr(LineModel, "backspaces", counting_backspaces)
     assert _outcome(_read(FIXTURES / "rich_progress.raw"), None, fast=True)[0] == "cleaned"
     assert combined.count(True) > 40
@@ -308,7 +311,7 @@ def test_real_captures_take_the_run_paths(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_a_session_moves_back_by_backspace_runs(corpora_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from textclean.pipeline.screen import ScreenModel
+    from textclean.pipeline.clean.screen import ScreenModel
 
     runs: list[int] = []
     backspaces = ScreenModel.backspaces
@@ -329,29 +332,29 @@ def test_a_session_moves_back_by_backspace_runs(corpora_root: Path, monkeypatch:
 def test_residual_control_scans_agree(tail: str, padding: int) -> None:
     """The byte scan that answers for long texts finds a control exactly where the regex does."""
     for text in (tail + "x" * padding, "é" * padding + tail, tail):
-        assert cleaner._has_residual_control(text) == (
-            cleaner._RESIDUAL_CONTROL_CHAR.search(text) is not None or "\r" in text and
-            cleaner.REDRAWING_CR.search(text) is not None)
+        assert clean._has_residual_control(text) == (
+            clean._RESIDUAL_CONTROL_CHAR.search(text) is not None or "\r" in text and
+            clean.REDRAWING_CR.search(text) is not None)
 
 
 @PROPERTY
 @given(terminal_streams(_RUNS), st.sampled_from([None, 80]))
 def test_skipping_the_substitution_only_where_it_is_doomed(text: str, columns: int | None) -> None:
     """A CR before text or before EL 2: the whole-text substitution would leave a control (a redraw)."""
-    if "\r" in text and cleaner._CR_BEFORE_TEXT.search(text) is not None:
-        assert cleaner._has_residual_control(cleaner._append_only(columns).sub("", text))
+    if "\r" in text and clean._CR_BEFORE_TEXT.search(text) is not None:
+        assert clean._has_residual_control(clean._append_only(columns).sub("", text))
 
 
 def test_real_progress_skips_the_doomed_substitution() -> None:
     for name in ("pip_download", "rich_progress", "git_clone_progress"):
-        assert cleaner._CR_BEFORE_TEXT.search(_read(FIXTURES / f"{name}.raw")) is not None, name
+        assert clean._CR_BEFORE_TEXT.search(_read(FIXTURES / f"{name}.raw")) is not None, name
 
 
 @PROPERTY
 @given(terminal_streams(_RUNS))
 def test_dropped_counts_every_cell_but_the_markers(text: str) -> None:
     """Row.dropped counts shown characters by joining the cells (the reference: a sum over plain cells)."""
-    from textclean.pipeline.redraw import Row
+    from textclean.pipeline.clean.line import Row
 
     checked: list[int] = []
     original = Row.dropped
@@ -368,7 +371,7 @@ def test_dropped_counts_every_cell_but_the_markers(text: str) -> None:
 
 
 @PROPERTY
-@given(terminal_streams(_RUNS), st.sampled_from(["", cleaner.INERT_MARK]))
+@given(terminal_streams(_RUNS), st.sampled_from(["", clean.INERT_MARK]))
 def test_sgr_first_substitutes_what_the_inert_pattern_does(text: str, mark: str) -> None:
     """Where SGR alone leaves no other sequence, it removed what the inert pattern removes."""
     from textclean.pipeline import grammar
@@ -381,14 +384,14 @@ def test_sgr_first_substitutes_what_the_inert_pattern_does(text: str, mark: str)
 def test_plain_lines_after_a_redraw_are_substituted_as_a_block(monkeypatch: pytest.MonkeyPatch) -> None:
     """pytest redraws one line by CR; the lines after it are written once: one block."""
     taken: list[int] = []
-    lines = cleaner._Blocks.lines
+    lines = clean._Blocks.lines
 
-    def counting(blocks: cleaner._Blocks, start: int):  # type: ignore[no-untyped-def]
+    def counting(blocks: clean._Blocks, start: int):  # type: ignore[no-untyped-def]
         for line in lines(blocks, start):
             taken.append(line[0])
             yield line
 
-    monkeypatch.setattr(cleaner._Blocks, "lines", counting)
+    monkeypatch.setattr(clean._Blocks, "lines", counting)
     text = _read(FIXTURES / "pytest_failures_verbose.raw")
     assert _outcome(text, None, fast=True) == _outcome(text, None, fast=False)
     assert len(taken) > text.count("\n") // 2
@@ -407,8 +410,8 @@ def test_long_blocks_agree(before: str, count: int, wide: str, up: int, after: s
 
 def _candidate(text: str, columns: int | None, rows: int | None) -> tuple[object, ...]:
     try:
-        result = cleaner.candidate(text, columns=columns, rows=rows)
-    except cleaner.Refused as refusal:
+        result = clean.candidate(text, columns=columns, rows=rows)
+    except clean.Refused as refusal:
         return ("refused", type(refusal).__name__, refusal.reason, refusal.detail)
     return ("cleaned", result.text, result.removed, result.segments)
 
@@ -416,15 +419,15 @@ def _candidate(text: str, columns: int | None, rows: int | None) -> tuple[object
 def _straight_to_pages_agrees(text: str, columns: int | None, rows: int | None) -> bool:
     """A text the page models take without the row model's pass: the row model would have refused it
     (never as terminals disagreeing), and the candidate is the same as after that pass."""
-    if "\x1b" not in text or not cleaner.pages.has_break(text) or not cleaner._row_model_refuses(text):
+    if "\x1b" not in text or not clean.breaks.has_break(text) or not clean._row_model_refuses(text):
         return False
-    if cleaner._SWALLOWING_STRING.search(text) is None:
-        with pytest.raises(cleaner.Refused) as refused:
-            cleaner._resolve_redraws(text, columns, rows)
-        assert not isinstance(refused.value, cleaner.TerminalsDisagree)
+    if clean._SWALLOWING_STRING.search(text) is None:
+        with pytest.raises(clean.Refused) as refused:
+            clean._resolve_redraws(text, columns, rows)
+        assert not isinstance(refused.value, clean.TerminalsDisagree)
     routed = _candidate(text, columns, rows)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cleaner, "_row_model_refuses", lambda _text: False)
+        patch.setattr(clean, "_row_model_refuses", lambda _text: False)
         assert routed == _candidate(text, columns, rows)
     return True
 
@@ -448,7 +451,7 @@ def test_generated_page_breaks_agree(text: str, size: tuple[int | None, int | No
     _straight_to_pages_agrees(text, *size)
 
 
-# --- the screen model's plain lines (session.resolve appends runs of them at once) -----------------
+# --- the screen model's plain lines (walk.resolve appends runs of them at once) -----------------
 def _model_state(model: ScreenModel) -> tuple[object, ...]:
     """Everything a page's model holds that a later step reads: rows (cells, endings, wrap, counts,
     redraw kinds, flags), pins by row, cursor, screen top, modes, REP's character and the budget."""
@@ -466,19 +469,19 @@ def _model_state(model: ScreenModel) -> tuple[object, ...]:
 def _walked(text: str, columns: int | None, rows: int | None, *, fast: bool) -> tuple[object, ...]:
     """:func:`_pages`, with each page's model as it ends (cleaned) and the budget after each kept page."""
     states: list[object] = []
-    done, failed = session._Walker.done, session._Walker.failed
+    done, failed = walk._Walker.done, walk._Walker.failed
 
-    def record_done(walker: session._Walker, model: ScreenModel) -> None:
+    def record_done(walker: walk._Walker, model: ScreenModel) -> None:
         states.append(_model_state(model))
         done(walker, model)
 
-    def record_failed(walker: session._Walker) -> None:
+    def record_failed(walker: walk._Walker) -> None:
         states.append(("kept", None if walker.current is None else walker.current.pad_budget, walker.budget))
         failed(walker)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(session._Walker, "done", record_done)
-        patch.setattr(session._Walker, "failed", record_failed)
+        patch.setattr(walk._Walker, "done", record_done)
+        patch.setattr(walk._Walker, "failed", record_failed)
         outcome = _pages(text, columns, rows, fast=fast)
     return outcome, states
 
@@ -516,8 +519,8 @@ def test_sessions_take_the_append_path(appended: list[int]) -> None:
     for path in _SESSIONS:
         appended.clear()
         try:
-            session.resolve(_read(path), columns=None, rows=None)
-        except session.WholeRefusal:
+            walk.resolve(_read(path), columns=None, rows=None)
+        except assemble.WholeRefusal:
             pass
         taken[path.stem] = sum(appended)
     assert sum(taken.values()) >= 100 and sum(1 for n in taken.values() if n) >= 4, taken
@@ -535,20 +538,20 @@ def test_joined_captures_append_most_lines(appended: list[int], monkeypatch: pyt
     """Real output with clears between (as the bench joins captures): of the lines the page models
     take, most are appended at once, the rest walked a token at a time."""
     walked: list[int] = []
-    feed_line = session._feed_line
+    feed_line = feed._feed_line
 
     def counting(model: ScreenModel, body: str, *args: object) -> None:
         walked.append(1)
         feed_line(model, body, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(session, "_feed_line", counting)
+    monkeypatch.setattr(feed, "_feed_line", counting)
     text = "".join(_read(path) + "\n" + CSI + "H" + CSI + "2J" for path in CAPTURES)
     for columns, rows in ((None, None), (80, 24)):
         assert _walked(text, columns, rows, fast=True) == _walked(text, columns, rows, fast=False)
         appended.clear()
         walked.clear()
-        with pytest.raises(session.WholeRefusal):  # a kept page's scroll region (after the lines counted)
-            session.resolve(text, columns=columns, rows=rows)
+        with pytest.raises(assemble.WholeRefusal):  # a kept page's scroll region (after the lines counted)
+            walk.resolve(text, columns=columns, rows=rows)
         assert sum(appended) > 2 * len(walked), (sum(appended), len(walked))
 
 
@@ -587,20 +590,20 @@ _PERSIST_PIECES = st.sampled_from(["\x0e", "\x0f", ESC + ")0", ESC + "(0", ESC +
 @PROPERTY
 @given(st.lists(st.one_of(_PERSIST_PIECES, inert_sequences(), plain_text_runs(0, 4)), max_size=12).map("".join))
 def test_page_scans_equal_their_reference(text: str) -> None:
-    """pages.persists scans ESC forms and SO / SI apart (a literal-first pattern): the same first
+    """breaks.persists scans ESC forms and SO / SI apart (a literal-first pattern): the same first
     match as the one alternation; a gap of inert sequences is matched from its start, not substituted."""
     import re
 
-    from textclean.pipeline import grammar, pages
+    from textclean.pipeline import grammar
 
     reference = re.compile(r"\x1b[)*+\-./][\x30-\x7e]|\x1b\([^B]|[\x0e\x0f]|\x1b[78]|\x1b\[[su]|\x1b[#%]")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(grammar, "PERSISTENT_ESCAPE", reference)
-        patch.setattr(pages, "_SHIFT", re.compile("(?!)"))  # never matches: the alternation alone
-        old = pages.persists(text)
-    assert pages.persists(text) == old
+        patch.setattr(breaks, "_SHIFT", re.compile("(?!)"))  # never matches: the alternation alone
+        old = breaks.persists(text)
+    assert breaks.persists(text) == old
     for start in range(len(text) + 1):
-        assert pages._only_inert(text, start, len(text)) == (grammar.INERT_SEQUENCE.sub("", text[start:]) == "")
+        assert breaks._only_inert(text, start, len(text)) == (grammar.INERT_SEQUENCE.sub("", text[start:]) == "")
 
 
 @pytest.mark.parametrize("text", [
@@ -625,17 +628,17 @@ def test_kept_pages_are_joined_in_slices(monkeypatch: pytest.MonkeyPatch) -> Non
         text = _read(path)
         for variant in (text, "🙂" + text):
             try:
-                segments = session.resolve(variant, columns=None, rows=None)
-            except session.WholeRefusal:
+                segments = walk.resolve(variant, columns=None, rows=None)
+            except assemble.WholeRefusal:
                 continue
             if all(s.text is not None for s in segments):
                 continue
-            whole = session.assemble(variant, segments)
+            whole = assemble.assemble(variant, segments)
             with monkeypatch.context() as patch:
-                patch.setattr(session, "_KEPT_SLICE", 7)
-                assert session.assemble(variant, segments) == whole
-                patch.setattr(session, "_KEPT_SLICE", 1 << 30)
-                assert session.assemble(variant, segments) == whole
+                patch.setattr(assemble, "_KEPT_SLICE", 7)
+                assert assemble.assemble(variant, segments) == whole
+                patch.setattr(assemble, "_KEPT_SLICE", 1 << 30)
+                assert assemble.assemble(variant, segments) == whole
             checked += 1
     assert checked >= 2
 
@@ -644,7 +647,7 @@ def test_lines_marked_in_small_blocks_agree(monkeypatch: pytest.MonkeyPatch) -> 
     """Lines are marked a block at a time: blocks of 1 and 3 lines give what the walk gives."""
     texts = [_read(path) for path in _SESSIONS]
     for block in (1, 3):
-        monkeypatch.setattr(session, "_MARK_LINES", block)
+        monkeypatch.setattr(feed, "_MARK_LINES", block)
         for text in texts:
             for size in ((None, None), (80, 24)):
                 assert _walked(text, *size, fast=True) == _walked(text, *size, fast=False), (block, size)
@@ -676,7 +679,7 @@ def test_progress_frames_overlay_as_the_general_loop_does(frames: list[str], col
     general = [*parts[:2], "", None, *parts[2:]]  # the same row: an inert sequence and an empty run
     with pytest.MonkeyPatch.context() as patch:
         if small_allowance:
-            patch.setattr("textclean.pipeline.redraw.OVERLAY_COPY_ALLOWANCE", 40)
+            patch.setattr("textclean.pipeline.clean.line.OVERLAY_COPY_ALLOWANCE", 40)
         assert _overlaid_state(parts, columns, budget) == _overlaid_state(general, columns, budget)
 
 
@@ -694,7 +697,7 @@ _FRAME_STREAMS = st.lists(st.one_of(_FRAME_LINES, _FRAME_LINES, _SCREEN_STEPS), 
 @given(_FRAME_STREAMS, st.sampled_from([(None, None), (80, 24), (20, 6), (12, None), (160, 40)]))
 def test_generated_progress_frames_on_screens_agree(text: str, size: tuple[int | None, int | None]) -> None:
     """Lines redrawn by CR and EL on the screen model take the row model's string path
-    (``session._overlaid``) from an empty last row: every page's model ends as the walk leaves it
+    (``feed._overlaid``) from an empty last row: every page's model ends as the walk leaves it
     (cells, counts, cursor, REP's character, the work charged), and the same segments come out."""
     assert _walked(text, *size, fast=True) == _walked(text, *size, fast=False)
 

@@ -3,8 +3,8 @@
 import pytest
 
 from textclean import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL
-from textclean.pipeline import cleaner, verify
-from textclean.pipeline.cleaner import Refused, candidate, strip_escapes_only
+from textclean.pipeline import clean, verify
+from textclean.pipeline.clean import Refused, candidate, strip_escapes_only
 
 
 def proposed(text):
@@ -261,8 +261,8 @@ DISAGREEMENTS = {
 @pytest.mark.parametrize("name", sorted(DISAGREEMENTS))
 def test_redraws_over_what_terminals_disagree_on_are_refused(name: str) -> None:
     text = DISAGREEMENTS[name]
-    with pytest.raises(cleaner.Refused):
-        cleaner.candidate(text)
+    with pytest.raises(clean.Refused):
+        clean.candidate(text)
     assert verify.first_difference(text, text) is not None  # the verifier refuses on its own
 
 
@@ -282,8 +282,8 @@ LONG_PARAMETERS = {
 @pytest.mark.parametrize("name", sorted(LONG_PARAMETERS))
 @pytest.mark.parametrize("size", [(None, None), (80, 24)])
 def test_a_control_tmux_discards_for_its_parameter_length_is_refused(name: str, size: tuple) -> None:
-    with pytest.raises(cleaner.TerminalsDisagree, match="64 parameter bytes|6[5-9] parameter bytes"):
-        cleaner.candidate(LONG_PARAMETERS[name], columns=size[0], rows=size[1])
+    with pytest.raises(clean.TerminalsDisagree, match="64 parameter bytes|6[5-9] parameter bytes"):
+        clean.candidate(LONG_PARAMETERS[name], columns=size[0], rows=size[1])
 
 
 def test_63_parameter_bytes_still_act_and_an_inert_sequence_of_any_length_is_stripped() -> None:
@@ -296,11 +296,11 @@ def test_63_parameter_bytes_still_act_and_an_inert_sequence_of_any_length_is_str
 
 def test_appending_after_a_policy_string_stays_resolved() -> None:
     text = "\x1b_bk;t=1\x07step 1\n\x1b_bk;t=2\x07step 2\n50%\r"
-    assert cleaner.candidate(text, terminal=False).text == "step 1\nstep 2\n50%\r"
+    assert clean.candidate(text, terminal=False).text == "step 1\nstep 2\n50%\r"
     # tmux 3.3a swallows on to the next ESC, the line end too (it joins lines there): the verifier refuses
     assert "swallows" in verify.first_difference(text, "step 1\nstep 2\n50%\r")
     ended = "\x1b_bk;t=1\x07\x1b[mstep 1\n\x1b_bk;t=2\x07\x1b[mstep 2\n50%\r"  # the next ESC ends it first
     assert verify.first_difference(ended, "step 1\nstep 2\n50%\r") is None
-    assert cleaner.candidate("50%\r100%\n\x1b_bk;t=1\x07step\n", terminal=False).text == "100%\nstep\n"
-    assert cleaner.candidate("x\x1bP1;2\x18y\rz\n").text == "zy\n"  # CAN before DCS data: all agree
-    assert cleaner.candidate("abc\x1b[2147483647Dx\n").text == "xbc\n"  # the largest agreed parameter
+    assert clean.candidate("50%\r100%\n\x1b_bk;t=1\x07step\n", terminal=False).text == "100%\nstep\n"
+    assert clean.candidate("x\x1bP1;2\x18y\rz\n").text == "zy\n"  # CAN before DCS data: all agree
+    assert clean.candidate("abc\x1b[2147483647Dx\n").text == "xbc\n"  # the largest agreed parameter

@@ -14,9 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import CSI, plain_text_runs, sgr, terminal_streams
 
-from textclean.pipeline import cleaner, grammar, redraw, session
-from textclean.pipeline.redraw import INERT_MARK, without_inert
-from textclean.pipeline.screen import ScreenModel
+from textclean.pipeline import clean, grammar
+from textclean.pipeline.clean import assemble, string_path, walk
+from textclean.pipeline.clean.line import INERT_MARK
+from textclean.pipeline.clean.screen import ScreenModel
+from textclean.pipeline.clean.string_path import without_inert
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CAPTURES = [*sorted(FIXTURES.glob("*.raw")), *sorted((FIXTURES / "sessions").glob("*.raw")),
@@ -46,19 +48,19 @@ def _display(path: Path) -> tuple[int | None, int | None]:
 
 def _candidate(text: str, columns: int | None, rows: int | None) -> tuple[object, ...]:
     try:
-        result = cleaner.candidate(text, columns=columns, rows=rows)
-    except cleaner.Refused as refusal:
+        result = clean.candidate(text, columns=columns, rows=rows)
+    except clean.Refused as refusal:
         return ("refused", type(refusal).__name__, refusal.reason, refusal.detail)
     return ("cleaned", result.text, result.removed, result.segments)
 
 
 def _tiny(patch: pytest.MonkeyPatch) -> None:
-    patch.setattr(cleaner, "_CHUNK_CHARS", 16)
-    patch.setattr(cleaner, "_PREFIX_CHARS", 4)
-    patch.setattr(cleaner, "_SCAN_AS_BYTES", 8)
-    patch.setattr(cleaner, "_ENCODE_SLICE", 8)
-    patch.setattr(redraw, "_SUBSTITUTE_WHOLE", 32)
-    patch.setattr(redraw, "_SUBSTITUTE_CHUNK", 8)
+    patch.setattr(clean, "_CHUNK_CHARS", 16)
+    patch.setattr(clean, "_PREFIX_CHARS", 4)
+    patch.setattr(clean, "_SCAN_AS_BYTES", 8)
+    patch.setattr(clean, "_ENCODE_SLICE", 8)
+    patch.setattr(string_path, "_SUBSTITUTE_WHOLE", 32)
+    patch.setattr(string_path, "_SUBSTITUTE_CHUNK", 8)
 
 
 @pytest.mark.parametrize("path", CAPTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -74,17 +76,17 @@ def test_candidates_do_not_depend_on_chunk_sizes(path: Path) -> None:
 def test_blocks_are_substituted_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Not vacuous: the row model's blocks take more than one chunk on a long capture."""
     chunks: list[int] = []
-    chunk = cleaner._Blocks._chunk
+    chunk = clean._Blocks._chunk
 
-    def counting(blocks: cleaner._Blocks, start: int) -> None:
+    def counting(blocks: clean._Blocks, start: int) -> None:
         chunks.append(start)
         chunk(blocks, start)
 
-    monkeypatch.setattr(cleaner._Blocks, "_chunk", counting)
-    monkeypatch.setattr(cleaner, "_CHUNK_CHARS", 256)
+    monkeypatch.setattr(clean._Blocks, "_chunk", counting)
+    monkeypatch.setattr(clean, "_CHUNK_CHARS", 256)
     text = _read(FIXTURES / "pytest_failures_verbose.raw")
-    expected = cleaner._resolve_redraws(text, fast=False)
-    assert cleaner._resolve_redraws(text) == expected
+    expected = clean._resolve_redraws(text, fast=False)
+    assert clean._resolve_redraws(text) == expected
     assert len(chunks) > 4
 
 
@@ -92,8 +94,8 @@ def test_blocks_are_substituted_in_chunks(monkeypatch: pytest.MonkeyPatch) -> No
 @given(terminal_streams(_RUNS), st.sampled_from(["", INERT_MARK]))
 def test_chunked_substitution_is_the_whole_substitution(text: str, mark: str) -> None:
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(redraw, "_SUBSTITUTE_WHOLE", 4)
-        patch.setattr(redraw, "_SUBSTITUTE_CHUNK", 2)
+        patch.setattr(string_path, "_SUBSTITUTE_WHOLE", 4)
+        patch.setattr(string_path, "_SUBSTITUTE_CHUNK", 2)
         for inert in (grammar.INERT_SEQUENCE, grammar.APPEND_ONLY_INERT):
             assert without_inert(inert, text, mark) == inert.subn(mark, text)
 
@@ -110,11 +112,11 @@ def test_generated_candidates_do_not_depend_on_chunk_sizes(text: str, columns: i
 def test_residual_control_found_in_any_slice() -> None:
     for text in ("é" * 40 + "\x07", "\x1b" + "日" * 40, "é" * 40 + "\rx", "é" * 40 + "\r\n"):
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(cleaner, "_SCAN_AS_BYTES", 8)
-            patch.setattr(cleaner, "_ENCODE_SLICE", 8)
-            sliced = cleaner._has_residual_control(text)
-        assert sliced == (cleaner._RESIDUAL_CONTROL_CHAR.search(text) is not None
-                          or cleaner.REDRAWING_CR.search(text) is not None), text
+            patch.setattr(clean, "_SCAN_AS_BYTES", 8)
+            patch.setattr(clean, "_ENCODE_SLICE", 8)
+            sliced = clean._has_residual_control(text)
+        assert sliced == (clean._RESIDUAL_CONTROL_CHAR.search(text) is not None
+                          or clean.REDRAWING_CR.search(text) is not None), text
 
 
 def test_sessions_append_coloured_runs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,8 +133,8 @@ def test_sessions_append_coloured_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ScreenModel, "append_run", counting)
     for path in sorted((FIXTURES / "sessions").glob("*.raw")):
         try:
-            session.resolve(_read(path), columns=None, rows=None)
-        except session.WholeRefusal:
+            walk.resolve(_read(path), columns=None, rows=None)
+        except assemble.WholeRefusal:
             pass
     assert sum(taken) >= 20, (sum(taken), len(taken))
 
@@ -145,8 +147,8 @@ def test_sessions_append_coloured_runs(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_coloured_runs_with_c1_walk_as_tokens_do(text: str) -> None:
     def pages(fast: bool) -> object:
         try:
-            return session.resolve(text, columns=None, rows=None, fast=fast)
-        except session.WholeRefusal as refusal:
+            return walk.resolve(text, columns=None, rows=None, fast=fast)
+        except assemble.WholeRefusal as refusal:
             return refusal.reason, refusal.detail, refusal.segments
 
     assert pages(True) == pages(False)

@@ -2,7 +2,7 @@
 a live tmux: no terminal (tmux at its widest, strings ended at BEL removed first, as a log viewer
 ends them), a terminal of unknown size, a terminal of a given size, a fresh terminal.
 
-Only the cleaner is asked (``cleaner.candidate``); tmux decides whether its candidate keeps every line.
+Only the cleaner is asked (``clean.candidate``); tmux decides whether its candidate keeps every line.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from fixtures_gen.checks import load_fixtures
 from tests import tmux_judge
-from textclean.pipeline import cleaner
+from textclean.pipeline import clean
 
 pytestmark = [
     pytest.mark.tmux,
@@ -34,7 +34,7 @@ def judge_server():
 
 
 def _no_terminal(text: str) -> str:
-    return cleaner.candidate(text, columns=None, rows=None, terminal=False).text
+    return clean.candidate(text, columns=None, rows=None, terminal=False).text
 
 
 def _judge(srv: tmux_judge.JudgeServer, raw: bytes, candidate: bytes, sizes: list[tuple[int, int]]) -> list[str]:
@@ -57,8 +57,8 @@ def test_no_terminal_has_no_right_margin(judge_server) -> None:
     """A progress line past column 80, redrawn by CR: an unknown-width terminal cannot tell where CR
     goes (an 80-column one wrapped it), no terminal can: the last redraw is the line."""
     raw = b"start\r\n" + TQDM + b"\r\ndone\r\n"
-    with pytest.raises(cleaner.Refused, match="past column 80"):
-        cleaner.candidate(raw.decode(), columns=None, rows=None)  # a terminal of unknown size: as before
+    with pytest.raises(clean.Refused, match="past column 80"):
+        clean.candidate(raw.decode(), columns=None, rows=None)  # a terminal of unknown size: as before
     candidate = _no_terminal(raw.decode())
     assert candidate.splitlines()[1].startswith(" 100%|" + "#" * 100)
     assert _judge_no_terminal(judge_server, raw, candidate) == []
@@ -85,16 +85,16 @@ def test_text_tmux_swallows_after_a_bel_ended_string_is_refused_at_a_terminal(ju
     raw = b"AB" + intro + b"x\x07\tCD\x1b\\\r\n"
     assert judge_server.show(raw, 80, 24).lines == ["AB"]  # tmux reads on past BEL and swallows TAB CD
     for size in ((None, None), (80, 24), (200, 24)):
-        with pytest.raises(cleaner.Refused, match="tmux reads on"):
-            cleaner.candidate(raw.decode(), columns=size[0], rows=size[1])
+        with pytest.raises(clean.Refused, match="tmux reads on"):
+            clean.candidate(raw.decode(), columns=size[0], rows=size[1])
     assert _no_terminal(raw.decode()) == "AB\tCD\r\n"  # a log viewer ends it at BEL: as before
 
 
 def test_sos_swallowing_a_space_and_text_at_200_columns_is_refused(judge_server) -> None:
     raw = b"wk\x1bXsos\x07 =0\x1b\\\n"
     assert judge_server.show(raw, 200, 24).lines == ["wk"]
-    with pytest.raises(cleaner.Refused):
-        cleaner.candidate(raw.decode(), columns=200, rows=24)
+    with pytest.raises(clean.Refused):
+        clean.candidate(raw.decode(), columns=200, rows=24)
 
 
 @pytest.mark.parametrize("raw", [
@@ -104,7 +104,7 @@ def test_sos_swallowing_a_space_and_text_at_200_columns_is_refused(judge_server)
     b"h\x1bP1;2\x07\x1b[m3\r\n",
 ], ids=["bel", "esc", "dcs-before-data", "dcs-parameters"])
 def test_where_tmux_shows_no_less_of_the_line_a_bel_ended_string_is_cleaned(judge_server, raw) -> None:
-    candidate = cleaner.candidate(raw.decode(), columns=80, rows=24).text.encode()
+    candidate = clean.candidate(raw.decode(), columns=80, rows=24).text.encode()
     assert _judge(judge_server, raw, candidate, [(80, 24)]) == []
 
 
@@ -114,8 +114,8 @@ def test_a_buildkite_timestamp_at_a_terminal_is_refused_though_tmux_shows_nothin
     raw = b"\x1b_bk;t=1\x07step 1\x1b[m\r\nnext\r\n"
     assert judge_server.show(raw, 80, 24).lines == ["", "next"]
     for size in ((None, None), (80, 24)):
-        with pytest.raises(cleaner.Refused, match="tmux reads on"):
-            cleaner.candidate(raw.decode(), columns=size[0], rows=size[1])
+        with pytest.raises(clean.Refused, match="tmux reads on"):
+            clean.candidate(raw.decode(), columns=size[0], rows=size[1])
     assert _no_terminal(raw.decode()) == "step 1\r\nnext\r\n"
 
 
@@ -137,16 +137,16 @@ FRESH = {
 def test_a_fresh_terminal_resolves_the_first_page(judge_server, raw: bytes) -> None:
     """tmux's pane is a new terminal, as ``fresh`` says; without it the first page's top is unknown."""
     text = raw.decode()
-    with pytest.raises(cleaner.Refused):
-        cleaner.candidate(text, columns=40, rows=6)
-    candidate = cleaner.candidate(text, columns=40, rows=6, fresh=True).text.encode()
+    with pytest.raises(clean.Refused):
+        clean.candidate(text, columns=40, rows=6)
+    candidate = clean.candidate(text, columns=40, rows=6, fresh=True).text.encode()
     assert _judge(judge_server, raw, candidate, [(40, 6)]) == []
 
 
 def test_fresh_means_nothing_without_a_terminal() -> None:
     raw = "title\x1b[3;5Hthird\r\n"
-    with pytest.raises(cleaner.Refused):
-        cleaner.candidate(raw, columns=None, rows=None, terminal=False, fresh=True)
+    with pytest.raises(clean.Refused):
+        clean.candidate(raw, columns=None, rows=None, terminal=False, fresh=True)
 
 
 # --- a line end before a break that erases the scrollback (issue 23 item 1) -------------------------
@@ -162,7 +162,7 @@ ERASED_HISTORY = {
 
 @pytest.mark.parametrize(("raw", "columns", "rows"), ERASED_HISTORY.values(), ids=ERASED_HISTORY.keys())
 def test_no_line_end_is_added_before_a_kept_page_that_erases_the_scrollback(judge_server, raw, columns, rows) -> None:
-    proposal = cleaner.candidate(raw.decode(), columns=columns, rows=rows)
+    proposal = clean.candidate(raw.decode(), columns=columns, rows=rows)
     assert proposal.pages_kept == 1
     sizes = [(columns, rows)] if columns else [(80, 24), (200, 60)]
     assert _judge(judge_server, raw, proposal.text.encode(), sizes) == []
@@ -177,8 +177,8 @@ def test_no_line_end_is_added_before_a_kept_page_that_erases_the_scrollback(judg
 ])
 def test_sizes_at_tmux_s_limits_give_a_candidate_or_a_refusal(raw, columns, rows) -> None:
     try:
-        cleaner.candidate(raw, columns=columns, rows=rows)
-    except cleaner.Refused as refusal:
+        clean.candidate(raw, columns=columns, rows=rows)
+    except clean.Refused as refusal:
         assert refusal.reason == "unsupported_control"
 
 
@@ -187,12 +187,12 @@ def test_rep_past_the_right_margin_is_refused(judge_server) -> None:
     """tmux 3.3a repeats only up to the right margin; xterm wraps on."""
     raw = b"pmi\r\nkprc" + b"\x1b[32b" + b"rj\r\n"
     assert judge_server.show(raw, 10, 4).lines == ["pmi", "kprccccccc", "rj"]
-    with pytest.raises(cleaner.Refused, match="REP"):
-        cleaner.candidate(raw.decode(), columns=10, rows=4)
-    assert cleaner.candidate(raw.decode(), columns=None, rows=None).text == "pmi\r\nkprc" + "c" * 32 + "rj\r\n"
+    with pytest.raises(clean.Refused, match="REP"):
+        clean.candidate(raw.decode(), columns=10, rows=4)
+    assert clean.candidate(raw.decode(), columns=None, rows=None).text == "pmi\r\nkprc" + "c" * 32 + "rj\r\n"
     past_80 = b"\x1b[H\x1b[2Jpmi\r\nkprc\x1b[90brj\r\n"  # an unknown width is at least 80 columns
-    with pytest.raises(cleaner.Refused, match="REP"):
-        cleaner.candidate(past_80.decode(), columns=None, rows=None)
+    with pytest.raises(clean.Refused, match="REP"):
+        clean.candidate(past_80.decode(), columns=None, rows=None)
 
 
 @pytest.mark.parametrize("shift", [b"\x1b[1L", b"\x1b[1T", b"\x1bM"], ids=["IL", "SD", "RI"])
@@ -201,12 +201,12 @@ def test_a_wrapped_line_moved_down_is_refused(judge_server, shift: bytes) -> Non
     raw = b"\x1b[H\x1b[2JabcdefghijKLM\x1b[1;1H" + shift + b"\r\n"
     joined = judge_server.show_many([(raw, 10, 6)], join_wrapped=True)[0].lines
     assert "abcdefghijKLM" not in joined and "abcdefghij" in joined
-    with pytest.raises(cleaner.Refused):
-        cleaner.candidate(raw.decode(), columns=10, rows=6)
+    with pytest.raises(clean.Refused):
+        clean.candidate(raw.decode(), columns=10, rows=6)
 
 
 def test_no_terminal_refuses_a_move_past_the_widest_terminal() -> None:
-    with pytest.raises(cleaner.Refused, match="10000"):
+    with pytest.raises(clean.Refused, match="10000"):
         _no_terminal("ab\x1b[65535Cc\r\n")
     assert _no_terminal("ab\x1b[150Cc\r\n") == "ab" + " " * 150 + "c\r\n"
 
@@ -217,7 +217,7 @@ def test_a_switch_back_to_the_main_screen_is_kept_where_the_candidate_switched_a
     candidate returns too, else the main screen's rows (the kept page's) never reach the scrollback."""
     raw = (b"\x1b[H\x1b[2Jp0\r\n\x1b[3J\x1b[H\x1b[2JH0 eyoa\nF1 t869cs\x1b[H\nG2 q7s\nB3 ol0\n\x1b[11;1HX\x1b[L\r\n"
            b"\x1b[?1049h\x1b[H\x1b[2JC0 cz\r\nH1 2g\r\n\x1b[?1049l\x1b[H\x1b[2JA0 2g\r\nA1 0c\r\n")
-    proposal = cleaner.candidate(raw.decode(), columns=80, rows=24)
+    proposal = clean.candidate(raw.decode(), columns=80, rows=24)
     assert proposal.pages_kept == 1 and "\x1b[?1049l" in proposal.text
     assert _judge(judge_server, raw, proposal.text.encode(), [(80, 24)]) == []
 
@@ -227,8 +227,8 @@ def test_autowrap_on_the_last_row_below_a_region_is_refused(judge_server) -> Non
     region, does not move the cursor in tmux (the row is written over from its first column)."""
     raw = b"\x1b[5;8r\x1b[H\x1b[2Jrg9\x1b[10;40Hyxkw\r\n"
     assert judge_server.show(raw, 40, 10).lines[-1] == "xkw" + " " * 36 + "y"
-    with pytest.raises(cleaner.Refused):
-        cleaner.candidate(raw.decode(), columns=40, rows=10, fresh=True)
+    with pytest.raises(clean.Refused):
+        clean.candidate(raw.decode(), columns=40, rows=10, fresh=True)
 
 
 def test_a_scroll_region_past_row_24_of_an_unknown_height_is_refused(judge_server) -> None:
@@ -237,5 +237,5 @@ def test_a_scroll_region_past_row_24_of_an_unknown_height_is_refused(judge_serve
     short, tall = judge_server.show_many([(raw, 80, 24), (raw, 80, 50)])
     assert short.lines != tall.lines
     for display in ({"columns": None, "rows": None}, {"columns": None, "rows": None, "terminal": False}):
-        with pytest.raises(cleaner.Refused):
-            cleaner.candidate(raw.decode(), **display)
+        with pytest.raises(clean.Refused):
+            clean.candidate(raw.decode(), **display)

@@ -5,7 +5,7 @@ cursor's column and on whether the next character wraps once a move, a backspace
 acts there. The cleaner records the dispute and goes on: what settles it (CR, LF, CNL / CPL, CHA,
 CUP, ...) lets the page be cleaned, and tmux must then show every line of the raw in the candidate;
 what reads it (a character, a relative move, an erase whose reach depends on the column, ...) is
-refused. Only the cleaner is asked here (``cleaner.candidate``), never the verifier.
+refused. Only the cleaner is asked here (``clean.candidate``), never the verifier.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import random
 import pytest
 
 from tests import tmux_judge
-from textclean.pipeline import cleaner, session
+from textclean.pipeline import clean
+from textclean.pipeline.clean import walk
 
 pytestmark = [
     pytest.mark.tmux,
@@ -33,7 +34,7 @@ def judge_server():
 
 
 def _propose(raw: bytes, columns: int, rows: int) -> bytes:
-    return cleaner.candidate(raw.decode(), columns=columns, rows=rows).text.encode()
+    return clean.candidate(raw.decode(), columns=columns, rows=rows).text.encode()
 
 
 def _judge(srv: tmux_judge.JudgeServer, raw: bytes, candidate: bytes, columns: int, rows: int) -> list[str]:
@@ -99,7 +100,7 @@ READ = {
 
 @pytest.mark.parametrize("raw", READ.values(), ids=READ.keys())
 def test_what_reads_a_dispute_is_refused(raw: bytes) -> None:
-    with pytest.raises(cleaner.Refused):
+    with pytest.raises(clean.Refused):
         _propose(raw, 10, 4)
 
 
@@ -114,8 +115,8 @@ def test_a_dispute_carried_over_a_break_that_does_not_home_leaves_the_next_page_
     not placed at a column the model would guess (the page is kept as raw bytes, or refused)."""
     raw = HOME + b"hdr\r\n" + ROW + b"\x1b[1A\x1b[2JX\r\n"
     try:
-        proposal = cleaner.candidate(raw.decode(), columns=10, rows=4)
-    except cleaner.Refused:
+        proposal = clean.candidate(raw.decode(), columns=10, rows=4)
+    except clean.Refused:
         return
     assert proposal.segments is not None and proposal.segments[-1].text is None
 
@@ -148,7 +149,7 @@ def test_multi_bar_progress_at_the_width_is_cleaned_and_keeps_every_line(judge_s
 
 def test_the_dispute_is_the_screen_model_s_state_not_a_refusal() -> None:
     """The walk itself: after CUU at the pending-wrap column the model records the dispute, CR clears it."""
-    segments = session.resolve((b"hdr\r\n" + ROW + b"\x1b[1A\r\x1b[2Kxy\r\n").decode(), columns=10, rows=4)
+    segments = walk.resolve((b"hdr\r\n" + ROW + b"\x1b[1A\r\x1b[2Kxy\r\n").decode(), columns=10, rows=4)
     assert [s.text for s in segments] == ["xy\r\n0123456789"]
 
 
@@ -172,7 +173,7 @@ UNKNOWN_READ = {
 
 @pytest.mark.parametrize("raw", UNKNOWN_SETTLED.values(), ids=UNKNOWN_SETTLED.keys())
 def test_a_settled_dispute_at_an_unknown_width_is_cleaned(judge_server, raw: bytes) -> None:
-    candidate = cleaner.candidate(raw.decode(), columns=None, rows=None).text.encode()
+    candidate = clean.candidate(raw.decode(), columns=None, rows=None).text.encode()
     case = tmux_judge.Case(raw, None, None, "dispute", [(80, 24), (200, 60)], candidate=candidate)
     tmux_judge.judge([case], judge_server)
     assert case.problems == []
@@ -180,8 +181,8 @@ def test_a_settled_dispute_at_an_unknown_width_is_cleaned(judge_server, raw: byt
 
 @pytest.mark.parametrize("raw", UNKNOWN_READ.values(), ids=UNKNOWN_READ.keys())
 def test_what_reads_a_dispute_at_an_unknown_width_is_refused(raw: bytes) -> None:
-    with pytest.raises(cleaner.Refused):
-        cleaner.candidate(raw.decode(), columns=None, rows=None)
+    with pytest.raises(clean.Refused):
+        clean.candidate(raw.decode(), columns=None, rows=None)
 
 
 def test_tmux_at_80_and_200_columns_disagree_on_a_character_after_the_move(judge_server) -> None:
@@ -220,7 +221,7 @@ def test_generated_dispute_streams_keep_every_line(judge_server) -> None:
         raw = _dispute_stream(rng, columns)
         try:
             candidate = _propose(raw, columns, rows)
-        except cleaner.Refused:
+        except clean.Refused:
             continue
         cases.append(tmux_judge.Case(raw, columns, rows, "disputes", [(columns, rows)], candidate=candidate))
     assert len(cases) >= 15  # the batch exercises adoptions, not only refusals
@@ -265,7 +266,7 @@ JOIN_READ = {
 
 @pytest.mark.parametrize("raw", JOIN_READ.values(), ids=JOIN_READ.keys())
 def test_what_reads_a_join_dispute_is_refused(raw: bytes) -> None:
-    with pytest.raises(cleaner.Refused):
+    with pytest.raises(clean.Refused):
         _propose(raw, 10, 4)
 
 
@@ -321,7 +322,7 @@ def test_generated_join_streams_keep_every_line(judge_server) -> None:
         raw = _join_stream(rng, columns)
         try:
             candidate = _propose(raw, columns, rows)
-        except cleaner.Refused:
+        except clean.Refused:
             refused += 1
             continue
         cases.append(tmux_judge.Case(raw, columns, rows, "joins", [(columns, rows)], candidate=candidate))

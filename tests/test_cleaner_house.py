@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 PIPELINE = Path(__file__).resolve().parent.parent / "textclean" / "pipeline"
-CLEANER_MODULES = ["cleaner.py", "redraw.py", "screen.py", "session.py", "pages.py", "model.py", "probe.py"]
+CLEANER_MODULES = sorted([*(f"clean/{path.name}" for path in (PIPELINE / "clean").glob("*.py")),
+                          "model.py", "probe.py"])
 # A CSI introducer as a regular expression writes it: ESC, then an escaped "[" (the character class
 # form too). A plain string search such as "\x1b[2K" in text is not a pattern and is not matched.
 _CSI_IN_A_PATTERN = re.compile(r"\\x1b\\\[|\\x1b\[\\\[\]|\\033\\\[|\\u001b\\\[")

@@ -4,7 +4,7 @@ vim writes ``CSI 34 h`` / ``CSI 34 l`` (cvvis / cnorm in the screen and tmux ter
 redraw: tmux 3.3a's ``input_csi_dispatch_sm`` only toggles cursor blinking for 34, and xterm does not
 define it. The cleaner treats those modes as changing nothing, in the row model and the screen model,
 and a live tmux must show every line of the raw in the candidate. IRM (4) and LNM (20) stay refused.
-Only the cleaner is asked here (``cleaner.candidate``), never the verifier.
+Only the cleaner is asked here (``clean.candidate``), never the verifier.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests import tmux_judge
-from textclean.pipeline import cleaner
+from textclean.pipeline import clean
 
 pytestmark = [
     pytest.mark.tmux,
@@ -44,7 +44,7 @@ def judge_server():
 @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
 def test_harmless_ansi_modes_are_dropped_and_tmux_shows_every_line(judge_server, case) -> None:
     raw, columns, rows = case
-    proposal = cleaner.candidate(raw.decode(), columns=columns, rows=rows).text
+    proposal = clean.candidate(raw.decode(), columns=columns, rows=rows).text
     assert "\x1b[34" not in proposal and "\x1b[2h" not in proposal
     assert proposal.count("\x1b") < raw.count(b"\x1b")
     judged = tmux_judge.Case(raw, columns, rows, "modes", [(columns, rows)], candidate=proposal.encode())
@@ -62,8 +62,8 @@ REFUSED = {
 
 @pytest.mark.parametrize("raw", REFUSED.values(), ids=REFUSED.keys())
 def test_modes_that_change_content_are_still_refused(raw: bytes) -> None:
-    with pytest.raises(cleaner.Refused):
-        cleaner.candidate(raw.decode(), columns=20, rows=5)
+    with pytest.raises(clean.Refused):
+        clean.candidate(raw.decode(), columns=20, rows=5)
 
 
 def test_tmux_inserts_under_irm_which_is_why_it_stays_refused(judge_server) -> None:

@@ -3,7 +3,7 @@ Latin-1 letters) written at a known width where it may reach the right margin (i
 
 The screen model writes such a run a row at a time, as it writes ASCII, where it used to write it a
 character at a time (tqdm's bars at 160 columns cost the cleaner 8x more than the same bars in
-ASCII). The cleaner is asked directly (``cleaner.candidate``) for streams whose runs start, end and
+ASCII). The cleaner is asked directly (``clean.candidate``) for streams whose runs start, end and
 wrap at every column near the margin, then overwrite, erase and move over the wrapped rows; it
 refuses, or what it proposes is judged by a live tmux at that size (never by our oracle).
 """
@@ -15,7 +15,7 @@ import random
 import pytest
 
 from tests import tmux_judge
-from textclean.pipeline import cleaner
+from textclean.pipeline import clean
 
 pytestmark = [
     pytest.mark.tmux,
@@ -72,8 +72,8 @@ def test_one_cell_runs_near_the_margin_are_what_tmux_shows(judge_server, columns
     cases, proposed = [], 0
     for raw in _streams(columns, seed=columns * 7 + fresh):
         try:
-            text = cleaner.candidate(tmux_judge.decode(raw), columns=columns, rows=rows, fresh=fresh).text
-        except cleaner.Refused:
+            text = clean.candidate(tmux_judge.decode(raw), columns=columns, rows=rows, fresh=fresh).text
+        except clean.Refused:
             continue
         case = tmux_judge.Case(raw, columns, rows, "one-cell runs", fresh=fresh)
         case.candidate = text.encode("utf-8", "surrogateescape")

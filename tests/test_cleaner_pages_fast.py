@@ -1,7 +1,7 @@
 """Issue 23 / 27 (round 2): the cleaner's per-page paths give what the general ones give, on every
 committed capture and session and on generated streams: the one-pass page split against the two-pass
 reference it replaced, and a page's walk reused for an identical page against walking it (no page short
-enough to reuse: session._MEMO_CHARS below every length)."""
+enough to reuse: walk._MEMO_CHARS below every length)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from strategies import CSI, plain_text_runs, sgr, terminal_streams
 
 from oracle.asciicast import read_asciicast
-from textclean.pipeline import cleaner, grammar, pages, redraw, session
-from textclean.pipeline.screen import WRAP, ScreenModel
+from textclean.pipeline import clean, grammar
+from textclean.pipeline.clean import assemble, breaks, feed, line, walk
+from textclean.pipeline.clean.screen import ScreenModel
+from textclean.pipeline.clean.screen_state import WRAP
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CAPTURES = [*sorted(FIXTURES.glob("*.raw")), *sorted((FIXTURES / "sessions").glob("*.raw")),
@@ -41,23 +43,23 @@ def _read(path: Path) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def _reference_split(text: str) -> list[pages.Page]:
-    """pages.split as it was (main 9336002): the breaks, then their runs, then the pages."""
+def _reference_split(text: str) -> list[breaks.Page]:
+    """breaks.split as it was (main 9336002): the breaks, then their runs, then the pages."""
     runs: list[tuple[int, int, list[tuple[grammar.BreakPart, bool]]]] = []
-    for start, end, part, homed in pages._breaks(text):
-        if runs and pages._only_inert(text, runs[-1][1], start):
+    for start, end, part, homed in breaks._breaks(text):
+        if runs and breaks._only_inert(text, runs[-1][1], start):
             runs[-1][2].append((part, homed))
             runs[-1] = (runs[-1][0], end, runs[-1][2])
         else:
             runs.append((start, end, [(part, homed)]))
-    out: list[pages.Page] = []
+    out: list[breaks.Page] = []
     start, body = 0, 0
     flags: tuple[bool, bool, bool, str, str, bool, int] = (False, False, False, "", "", False, 0)
     for run_start, run_end, parts in runs:
-        out.append(pages.Page(start, body, run_start, *flags))
+        out.append(breaks.Page(start, body, run_start, *flags))
         start, body = run_start, run_end
-        flags = pages._describe(tuple(parts))
-    out.append(pages.Page(start, body, len(text), *flags))
+        flags = breaks._describe(tuple(parts))
+    out.append(breaks.Page(start, body, len(text), *flags))
     return out
 
 
@@ -66,7 +68,7 @@ def test_split_is_the_reference_on_captures() -> None:
     for path in CAPTURES:
         text = _read(path)
         expected = _reference_split(text)
-        assert pages.split(text) == expected, path.name
+        assert breaks.split(text) == expected, path.name
         broken += len(expected) > 1
     assert broken >= 10  # not vacuous: captures with page breaks
 
@@ -74,31 +76,31 @@ def test_split_is_the_reference_on_captures() -> None:
 @PROPERTY
 @given(terminal_streams(_BREAKS))
 def test_split_is_the_reference_on_generated_streams(text: str) -> None:
-    assert pages.split(text) == _reference_split(text)
+    assert breaks.split(text) == _reference_split(text)
 
 
 # --- identical pages: a page's walk reused, or none ---------------------------------------------
 def _resolved(text: str, memo: bool, **display: object) -> tuple[object, ...]:
     with pytest.MonkeyPatch.context() as patch:
         if not memo:
-            patch.setattr(session, "_MEMO_CHARS", -1)  # no page is short enough to reuse its walk
+            patch.setattr(walk, "_MEMO_CHARS", -1)  # no page is short enough to reuse its walk
         try:
-            return ("segments", session.resolve(text, **display))  # type: ignore[arg-type]
-        except session.WholeRefusal as whole:
+            return ("segments", walk.resolve(text, **display))  # type: ignore[arg-type]
+        except assemble.WholeRefusal as whole:
             return ("refused", whole.reason, whole.detail, whole.segments)
 
 
 def _hits(patch: pytest.MonkeyPatch) -> list[int]:
     """Counts the walks reused (patched onto ``_Walker.reuse``)."""
     hits: list[int] = []
-    reuse = session._Walker.reuse
+    reuse = walk._Walker.reuse
 
-    def counting(walker: session._Walker, walked: session._Walked) -> bool:
+    def counting(walker: walk._Walker, walked: walk._Walked) -> bool:
         taken = reuse(walker, walked)
         hits.extend([1] if taken else [])
         return taken
 
-    patch.setattr(session._Walker, "reuse", counting)
+    patch.setattr(walk._Walker, "reuse", counting)
     return hits
 
 
@@ -113,7 +115,7 @@ def test_reused_walks_are_the_walks_on_captures() -> None:
         text = _read(path)
         for display in _DISPLAYS:
             assert _resolved(text, True, **display) == _resolved(text, False, **display), (path.name, display)
-        if len(pages.split(text)) > 2:
+        if len(breaks.split(text)) > 2:
             keep = {"keep": {1}, "columns": 80, "rows": 24}
             assert _resolved(text, True, **keep) == _resolved(text, False, **keep), path.name
 
@@ -134,10 +136,10 @@ def test_reused_walks_are_the_walks_on_generated_streams(before: str, page: str,
 def test_reused_walks_run_out_of_budget_where_the_walks_do(monkeypatch: pytest.MonkeyPatch, allowance: int) -> None:
     """Pages that pad and overwrite cells (charged), the budget made small: the walk reused only while
     the budget covers what it drew, so the page where it runs out is the same."""
-    monkeypatch.setattr(redraw, "WORK_ALLOWANCE", allowance)
-    monkeypatch.setattr(redraw, "WORK_PER_INPUT_CHAR", 0)
-    monkeypatch.setattr(session, "WORK_ALLOWANCE", allowance)
-    monkeypatch.setattr(session, "WORK_PER_INPUT_CHAR", 0)
+    monkeypatch.setattr(line, "WORK_ALLOWANCE", allowance)
+    monkeypatch.setattr(line, "WORK_PER_INPUT_CHAR", 0)
+    monkeypatch.setattr(walk, "WORK_ALLOWANCE", allowance)
+    monkeypatch.setattr(walk, "WORK_PER_INPUT_CHAR", 0)
     hits = _hits(monkeypatch)
     text = "x\r\n" + (_CLEAR + "abc\rX\r\n" + CSI + "3;9HY\r\n" + CSI + "4b\r\n") * 30
     for display in _DISPLAYS[:3]:
@@ -156,7 +158,7 @@ def test_small_pages_reuse_their_walk(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(hits) >= 190
 
 
-# --- short pages: one pass over a page's tokens and line ends (session._feed_short) -------------------
+# --- short pages: one pass over a page's tokens and line ends (feed._feed_short) -------------------
 def _model_state(model: ScreenModel) -> tuple[object, ...]:
     """What a page's model holds that a later step reads (rows, pins, cursor, top, modes, REP's
     character, the budget and its low water)."""
@@ -176,13 +178,13 @@ def _fed(text: str, short: int, **display: object) -> tuple[object, ...]:
     _feed), each page's model as it ends and the budget after each kept page, and how many pages took it."""
     states: list[object] = []
     taken: list[int] = []
-    done, failed, feed_short = session._Walker.done, session._Walker.failed, session._feed_short
+    done, failed, feed_short = walk._Walker.done, walk._Walker.failed, feed._feed_short
 
-    def record_done(walker: session._Walker, model: ScreenModel) -> None:
+    def record_done(walker: walk._Walker, model: ScreenModel) -> None:
         states.append(_model_state(model))
         done(walker, model)
 
-    def record_failed(walker: session._Walker) -> None:
+    def record_failed(walker: walk._Walker) -> None:
         current = walker.current
         states.append(("kept", None if current is None else _model_state(current), walker.budget))
         failed(walker)
@@ -192,11 +194,11 @@ def _fed(text: str, short: int, **display: object) -> tuple[object, ...]:
         feed_short(*args)  # type: ignore[arg-type]
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(session, "_MEMO_CHARS", -1)  # every page walked
-        patch.setattr(session, "_SHORT_PAGE_CHARS", short)
-        patch.setattr(session._Walker, "done", record_done)
-        patch.setattr(session._Walker, "failed", record_failed)
-        patch.setattr(session, "_feed_short", counting)
+        patch.setattr(walk, "_MEMO_CHARS", -1)  # every page walked
+        patch.setattr(feed, "_SHORT_PAGE_CHARS", short)
+        patch.setattr(walk._Walker, "done", record_done)
+        patch.setattr(walk._Walker, "failed", record_failed)
+        patch.setattr(feed, "_feed_short", counting)
         outcome = _resolved(text, False, **display)
     return outcome, states, len(taken)
 
@@ -221,7 +223,7 @@ def test_short_pages_are_fed_as_the_general_walk_on_captures() -> None:
             text = text[:200_000]  # (a run of CRs is tried at each CR: quadratic past a short page)
         for display in _DISPLAYS:
             taken += _same_walks(text, display)
-            _same_walks(text, display, session._SHORT_PAGE_CHARS)
+            _same_walks(text, display, feed._SHORT_PAGE_CHARS)
     assert taken > 100
 
 
@@ -229,7 +231,7 @@ def test_counted_pages_take_the_short_path() -> None:
     """Not vacuous: issue 23's pages that each differ (a frame counter) are short pages, and the default
     bound sends them there."""
     text = "".join(f"{_CLEAR}abc{count:07d}\rX\r\n{CSI}3;5HY\r\n" for count in range(50))
-    assert _same_walks(text, {"columns": 80, "rows": 24}, session._SHORT_PAGE_CHARS) == 51  # (and the empty first)
+    assert _same_walks(text, {"columns": 80, "rows": 24}, feed._SHORT_PAGE_CHARS) == 51  # (and the empty first)
 
 
 # what a short page holds: every control and sequence the walk acts on or refuses, CR runs before a line
@@ -262,7 +264,7 @@ def test_short_pages_are_fed_as_the_general_walk_on_generated_streams(pages_: li
 @given(st.text(st.sampled_from(["\x1b", "[", "?", "0", "1", "2", "3", ";", ":", "H", "f", "J", "h", "l", "c", "x"]),
                max_size=40))
 def test_break_part_candidates_are_the_candidates_that_are_parts(text: str) -> None:
-    """pages.split scans for grammar.BREAK_PART_CANDIDATE: the same parts at the same offsets as the
+    """breaks.split scans for grammar.BREAK_PART_CANDIDATE: the same parts at the same offsets as the
     parts among BREAK_CANDIDATE's matches."""
     def parts(pattern: re.Pattern[str]) -> list[tuple[tuple[int, int], grammar.BreakPart]]:
         found = ((m.span(), grammar.break_part(m.group())) for m in pattern.finditer(text))
@@ -272,23 +274,23 @@ def test_break_part_candidates_are_the_candidates_that_are_parts(text: str) -> N
 
 
 # --- what each path says it removed -----------------------------------------------------------------
-@pytest.mark.parametrize("short", [session._SHORT_PAGE_CHARS, 1 << 30], ids=["as-is", "every-page-short"])
+@pytest.mark.parametrize("short", [feed._SHORT_PAGE_CHARS, 1 << 30], ids=["as-is", "every-page-short"])
 def test_the_page_walk_counts_the_sequences_the_line_walk_counts(monkeypatch: pytest.MonkeyPatch, short: int) -> None:
-    """On a capture of one page the row model cleans, the page walk (``session.resolve``) removes the same
+    """On a capture of one page the row model cleans, the page walk (``walk.resolve``) removes the same
     escape sequences and characters as the line walk: two counts kept apart, each the other's check (the
     report's ``escape_sequences`` / ``escape_chars`` on the page path, which no verdict reads). Once as the
     walk goes, once with every page taken as a short one (``_feed_short``)."""
-    monkeypatch.setattr(session, "_SHORT_PAGE_CHARS", short)
+    monkeypatch.setattr(feed, "_SHORT_PAGE_CHARS", short)
     compared = 0
     for path in CAPTURES:
         text = _read(path)
-        if len(pages.split(text)) != 1:
+        if len(breaks.split(text)) != 1:
             continue
         for display in ({"columns": None, "rows": None}, {"columns": 80, "rows": 24}):
             try:
-                line = cleaner._resolve_redraws(text, display["columns"], display["rows"])
-                segments = session.resolve(text, **display)  # type: ignore[arg-type]
-            except (cleaner.Refused, session.WholeRefusal):
+                line = clean._resolve_redraws(text, display["columns"], display["rows"])
+                segments = walk.resolve(text, **display)  # type: ignore[arg-type]
+            except (clean.Refused, assemble.WholeRefusal):
                 continue
             if any(segment.text is None for segment in segments):
                 continue

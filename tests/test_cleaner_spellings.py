@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests import tmux_judge
-from textclean.pipeline import cleaner
+from textclean.pipeline import clean
 
 BEFORE = "line one\r\nline two\r\n"
 AFTER = "new screen\r\nmore\r\n"
@@ -36,8 +36,8 @@ DISPLAYS = [{"columns": 80, "rows": 24}, {"terminal": True}, {"terminal": False}
 
 def _outcome(text: str, display: dict) -> tuple[str, str]:
     try:
-        return "candidate", cleaner.candidate(text, **display).text
-    except cleaner.Refused as refusal:
+        return "candidate", clean.candidate(text, **display).text
+    except clean.Refused as refusal:
         return "refused", refusal.reason
 
 
@@ -53,7 +53,7 @@ def test_a_variant_spelling_is_cleaned_as_its_plain_spelling(name: str, plain: s
 
 def test_the_issue_s_example_is_cleaned_in_mid_text() -> None:
     for home in ("\x1b[H", "\x1b[01;01H"):
-        proposal = cleaner.candidate(BEFORE + home + "\x1b[2J" + AFTER, columns=80, rows=24)
+        proposal = clean.candidate(BEFORE + home + "\x1b[2J" + AFTER, columns=80, rows=24)
         assert proposal.text == BEFORE + AFTER
         assert proposal.pages_kept == 0
 

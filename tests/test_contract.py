@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 import oracle
-from textclean.pipeline import cleaner, verify
+from textclean.pipeline import clean as cleaner
+from textclean.pipeline import verify
 from textclean.pipeline.model import MIN_COLUMNS, SCREEN_LINES
 
 CSI = "\x1b["

@@ -35,7 +35,7 @@ from fuzz.contract import lost_lines
 from oracle.errors import OracleError
 from oracle.screen import OracleScreen
 from textclean import TOO_LARGE, TextClean, cli
-from textclean.pipeline import cleaner
+from textclean.pipeline import clean as cleaner
 
 ESC = "\x1b"
 CSI = ESC + "["

@@ -78,8 +78,8 @@ def test_not_smaller():
 
 def test_content_would_change(monkeypatch):
     """The gate trusts the verifier, not the cleaner: a cleaner that drops a line is refused."""
-    from textclean.pipeline import cleaner
-    from textclean.pipeline.cleaner import Candidate
+    from textclean.pipeline import clean as cleaner
+    from textclean.pipeline.clean import Candidate
 
     real = cleaner.candidate
 

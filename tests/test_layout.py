@@ -193,11 +193,41 @@ def test_the_chain_rule_can_fail() -> None:
     verifier = "textclean.pipeline.verify"
     graph = import_graph(PACKAGE, "textclean")
     graph[f"{verifier}.fast"] = {f"{verifier}.paging": set(), f"{verifier}.meaning": {"_Width"},
-                                 "textclean.pipeline.cleaner": set()}
+                                 "textclean.pipeline.clean": set()}
     assert len(chain_violations(graph)) == 3
     graph = import_graph(PACKAGE, "textclean")
     graph[f"{verifier}.moves"][f"{verifier}.cells"] = set()  # a layer of the model's class taking a later one
     assert chain_violations(graph) == [f"{verifier}.moves imports {verifier}.cells"]
+
+
+#: The cleaner's package: the gate calls its API (``clean/__init__.py``), never a module inside it.
+CLEANER = "textclean.pipeline.clean"
+
+
+def past_the_apis(graph: dict[str, dict[str, set[str]]], module: str = "textclean.pipeline.gate") -> list[str]:
+    """The modules inside the cleaner's or the verifier's package that ``module`` imports (the gate may
+    import their package APIs and the shared modules only)."""
+    return sorted(imported for imported in graph.get(module, {})
+                  if imported.startswith((f"{CLEANER}.", "textclean.pipeline.verify.")))
+
+
+def test_the_gate_imports_only_the_cleaners_and_the_verifiers_api() -> None:
+    graph = import_graph(PACKAGE, "textclean")
+    assert {CLEANER, "textclean.pipeline.verify"} <= set(graph["textclean.pipeline.gate"])
+    assert past_the_apis(graph) == []
+
+
+def test_the_gate_rule_can_fail(tmp_path: Path) -> None:
+    """A gate that reaches into the cleaner's walk (as it did before ``candidate(keep=...)``), at module
+    level or in a function, is found."""
+    clean = tmp_path / "pipeline" / "clean"
+    clean.mkdir(parents=True)
+    for path in (tmp_path / "__init__.py", tmp_path / "pipeline" / "__init__.py", clean / "__init__.py",
+                 clean / "walk.py", clean / "assemble.py"):
+        path.write_text("")
+    (tmp_path / "pipeline" / "gate.py").write_text(
+        "from . import clean\nfrom .clean import walk\ndef f():\n    from .clean.assemble import Segment\n")
+    assert past_the_apis(import_graph(tmp_path, "textclean")) == [f"{CLEANER}.assemble", f"{CLEANER}.walk"]
 
 
 # --- Sizes and names: modules small enough to read, named once in the pipeline (issue 38) --------------
@@ -260,6 +290,14 @@ def test_the_shared_name_rule_can_fail(tmp_path: Path) -> None:
         (tmp_path / path).parent.mkdir(exist_ok=True)
         (tmp_path / path).write_text("")
     assert shared_file_names(tmp_path) == {"screen.py": ["screen.py", "verify/screen.py"]}
+
+
+def test_every_cleaner_module_and_class_is_under_the_designs_size() -> None:
+    """The cleaner's package (issue 38: ``ScreenModel`` was 1,015 lines, split by concern into a chain of
+    classes, ``screen_state`` <- ``screen_regions`` <- ``screen_erases`` <- ``screen_moves`` <- ``screen``)."""
+    assert "screen.py:ScreenModel" in oversized(PIPELINE / "clean", class_lines=1)
+    assert oversized(PIPELINE / "clean") == {}
+    assert oversized(PIPELINE) == {}
 
 
 # --- the file maps: docs/design.md names every module, tests/README.md every test file -----------------
@@ -325,8 +363,8 @@ def test_the_maps_checks_fail_on_a_missing_or_stale_name() -> None:
     """A row taken out of each map is found missing, a name left behind by a rename is found stale (the
     checks above read what they claim to)."""
     design = (ROOT / "docs" / "design.md").read_text("utf-8")
-    row = next(line for line in design.splitlines() if line.startswith("| `textclean/pipeline/session.py`"))
-    assert "textclean/pipeline/session.py" in modules_to_map(ROOT) - layout_names(design.replace(row + "\n", ""))
+    row = next(line for line in design.splitlines() if line.startswith("| `textclean/pipeline/clean/walk.py`"))
+    assert "textclean/pipeline/clean/walk.py" in modules_to_map(ROOT) - layout_names(design.replace(row + "\n", ""))
     renamed = layout_names(design.replace("`alt_screen.py`", "`red33.py`"))
     assert "fuzz/alt_screen.py" in modules_to_map(ROOT) - renamed
     assert "fuzz/red33.py" in {path for path in renamed if not (ROOT / path).exists()}

@@ -21,7 +21,7 @@ from oracle import tmux
 from oracle.render import INVALID_UTF8
 from oracle.screen import DEC_GRAPHICS, ERASED_SCROLLBACK, SAVE_CURSOR_FLAG, TMUX, WIDE_SPLIT, ZWJ_SEQUENCE
 from oracle.stream import STRING_ENDED_BY_BEL
-from textclean.pipeline import cleaner, grammar, verify
+from textclean.pipeline import clean, grammar, verify
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import session_streams  # noqa: E402
@@ -493,8 +493,8 @@ FAMILY_COLUMNS = 60
 def _adopted(text: str) -> str | None:
     """The cleaner's candidate where the gate would adopt it (verifier agrees), else None."""
     try:
-        candidate = cleaner.candidate(text).text
-    except cleaner.Refused:
+        candidate = clean.candidate(text).text
+    except clean.Refused:
         return None
     return candidate if verify.first_difference(text, candidate) is None else None
 

@@ -174,7 +174,7 @@ def test_coding_system_switch_is_unsupported() -> None:
 
 
 def test_cleaner_budgets_erase_work() -> None:
-    from textclean.pipeline import cleaner
+    from textclean.pipeline import clean as cleaner
 
     raw = "a" * 60000 + "\x1b[59999G\x1b[1K" * 800  # 48 million cells erased for 71 200 characters
     assert not _clean(raw).applied

@@ -16,7 +16,9 @@ import pytest
 
 import textclean
 from tests import tmux_families, tmux_families_red, tmux_judge
-from textclean.pipeline import cleaner, session, verify
+from textclean.pipeline import clean as cleaner
+from textclean.pipeline import verify
+from textclean.pipeline.clean import assemble, walk
 from textclean.pipeline.verify import paging as verify_paging
 
 pytestmark = [
@@ -280,7 +282,7 @@ def test_the_cleaner_refuses_what_tmux_shows_otherwise(
 @pytest.mark.parametrize("size", [(80, 24), (200, 50)])
 def test_a_page_the_gate_keeps_is_refused_under_a_region_a_cleaned_page_set(judge_server, size) -> None:
     """F14's second path: the verifier rejects the whole candidate, the gate keeps the rejected page
-    (session.resolve(keep=...)); the region set on page 0 would be stripped with it. The cleaner's own
+    (walk.resolve(keep=...)); the region set on page 0 would be stripped with it. The cleaner's own
     candidate is right (tmux agrees); the page-kept one tmux contradicts, so resolve refuses it."""
     raw, (columns, rows) = b"\x1b[2J\x1b[5ro\x1b[?1049l\x1b[H\x1b[Jy\x1b[T1", size
     text = tmux_judge.decode(raw)
@@ -290,8 +292,8 @@ def test_a_page_the_gate_keeps_is_refused_under_a_region_a_cleaned_page_set(judg
     tmux_judge.judge([whole, kept], judge_server)
     assert not whole.problems, whole.problems
     assert kept.problems, "tmux shows the page-kept candidate's lines: the finding is not real"
-    with pytest.raises(session.WholeRefusal, match="scroll region"):
-        session.resolve(text, columns=columns, rows=rows, keep={2})
+    with pytest.raises(assemble.WholeRefusal, match="scroll region"):
+        walk.resolve(text, columns=columns, rows=rows, keep={2})
     case = _judged(judge_server, raw, columns, rows)
     assert not case.problems, case.problems
 
@@ -355,8 +357,8 @@ def test_the_cleaners_own_candidate_is_what_tmux_shows(
     text = tmux_judge.decode(raw)
     if refusal is not None:
         try:
-            reasons = [s.why for s in session.resolve(text, columns=columns, rows=rows) if s.text is None]
-        except session.WholeRefusal as whole:
+            reasons = [s.why for s in walk.resolve(text, columns=columns, rows=rows) if s.text is None]
+        except assemble.WholeRefusal as whole:
             reasons = [whole.detail]
         assert any(refusal in why for why in reasons), reasons
         with pytest.raises(cleaner.Refused):
@@ -563,8 +565,8 @@ def test_f19_cleaner_refuses(raw: bytes) -> None:
     with pytest.raises(cleaner.Refused):
         cleaner._resolve_redraws(text, fast=False)  # the token-at-a-time walk the fast paths equal
     try:
-        segments = session.resolve(text, columns=None, rows=None)
-    except session.WholeRefusal:
+        segments = walk.resolve(text, columns=None, rows=None)
+    except assemble.WholeRefusal:
         return
     assert all(s.text is None for s in segments), segments
 

@@ -1,12 +1,12 @@
-"""The cleaner's row model (``textclean/pipeline/redraw.py``) on its own: one test per control it
+"""The cleaner's row model (``textclean/pipeline/clean/line.py``) on its own: one test per control it
 resolves and per reason it gives up. End to end it is covered by test_cleaner.py and test_contract.py."""
 
 from __future__ import annotations
 
 import pytest
 
+from textclean.pipeline.clean.line import LineModel, Unresolved
 from textclean.pipeline.model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH
-from textclean.pipeline.redraw import LineModel, Unresolved
 
 
 def model(*rows: str) -> LineModel:

@@ -18,7 +18,8 @@ import pytest
 from test_contract import HARMLESS_MODES_BY_HAND
 
 from textclean import clean
-from textclean.pipeline import cleaner, grammar, names, verify
+from textclean.pipeline import clean as cleaner
+from textclean.pipeline import grammar, names, verify
 
 CSI = "\x1b["
 CLEAR = CSI + "H" + CSI + "2J"
@@ -420,15 +421,14 @@ SESSION_SIZE = {"columns": 200, "rows": 40}  # WIDE and TALL resolve only at a k
 
 def _leaking(monkeypatch: pytest.MonkeyPatch, *, also_again: bool) -> None:
     """The cleaner's first candidate leaks into the progress page (and, with ``also_again``, every
-    candidate the gate builds again from pages)."""
-    candidate, from_segments = cleaner.candidate, cleaner.from_segments
+    candidate the gate builds again from pages: ``candidate(keep=...)``)."""
+    candidate = cleaner.candidate
 
     def leak(proposal: cleaner.Candidate) -> cleaner.Candidate:
         return cleaner.Candidate(proposal.text.replace("a 99%", "a 99%LEAK"), proposal.removed, proposal.segments)
 
-    monkeypatch.setattr(cleaner, "candidate", lambda text, **kw: leak(candidate(text, **kw)))
-    if also_again:
-        monkeypatch.setattr(cleaner, "from_segments", lambda *a, **kw: leak(from_segments(*a, **kw)))
+    monkeypatch.setattr(cleaner, "candidate", lambda text, **kw: leak(candidate(text, **kw))
+                        if also_again or "keep" not in kw else candidate(text, **kw))
 
 
 def test_a_rejected_page_is_kept_and_the_others_cleaned_at_the_size(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -526,9 +526,9 @@ def test_a_second_try_on_two_pages(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two pages are enough for the gate to keep one on the verifier's word and clean the other."""
     raw = "a 1%\ra 99%\n" + CLEAR + "b 1%\rb 99%\n"
     original = cleaner.candidate
-    monkeypatch.setattr(cleaner, "candidate", lambda text, **kw: cleaner.Candidate(
-        original(text, **kw).text.replace("b 99%", "b 99%LEAK"), original(text, **kw).removed,
-        original(text, **kw).segments))
+    monkeypatch.setattr(cleaner, "candidate", lambda text, **kw: original(text, **kw) if "keep" in kw else (
+        cleaner.Candidate(original(text, **kw).text.replace("b 99%", "b 99%LEAK"), original(text, **kw).removed,
+                          original(text, **kw).segments)))
     result = clean(raw, min_tokens=0)
     assert (result.applied, result.pages_kept, result.pages_cleaned) == (True, 1, 1)
     assert "LEAK" not in result.text and verify.first_difference(raw, result.text) is None

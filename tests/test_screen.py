@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from textclean import clean
-from textclean.pipeline import cleaner
+from textclean.pipeline import clean as cleaner
 
 CSI = "\x1b["
 CLEAR = CSI + "H" + CSI + "2J"  # a page that starts on a blank screen, its top row known

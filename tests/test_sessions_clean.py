@@ -14,7 +14,9 @@ import pytest
 import textclean
 from fixtures_gen.checks import load_sessions
 from oracle.render import render
-from textclean.pipeline import cleaner, gate, session, verify
+from textclean.pipeline import clean as cleaner
+from textclean.pipeline import gate, verify
+from textclean.pipeline.clean import assemble, walk
 from textclean.pipeline.tokens import token_counter
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -130,11 +132,25 @@ def test_a_page_whose_screen_switch_acts_from_another_screen_in_the_candidate_is
     """A second ?1049h (tmux: nothing to do) kept after the first went with a cleaned page: in the
     candidate it switches from the main screen, and a second pass cleans it (not idempotent)."""
     text = "p0\r\n\x1b[?1049h\x1b[H\x1b[2Ja\r\n\x1b[?1049h\x1b[H\x1b[2Jb\r\n"
-    assert [s.text for s in session.resolve(text, columns=80, rows=24)] == ["p0\r\n", "a\r\n", "b\r\n"]
-    with pytest.raises(session.WholeRefusal, match="leave it on the alternate screen"):
-        session.resolve(text, columns=80, rows=24, keep={2})
-    both = session.resolve(text, columns=80, rows=24, keep={1, 2})  # its switch kept with it: the same screen
+    assert [s.text for s in walk.resolve(text, columns=80, rows=24)] == ["p0\r\n", "a\r\n", "b\r\n"]
+    with pytest.raises(assemble.WholeRefusal, match="leave it on the alternate screen"):
+        walk.resolve(text, columns=80, rows=24, keep={2})
+    both = walk.resolve(text, columns=80, rows=24, keep={1, 2})  # its switch kept with it: the same screen
     assert [s.text is None for s in both] == [False, True, True]
+
+
+def test_candidate_keep_walks_the_pages_with_those_kept_raw() -> None:
+    """``candidate(keep=...)``, the gate's second try: the page walk alone (a text the one-regex path
+    cleans whole too), the named pages kept as their raw bytes: the walk's segments, joined."""
+    text = "p0\r\n\x1b[?1049h\x1b[H\x1b[2Ja\r\n\x1b[?1049h\x1b[H\x1b[2Jb\r\n"
+    proposal = cleaner.candidate(text, columns=80, rows=24, keep={1, 2})
+    segments = walk.resolve(text, columns=80, rows=24, keep={1, 2})
+    assert proposal.segments == tuple(segments) and proposal.text == cleaner.joined(text, segments)
+    assert proposal.text == "p0\r\n" + text[text.index("\x1b[?1049h"):]
+    assert (proposal.pages_cleaned, proposal.pages_kept) == (1, 2)
+    coloured = "\x1b[31mred\x1b[0m\r\n"
+    assert cleaner.candidate(coloured).segments is None  # the one-regex path
+    assert cleaner.candidate(coloured, keep=()).segments == tuple(walk.resolve(coloured, columns=None, rows=None))
 
 
 def test_a_kept_page_after_the_modes_are_back_to_their_defaults_stays_kept() -> None:
@@ -148,11 +164,11 @@ def test_a_kept_page_after_the_modes_are_back_to_their_defaults_stays_kept() -> 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 50)])
 def test_the_gate_may_not_keep_a_page_under_a_region_a_cleaned_page_set(size: tuple) -> None:
-    """The gate's second path (_keep_rejected_pages): session.resolve(keep=...) refuses as the cleaner does."""
+    """The gate's second path (_keep_rejected_pages): candidate(keep=...) refuses as the cleaner does."""
     columns, rows = size
     assert cleaner.candidate(REGION_THEN_GATE_KEPT, columns=columns, rows=rows).pages_kept == 0
-    with pytest.raises(session.WholeRefusal, match="the pages before leave it a scroll region"):
-        session.resolve(REGION_THEN_GATE_KEPT, columns=columns, rows=rows, keep={2})
+    with pytest.raises(cleaner.Refused, match="the pages before leave it a scroll region"):
+        cleaner.candidate(REGION_THEN_GATE_KEPT, columns=columns, rows=rows, keep={2})
     result = gate.TextClean(min_tokens=0).clean(REGION_THEN_GATE_KEPT, columns=columns, rows=rows)
     assert not result.applied or "y1" in result.text.replace("\x1b[T", "")
 
@@ -161,7 +177,7 @@ def test_the_gate_keeps_the_page_the_verifier_rejects(monkeypatch: pytest.Monkey
     """The verifier alone decides: a stand-in that rejects the first cleaned page's lines unless that
     page is kept verbatim. The gate finds the page by bisecting prefixes and keeps it."""
     columns, rows = FLASH_SIZE["columns"], FLASH_SIZE["lines"]
-    first = session.resolve(FLASH, columns=columns, rows=rows)
+    first = walk.resolve(FLASH, columns=columns, rows=rows)
     listing = next(s for s in first if s.text)
     listing_raw = FLASH[listing.page.start : listing.page.end]
 
@@ -258,14 +274,14 @@ def test_the_gate_keeps_the_failing_page_of_a_cleaned_run_not_its_first(monkeypa
     clear = "\x1b[H\x1b[2J"
     page = "page {0} line one\x1b[31m red\x1b[0m\r\npage {0} line two\r\n"
     raw = "".join(page.format(i) + clear for i in range(1, 5)) + "end\r\n"
-    resolve = session.resolve
+    resolve = walk.resolve
 
-    def losing(text: str, *, keep: Collection[int] = (), **display: Any) -> list[session.Segment]:
+    def losing(text: str, *, keep: Collection[int] = (), **display: Any) -> list[assemble.Segment]:
         segments = resolve(text, keep=keep, **display)
         return [s._replace(text=s.text.replace("page 3 line two\r\n", "")) if s.text else s
                 for s in segments]
 
-    monkeypatch.setattr(session, "resolve", losing)
+    monkeypatch.setattr(walk, "resolve", losing)
     third = raw.index("page 3")
     candidate = cleaner.from_segments(raw, losing(raw, columns=80, rows=24)).text
     difference = verify.first_difference(raw, candidate, columns=80, rows=24)

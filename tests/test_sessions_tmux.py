@@ -10,7 +10,8 @@ import random
 import pytest
 
 from oracle import tmux
-from textclean.pipeline import cleaner, pages
+from textclean.pipeline import clean
+from textclean.pipeline.clean import breaks
 
 pytestmark = [pytest.mark.skipif(not tmux.available(), reason="tmux is not installed (.ci/run installs it)")]
 
@@ -54,9 +55,9 @@ def test_generated_sessions_keep_every_line_tmux_shows() -> None:
     for index in range(9):
         columns, rows = SIZES[index % len(SIZES)]
         raw = _session(rng, columns, rows)
-        proposal = cleaner.candidate(raw, columns=columns, rows=rows)
+        proposal = clean.candidate(raw, columns=columns, rows=rows)
         assert proposal.pages_kept == 0, [s.why for s in proposal.segments or () if s.text is None]
-        ends = sorted({page.end for page in pages.split(raw) if page.end > page.body})
+        ends = sorted({page.end for page in breaks.split(raw) if page.end > page.body})
         cases.append(len(ends))
         jobs.append((proposal.text.encode(), columns, rows))
         jobs.extend((raw[:end].encode(), columns, rows) for end in ends)

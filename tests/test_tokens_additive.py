@@ -9,7 +9,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from textclean.pipeline import cleaner, grammar, tokens
+from textclean.pipeline import clean as cleaner
+from textclean.pipeline import grammar, tokens
 from textclean.pipeline.gate import TextClean
 from textclean.pipeline.tokens import Counter, count_pair, shared_blocks, tiktoken_encoding
 

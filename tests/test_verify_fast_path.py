@@ -231,14 +231,14 @@ def _same(expected: list[str], candidate: str, *, joined: bool) -> bool:
 
 
 def test_same_lines_agree_on_every_capture() -> None:
-    from textclean.pipeline import cleaner
+    from textclean.pipeline import clean
 
     for _, text in captures():
         try:
             expected = verify.terminal_lines(text)
         except verify.Refusal:
             continue
-        candidate = cleaner.candidate(text).text
+        candidate = clean.candidate(text).text
         for other in (candidate, candidate + "\n", "\n" + candidate, candidate.replace("\n", "\n\n"), text,
                       candidate[: len(candidate) // 2], candidate.replace("\n", "\n \n")):
             assert _same(expected, other, joined=True) == _same(expected, other, joined=False)
@@ -333,15 +333,15 @@ def _page_answer(raw: str, candidate: str, columns: int | None, rows: int | None
 
 
 def test_streamed_pages_agree_on_sessions_and_joined_captures() -> None:
-    from textclean.pipeline import cleaner  # a candidate to check: any bytes do, the cleaner's are realistic
+    from textclean.pipeline import clean  # a candidate to check: any bytes do, the cleaner's are realistic
 
     joined = "".join(text for _, text in captures())
     cases = [(joined, None, None), (joined, 100, 30)] + _recorded()
     answers = []
     for raw, columns, rows in cases:
         try:
-            candidate = cleaner.candidate(raw, columns=columns, rows=rows).text
-        except cleaner.Refused:
+            candidate = clean.candidate(raw, columns=columns, rows=rows).text
+        except clean.Refused:
             candidate = raw
         middle = candidate.find("\n", len(candidate) // 2)
         following = candidate.find("\n", middle + 1)

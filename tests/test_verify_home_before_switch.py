@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from tests import tmux_judge
-from textclean.pipeline import cleaner, verify
+from textclean.pipeline import clean as cleaner
+from textclean.pipeline import verify
 from textclean.pipeline.verify.meaning import Refusal
 
 needs_tmux = pytest.mark.skipif(not tmux_judge.available(), reason="tmux not installed")

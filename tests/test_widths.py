@@ -14,7 +14,7 @@ import pytest
 import wcwidth
 
 from fixtures_gen import widths as generator
-from textclean.pipeline import cleaner, verify
+from textclean.pipeline import clean, verify
 from textclean.pipeline.widths import AMBIGUOUS_RANGES, ambiguous_width, settled_width
 
 
@@ -55,11 +55,11 @@ def test_ranges_are_sorted_and_disjoint() -> None:
 def test_every_model_refuses_a_redraw_across_an_ambiguous_width(start: int, end: int) -> None:
     char = chr(start)
     text = f"{char}abc\rXYZ\n"
-    with pytest.raises(cleaner.Refused):
-        cleaner.candidate(text)
+    with pytest.raises(clean.Refused):
+        clean.candidate(text)
     with pytest.raises(verify.Refusal):
         verify.terminal_lines(text)
-    assert cleaner.candidate(f"{char}abc\n").text == f"{char}abc\n"  # appending stays resolvable
+    assert clean.candidate(f"{char}abc\n").text == f"{char}abc\n"  # appending stays resolvable
 
 
 def test_readme_states_the_tables_size() -> None:

@@ -12,7 +12,7 @@ import hashlib
 import re
 from typing import NamedTuple
 
-from textclean.pipeline.cleaner import strip_escapes_only
+from textclean.pipeline.clean import strip_escapes_only
 from textclean.pipeline.gate import TextClean
 from textclean.pipeline.probe import has_terminal_noise
 from textclean.pipeline.result import NON_TEXT_BLOCKS, Result

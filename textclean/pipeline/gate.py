@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple, cast, overload
 
-from . import cleaner, session, verify
+from . import clean as cleaner
+from . import verify
 from .probe import has_terminal_noise
 from .result import (
     BELOW_MIN_TOKENS,
@@ -104,7 +105,7 @@ def _offset(difference: str | None) -> int | None:
 
 
 def _keep_rejected_pages(
-    raw: str, segments: list[session.Segment], difference: str | None, shown: Display,
+    raw: str, segments: list[cleaner.Segment], difference: str | None, shown: Display,
 ) -> tuple[cleaner.Candidate | None, str | None]:
     """Keep, one at a time, the first cleaned page whose prefix the verifier rejects, until the whole
     candidate passes (the verifier alone decides adoption) or nothing is left to keep (None).
@@ -127,17 +128,17 @@ def _keep_rejected_pages(
         proposal = None
         segments.clear()
         try:
-            segments = session.resolve(raw, keep=keep, **shown.keywords())
-            proposal = cleaner.from_segments(raw, segments)
-        except (session.WholeRefusal, cleaner.Refused):
+            proposal = cleaner.candidate(raw, keep=keep, **shown.keywords())
+        except cleaner.Refused:
             return None, difference
+        segments = list(proposal.segments or ())
         difference = _check(raw, proposal.text, shown)
         if difference is None:
             return proposal, None
     return None, difference
 
 
-def _named_page(difference: str | None, segments: list[session.Segment]) -> int | None:
+def _named_page(difference: str | None, segments: list[cleaner.Segment]) -> int | None:
     """The cleaned page holding the raw offset the verifier's difference names, if any (a hint:
     whatever page is kept, only the verifier's verdict on the whole adopts the candidate)."""
     offset = _offset(difference)
@@ -150,7 +151,7 @@ def _named_page(difference: str | None, segments: list[session.Segment]) -> int 
 
 
 def _first_rejected(
-    raw: str, segments: list[session.Segment], shown: Display, budget: list[int],
+    raw: str, segments: list[cleaner.Segment], shown: Display, budget: list[int],
 ) -> int | None:
     """The first page whose prefix (the raw text up to its end, the candidate up to its segment) the
     verifier rejects, by bisection (the whole is known to be rejected); None past the work budget."""
@@ -161,7 +162,7 @@ def _first_rejected(
         budget[0] -= end
         if budget[0] < 0:
             return None
-        prefix = session.assemble(raw[:end], segments[: middle + 1])
+        prefix = cleaner.joined(raw[:end], segments[: middle + 1])
         if _check(raw[:end], prefix, shown) is None:
             low = middle + 1
         else:

@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from operator import methodcaller
 from typing import NamedTuple, NoReturn
 
-from . import grammar, pages, session
-from .grammar import Kind
-from .model import MIN_COLUMNS, SCREEN_LINES
-from .names import CHA, CNL, CPL, CUB, CUD, CUF, CUU, DECRC, DECSC, ECH, EL, HPA, RI, SCORC, SCOSC
-from .probe import REDRAWING_CR, c1_control_offset
-from .redraw import (
+from .. import grammar
+from ..grammar import Kind
+from ..model import MIN_COLUMNS, SCREEN_LINES
+from ..names import CHA, CNL, CPL, CUB, CUD, CUF, CUU, DECRC, DECSC, ECH, EL, HPA, RI, SCORC, SCOSC
+from ..probe import REDRAWING_CR, c1_control_offset
+from ..result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
+from . import assemble, breaks, feed, swallow, walk
+from .assemble import Segment as Segment  # (the API: a candidate's pages)
+from .line import (
     INERT_MARK,
     NOT_TEXT,
     ONE_CELL_TEXT,
@@ -26,10 +29,8 @@ from .redraw import (
     LineModel,
     Stripped,
     Unresolved,
-    overlay_line,
-    without_inert,
 )
-from .result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
+from .string_path import overlay_line, without_inert
 
 # SGR with plain parameters: what most of a coloured text's sequences are (one literal-prefix pattern).
 _SGR_ONLY = grammar.SGR_ONLY
@@ -54,7 +55,7 @@ _CR_REDRAWS = grammar.CR_REDRAWS
 _RUN = re.compile(
     rf"((?:[^\x00-\x1f\x7f-\x9f]+|{grammar.INERT_SEQUENCE.pattern})+)|(\x08+)|{_TOKEN.pattern}"
 )
-_SWALLOWING_STRING = session.SWALLOWING_STRING
+_SWALLOWING_STRING = swallow.SWALLOWING_STRING
 
 
 class Refused(Exception):
@@ -76,7 +77,7 @@ class Candidate:
     text: str
     removed: Removed
     #: For a text resolved page by page (sessions): one segment per page, cleaned or kept.
-    segments: tuple[session.Segment, ...] | None = None
+    segments: tuple[Segment, ...] | None = None
 
     @property
     def pages_kept(self) -> int:
@@ -137,11 +138,13 @@ def strip_escapes_only(text: str) -> str:
 
 
 def candidate(text: str, *, columns: int | None = None, rows: int | None = None, terminal: bool = True,
-              fresh: bool = False) -> Candidate:
+              fresh: bool = False, keep: Collection[int] | None = None) -> Candidate:
     """Propose the cleaned text, or raise :class:`Refused`.
 
     ``columns`` / ``rows``: the terminal's size where known (None: at least 80 x 24, no wrapping).
     ``terminal=False``: no terminal (logical lines, no right margin); ``fresh``: a new terminal.
+    ``keep``: the text is resolved page by page (no other path tried), the pages of these indices kept
+    as their raw bytes whatever the model says (the gate's second try, on the verifier's word).
     """
     c1 = c1_control_offset(text)
     if c1 is not None:
@@ -164,13 +167,13 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None,
         raise Refused(UNSUPPORTED_CONTROL, f"DECAWM off (autowrap) on a screen of {columns} columns")
     swallowing = _SWALLOWING_STRING.search(text) if "\x1b" in text else None
     if swallowing is not None:
-        swallowed = session.joined_by_swallowing(text)
+        swallowed = swallow.joined_by_swallowing(text)
         if swallowed is None and terminal:
-            swallowed = session.swallowed_text(text)
+            swallowed = swallow.swallowed_text(text)
         if swallowed is not None:
             raise TerminalsDisagree(UNSUPPORTED_CONTROL, swallowed)
     # With a backspace or a CR before text, the whole-text substitution would leave that control: skip it.
-    if "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None) and (
+    if keep is None and "\b" not in text and ("\r" not in text or _CR_BEFORE_TEXT.search(text) is None) and (
             not _prefix_has_residual_control(text, _append_only(columns))):
         stripped, count = without_inert(_append_only(columns), text)
         if not _has_residual_control(stripped):  # nothing is redrawn: wrapping changes no line
@@ -182,7 +185,9 @@ def candidate(text: str, *, columns: int | None = None, rows: int | None = None,
         # non-ASCII character, which a candidate without it (or with it elsewhere) does not
         raise Refused(UNSUPPORTED_CONTROL, f"zero-width joiner at offset {pending.start()} followed by "
                       f"an ASCII character, then a redraw (tmux shows it again at offset {pending.end() - 1})")
-    if swallowing is None and pages.has_break(text) and _row_model_refuses(text):
+    if keep is not None:
+        return _resolve_kept(text, columns, rows, keep, terminal=terminal, fresh=fresh)
+    if swallowing is None and breaks.has_break(text) and _row_model_refuses(text):
         try:
             return _resolve_pages(text, columns, rows, None, terminal=terminal, fresh=fresh)
         except _RowRefusalNeeded:
@@ -214,11 +219,11 @@ def _row_model_refuses(text: str) -> bool:
 
 def _resolve_pages(text: str, columns: int | None, rows: int | None, refusal: Refused | None, *,
                    terminal: bool = True, fresh: bool = False) -> Candidate:
-    """The screen model, page by page (:mod:`session`); the row model's refusal stands when no page
+    """The screen model, page by page (:mod:`walk`); the row model's refusal stands when no page
     gets cleaned (None: not known yet, :class:`_RowRefusalNeeded` is raised instead)."""
     try:
-        segments = session.resolve(text, columns=columns, rows=rows, terminal=terminal, fresh=fresh)
-    except session.WholeRefusal as whole:
+        segments = walk.resolve(text, columns=columns, rows=rows, terminal=terminal, fresh=fresh)
+    except assemble.WholeRefusal as whole:
         if len(whole.segments) == 1 or all(s.text is None for s in whole.segments):
             if refusal is None:
                 raise _RowRefusalNeeded from None
@@ -229,7 +234,23 @@ def _resolve_pages(text: str, columns: int | None, rows: int | None, refusal: Re
     return from_segments(text, segments, refusal)
 
 
-def from_segments(text: str, segments: list[session.Segment], refusal: Refused | None = None) -> Candidate:
+def _resolve_kept(text: str, columns: int | None, rows: int | None, keep: Collection[int], *,
+                  terminal: bool, fresh: bool) -> Candidate:
+    """Page by page with the pages in ``keep`` kept raw; a whole refusal is a :class:`Refused`."""
+    try:
+        segments = walk.resolve(text, columns=columns, rows=rows, keep=keep, terminal=terminal, fresh=fresh)
+    except assemble.WholeRefusal as whole:
+        raise Refused(whole.reason, whole.detail) from None
+    return from_segments(text, segments)
+
+
+def joined(text: str, segments: Sequence[Segment]) -> str:
+    """The candidate's text from ``segments``, pages of ``text`` in order: cleaned pages as their text,
+    kept pages as their raw bytes (the gate checks a prefix of a candidate with it)."""
+    return assemble.assemble(text, list(segments))
+
+
+def from_segments(text: str, segments: list[Segment], refusal: Refused | None = None) -> Candidate:
     """A candidate from per-page segments; :class:`Refused` when none is cleaned."""
     if not any(s.text is not None and s.text for s in segments):
         first = next((s for s in segments if s.text is None), None)
@@ -245,7 +266,7 @@ def from_segments(text: str, segments: list[session.Segment], refusal: Refused |
             for kind, count in enumerate(segment.redraws):
                 redraws[kind] += count
     removed = Removed(sequences, sequence_chars, *redraws)
-    return Candidate(session.assemble(text, segments), removed, tuple(segments))
+    return Candidate(assemble.assemble(text, segments), removed, tuple(segments))
 
 
 def _resolve_redraws(text: str, columns: int | None = None, rows: int | None = None, *,
@@ -464,7 +485,7 @@ def _write_run(model: LineModel, run: str, tally: Stripped) -> bool:
     writing each piece (:meth:`LineModel.write_pieces`); False: nothing done."""
     pieces = _SGR_ONLY.split(run)
     text = "".join(pieces)
-    if "\x1b" in text or "\x07" in text:  # not SGR alone (see redraw.without_inert)
+    if "\x1b" in text or "\x07" in text:  # not SGR alone (see string_path.without_inert)
         pieces = grammar.INERT_SEQUENCE.split(run)
         text = "".join(pieces)
     if text and not model.write_pieces(pieces, text):
@@ -500,7 +521,7 @@ def _feed_token(model: LineModel, token: str, at: int, tally: Stripped) -> None:
         raise Refused(UNSUPPORTED_CONTROL, f"control U+{ord(first):04X} at offset {at}")
 
 
-_inert = session.inert_cached
+_inert = feed.inert_cached
 
 
 # The controls the row model resolves, by name; what each does is the cleaner's own decision: from the
@@ -544,7 +565,7 @@ class _Plan(NamedTuple):
 def _plan(token: str) -> _Plan:
     """HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them."""
     seq = grammar.parse(token)
-    disputed = session.disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
+    disputed = swallow.disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
     act: _Act | None = None
     if grammar.harmless_mode_change(seq) or grammar.harmless_private_mode_change(seq):
         act = _nothing

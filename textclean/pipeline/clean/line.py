@@ -1,13 +1,13 @@
 """The cleaner's cell model of the rows a terminal shows, for text whose lines are redrawn.
 
-Only the slow path of :mod:`textclean.pipeline.cleaner` uses it: lines written once, left to right, never get
+Only the slow path of :mod:`textclean.pipeline.clean` uses it: lines written once, left to right, never get
 here. Rows are lists of one-character cells; the model follows ``docs/design.md``: no wrapping, LF
 implies CR, cursor moves up only within the last :data:`SCREEN_LINES` rows, and anything whose effect
 depends on what the model cannot know (the terminal's height, how it measures a zero-width joiner,
 half of a wide character) raises :class:`Unresolved` so that the gate refuses.
 
-:func:`overlay_line` is the string path for a fresh row redrawn by CR, EL and backspaces, shared by the
-cleaner and the screen model's sessions (:meth:`LineModel.overlay` on the line's parts).
+:func:`string_path.overlay_line` is the string path for a fresh row redrawn by CR, EL and backspaces,
+shared by the cleaner and the screen model's sessions (:meth:`LineModel.overlay` on the line's parts).
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ from itertools import repeat
 from operator import is_
 from typing import Any
 
-from . import grammar
-from .model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
+from ..model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
 
 ZWJ = "\u200d"
 #: A zero-width joiner tmux 3.3a leaves pending: one followed by an ASCII character (text, a control or
@@ -117,14 +116,15 @@ class Row:
         return max(0, self.written - shown)
 
 
-class LineModel:
-    """Rows and a cursor; one method per control the cleaner resolves."""
+class LineCells:
+    """Rows of one-character cells and a cursor: the work budget, and text written into the rows (the
+    checks of where a row may reach included). :class:`LineModel` adds the controls."""
 
     #: Whether rows the cursor can no longer reach are frozen into strings. The screen model keeps its
-    #: rows: it moves and pins them by identity, and its pages are read row by row (session.py).
+    #: rows: it moves and pins them by identity, and its pages are read row by row (walk.py).
     freezes = True
 
-    def __init__(self, input_length: int = 0, *, screen_lines: int = SCREEN_LINES, columns: int | None = None,
+    def __init__(self, input_length: int = 0, screen_lines: int = SCREEN_LINES, columns: int | None = None,
                  terminal: bool = True) -> None:
         self.screen_lines = screen_lines  # a known height, or the fewest rows assumed
         self.columns = columns  # a known width: this model does not wrap, so reaching it is refused
@@ -139,13 +139,14 @@ class LineModel:
         self.rows: list[Any] = [Row()]  # Row, or str once frozen
         self.live = 0
         self.wide_frozen = -1
-        self.frozen = {"cr": Redrawn(), "bs": Redrawn(), "multiline": Redrawn()}  # of the rows frozen, by kind
+        # of the rows frozen, by kind (a model that never freezes shares one set of empty tallies)
+        self.frozen = {"cr": Redrawn(), "bs": Redrawn(), "multiline": Redrawn()} if self.freezes else _NEVER_FROZEN
         self.row = 0
         self.col = 0
         self.saved: tuple[int, int, int] | None = None
         self.wrapped_since_save = False  # a row above the lowest passed column 80 since the save (F19)
         self.pad_budget = WORK_ALLOWANCE + WORK_PER_INPUT_CHAR * input_length
-        # The lowest the budget has been (session.py's page memo: how much less budget the same walk needs)
+        # The lowest the budget has been (walk.py's page memo: how much less budget the same walk needs)
         self.low_water = self.pad_budget
 
     def _charge(self, cells: int) -> None:
@@ -170,7 +171,6 @@ class LineModel:
         """The cursor is at the start of a row no one has written yet: appending is all that can happen."""
         return self.row == len(self.rows) - 1 and not self.rows[self.row].cells and self.col == 0
 
-    # --- writing ---------------------------------------------------------------------------------
     def write(self, text: str) -> None:
         if self.col_disputed:
             raise Unresolved(f"a character written where terminals disagree on the cursor's column "
@@ -317,6 +317,41 @@ class LineModel:
             for c in cells[start:end]:
                 if c is TAB_TAIL or c == "\t":
                     raise Unresolved("overwrite of a tab")
+
+    def _unknown_width(self) -> bool:
+        """A terminal of unknown width (at least 80 columns); no terminal has no width at all."""
+        return self.columns is None and self.terminal
+
+    def _require_layout(self, *, relative: bool) -> None:
+        """An unknown width is "at least 80 columns, no wrapping assumed": a row past column 80 wraps
+        on an 80-column terminal, so where a column lands on it is unknown; with ``relative`` the
+        cursor at or past column 80 (an 80-column terminal's pending wrap) is unknown too."""
+        if self._unknown_width():
+            if len(self.rows[self.row].cells) > MIN_COLUMNS:
+                raise Unresolved(f"a column on a row past column {MIN_COLUMNS} of a screen of unknown width")
+            if relative and self.col >= MIN_COLUMNS:
+                raise Unresolved(f"a relative move from column {self.col + 1} of a screen of unknown width")
+
+    def _require_narrow_rows(self, first: int, last: int) -> None:
+        """Rows ``first..last`` (a vertical move's path) each fit 80 columns (else an 80-column
+        terminal shows them as more rows than the model counts)."""
+        if self._unknown_width():
+            low, high = min(first, last), max(first, last)
+            self._charge(high - low + 1)
+            wide = max(low, 0) <= self.wide_frozen <= high  # frozen rows are a prefix
+            for index in range(max(low, self.live), min(high, len(self.rows) - 1) + 1):
+                if wide or len(self.rows[index].cells) > MIN_COLUMNS:
+                    raise Unresolved(f"a vertical move across a row past column {MIN_COLUMNS} of a screen of "
+                                     "unknown width")
+
+    def _require_exact_column(self) -> None:
+        """Refuse where the cursor's cell depends on how wide a terminal draws an ambiguous character."""
+        if self.col and self.rows[self.row].ambiguous:
+            raise Unresolved("cursor movement after a zero-width or ambiguous-width character on the line")
+
+
+class LineModel(LineCells):
+    """Rows and a cursor; one method per control the cleaner resolves."""
 
     def overlay(self, parts: list[str | None], pending_at_margin: bool = False) -> bool:
         """A fresh row redrawn by CR, EL and backspaces, resolved on strings: ``parts`` alternates text
@@ -470,38 +505,6 @@ class LineModel:
         cells[col:stop] = ["\t"] + [TAB_TAIL] * (stop - col - 1)
         self.col = stop
 
-    def _unknown_width(self) -> bool:
-        """A terminal of unknown width (at least 80 columns); no terminal has no width at all."""
-        return self.columns is None and self.terminal
-
-    def _require_layout(self, *, relative: bool) -> None:
-        """An unknown width is "at least 80 columns, no wrapping assumed": a row past column 80 wraps
-        on an 80-column terminal, so where a column lands on it is unknown; with ``relative`` the
-        cursor at or past column 80 (an 80-column terminal's pending wrap) is unknown too."""
-        if self._unknown_width():
-            if len(self.rows[self.row].cells) > MIN_COLUMNS:
-                raise Unresolved(f"a column on a row past column {MIN_COLUMNS} of a screen of unknown width")
-            if relative and self.col >= MIN_COLUMNS:
-                raise Unresolved(f"a relative move from column {self.col + 1} of a screen of unknown width")
-
-    def _require_narrow_rows(self, first: int, last: int) -> None:
-        """Rows ``first..last`` (a vertical move's path) each fit 80 columns (else an 80-column
-        terminal shows them as more rows than the model counts)."""
-        if self._unknown_width():
-            low, high = min(first, last), max(first, last)
-            self._charge(high - low + 1)
-            wide = max(low, 0) <= self.wide_frozen <= high  # frozen rows are a prefix
-            for index in range(max(low, self.live), min(high, len(self.rows) - 1) + 1):
-                if wide or len(self.rows[index].cells) > MIN_COLUMNS:
-                    raise Unresolved(f"a vertical move across a row past column {MIN_COLUMNS} of a screen of "
-                                     "unknown width")
-
-    def _require_exact_column(self) -> None:
-        """Refuse where the cursor's cell depends on how wide a terminal draws an ambiguous character."""
-        if self.col and self.rows[self.row].ambiguous:
-            raise Unresolved("cursor movement after a zero-width or ambiguous-width character on the line")
-
-    # --- moves within a row -----------------------------------------------------------------------
     def carriage_return(self) -> None:
         self._require_layout(relative=False)
         self.col_disputed = ""
@@ -598,7 +601,6 @@ class LineModel:
         self._prepare(row, start, end)
         row.cells[start:end] = [UNWRITTEN] * (end - start)
 
-    # --- moves between rows -----------------------------------------------------------------------
     def append_lines(self, lines: list[tuple[str, str]]) -> None:
         """Each ``(text, ending)``: ``write(text)`` then ``line_feed(ending)``, from a fresh last row, for
         texts of one-cell characters that reach no known margin. The same rows, tallies and frozen rows;
@@ -702,7 +704,6 @@ class LineModel:
         if self.row == len(self.rows) - 1:
             self.rows[self.row].ending = trailing
 
-    # --- result -----------------------------------------------------------------------------------
     def _freeze(self, index: int) -> None:
         """Row ``index`` (the first not yet frozen) as the string it renders to, with its tallies."""
         row = self.rows[index]
@@ -729,57 +730,6 @@ class LineModel:
         return "".join(row if row.__class__ is str else row.render() + row.ending for row in self.rows)
 
 
-# --- The string path: a fresh row redrawn by CR, EL and backspaces, resolved on strings --------------
-# Once a line's inert sequences are marked it is split at CRs, EL 0 / 2 and backspace runs
-# (grammar.CR_OR_EL, or grammar.CR_EL_OR_BACKSPACES where the line holds a backspace: the pattern
-# without them scans ~2.5x faster). Text runs must then be one cell per character.
-def without_inert(inert: re.Pattern[str], text: str, mark: str = "", sequences_left: int = 0) -> tuple[str, int]:
-    """``inert.subn(mark, text)`` (``inert`` removes SGR and more), SGR first: a literal-prefix pattern
-    ~40% faster on what most of a coloured text's sequences are. The same result: SGR are marked by NUL
-    (no sequence ``inert`` removes holds an SGR or a NUL, so none is made or unmade), then the rest,
-    unless what is left is ``sequences_left`` sequences the caller knows ``inert`` leaves."""
-    if len(text) > _SUBSTITUTE_WHOLE and not sequences_left:
-        return _without_inert_in_chunks(inert, text, mark)
-    return _without_inert(inert, text, mark, sequences_left)
-
-
-def _without_inert(inert: re.Pattern[str], text: str, mark: str, sequences_left: int) -> tuple[str, int]:
-    if INERT_MARK in text or (not sequences_left and "\x1b[K" in text):  # EL 0 beside SGR (grep, gcc): one pass
-        return inert.subn(mark, text)
-    if not mark and not sequences_left:  # removed outright: with no ESC or BEL left, none was joined
-        stripped, count = grammar.SGR_ONLY.subn("", text)
-        if "\x1b" not in stripped and "\x07" not in stripped:
-            return stripped, count
-        return inert.subn(mark, text)
-    marked, count = grammar.SGR_ONLY.subn(INERT_MARK, text)
-    if marked.count("\x1b") != sequences_left or "\x07" in marked:
-        marked, more = inert.subn(INERT_MARK, marked)
-        count += more
-    return (marked if mark == INERT_MARK or not count else marked.replace(INERT_MARK, mark)), count
-
-# A long text is substituted a chunk of lines at a time: ``re.sub`` holds every piece of its result
-# as a string of its own before joining them (on coloured text more than the result itself), and a
-# chunk's result is as narrow as its own characters allow (one emoji widens only its chunk), so the
-# peak is the result and the narrow chunks, not the result and every piece.
-_SUBSTITUTE_WHOLE = 1 << 20
-_SUBSTITUTE_CHUNK = 1 << 13
-
-
-def _without_inert_in_chunks(inert: re.Pattern[str], text: str, mark: str) -> tuple[str, int]:
-    """:func:`without_inert` a chunk of whole lines at a time: no sequence holds an LF, so no match
-    crosses a chunk's end and the result is the same."""
-    parts: list[str] = []
-    count = start = 0
-    while start < len(text):
-        cut = text.find("\n", start + _SUBSTITUTE_CHUNK)
-        end = len(text) if cut < 0 else cut + 1
-        part, found = _without_inert(inert, text[start:end], mark, 0)
-        parts.append(part)
-        count += found
-        start = end
-    return "".join(parts), count
-
-
 @dataclass(slots=True)
 class Redrawn:
     """What redraws of one kind (CR, backspace, multi-line) did: the rows they acted on, and the characters
@@ -789,43 +739,13 @@ class Redrawn:
     chars: int = 0
 
 
+#: A model's ``frozen`` tallies where it never freezes a row (``freezes``): they stay empty.
+_NEVER_FROZEN: dict[str, Redrawn] = {"cr": Redrawn(), "bs": Redrawn(), "multiline": Redrawn()}
+
+
 @dataclass(slots=True)
 class Stripped:
     """What cleaning removed of a line or page so far: escape sequences, and their characters."""
 
     sequences: int = 0
     chars: int = 0
-
-
-def overlay_line(model: LineModel, body: str, tally: Stripped) -> bool:
-    """A fresh row redrawn by CR, EL and backspaces, on strings (:meth:`LineModel.overlay`); False:
-    feed it a run at a time.
-
-    Each inert sequence is replaced by :data:`INERT_MARK` first (no CR, EL or backspace is inside one),
-    then the text split at CR, EL and backspace runs."""
-    if "\x1b" in body and grammar.MOVES.search(body) is not None:
-        return False  # a cursor move or erase in display stays after any substitution: no string path
-    erases = body.count("\x1b[K") + body.count("\x1b[0K") + body.count("\x1b[2K") if "\x1b" in body else 0
-    if "\x07" not in body and body.count("\x1b") == erases:
-        marked, count = body, 0
-    elif INERT_MARK in body:
-        return False  # a control in the text: the walk refuses it
-    else:
-        marked, count = without_inert(grammar.INERT_SEQUENCE, body, INERT_MARK, erases)
-        if marked.count("\x1b") != erases:
-            return False  # another sequence
-    parts: list[str | None] = (grammar.CR_EL_OR_BACKSPACES if "\b" in marked else grammar.CR_OR_EL).split(marked)
-    runs = "".join(parts[::2])  # type: ignore[arg-type]
-    if not _narrow(runs.replace(INERT_MARK, "") if count else runs) or not model.overlay(parts):
-        return False
-    erased = [c for c in parts[1::2] if c is not None and c[0] == "\x1b"]
-    tally.sequences += count + len(erased)
-    tally.chars += len(body) - len(marked) + count + sum(map(len, erased))  # each inert sequence marked by one NUL
-    return True
-
-
-def _narrow(text: str) -> bool:
-    """Every character takes one cell on every terminal (so a run's length is its width)."""
-    if ONE_CELL_TEXT.fullmatch(text) is not None:
-        return True
-    return NOT_TEXT.search(text) is None and all(settled_width(ch) == 1 for ch in set(text) if ch >= "\u0300")

@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from . import grammar
-from .names import DECSTBM, IRM, SM
+from .. import grammar
+from ..names import DECSTBM, IRM, SM
 
 # A break run's parts: (start, end, what the sequence is, whether a home came right before it).
 _Part = tuple[int, int, grammar.BreakPart, bool]
