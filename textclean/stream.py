@@ -124,13 +124,17 @@ class Stream:
             self._found.update(self._finder.feed(text))
             self._checked.update(self._check.feed(text))
             common = self._found & self._checked
+            if common and not self._at_cut:
+                # the tail went out raw past the bound: raw up to the first cut point, cleaned from there
+                first = min(common)
+                out.append(self._release(first - self._start))
+                self._at_cut = True
+                common = {offset for offset in common if offset > first}
             if common:
                 cut = max(common)
-                stretch = self._release(cut - self._start)
-                out.append(self._settle(stretch) if self._at_cut else stretch)
-                self._at_cut = True
-                self._found = {offset for offset in self._found if offset > cut}
-                self._checked = {offset for offset in self._checked if offset > cut}
+                out.append(self._settle(self._release(cut - self._start)))
+            self._found = {offset for offset in self._found if offset > self._start}
+            self._checked = {offset for offset in self._checked if offset > self._start}
             if self._released and self._stopped():
                 # no cut point again, and the tail cannot be cleaned alone after what went out: raw from here
                 out.append(self._release(self._held_chars))

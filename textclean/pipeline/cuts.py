@@ -46,8 +46,8 @@ class CutFinder:
 
     def __init__(self, limit: int = 1 << 20) -> None:
         self.stopped: str | None = None
-        self._limit = limit  # the longest unscanned line it keeps before it stops
-        self._pending = ""  # text after the last line feed scanned
+        self._limit = limit  # the longest open sequence it waits for before it stops
+        self._pending = ""  # text not read yet: an open sequence, CRs at the end
         self._base = 0  # the offset of ``_pending`` in the whole text
         self._lowest = 0  # the lowest row written (rows counted from the first, 0)
         self._up = 0  # how many rows the cursor stands above the lowest
@@ -59,16 +59,14 @@ class CutFinder:
         if self.stopped is not None:
             return []
         pending = self._pending + text
-        end = pending.rfind("\n") + 1
-        if end == 0:
-            self._pending = pending
-            if len(pending) > self._limit:
-                self._stop(f"no line end in {len(pending)} characters")
-            return []
+        end = len(pending.rstrip("\r"))  # a CR's meaning waits for what follows it
         confirmed: list[int] = []
-        self._scan(pending, end, confirmed)
-        self._pending = pending[end:] if self.stopped is None else ""
-        self._base += end
+        kept = self._scan(pending, end, confirmed)
+        if self.stopped is None:
+            self._pending = pending[kept:]
+            self._base += kept
+            if len(self._pending) > self._limit:
+                self._stop(f"a sequence open for {len(self._pending)} characters")
         return confirmed
 
     def _stop(self, why: str) -> None:
@@ -76,14 +74,20 @@ class CutFinder:
         self._waiting.clear()
         self._pending = ""
 
-    def _scan(self, text: str, end: int, confirmed: list[int]) -> None:
+    def _text(self, text: str, start: int, end: int) -> bool:
+        if _STOPPING_TEXT.search(text, start, end):
+            self._stop(f"a C1 control or ZWJ after offset {self._base + start}")
+            return False
+        self._inked = self._inked or not text[start:end].isspace()
+        return True
+
+    def _scan(self, text: str, end: int, confirmed: list[int]) -> int:
+        """Read ``text`` up to ``end``; where the reading paused (an ESC whose sequence may still come
+        whole: no line feed after it yet), else ``end``."""
         pos = 0
         for m in grammar.SEQUENCE_OR_CONTROL.finditer(text, 0, end):
-            if m.start() > pos:
-                if _STOPPING_TEXT.search(text, pos, m.start()):
-                    self._stop(f"a C1 control or ZWJ before offset {self._base + m.start()}")
-                    return
-                self._inked = self._inked or not text[pos:m.start()].isspace()
+            if m.start() > pos and not self._text(text, pos, m.start()):
+                return end
             start, pos = m.start(), m.end()
             token = m.group()
             if token == "\n":
@@ -95,14 +99,19 @@ class CutFinder:
                 pass
             elif token == grammar.BS:
                 self._redraw()
+            elif token == grammar.ESC and text.find("\n", start) < 0:
+                return start  # a sequence cut by the chunk's end (a complete one never holds a line feed)
             elif len(token) > 1 and token[0] == grammar.ESC:
                 why = self._sequence(token)
                 if why is not None:
                     self._stop(f"{why} at offset {self._base + start}")
-                    return
+                    return end
             else:
                 self._stop(f"control U+{ord(token[0]):04X} at offset {self._base + start}")
-                return
+                return end
+        if end > pos:
+            self._text(text, pos, end)
+        return end
 
     def _sequence(self, token: str) -> str | None:
         """Act on one complete sequence; the reason the finder stops, or None."""

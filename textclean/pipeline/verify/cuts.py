@@ -42,11 +42,11 @@ class CutCheck:
     def __init__(self, limit: int = 1 << 20) -> None:
         self.ended: str | None = None
         self._limit = limit
-        self._tail = ""  # the text after the last line feed read
+        self._tail = ""  # the text not read yet (an open sequence, CRs at the end)
         self._start = 0  # where ``_tail`` starts in the whole text
         self._row = 0  # the cursor's row, 0 the first row of the output
         self._bottom = 0  # the lowest row reached
-        self._touched = None  # the bottom row when a row was last redrawn, None before any
+        self._touched: int | None = None  # the bottom row when a row was last redrawn, None before any
         self._open: list[tuple[int, int]] = []  # line ends (offset, new row) not settled yet
         self._shown = False  # the row holds a printable character other than space, written since its line feed
 
@@ -54,16 +54,16 @@ class CutCheck:
         if self.ended is not None:
             return []
         tail = self._tail + text
-        stop = tail.rfind("\n") + 1
-        if not stop:
-            self._tail = tail
-            if len(tail) > self._limit:
-                self._end(f"a line longer than {self._limit} characters")
-            return []
+        stop = len(tail)
+        while stop and tail[stop - 1] == "\r":
+            stop -= 1  # what a CR does depends on what comes after it
         settled: list[int] = []
-        self._read(tail, stop, settled)
-        self._tail = "" if self.ended is not None else tail[stop:]
-        self._start += stop
+        read = self._read(tail, stop, settled)
+        if self.ended is None:
+            self._tail = tail[read:]
+            self._start += read
+            if len(self._tail) > self._limit:
+                self._end(f"a sequence still open after {len(self._tail)} characters")
         return settled
 
     def _end(self, why: str) -> None:
@@ -71,12 +71,16 @@ class CutCheck:
         self._open = []
         self._tail = ""
 
-    def _read(self, text: str, stop: int, settled: list[int]) -> None:
+    def _read(self, text: str, stop: int, settled: list[int]) -> int:
+        """Read up to ``stop``; returns how far it read (short of ``stop`` at an ESC whose sequence is
+        not complete yet and may still be: no line feed after it)."""
         i = 0
         while True:
             found = _CONTROL_OR_JOINER.search(text, i, stop)
             if found is None:
-                return
+                if stop > i:
+                    self._shown = self._shown or not text[i:stop].isspace()
+                return stop
             if found.start() > i:
                 self._shown = self._shown or not text[i:found.start()].isspace()
             i = found.start()
@@ -98,13 +102,15 @@ class CutCheck:
                 i += 1
             elif char == grammar.ESC:
                 match = grammar.match_at(text, i)
+                if match is None and "\n" not in text[i:]:
+                    return i  # cut by the chunk's end, maybe: wait for the rest
                 if match is None or not self._sequence(match.group()):
                     self._end(f"a sequence read no further at offset {self._start + i}")
-                    return
+                    return stop
                 i = match.end()
             else:
                 self._end(f"U+{ord(char):04X} at offset {self._start + i}")
-                return
+                return stop
 
     def _sequence(self, sequence: str) -> bool:
         """Whether the reading goes on past ``sequence`` (acted on)."""
