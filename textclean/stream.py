@@ -121,8 +121,13 @@ class Stream:
             self._held_chars += len(text)
         out = []
         if self._cuts and text:
-            self._found.update(self._finder.feed(text))
-            self._checked.update(self._check.feed(text))
+            try:
+                self._found.update(self._finder.feed(text))
+                self._checked.update(self._check.feed(text))
+            except Exception:  # a reading that fails finds no cut point: the tail stays as it came
+                self._found, self._checked = set(), set()
+                self._cuts = False
+                self._at_cut = self._at_cut and not self._released
             common = self._found & self._checked
             if common and not self._at_cut:
                 # the tail went out raw past the bound: raw up to the first cut point, cleaned from there
@@ -150,5 +155,8 @@ class Stream:
 
     def _settle(self, stretch: str) -> str:
         """A stretch between cut points through the gate: cleaned, or exactly as it arrived."""
-        result = self._gate.clean(stretch)
+        try:
+            result = self._gate.clean(stretch)
+        except Exception:  # a failing gate (a tokenizer's error) leaves the stretch as it arrived
+            return stretch
         return result.text if result.applied else stretch
