@@ -9,8 +9,9 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import scaled
 
 import oracle
 from fixtures_gen.checks import load_fixtures, load_sessions
@@ -144,3 +145,48 @@ def test_feed_after_close_and_wrong_types_are_clear_errors() -> None:
     stream.close()
     with pytest.raises(ValueError):
         stream.feed("x")
+
+
+# --- generated streams: plain lines, redraws the finders cut through, controls that stop them ----------
+LINE = st.builds(lambda n, word: f"line {n} \x1b[1m{word}\x1b[0m\n", st.integers(0, 999),
+                 st.sampled_from(["ok", "", "err"]))
+IN_PLACE = st.sampled_from(["\x1b[A", "\x1b[2A", "\x1b[B", "\x1b[F", "\x1b[E", "\x1b[K", "\x1b[2K", "\x1b[1K", "\b",
+                            "\x1b[3C", "\x1b[3D", "\x1b[J", "\x1bM", "\x1b[5G", "\x1b[2X", "\r", "\n", "ab", "xyz",
+                            "\x1b]0;title\x07", "\x1b_bk;t=1\x07"])
+STOPPING = st.sampled_from(["\x1b[H", "\x1b[2J", "\x1b[3;1H", "\x1b7", "\x1b8", "\x1b[2;5r", "\x1b[5d", "\x1b[L",
+                            "\x1b[M", "\x1b[S", "\x1b(0", "\x0e", "\x1b[", "\x1b]8;;"])
+# a clear, lines, then a position on the screen: the rows it lands on depend on every line end before
+PAGE = st.tuples(st.sampled_from(["\x1b[2J", "\x1b[H\x1b[2J", "\x1b[J"]), st.lists(LINE, max_size=8).map("".join),
+                 st.sampled_from(["\x1b[H", "\x1b[2;1H", "\x1b[3d", "\x1b[2;4r\x1b[4;1H\n\n"]),
+                 st.sampled_from(["xyz", "\x1b[2K", "ab\n"])).map("".join)
+PART = st.one_of(PAGE, st.lists(LINE, max_size=40).map("".join),
+                 st.lists(IN_PLACE, min_size=1, max_size=40).map("".join),
+                 st.tuples(STOPPING, st.lists(IN_PLACE, max_size=10).map("".join)).map("".join),
+                 st.integers(1, 30).map(lambda n: "\n" * n))
+
+
+def same_screen(raw: str, released: str) -> bool:
+    """The oracle's last word where its order of lines shown differs: the same lines end on the screen and
+    in the history, and the same lines were shown (the oracle orders a row a redraw fills above by the
+    clock of the last draw, and a draw split by SGR ticks that clock twice, so removing the SGR of a line
+    above can reorder them: ``oracle/screen.py``'s ``_birth_time``; found here, reported, not changed)."""
+    before, after = oracle.render(raw, terminal=False), oracle.render(released, terminal=False)
+    return before.lines == after.lines and sorted(before.shown) == sorted(after.shown)
+
+
+@settings(max_examples=scaled(300))
+@given(parts=st.lists(PART, min_size=1, max_size=6), sizes=st.lists(st.sampled_from([1, 5, 30, 200, 5000]),
+                                                                    min_size=1, max_size=8))
+def test_generated_streams_are_lossless(parts: list[str], sizes: list[int]) -> None:
+    raw = "".join(parts)
+    stream = Stream()
+    released, at, turn = [], 0, 0
+    while at < len(raw):
+        size = sizes[turn % len(sizes)]
+        released.append(stream.feed(raw[at:at + size]))
+        at, turn = at + size, turn + 1
+    released.append(stream.close())
+    out = "".join(released)
+    if out == clean(raw, min_tokens=0, terminal=False).text:
+        return  # held whole and cleaned at close(): the gate's own verdict, judged by the gate's tests
+    assert oracle.check_lossless(raw, out, terminal=False).ok or same_screen(raw, out)
