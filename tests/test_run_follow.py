@@ -109,3 +109,21 @@ def test_follow_on_a_capture_is_one_shot_clean_or_as_lossless(name: str) -> None
 def test_follow_takes_no_files() -> None:
     proc = subprocess.run([*TEXTCLEAN, "-f", "x.log"], capture_output=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count(b"\n") == 1
+
+
+def test_a_cleaning_error_leaves_the_rest_as_it_came(capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    from textclean.integrations.follow import Follower
+
+    def broken(text: str) -> int:
+        raise RuntimeError("no tokenizer here")
+
+    data = [b"plain line\n", b"\x1b[1mbold\x1b[0m line\n", b"more \x1b[32mgreen\x1b[0m\n", b"tail"]
+    out = io.BytesIO()
+    follower = Follower(out, min_tokens=5, tokenizer=broken)
+    for chunk in data:
+        follower.write(chunk)
+    follower.close()
+    assert out.getvalue() == b"".join(data)
+    assert capsys.readouterr().err.count("\n") == 1

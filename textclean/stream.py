@@ -85,6 +85,15 @@ class Stream:
             return text + tail
         return text + self._settle(tail)
 
+    def abandon(self) -> str:
+        """Everything fed and not yet released, exactly as it arrived (bytes cut inside a character as
+        lone surrogates), and no cleaning from here on: what follows goes out as it is fed."""
+        if self._closed:
+            return ""
+        rest = self._release(self._held_chars) + self._decoder.decode(b"", final=True)
+        self._raw = True
+        return rest
+
     def _decode(self, chunk: str | bytes, *, final: bool) -> str:
         if self._closed:
             raise ValueError("feed() after close()")

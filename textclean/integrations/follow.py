@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textclean.pipeline.probe import bytes_have_terminal_noise
 
 if TYPE_CHECKING:
+    from textclean.pipeline.tokens import Tokenizer
     from textclean.stream import Stream
 
 # C0 controls the probe does not call noise but a terminal acts on (SO / SI, VT, FF, NUL...): a line
@@ -37,7 +38,7 @@ class Follower:
     many tokens, then each is written at once (each stretch goes through the gate with no minimum of
     its own). The display keywords are :func:`textclean.clean`'s."""
 
-    def __init__(self, out: Output, *, min_tokens: int | None = 0, tokenizer: str | None = None,
+    def __init__(self, out: Output, *, min_tokens: int | None = 0, tokenizer: Tokenizer = None,
                  **display: Any) -> None:
         self._out = out
         self._min_tokens = min_tokens
@@ -47,20 +48,53 @@ class Follower:
         self._stream: Stream | None = None
         self._raw: list[bytes] | None = None  # what the stream read, while below min_tokens
         self._held: list[str] = []  # its releases meanwhile
+        self._broken = False  # a cleaning error: everything from then on written as it comes
 
     def write(self, data: bytes) -> None:
+        try:
+            self._write(data)
+        except Exception as exc:  # the output is never lost to a cleaning error: the rest as it came
+            self._give_up(exc, data)
+
+    def _give_up(self, exc: Exception, data: bytes) -> None:
+        import sys
+
+        print(f"textclean: output left as it was from here ({type(exc).__name__}: {exc})", file=sys.stderr)
         if self._stream is None:
-            data = self._line + data
-            if not bytes_have_terminal_noise(data) and _OTHER_CONTROL.search(data) is None:
-                end = data.rfind(b"\n") + 1
-                self._line = data[end:]
-                self._put(data[:end])
-                return
+            self._put(self._line + data)
             self._line = b""
+        else:
+            if self._raw is not None:  # nothing written of it yet: all of it, as it came
+                rest, self._raw = b"".join(self._raw), None
+            else:
+                rest = self._stream.abandon().encode("utf-8", "surrogateescape")
+            self._put(rest)
+        self._broken = True
+
+    def _write(self, data: bytes) -> None:
+        if self._broken:
+            self._put(data)
+            return
+        if self._stream is None:
+            whole = self._line + data
+            if not bytes_have_terminal_noise(whole) and _OTHER_CONTROL.search(whole) is None:
+                end = whole.rfind(b"\n") + 1
+                self._line = whole[end:]
+                self._put(whole[:end])
+                return
             self._start()
+            data, self._line = whole, b""
         self._feed(data)
 
     def close(self) -> None:
+        try:
+            self._close()
+        except Exception as exc:
+            self._give_up(exc, b"")
+
+    def _close(self) -> None:
+        if self._broken:
+            return
         if self._stream is None:
             self._put(self._line)
             self._line = b""
@@ -75,20 +109,22 @@ class Follower:
     def _start(self) -> None:
         from textclean.stream import Stream
 
-        self._stream = Stream(tokenizer=self._tokenizer, **self._display)
         if self._min_tokens is None:
             from textclean.pipeline.gate import DEFAULT_MIN_TOKENS
 
             self._min_tokens = DEFAULT_MIN_TOKENS
+        stream = Stream(tokenizer=self._tokenizer, **self._display)
         self._raw = [] if self._min_tokens > 0 else None
+        self._stream = stream  # last: until here an error leaves the bytes with the line
 
     def _feed(self, data: bytes) -> None:
         assert self._stream is not None
+        if self._raw is not None:
+            self._raw.append(data)  # first: an error below still has every byte
         released = self._stream.feed(data)
         if self._raw is not None:
             from textclean.pipeline.tokens import token_counter
 
-            self._raw.append(data)
             self._held.append(released)
             seen = b"".join(self._raw).decode("utf-8", "surrogateescape")
             if token_counter(self._tokenizer)(seen) < (self._min_tokens or 0):
