@@ -83,7 +83,7 @@ def test_no_escape_pattern_outside_the_grammar(path: Path) -> None:
 PACKAGE = PIPELINE.parent
 #: The verifier's modules, each importing only those before it (``__init__`` holds the API on top).
 VERIFIER_CHAIN = ("meaning", "compare", "fast", "state", "moves", "cells", "sequences", "page_breaks", "replays",
-                  "runs", "paging", "matching")
+                  "runs", "paging", "matching", "cut_check")
 #: What the verifier shares with the cleaner: facts, never a model.
 SHARED = {"textclean.pipeline.grammar", "textclean.pipeline.model", "textclean.pipeline.names",
           "textclean.pipeline.widths"}

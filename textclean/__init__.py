@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         Removed,
         Result,
     )
+    from .stream import Stream
 
 # Imported when first used: `textclean run` and `textclean hook` answer a clean output without
 # loading the pipeline (tens of milliseconds of imports), and every submodule import runs this file.
@@ -41,6 +42,7 @@ _WHERE = {
                      "NO_TERMINAL_NOISE", "NOT_SMALLER", "TOO_LARGE", "UNSUPPORTED_CONTROL", "Removed", "Result"),
                     ".pipeline.result"),
     "TokenizerError": ".pipeline.errors",
+    "Stream": ".stream",
 }
 
 
@@ -72,6 +74,7 @@ __all__ = [
     "UNSUPPORTED_CONTROL",
     "Removed",
     "Result",
+    "Stream",
     "TextClean",
     "TokenizerError",
     "ToolOutputOutcome",

@@ -66,6 +66,11 @@ def _parser() -> argparse.ArgumentParser:
         help=f"encoding to count tokens in: {', '.join(OFFLINE_ENCODINGS)} (offline) or another tiktoken name "
              f"(default {DEFAULT_ENCODING})",
     )
+    parser.add_argument(
+        "-f", "--follow", action="store_true",
+        help="stream standard input to stdout, each stretch written once it is settled (tail -f log | textclean -f); "
+             "with no terminal, cut at line ends; at a terminal (--size, --terminal) held to the end",
+    )
     parser.add_argument("--explain", action="store_true", help="print the gate's verdict and token counts on stderr")
     parser.add_argument("--json", action="store_true", help="with --explain: one JSON line per input instead of text")
     return parser
@@ -134,6 +139,28 @@ def _explain(name: str, result: Result[bytes], as_json: bool) -> str:
     return f"textclean: {verdict}{detail}; tokens {result.tokens_before} -> {result.tokens_after}{removed}{pages}"
 
 
+def _follow(args: argparse.Namespace) -> int:
+    """``--follow``: standard input read as it comes (a read returns what is there), written as it settles."""
+    import os
+
+    from .integrations.follow import Follower
+
+    columns, rows = args.size
+    follower = Follower(sys.stdout.buffer, min_tokens=args.min_tokens, tokenizer=args.tokenizer,
+                        columns=columns, rows=rows, terminal=True if args.terminal or args.fresh else None,
+                        fresh=args.fresh)
+    try:
+        while data := os.read(sys.stdin.fileno(), 65536):
+            follower.write(data)
+        follower.close()
+    except BrokenPipeError:
+        pass
+    except KeyboardInterrupt:
+        follower.close()
+        return 130
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "measure":
@@ -166,6 +193,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     status = 0
     columns, rows = args.size
+    if args.follow:
+        if args.files not in ([], ["-"]) or args.explain:
+            print("textclean: --follow reads standard input only, without --explain", file=sys.stderr)
+            return 2
+        return _follow(args)
     for path in args.files or ["-"]:
         raw = _read_or_say(path)
         if raw is None:

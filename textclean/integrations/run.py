@@ -1,24 +1,26 @@
 """``textclean run [--pty | --one-stream] [--size WxH] [--raw FILE] [--min-tokens N] [--tokenizer ENC] CMD``.
 
-Runs CMD, captures what it writes, and writes it back cleaned when the command is done; exits with the
-command's status (128+N when signal N ended it). Standard input passes through untouched.
+Runs CMD, captures what it writes, and writes it back cleaned; exits with the command's status (128+N
+when signal N ended it). Standard input passes through untouched.
 
 * Without ``--pty`` stdout and stderr come through pipes: each is cleaned on its own, for no terminal
-  (logical lines, no right margin), and written to textclean's own stdout and stderr.
-* With ``--one-stream`` stdout and stderr are one pipe: read in the order written, cleaned as one text
+  (logical lines, no right margin), and written to textclean's own stdout and stderr **as it settles**
+  (``textclean.Stream``, :mod:`textclean.integrations.follow`): a line goes out once it ends and nothing
+  after it can change it, not when the command is done.
+* With ``--one-stream`` stdout and stderr are one pipe: read in the order written, cleaned as one stream
   to stdout.
 * With ``--tty-passthrough``, when textclean's own stdout is a terminal (an agent's interactive PTY),
   CMD runs on it directly (``exec``), uncaptured and uncleaned, as if textclean were not there.
 * With ``--pty`` stdout and stderr are one new pseudo-terminal of ``--size`` (default: the caller's
   terminal size, else 80x24), so programs draw as they would for a person; the output is cleaned for a
-  fresh terminal of that size and written to stdout. The pty does not add CR before LF (``onlcr`` off):
-  the display model takes LF as CR LF anyway.
+  fresh terminal of that size and written to stdout when the command is done (spooled, as below). The
+  pty does not add CR before LF (``onlcr`` off): the display model takes LF as CR LF anyway.
 * SIGINT, SIGTERM and SIGHUP sent to textclean (an agent's time-out) go on to the command's process
   group; after :data:`GRACE_SECONDS` the group is killed, and what was captured is still written,
   cleaned where the gate adopts it, raw otherwise.
 * ``--raw FILE`` receives the exact bytes as they arrive (both streams, in arrival order).
-* Each stream is spooled: in memory up to :data:`SPOOL_BYTES`, in a temporary file beyond (in memory
-  still where none can be made: a sandbox with no writable directory, as Codex's read-only one). A stream
+* With ``--pty`` the stream is spooled: in memory up to :data:`SPOOL_BYTES`, in a temporary file beyond
+  (in memory still where none can be made: a sandbox with no writable directory, as Codex's read-only one). A stream
   longer than the gate's ``max_chars`` in bytes is copied out raw from the spool (the gate would
   refuse it unread).
 
@@ -45,6 +47,8 @@ from textclean.pipeline.probe import bytes_have_terminal_noise
 
 if TYPE_CHECKING:
     from subprocess import Popen
+
+    from textclean.integrations.follow import Follower
 
 #: Bytes a stream keeps in memory before it is spooled to a temporary file.
 SPOOL_BYTES = 16 * 1024 * 1024
@@ -270,7 +274,7 @@ def capture(argv: Sequence[str], options: Options, raw_file: BinaryIO | None = N
 
 
 def _pump(process: Popen[bytes], streams: dict[int, Captured], signals: _Signals,
-          raw_file: BinaryIO | None) -> int:
+          raw_file: BinaryIO | None, sinks: dict[int, Follower] | None = None) -> int:
     selector = selectors.DefaultSelector()
     for fd in streams:
         os.set_blocking(fd, False)
@@ -314,9 +318,12 @@ def _pump(process: Popen[bytes], streams: dict[int, Captured], signals: _Signals
                 if not data:
                     selector.unregister(fd)
                     continue
-                streams[fd].spool.write(data)
                 if raw_file is not None:
                     raw_file.write(data)
+                if sinks is not None:
+                    sinks[fd].write(data)  # written as it settles
+                else:
+                    streams[fd].spool.write(data)
     finally:
         selector.close()
         for fd in streams:
@@ -382,6 +389,8 @@ def run(argv: Sequence[str], options: Options) -> int:
     except OSError as exc:
         print(f"textclean run: cannot write {options.raw_path}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    if not options.pty:
+        return _follow(argv, options, raw_file)
     try:
         status, streams = capture(argv, options, raw_file)
     except OSError as exc:
@@ -402,6 +411,57 @@ def run(argv: Sequence[str], options: Options) -> int:
         for stream in streams:
             stream.spool.close()
     return status
+
+
+def _follow(argv: Sequence[str], options: Options, raw_file: BinaryIO | None) -> int:
+    """Through pipes: each stream written cleaned as it settles (``textclean.Stream``, no terminal)."""
+    from textclean.integrations.follow import Follower
+
+    signals = _Signals()
+    signals.install()
+    sinks: dict[int, Follower] = {}
+    try:
+        try:
+            process, streams = _spawn(argv, options, signals)
+        except OSError as exc:
+            name = argv[0] if argv else ""
+            print(f"textclean run: cannot run {name}: {exc.strerror or exc}", file=sys.stderr)
+            return 127 if exc.errno == errno.ENOENT else 126
+        outs = [sys.stdout.buffer, sys.stderr.buffer]
+        sinks = {fd: Follower(_Quiet(out), min_tokens=options.min_tokens, tokenizer=options.tokenizer)
+                 for fd, out in zip(streams, outs, strict=False)}
+        for stream in streams.values():
+            stream.spool.close()  # nothing is spooled: each stream goes out as it settles
+        status = _pump(process, streams, signals, raw_file, sinks)
+    finally:
+        signals.restore()
+        for sink in sinks.values():
+            sink.close()
+        if raw_file is not None:
+            raw_file.close()
+    return status
+
+
+class _Quiet:
+    """A binary output that stops writing, silently, once its reader is gone (``head``)."""
+
+    def __init__(self, out: IO[bytes]) -> None:
+        self._out: IO[bytes] | None = out
+
+    def write(self, data: bytes) -> int:
+        if self._out is not None:
+            try:
+                self._out.write(data)
+            except BrokenPipeError:
+                self._out = None
+        return len(data)
+
+    def flush(self) -> None:
+        if self._out is not None:
+            try:
+                self._out.flush()
+            except BrokenPipeError:
+                self._out = None
 
 
 def _size(value: str) -> tuple[int, int]:
@@ -432,9 +492,10 @@ def run_main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="textclean run",
         description=(
-            "Run CMD and write its output cleaned once it ends (exit status: CMD's, 128+N when signal N "
-            "ended it). Without --pty stdout and stderr are captured through pipes and each is cleaned to "
-            "its own stream; with --pty CMD draws on a new terminal, whose output is cleaned to stdout."
+            "Run CMD and write its output cleaned (exit status: CMD's, 128+N when signal N ended it). "
+            "Without --pty stdout and stderr are captured through pipes and each is cleaned to its own "
+            "stream as it settles (a line once it ends); with --pty CMD draws on a new terminal, whose "
+            "output is cleaned to stdout once CMD ends."
         ),
         epilog="Example: textclean run -- pytest -x; textclean run --pty --size 120x40 -- pip install .",
     )

@@ -21,6 +21,7 @@ from ..probe import REDRAWING_CR, c1_control_offset
 from ..result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
 from . import assemble, breaks, feed, swallow, walk
 from .assemble import Segment as Segment  # (the API: a candidate's pages)
+from .cut_finder import CutFinder as CutFinder  # (the API: where a stream may be cut)
 from .line import (
     INERT_MARK,
     NOT_TEXT,

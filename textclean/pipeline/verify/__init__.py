@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from . import matching, paging
 from .compare import candidate_lines, line_difference, same_lines
+from .cut_check import CutCheck
 from .fast import ALL, WALK, Shortcuts, first_page, fits
 from .meaning import Difference, Refusal, replayed_joiner
 
-__all__ = ["ALL", "WALK", "Difference", "Refusal", "Shortcuts", "first_difference", "terminal_lines"]
+__all__ = ["ALL", "WALK", "CutCheck", "Difference", "Refusal", "Shortcuts", "first_difference", "terminal_lines"]
 
 
 def _refuse_replayed_joiner(text: str) -> None:
