@@ -19,7 +19,7 @@ from ..model import MIN_COLUMNS, SCREEN_LINES
 from ..names import CHA, CNL, CPL, CUB, CUD, CUF, CUU, DECRC, DECSC, ECH, EL, HPA, RI, SCORC, SCOSC
 from ..probe import REDRAWING_CR, c1_control_offset
 from ..result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
-from . import assemble, breaks, feed, swallow, walk
+from . import assemble, breaks, dispatch, feed, swallow, walk
 from .line import (
     INERT_MARK,
     NOT_TEXT,
@@ -488,25 +488,24 @@ def _feed_token(model: LineModel, token: str, at: int, tally: Stripped) -> None:
             act(model)
         elif not _inert(token):
             _apply(model, token, at)
-    elif first == "\r":
-        model.carriage_return()
-    elif first == "\b":
-        model.backspace()
-    elif first == "\t":
-        model.tab()
-    elif first == "\x07":
-        tally.sequences += 1
-        tally.chars += 1
+    elif first in _CONTROL_ACTS:
+        control = _CONTROL_ACTS[first]
+        if control is None:  # removed as a sequence (BEL)
+            tally.sequences += 1
+            tally.chars += 1
+        else:
+            control(model, token)
     else:
         raise Refused(UNSUPPORTED_CONTROL, f"control U+{ord(first):04X} at offset {at}")
 
 
 _inert = feed.inert_cached
+_CONTROL_ACTS = dispatch.control_acts(LineModel)
 
 
 # The controls the row model resolves, by name; what each does is the cleaner's own decision: from the
 # parsed sequence, the call to make on the model.
-_Act = Callable[[LineModel], None]
+_Act = Callable[[LineModel], object]
 _CSI_ACTIONS: dict[str, Callable[[grammar.Sequence], _Act]] = {
     EL: lambda seq: methodcaller("erase_in_line", seq.numbers()[0]),
     ECH: lambda seq: methodcaller("erase_characters", seq.first(1)),
@@ -543,6 +542,14 @@ class _Plan(NamedTuple):
 
 
 def _plan(token: str) -> _Plan:
+    """The table's calls for the sequence (:mod:`dispatch`), bound to the row model: None where it has
+    no handler for them (ED, CUP, IL ...: the screen model's)."""
+    decoded = dispatch.decode(grammar.parse(token))
+    return _Plan(decoded.seq, decoded.disputed, grammar.clears_or_homes(decoded.seq),
+                 dispatch.act_for(LineModel, decoded.calls))
+
+
+def _old_plan(token: str) -> _Plan:
     """HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them."""
     seq = grammar.parse(token)
     disputed = swallow.disputed_parameters(seq.params) if seq.kind is Kind.CSI else None

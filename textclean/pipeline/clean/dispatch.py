@@ -13,7 +13,7 @@ import functools
 import re
 from collections.abc import Callable
 from operator import methodcaller
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .. import grammar
 from ..grammar import Kind
@@ -232,7 +232,7 @@ REPEATS = REP
 
 
 # --- acts: the calls bound to a model class, once per distinct sequence ------------------------------
-Act = Callable[[object], object]
+Act = Callable[[Any], object]
 
 
 def _nothing(model: object) -> None:
@@ -276,18 +276,28 @@ CONTROLS: dict[str, Control] = {
     "\t": Control("HT", "tab"),
     "\x07": Control("BEL", None),
 }
-_ControlAct = Callable[[object, str], object]
+ControlAct = Callable[[Any, str], object]
 
 
-def _control_act(control: Control) -> _ControlAct | None:
-    if control.handler is None:
-        return None
-    call = methodcaller(control.handler)
-    if not control.counts:
-        return lambda model, token: call(model)
-    handler = control.handler
-    return lambda model, token: getattr(model, handler)(len(token))
+def control_acts(model_class: type) -> dict[str, ControlAct | None]:
+    """Each C0 control a model of ``model_class`` resolves: its act on the model and the token; None:
+    removed as a sequence, no call (BEL). A control not here is refused. The acts call the class's own
+    functions, looked up once here, not by name at each control (a subclass that overrides a handler
+    asks for its own table)."""
+    acts: dict[str, ControlAct | None] = {}
+    for char, control in CONTROLS.items():
+        if control.handler is None:
+            acts[char] = None
+            continue
+        method = getattr(model_class, control.handler, None)
+        if method is not None:
+            acts[char] = _with_count(method) if control.counts else _without_count(method)
+    return acts
 
 
-#: Each control's act, given the model and the token (a control character or a run of one).
-CONTROL_ACTS: dict[str, _ControlAct | None] = {char: _control_act(control) for char, control in CONTROLS.items()}
+def _with_count(method: Callable[[Any, int], object]) -> ControlAct:
+    return lambda model, token: method(model, len(token))
+
+
+def _without_count(method: Callable[[Any], object]) -> ControlAct:
+    return lambda model, token: method(model)
