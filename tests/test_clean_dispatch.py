@@ -5,7 +5,6 @@ that refuses, in one place, a command it has no method for."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 
 import pytest
@@ -191,7 +190,7 @@ def test_an_act_makes_the_calls_in_order() -> None:
     assert act is not None
     act(recorder)
     assert recorder.calls[-1] == ("scroll", (2,), {"up": False})
-    assert act_for(ScreenModel, _calls("\x1b[?25l")) is dispatch._nothing
+    assert act_for(ScreenModel, _calls("\x1b[?25l")) is dispatch.no_call
 
 
 @pytest.mark.parametrize("char", [chr(c) for c in range(0x20)] + ["\x7f"], ids=lambda c: f"U+{ord(c):04X}")
@@ -259,7 +258,7 @@ def test_every_sequence_covers_the_grammar() -> None:
 from textclean.pipeline import clean as clean_package  # noqa: E402
 from textclean.pipeline.clean import feed  # noqa: E402
 from textclean.pipeline.clean.assemble import WholeRefusal  # noqa: E402
-from textclean.pipeline.clean.line import Stripped, Unresolved  # noqa: E402
+from textclean.pipeline.clean.line import Unresolved  # noqa: E402
 
 _OLD_LINE_CALLS = ["erase_in_line", "erase_characters", "cursor_to_column", "cursor_forward", "cursor_back",
                    "cursor_vertical", "save_cursor", "restore_cursor", "carriage_return", "backspace", "tab"]
@@ -307,12 +306,12 @@ def _old_screen(token: str) -> tuple[str, object]:
     recorder = _recorder(ScreenModel, _OLD_SCREEN_CALLS)
     seq = grammar.parse(token)
     try:
-        feed._apply(recorder, seq, 0)  # type: ignore[arg-type]
+        feed._old_apply(recorder, seq, 0)  # type: ignore[arg-type]
     except WholeRefusal:
         return "disputed", None
     except Unresolved:
         return "refused", None
-    planned = feed._plan(seq)
+    planned = feed._old_plan(seq)
     if planned is not None:  # the old cached act is the same call
         assert _run(planned, ScreenModel, _OLD_SCREEN_CALLS) == recorder.calls, token  # type: ignore[attr-defined]
     return "calls", recorder.calls  # type: ignore[attr-defined]
@@ -329,22 +328,3 @@ def test_the_table_equals_the_screen_models_old_decoder() -> None:
         else:
             expected = ("calls", _run(act, ScreenModel, _OLD_SCREEN_CALLS))
         assert _old_screen(token) == expected, token
-
-
-@pytest.mark.parametrize("char", [chr(c) for c in range(0x20) if c != 0x0A and c != 0x1B] + ["\x7f"],
-                         ids=lambda c: f"U+{ord(c):04X}")
-def test_the_c0_table_equals_both_old_feeders(char: str) -> None:
-    # (the row model's old branches, equal to these at 14f3632, are gone with its switch to the table)
-    for model_class, old_feed, names in ((ScreenModel, feed._feed_token, _OLD_SCREEN_CALLS),):
-        recorder = _recorder(model_class, names)
-        tally = Stripped()
-        try:
-            old_feed(recorder, char, 0, tally)  # type: ignore[arg-type]
-        except (clean_package.Refused, Unresolved):
-            assert char not in dispatch.CONTROLS
-            continue
-        act = dispatch.control_acts(type(recorder)).get(char)
-        if act is None:
-            assert dispatch.CONTROLS[char].handler is None and tally.sequences == 1 and not recorder.calls  # type: ignore[attr-defined]
-        else:
-            assert _run(functools.partial(act, token=char), model_class, names) == recorder.calls  # type: ignore[attr-defined]

@@ -235,7 +235,7 @@ REPEATS = REP
 Act = Callable[[Any], object]
 
 
-def _nothing(model: object) -> None:
+def no_call(model: object) -> None:
     """The act of a sequence that changes nothing shown but is not in the inert table (SM 34)."""
 
 
@@ -246,7 +246,7 @@ def act_for(model_class: type, calls: tuple[Call, ...] | None) -> Act | None:
     if calls is None or not all(hasattr(model_class, call.handler) for call in calls):
         return None
     if not calls:
-        return _nothing
+        return no_call
     acts = [methodcaller(call.handler, *call.args, **dict(call.keywords)) for call in calls]
     if len(acts) == 1:
         return acts[0]
@@ -281,23 +281,19 @@ ControlAct = Callable[[Any, str], object]
 
 def control_acts(model_class: type) -> dict[str, ControlAct | None]:
     """Each C0 control a model of ``model_class`` resolves: its act on the model and the token; None:
-    removed as a sequence, no call (BEL). A control not here is refused. The acts call the class's own
-    functions, looked up once here, not by name at each control (a subclass that overrides a handler
-    asks for its own table)."""
+    removed as a sequence, no call (BEL). A control not here is refused (the class has no handler)."""
     acts: dict[str, ControlAct | None] = {}
     for char, control in CONTROLS.items():
         if control.handler is None:
             acts[char] = None
-            continue
-        method = getattr(model_class, control.handler, None)
-        if method is not None:
-            acts[char] = _with_count(method) if control.counts else _without_count(method)
+        elif hasattr(model_class, control.handler):
+            acts[char] = _with_count(control.handler) if control.counts else _without_count(control.handler)
     return acts
 
 
-def _with_count(method: Callable[[Any, int], object]) -> ControlAct:
-    return lambda model, token: method(model, len(token))
+def _with_count(handler: str) -> ControlAct:
+    return lambda model, token: getattr(model, handler)(len(token))
 
 
-def _without_count(method: Callable[[Any], object]) -> ControlAct:
-    return lambda model, token: method(model)
+def _without_count(handler: str) -> ControlAct:
+    return lambda model, token: getattr(model, handler)()

@@ -22,7 +22,6 @@ from ..names import (
     CUP,
     CUU,
     DCH,
-    DECAWM,
     DECRC,
     DECSC,
     DECSTBM,
@@ -48,6 +47,7 @@ from ..names import (
 )
 from ..result import UNSUPPORTED_CONTROL
 from .assemble import WholeRefusal
+from .dispatch import REPEATS, act_for, autowrap_off, control_acts, decode, no_call
 from .line import INERT_MARK, ONE_CELL_TEXT, Stripped, Unresolved, overlay_line
 from .screen import ScreenModel
 from .swallow import disputed_parameters
@@ -389,50 +389,66 @@ _SGR_ONLY_SPLIT = grammar.SGR_ONLY.split
 def _feed_token(model: ScreenModel, token: str, at: int, tally: Stripped) -> None:
     """One sequence or control at offset ``at`` of the text."""
     first = token[0]
-    if token[-1] != REP:
+    if token[-1] != REPEATS:
         model.last_char = None  # REP repeats only a character written right before it
     if first == "\x1b":
         if len(token) == 1:
             raise Unresolved(f"ESC that starts no complete sequence at offset {at}")
         tally.sequences += 1
         tally.chars += len(token)
-        if token[-1] == RM and model.width is not None and token.startswith("\x1b[?"):
-            seq = _parse(token)
-            if seq.kind is Kind.CSI and seq.private == "?" and seq.final == RM and DECAWM in seq.numbers(-1):
-                raise Unresolved("DECAWM off on a screen of known width")
+        if model.width is not None and autowrap_off(token):
+            raise Unresolved("DECAWM off on a screen of known width")
         act = _ACTS.get(token)
         if act is not None:
             act(model)
         elif not _inert(token):
-            seq = _parse(token)
-            act = _plan(seq) if len(_ACTS) < _ACTS_SIZE and len(token) <= _ACT_LENGTH else None
-            if act is None:
-                _apply(model, seq, at)
-            else:
-                _ACTS[token] = act
-                act(model)
-    elif first == "\r":
-        model.carriage_return()
-    elif first == "\b":
-        model.backspaces(len(token))
-    elif first == "\t":
-        model.tab()
-    elif first == "\x07":
-        tally.sequences += 1
-        tally.chars += 1
+            _apply(model, token, at)
+    elif first in _CONTROL_ACTS:
+        control = _CONTROL_ACTS[first]
+        if control is None:  # removed as a sequence (BEL)
+            tally.sequences += 1
+            tally.chars += 1
+        else:
+            control(model, token)
     else:
         raise Unresolved(f"control U+{ord(first):04X} at offset {at}")
 
 
-# A plain cursor move or erase (no dispute, no refusal of its own): what _apply would call, decided once
-# per distinct sequence (sessions repeat CUP and EL thousands of times).
+_CONTROL_ACTS = control_acts(ScreenModel)
+
+# A sequence whose act is all it does (no dispute, no refusal, not REP: REP keeps the character it
+# repeats): its act, decided once per distinct sequence (sessions repeat CUP and EL thousands of times).
 _Act = Callable[[ScreenModel], object]
 _ACTS: dict[str, _Act] = {}
 _ACTS_SIZE = 4096
-_ACT_LENGTH = 32  # longer sequences are rare and are not kept alive by the table
+_ACT_LENGTH = 32  # longer sequences are rare and are not kept alive by the table or the cache
 
 
-def _plan(seq: grammar.Sequence) -> _Act | None:
+def _plan(token: str) -> tuple[grammar.Sequence, str | None, _Act | None]:
+    """The table's calls for the sequence (:mod:`dispatch`), bound to the screen model: the parsed
+    sequence, why terminals disagree on it (or None), and the act (None: refused)."""
+    decoded = decode(_parse(token))
+    return decoded.seq, decoded.disputed, act_for(ScreenModel, decoded.calls)
+
+
+_cached_plan = functools.lru_cache(maxsize=_ACTS_SIZE)(_plan)
+
+
+def _apply(model: ScreenModel, token: str, offset: int) -> None:
+    """Act on one sequence that is not inert, or raise :class:`Unresolved` (:class:`WholeRefusal` where
+    terminals disagree on its parameters)."""
+    seq, disputed, act = _cached_plan(token) if len(token) <= _ACT_LENGTH else _plan(token)
+    if disputed is not None:
+        raise WholeRefusal(UNSUPPORTED_CONTROL, f"{grammar.describe(seq)} at offset {offset}: {disputed}", [])
+    if act is None:
+        _refuse(seq, offset)
+        return
+    if act is not no_call and token[-1] != REPEATS and len(_ACTS) < _ACTS_SIZE and len(token) <= _ACT_LENGTH:
+        _ACTS[token] = act
+    act(model)
+
+
+def _old_plan(seq: grammar.Sequence) -> _Act | None:
     """The one call :func:`_apply` makes on the model for ``seq``, where that call is all it does;
     None: leave it to :func:`_apply`."""
     if seq.kind is not Kind.CSI or seq.private or seq.intermediates or _DIGITS.fullmatch(seq.params) is None:
@@ -472,7 +488,7 @@ def _plan(seq: grammar.Sequence) -> _Act | None:
     return None
 
 
-def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
+def _old_apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
     """Act on one sequence that is not inert, or raise :class:`Unresolved`."""
     disputed = disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
     if disputed is not None:
