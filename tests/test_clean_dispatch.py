@@ -14,6 +14,7 @@ from textclean.pipeline.clean import dispatch
 from textclean.pipeline.clean.dispatch import Call, act_for, decode
 from textclean.pipeline.clean.line import LineModel
 from textclean.pipeline.clean.screen import ScreenModel
+from textclean.pipeline.names import SCORC, SCOSC
 
 _UP = (("to_column_zero", False),)
 _ZERO = (("to_column_zero", True),)
@@ -254,77 +255,23 @@ def test_every_sequence_covers_the_grammar() -> None:
     assert {grammar.Kind.CSI, grammar.Kind.ESC2, grammar.Kind.NF, grammar.Kind.OSC} <= kinds
 
 
-# --- the table equals the old decoders (issue 38, step 1: the old `_plan`s are the reference) ------
-from textclean.pipeline import clean as clean_package  # noqa: E402
-from textclean.pipeline.clean import feed  # noqa: E402
-from textclean.pipeline.clean.assemble import WholeRefusal  # noqa: E402
-from textclean.pipeline.clean.line import Unresolved  # noqa: E402
-
-_OLD_LINE_CALLS = ["erase_in_line", "erase_characters", "cursor_to_column", "cursor_forward", "cursor_back",
-                   "cursor_vertical", "save_cursor", "restore_cursor", "carriage_return", "backspace", "tab"]
-_OLD_SCREEN_CALLS = _OLD_LINE_CALLS + ["cursor_position", "erase_in_display", "insert_lines", "delete_lines",
-                                       "insert_characters", "delete_characters", "scroll", "repeat",
-                                       "set_margins", "set_origin", "reverse_index", "index", "backspaces"]
-
-
-def _recorder(model_class: type, names: list[str]) -> object:
-    """A model of ``model_class`` whose methods the old decoder called record their calls (the table's
-    own handlers, LineModel.reverse_index, run as the model's code and reach them)."""
-
-    def recording(name: str) -> object:
-        def method(self: object, *args: object, **kwargs: object) -> None:
-            self.calls.append((name, args, kwargs))  # type: ignore[attr-defined]
-        return method
-
-    cls = type("Recorder", (model_class,), {name: recording(name) for name in names})
-    recorder = object.__new__(cls)
-    recorder.calls = []  # type: ignore[attr-defined]
-    recorder.col = 0  # type: ignore[attr-defined]
-    recorder.last_char = None  # type: ignore[attr-defined]
-    recorder.width = None  # type: ignore[attr-defined]
-    return recorder
-
-
-def _run(act: object, model_class: type, names: list[str]) -> list[object]:
-    recorder = _recorder(model_class, names)
-    act(recorder)  # type: ignore[operator]
-    return recorder.calls  # type: ignore[attr-defined, no-any-return]
-
-
-def test_the_table_equals_the_line_models_old_decoder() -> None:
+def test_every_sequence_decodes_to_screen_model_calls_or_a_refusal() -> None:
+    """The table over every sequence above: calls only for a two-byte escape or a CSI without
+    intermediates or sub-parameters, marked ``?`` at most; each a screen model method; the 8-bit CSI
+    as its 7-bit spelling; an absent parameter as 0 (but SCOSC / SCORC, which take none)."""
+    decoded_some = 0
     for token in every_sequence():
-        old = clean_package._old_plan(token)
-        new = decode(grammar.parse(token))
-        assert new.disputed == old.disputed, token
-        act = act_for(LineModel, new.calls)
-        assert (act is None) == (old.act is None), token
-        if act is not None:
-            assert _run(act, LineModel, _OLD_LINE_CALLS) == _run(old.act, LineModel, _OLD_LINE_CALLS), token
-
-
-def _old_screen(token: str) -> tuple[str, object]:
-    recorder = _recorder(ScreenModel, _OLD_SCREEN_CALLS)
-    seq = grammar.parse(token)
-    try:
-        feed._old_apply(recorder, seq, 0)  # type: ignore[arg-type]
-    except WholeRefusal:
-        return "disputed", None
-    except Unresolved:
-        return "refused", None
-    planned = feed._old_plan(seq)
-    if planned is not None:  # the old cached act is the same call
-        assert _run(planned, ScreenModel, _OLD_SCREEN_CALLS) == recorder.calls, token  # type: ignore[attr-defined]
-    return "calls", recorder.calls  # type: ignore[attr-defined]
-
-
-def test_the_table_equals_the_screen_models_old_decoder() -> None:
-    for token in every_sequence():
-        new = decode(grammar.parse(token))
-        act = act_for(ScreenModel, new.calls)
-        if new.disputed is not None:
-            expected: tuple[str, object] = ("disputed", None)
-        elif act is None:
-            expected = ("refused", None)
-        else:
-            expected = ("calls", _run(act, ScreenModel, _OLD_SCREEN_CALLS))
-        assert _old_screen(token) == expected, token
+        seq = grammar.parse(token)
+        decoded = decode(seq)
+        if decoded.calls:
+            decoded_some += 1
+            assert all(callable(getattr(ScreenModel, call.handler, None)) for call in decoded.calls), token
+            assert seq.kind is grammar.Kind.ESC2 or (
+                seq.kind is grammar.Kind.CSI and not seq.intermediates and seq.private in ("", "?")
+                and ":" not in seq.params), token
+        if seq.kind is grammar.Kind.CSI and token.startswith("\x1b["):
+            assert decode(grammar.parse("\x9b" + token[2:])).calls == decoded.calls, token
+            if not seq.params and not seq.intermediates and seq.final not in (SCOSC, SCORC):  # parameterless
+                with_zero = f"\x1b[{seq.private}0{seq.final}"
+                assert decode(grammar.parse(with_zero)).calls == decoded.calls, token
+    assert decoded_some > 100
