@@ -275,3 +275,10 @@ def test_every_sequence_decodes_to_screen_model_calls_or_a_refusal() -> None:
                 with_zero = f"\x1b[{seq.private}0{seq.final}"
                 assert decode(grammar.parse(with_zero)).calls == decoded.calls, token
     assert decoded_some > 100
+
+
+def test_the_screen_models_reverse_index_is_its_own() -> None:
+    """RI is LineModel.reverse_index (up one row) for the row model only: the screen model scrolls its
+    region at the top margin, so its own method must come first in its MRO (a split into classes that
+    puts LineModel first would silently lose the scroll)."""
+    assert ScreenModel.reverse_index is not LineModel.reverse_index
