@@ -372,3 +372,89 @@ def test_the_maps_checks_fail_on_a_missing_or_stale_name() -> None:
     assert "test_layout.py" in files_under_tests(ROOT / "tests") - readme_names(readme.replace("`test_layout.py`", "x"))
     assert "hosts/anthropic_mock.py" in files_under_tests(ROOT / "tests") - readme_names(
         readme.replace("anthropic_mock.py`", "x`"))
+
+
+# --- the cleaner's one dispatch table (issue 38): no other cleaner module reads a final byte ----------
+CLEANER = PIPELINE / "clean"
+DISPATCH = CLEANER / "dispatch.py"
+
+
+def final_byte_reads(source: str) -> list[int]:
+    """Lines that decode a parsed sequence's final byte: ``.final`` (or a name bound to it) compared,
+    matched, used as a subscript, or looked up (``table.get(seq.final)``)."""
+    tree = ast.parse(source)
+    aliases = {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
+               and isinstance(node.value, ast.Attribute) and node.value.attr == "final"
+               for target in node.targets if isinstance(target, ast.Name)}
+
+    def is_final(expr: ast.AST) -> bool:
+        return (isinstance(expr, ast.Attribute) and expr.attr == "final") or (
+            isinstance(expr, ast.Name) and expr.id in aliases)
+
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and any(is_final(e) for e in (node.left, *node.comparators)):
+            found.add(node.lineno)
+        elif isinstance(node, ast.Subscript) and is_final(node.slice):
+            found.add(node.lineno)
+        elif isinstance(node, ast.Match) and is_final(node.subject):
+            found.add(node.lineno)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("get", "pop", "__getitem__", "__contains__") and node.args
+              and is_final(node.args[0])):
+            found.add(node.lineno)
+    return sorted(found)
+
+
+@pytest.mark.parametrize("path", sorted(p for p in CLEANER.rglob("*.py") if p != DISPATCH),
+                         ids=lambda path: str(path.relative_to(PIPELINE)))
+def test_no_cleaner_module_but_the_dispatch_table_reads_a_final_byte(path: Path) -> None:
+    assert final_byte_reads(path.read_text(encoding="utf-8")) == [], f"{path.name}: decode it in clean/dispatch.py"
+
+
+def test_the_dispatch_table_reads_final_bytes() -> None:
+    assert final_byte_reads(DISPATCH.read_text(encoding="utf-8"))
+
+
+# The decoders the table replaced, as they stood at ac38efb (clean/__init__.py's _plan, clean/feed.py's
+# _plan and _apply, shortened): each is a second decoder the rule finds.
+_OLD_LINE_PLAN = '''
+def _plan(token: str) -> _Plan:
+    seq = grammar.parse(token)
+    act: _Act | None = None
+    if grammar.harmless_mode_change(seq) or grammar.harmless_private_mode_change(seq):
+        act = _nothing
+    elif (seq.kind is Kind.CSI and not seq.private and not seq.intermediates
+          and (not seq.params or seq.params.isdigit())):
+        action = _CSI_ACTIONS.get(seq.final)
+        if action is not None and not (seq.params and seq.final in _PARAMETERLESS):
+            act = action(seq)
+    elif seq.kind is Kind.ESC2 and seq.final in _ESC_ACTIONS:
+        act = _ESC_ACTIONS[seq.final]
+    return _Plan(seq, disputed, grammar.clears_or_homes(seq), act)
+'''
+_OLD_SCREEN_PLAN = '''
+def _plan(seq: grammar.Sequence) -> _Act | None:
+    numbers = _numbers(seq)
+    final = seq.final
+    count = numbers[0] or 1
+    if final in (CUP, HVP):
+        return methodcaller("cursor_position", numbers[0] - 1, numbers[1] - 1)
+    if final == VPA:
+        return methodcaller("cursor_position", count - 1, None)
+    return None
+'''
+_OLD_SCREEN_APPLY = '''
+def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
+    if seq.kind is Kind.ESC2 and seq.final in (DECSC, DECRC, RI, IND, NEL):
+        if seq.final == DECSC:
+            model.save_cursor()
+'''
+
+
+def test_the_final_byte_rule_finds_the_old_decoders() -> None:
+    assert final_byte_reads(_OLD_LINE_PLAN) == [9, 10, 12, 13]
+    assert final_byte_reads(_OLD_SCREEN_PLAN) == [6, 8]
+    assert final_byte_reads(_OLD_SCREEN_APPLY) == [3, 4]
+    assert final_byte_reads("def f(seq):\n    match seq.final:\n        case 'K':\n            pass\n") == [2]
+    assert final_byte_reads("def f(seq):\n    return seq.params.split(';')\n") == []

@@ -10,16 +10,13 @@ import functools
 import re
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
-from operator import methodcaller
 from typing import NamedTuple, NoReturn
 
 from .. import grammar
-from ..grammar import Kind
 from ..model import MIN_COLUMNS, SCREEN_LINES
-from ..names import CHA, CNL, CPL, CUB, CUD, CUF, CUU, DECRC, DECSC, ECH, EL, HPA, RI, SCORC, SCOSC
 from ..probe import REDRAWING_CR, c1_control_offset
 from ..result import MALFORMED_ESCAPE, UNSUPPORTED_CONTROL, Removed
-from . import assemble, breaks, feed, swallow, walk
+from . import assemble, breaks, dispatch, feed, swallow, walk
 from .assemble import Segment as Segment  # (the API: a candidate's pages)
 from .cut_finder import CutFinder as CutFinder  # (the API: where a stream may be cut)
 from .line import (
@@ -509,49 +506,22 @@ def _feed_token(model: LineModel, token: str, at: int, tally: Stripped) -> None:
             act(model)
         elif not _inert(token):
             _apply(model, token, at)
-    elif first == "\r":
-        model.carriage_return()
-    elif first == "\b":
-        model.backspace()
-    elif first == "\t":
-        model.tab()
-    elif first == "\x07":
-        tally.sequences += 1
-        tally.chars += 1
+    elif first in _CONTROL_ACTS:
+        control = _CONTROL_ACTS[first]
+        if control is None:  # removed as a sequence (BEL)
+            tally.sequences += 1
+            tally.chars += 1
+        else:
+            control(model, token)
     else:
         raise Refused(UNSUPPORTED_CONTROL, f"control U+{ord(first):04X} at offset {at}")
 
 
 _inert = feed.inert_cached
+_CONTROL_ACTS = dispatch.control_acts(LineModel)
 
 
-# The controls the row model resolves, by name; what each does is the cleaner's own decision: from the
-# parsed sequence, the call to make on the model.
-_Act = Callable[[LineModel], None]
-_CSI_ACTIONS: dict[str, Callable[[grammar.Sequence], _Act]] = {
-    EL: lambda seq: methodcaller("erase_in_line", seq.numbers()[0]),
-    ECH: lambda seq: methodcaller("erase_characters", seq.first(1)),
-    CHA: lambda seq: methodcaller("cursor_to_column", seq.first(1) - 1),
-    HPA: lambda seq: methodcaller("cursor_to_column", seq.first(1) - 1),
-    CUF: lambda seq: methodcaller("cursor_forward", seq.first(1)),
-    CUB: lambda seq: methodcaller("cursor_back", seq.first(1)),
-    CUU: lambda seq: methodcaller("cursor_vertical", -seq.first(1), to_column_zero=False),
-    CUD: lambda seq: methodcaller("cursor_vertical", seq.first(1), to_column_zero=False),
-    CNL: lambda seq: methodcaller("cursor_vertical", seq.first(1), to_column_zero=True),
-    CPL: lambda seq: methodcaller("cursor_vertical", -seq.first(1), to_column_zero=True),
-    SCOSC: lambda seq: methodcaller("save_cursor"),
-    SCORC: lambda seq: methodcaller("restore_cursor"),
-}
-_PARAMETERLESS = (SCOSC, SCORC)  # with parameters: DECSLRM, or not a restore
-_ESC_ACTIONS: dict[str, _Act] = {
-    DECSC: methodcaller("save_cursor"),
-    DECRC: methodcaller("restore_cursor"),
-    RI: methodcaller("cursor_vertical", -1, to_column_zero=False),
-}
-
-
-def _nothing(model: LineModel) -> None:
-    """The act of a sequence that changes nothing shown but is not in the inert table (SM 34)."""
+_Act = Callable[[LineModel], object]
 
 
 class _Plan(NamedTuple):
@@ -564,21 +534,11 @@ class _Plan(NamedTuple):
 
 
 def _plan(token: str) -> _Plan:
-    """HPR (``CSI a``) and VPR (``CSI e``) are refused: xterm and pyte move the cursor, tmux ignores them."""
-    seq = grammar.parse(token)
-    disputed = swallow.disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
-    act: _Act | None = None
-    if grammar.harmless_mode_change(seq) or grammar.harmless_private_mode_change(seq):
-        act = _nothing
-    # Cursor controls are resolved in their plain form only: one decimal parameter, or none.
-    elif (seq.kind is Kind.CSI and not seq.private and not seq.intermediates
-          and (not seq.params or seq.params.isdigit())):
-        action = _CSI_ACTIONS.get(seq.final)
-        if action is not None and not (seq.params and seq.final in _PARAMETERLESS):
-            act = action(seq)
-    elif seq.kind is Kind.ESC2 and seq.final in _ESC_ACTIONS:
-        act = _ESC_ACTIONS[seq.final]
-    return _Plan(seq, disputed, grammar.clears_or_homes(seq), act)
+    """The table's calls for the sequence (:mod:`dispatch`), bound to the row model: None where it has
+    no handler for them (ED, CUP, IL ...: the screen model's)."""
+    decoded = dispatch.decode(grammar.parse(token))
+    return _Plan(decoded.seq, decoded.disputed, grammar.clears_or_homes(decoded.seq),
+                 dispatch.act_for(LineModel, decoded.calls))
 
 
 _PLAN_CACHED_LENGTH = 32  # longer sequences are rare and are not kept alive by the cache

@@ -7,55 +7,18 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from operator import methodcaller
 
 from .. import grammar
-from ..grammar import Kind
 from ..model import MIN_COLUMNS
-from ..names import (
-    CHA,
-    CNL,
-    CPL,
-    CUB,
-    CUD,
-    CUF,
-    CUP,
-    CUU,
-    DCH,
-    DECAWM,
-    DECRC,
-    DECSC,
-    DECSTBM,
-    DL,
-    ECH,
-    ED,
-    EL,
-    HPA,
-    HVP,
-    ICH,
-    IL,
-    IND,
-    NEL,
-    REP,
-    RI,
-    RM,
-    SCORC,
-    SCOSC,
-    SD,
-    SM,
-    SU,
-    VPA,
-)
 from ..result import UNSUPPORTED_CONTROL
 from .assemble import WholeRefusal
+from .dispatch import REPEATS, act_for, autowrap_off, control_acts, decode, no_call
 from .line import INERT_MARK, ONE_CELL_TEXT, Stripped, Unresolved
 from .screen import ScreenModel
 from .string_path import overlay_line
-from .swallow import disputed_parameters
 
 _TOKEN = grammar.SEQUENCE_OR_CONTROL
 _TOKEN_OR_BACKSPACES = re.compile(rf"\x08\x08+|{_TOKEN.pattern}")  # a run of backspaces is one move
-_DIGITS = re.compile(r"[0-9;]*")
 
 
 # --- feeding one page -------------------------------------------------------------------------------
@@ -296,10 +259,6 @@ def inert_cached(token: str) -> bool:
 _parse = parse_cached
 
 
-@functools.lru_cache(maxsize=4096)
-def _numbers(seq: grammar.Sequence) -> tuple[int, ...]:
-    """``seq.numbers()`` of a parsed sequence, once per distinct sequence (sessions repeat CUP and EL)."""
-    return tuple(seq.numbers())
 _inert = inert_cached
 
 
@@ -390,174 +349,63 @@ _SGR_ONLY_SPLIT = grammar.SGR_ONLY.split
 def _feed_token(model: ScreenModel, token: str, at: int, tally: Stripped) -> None:
     """One sequence or control at offset ``at`` of the text."""
     first = token[0]
-    if token[-1] != REP:
+    if token[-1] != REPEATS:
         model.last_char = None  # REP repeats only a character written right before it
     if first == "\x1b":
         if len(token) == 1:
             raise Unresolved(f"ESC that starts no complete sequence at offset {at}")
         tally.sequences += 1
         tally.chars += len(token)
-        if token[-1] == RM and model.width is not None and token.startswith("\x1b[?"):
-            seq = _parse(token)
-            if seq.kind is Kind.CSI and seq.private == "?" and seq.final == RM and DECAWM in seq.numbers(-1):
-                raise Unresolved("DECAWM off on a screen of known width")
+        if model.width is not None and autowrap_off(token):
+            raise Unresolved("DECAWM off on a screen of known width")
         act = _ACTS.get(token)
         if act is not None:
             act(model)
         elif not _inert(token):
-            seq = _parse(token)
-            act = _plan(seq) if len(_ACTS) < _ACTS_SIZE and len(token) <= _ACT_LENGTH else None
-            if act is None:
-                _apply(model, seq, at)
-            else:
-                _ACTS[token] = act
-                act(model)
-    elif first == "\r":
-        model.carriage_return()
-    elif first == "\b":
-        model.backspaces(len(token))
-    elif first == "\t":
-        model.tab()
-    elif first == "\x07":
-        tally.sequences += 1
-        tally.chars += 1
+            _apply(model, token, at)
+    elif first in _CONTROL_ACTS:
+        control = _CONTROL_ACTS[first]
+        if control is None:  # removed as a sequence (BEL)
+            tally.sequences += 1
+            tally.chars += 1
+        else:
+            control(model, token)
     else:
         raise Unresolved(f"control U+{ord(first):04X} at offset {at}")
 
 
-# A plain cursor move or erase (no dispute, no refusal of its own): what _apply would call, decided once
-# per distinct sequence (sessions repeat CUP and EL thousands of times).
+_CONTROL_ACTS = control_acts(ScreenModel)
+
+# A sequence whose act is all it does (no dispute, no refusal, not REP: REP keeps the character it
+# repeats): its act, decided once per distinct sequence (sessions repeat CUP and EL thousands of times).
 _Act = Callable[[ScreenModel], object]
 _ACTS: dict[str, _Act] = {}
 _ACTS_SIZE = 4096
-_ACT_LENGTH = 32  # longer sequences are rare and are not kept alive by the table
+_ACT_LENGTH = 32  # longer sequences are rare and are not kept alive by the table or the cache
 
 
-def _plan(seq: grammar.Sequence) -> _Act | None:
-    """The one call :func:`_apply` makes on the model for ``seq``, where that call is all it does;
-    None: leave it to :func:`_apply`."""
-    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or _DIGITS.fullmatch(seq.params) is None:
-        return None
-    if disputed_parameters(seq.params) is not None or grammar.harmless_mode_change(seq) \
-            or grammar.harmless_private_mode_change(seq):
-        return None
-    numbers = _numbers(seq)
-    final = seq.final
-    single = len(numbers) == 1
-    count = numbers[0] or 1
-    if final in (CUP, HVP):
-        if len(numbers) > 2:
-            return None
-        row = numbers[0] if numbers[0] else 1
-        col = numbers[1] if len(numbers) > 1 and numbers[1] else 1
-        return methodcaller("cursor_position", row - 1, col - 1)
-    if not single:
-        return None
-    if final == VPA:
-        return methodcaller("cursor_position", count - 1, None)
-    if final in (CHA, HPA):
-        return methodcaller("cursor_to_column", count - 1)
-    if final == EL:
-        return methodcaller("erase_in_line", numbers[0])
-    if final == ED:
-        return methodcaller("erase_in_display", numbers[0])
-    if final == ECH:
-        return methodcaller("erase_characters", count)
-    if final == CUF:
-        return methodcaller("cursor_forward", count)
-    if final == CUB:
-        return methodcaller("cursor_back", count)
-    if final in (CUU, CUD, CNL, CPL):
-        return methodcaller("cursor_vertical", count if final in (CUD, CNL) else -count,
-                            to_column_zero=final in (CNL, CPL))
-    return None
+def _plan(token: str) -> tuple[grammar.Sequence, str | None, _Act | None]:
+    """The table's calls for the sequence (:mod:`dispatch`), bound to the screen model: the parsed
+    sequence, why terminals disagree on it (or None), and the act (None: refused)."""
+    decoded = decode(_parse(token))
+    return decoded.seq, decoded.disputed, act_for(ScreenModel, decoded.calls)
 
 
-def _apply(model: ScreenModel, seq: grammar.Sequence, offset: int) -> None:
-    """Act on one sequence that is not inert, or raise :class:`Unresolved`."""
-    disputed = disputed_parameters(seq.params) if seq.kind is Kind.CSI else None
+_cached_plan = functools.lru_cache(maxsize=_ACTS_SIZE)(_plan)
+
+
+def _apply(model: ScreenModel, token: str, offset: int) -> None:
+    """Act on one sequence that is not inert, or raise :class:`Unresolved` (:class:`WholeRefusal` where
+    terminals disagree on its parameters)."""
+    seq, disputed, act = _cached_plan(token) if len(token) <= _ACT_LENGTH else _plan(token)
     if disputed is not None:
         raise WholeRefusal(UNSUPPORTED_CONTROL, f"{grammar.describe(seq)} at offset {offset}: {disputed}", [])
-    if grammar.harmless_mode_change(seq) or grammar.harmless_private_mode_change(seq):
-        return
-    if seq.kind is Kind.CSI and not seq.intermediates and _DIGITS.fullmatch(seq.params):
-        numbers = _numbers(seq)
-        final = seq.final
-        if seq.private == "?":
-            if final in (SM, RM) and len(numbers) == 1:
-                mode = numbers[0]
-                if mode == 6:
-                    model.set_origin(final == SM)
-                    return
-                if mode == 7:
-                    return  # DECAWM on (off was refused above where it matters)
-                # 1048 (save / restore the cursor): tmux 3.3a ignores it, xterm honours it: refused
-            _refuse(seq, offset)
-        if seq.private:
-            _refuse(seq, offset)
-        single = len(numbers) == 1
-        count = numbers[0] or 1  # seq.first(1)
-        if final in (CUP, HVP):
-            row = numbers[0] if numbers[0] else 1
-            col = numbers[1] if len(numbers) > 1 and numbers[1] else 1
-            if len(numbers) > 2:
-                _refuse(seq, offset)
-            model.cursor_position(row - 1, col - 1)
-        elif final == VPA and single:
-            model.cursor_position(count - 1, None)
-        elif final in (CHA, HPA) and single:
-            model.cursor_to_column(count - 1)
-        elif final == EL and single:
-            model.erase_in_line(numbers[0])
-        elif final == ED and single:
-            model.erase_in_display(numbers[0])
-        elif final == ECH and single:
-            model.erase_characters(count)
-        elif final == CUF and single:
-            model.cursor_forward(count)
-        elif final == CUB and single:
-            model.cursor_back(count)
-        elif final in (CUU, CUD, CNL, CPL) and single:
-            model.cursor_vertical(count if final in (CUD, CNL) else -count, to_column_zero=final in (CNL, CPL))
-        elif final == IL and single:
-            model.insert_lines(count)
-        elif final == DL and single:
-            model.delete_lines(count)
-        elif final == ICH and single:
-            model.insert_characters(count)
-        elif final == DCH and single:
-            model.delete_characters(count)
-        elif final == SU and single:
-            model.scroll(count, up=True)
-        elif final == SD and single:
-            model.scroll(count, up=False)
-        elif final == REP and single:
-            model.repeat(count)
-        elif final == DECSTBM and len(numbers) <= 2:
-            upper = numbers[0] or 1
-            fields = seq.params.split(";")
-            if len(fields) > 1 and fields[1] and not numbers[1]:
-                _refuse(seq, offset)  # a 0 bottom: tmux reads it as row 1 (region ignored), xterm as the last
-            lower = numbers[1] if len(numbers) > 1 and numbers[1] else None
-            model.set_margins(upper - 1, None if lower is None else lower - 1)
-        elif final in (SCOSC, SCORC) and not seq.params:
-            (model.save_cursor if final == SCOSC else model.restore_cursor)()
-        else:
-            _refuse(seq, offset)
-    elif seq.kind is Kind.ESC2 and seq.final in (DECSC, DECRC, RI, IND, NEL):
-        if seq.final == DECSC:
-            model.save_cursor()
-        elif seq.final == DECRC:
-            model.restore_cursor()
-        elif seq.final == RI:
-            model.reverse_index()
-        elif seq.final == IND:
-            model.index()
-        else:
-            model.index()
-            model.carriage_return()
-    else:
+    if act is None:
         _refuse(seq, offset)
+        return
+    if act is not no_call and token[-1] != REPEATS and len(_ACTS) < _ACTS_SIZE and len(token) <= _ACT_LENGTH:
+        _ACTS[token] = act
+    act(model)
 
 
 def _refuse(seq: grammar.Sequence, offset: int) -> None:

@@ -678,6 +678,10 @@ class LineModel(LineCells):
             self.col = 0
         self._require_exact_column()
 
+    def reverse_index(self) -> None:
+        """RI: up one row (the row model has no scrolling region)."""
+        self.cursor_vertical(-1, to_column_zero=False)
+
     def save_cursor(self) -> None:
         self._require_layout(relative=True)
         self._require_exact_column()
