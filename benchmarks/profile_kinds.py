@@ -76,11 +76,11 @@ def top(fn: Callable[[], object], files: tuple[str, ...], count: int) -> list[st
             for own, cum, key in rows]
 
 
-# path endings, one side each
-CLEANER_FILES = tuple(f"pipeline/{name}.py" for name in ("cleaner", "redraw", "screen", "session", "pages", "probe"))
-VERIFIER_FILES = tuple(f"pipeline/verify/{name}.py"
-                       for name in ("__init__", "meaning", "compare", "fast", "state", "moves", "cells", "sequences",
-                                    "page_breaks", "replays", "runs", "paging", "matching"))
+# path endings, one side each: every module of the cleaner's package (and the probe), every module of the verifier's
+_PIPELINE = Path(__file__).resolve().parent.parent / "textclean" / "pipeline"
+CLEANER_FILES = ("pipeline/probe.py",
+                 *sorted(f"pipeline/clean/{path.name}" for path in (_PIPELINE / "clean").glob("*.py")))
+VERIFIER_FILES = tuple(sorted(f"pipeline/verify/{path.name}" for path in (_PIPELINE / "verify").glob("*.py")))
 
 
 def main(argv: list[str] | None = None) -> int:
