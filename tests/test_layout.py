@@ -375,8 +375,8 @@ def test_the_maps_checks_fail_on_a_missing_or_stale_name() -> None:
 
 
 # --- the cleaner's one dispatch table (issue 38): no other cleaner module reads a final byte ----------
-CLEANER = PIPELINE / "clean"
-DISPATCH = CLEANER / "dispatch.py"
+CLEANER_DIR = PIPELINE / "clean"
+DISPATCH = CLEANER_DIR / "dispatch.py"
 
 
 def final_byte_reads(source: str) -> list[int]:
@@ -406,7 +406,7 @@ def final_byte_reads(source: str) -> list[int]:
     return sorted(found)
 
 
-@pytest.mark.parametrize("path", sorted(p for p in CLEANER.rglob("*.py") if p != DISPATCH),
+@pytest.mark.parametrize("path", sorted(p for p in CLEANER_DIR.rglob("*.py") if p != DISPATCH),
                          ids=lambda path: str(path.relative_to(PIPELINE)))
 def test_no_cleaner_module_but_the_dispatch_table_reads_a_final_byte(path: Path) -> None:
     assert final_byte_reads(path.read_text(encoding="utf-8")) == [], f"{path.name}: decode it in clean/dispatch.py"

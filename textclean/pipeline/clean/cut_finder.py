@@ -27,13 +27,12 @@ import re
 from .. import grammar
 from ..grammar import Kind
 from ..model import SCREEN_LINES
-from ..names import CHA, CNL, CPL, CUB, CUD, CUF, CUU, ECH, ED, EL, HPA, RI
+from . import dispatch
 
 __all__ = ["CutFinder"]
 
-_IN_LINE = frozenset((CHA, HPA, CUF, CUB, ECH))
-_UP = frozenset((CUU, CPL))
-_DOWN = frozenset((CUD, CNL))
+#: the dispatch table's calls that stay on the cursor's row (CHA, HPA, CUF, CUB, ECH; EL 0-2 and ED 0 below)
+_IN_LINE = frozenset(("cursor_to_column", "cursor_forward", "cursor_back", "erase_characters"))
 _NO_ROW = -(1 << 60)  # no row redrawn yet
 # characters that stop the finder in text: C1 controls (terminals disagree on them) and the ZWJ tmux replays
 _STOPPING_TEXT = re.compile("[\x80-\x9f\u200d]")
@@ -114,27 +113,27 @@ class CutFinder:
         return end
 
     def _sequence(self, token: str) -> str | None:
-        """Act on one complete sequence; the reason the finder stops, or None."""
+        """Act on one complete sequence, as the dispatch table reads it; the reason the finder stops, or None."""
         seq = grammar.parse(token)
         if seq.kind is Kind.CANCELLED:
             return "a cancelled sequence"
         if grammar.INERT_SEQUENCE.fullmatch(token):
             return None
-        if seq.kind is Kind.ESC2 and seq.final == RI:
-            return self._vertical(-1)
-        if seq.kind is not Kind.CSI or seq.private or seq.intermediates:
-            return "a sequence that leaves state"
-        numbers = seq.decimal()
-        if (numbers is None or len(numbers) != 1 or len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT
+        decoded = dispatch.decode(seq)
+        if (decoded.disputed is not None or len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT
                 or grammar.above_range(seq.params)):
             return "a parameter terminals may read apart"
-        if seq.final in _IN_LINE or (seq.final == EL and numbers[0] <= 2) or (seq.final == ED and numbers[0] == 0):
+        if decoded.calls is None or len(decoded.calls) != 1 or (seq.kind is Kind.CSI and seq.private):
+            return "a sequence that leaves state"
+        call = decoded.calls[0]
+        if call.handler in _IN_LINE or (call.handler == "erase_in_line" and (call.args[0] or 0) <= 2) or (
+                call.handler == "erase_in_display" and call.args[0] == 0):
             self._redraw()
             return None
-        if seq.final in _UP:
-            return self._vertical(-seq.first(1))
-        if seq.final in _DOWN:
-            return self._vertical(seq.first(1))
+        if call.handler == "reverse_index":
+            return self._vertical(-1)
+        if call.handler == "cursor_vertical":
+            return self._vertical(call.args[0] or 0)  # signed: up is negative
         return "a sequence that leaves state"
 
     def _redraw(self) -> None:
