@@ -158,9 +158,21 @@ def strings_over_lines(rng: random.Random) -> bytes:
             + _line(rng) + b"\n" + _plain(rng, rng.randint(0, 3)))
 
 
+def late_cuts(rng: random.Random) -> bytes:
+    """CR redraws every few lines, so cut points are confirmed only 24 rows later (after the tail went out
+    raw past a small ``max_held``); lines written over by CR, so a stretch cleaned from mid-line differs."""
+    out = []
+    for i in range(rng.randint(30, 70)):
+        if rng.random() < 0.3:
+            out.append(b"%s\r%s\x1b[3%dm.\x1b[0m\n" % (_line(rng, 4), rng.choice([b"XY", b"Z", b"NEW LINE"]), i % 8))
+        else:
+            out.append(_line(rng, 4) + b"\n")
+    return b"".join(out)
+
+
 FAMILIES: dict[str, Gen] = {f.__name__: f for f in (
     up_past_24, line_end_redraws, progress, strings, strings_over_lines, c1_and_c0, bad_utf8, clears_after, long_lines,
-    sgr_lines, mixed)}
+    sgr_lines, late_cuts, mixed)}
 
 
 def chunkings(raw: bytes, rng: random.Random, every_offset: int) -> Iterator[tuple[str, list[bytes]]]:
@@ -169,6 +181,9 @@ def chunkings(raw: bytes, rng: random.Random, every_offset: int) -> Iterator[tup
     if len(raw) <= every_offset:
         for i in range(1, len(raw)):
             yield f"at{i}", [raw[:i], raw[i:]]
+    if b"\r" in raw:  # each line fed alone, cut just before its CR
+        lines = re.findall(rb"[^\n]*\n|[^\n]+$", raw)
+        yield "before_cr", [piece for line in lines for piece in _split_before_cr(line)]
     for k in range(4):
         sizes, at, cuts = [], 0, []
         while at < len(raw):
@@ -202,6 +217,11 @@ class CheckedStream(textclean.Stream):
             if again.applied and again.text != out:
                 NOT_IDEMPOTENT.append((stretch, out, again.text))
         return out
+
+
+def _split_before_cr(line: bytes) -> list[bytes]:
+    at = line.find(b"\r")
+    return [line[:at], line[at:]] if at > 0 else [line]
 
 
 def release(chunks: list[bytes] | list[str], **kw: int) -> str:
