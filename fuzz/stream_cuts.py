@@ -311,7 +311,7 @@ def main() -> int:
                                         "str": repr(as_str), "bytes": repr(out)})
                             print("ODD", odd[-1], flush=True)
                 for got, weight in seen.items():
-                    if not settings.get("min_tokens") and one_tokens:
+                    if not settings and one_tokens:  # the default Stream(), against one-shot clean()
                         ratios.extend([count_tokens(tmux_judge.decode(got)) / one_tokens] * weight)
                     if got == raw:
                         totals["raw_releases"] += weight  # exactly as it arrived: lossless without a judge
@@ -335,7 +335,7 @@ def main() -> int:
     if ratios:
         above = sum(r > 1.02 for r in ratios)
         q = [ratios[int(p * (len(ratios) - 1))] for p in (0, 0.5, 0.9, 0.99, 1)]
-        print(f"token ratio release/one-shot over {len(ratios)} cleaned releases: min/median/p90/p99/max "
+        print(f"token ratio release/one-shot (default Stream()) over {len(ratios)} chunkings: min/median/p90/p99/max "
               f"{' '.join(f'{x:.3f}' for x in q)}; >1.02: {above} ({100 * above / len(ratios):.1f} %)")
     print("TOTAL", dict(totals), "odd", len(odd), f"seed={args.seed}", flush=True)
     return 1 if totals["lossy"] or odd else 0
