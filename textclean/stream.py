@@ -137,7 +137,8 @@ class Stream:
                 self._found, self._checked = set(), set()
                 self._cuts = False
                 self._at_cut = self._at_cut and not self._released
-            common = self._found & self._checked
+            # only offsets past what went out: a cut confirmed late (24 rows on) may lie in a raw release
+            common = {offset for offset in self._found & self._checked if offset > self._start}
             if common and not self._at_cut:
                 # the tail went out raw past the bound: raw up to the first cut point, cleaned from there
                 first = min(common)
