@@ -72,8 +72,6 @@ class ScreenRegions(ScreenState):
             stop = min(len(self.rows), self.top + last + 1)
             if any(self.rows[index].ending is WRAP for index in range(max(self.top + first - 1, 0), stop)):
                 raise Unresolved("rows of a wrapped line inserted, deleted or scrolled down (tmux splits the line)")
-        if up and keep and first > 0:
-            self._require_nothing_above(first, n)
         cursor = self.row - self.top
         self._ensure(self.top + last)
         for _ in range(n):
@@ -89,15 +87,6 @@ class ScreenRegions(ScreenState):
         # the cursor keeps its screen position
         self.row = self.top + cursor
         self._trim_screen()
-
-    def _require_nothing_above(self, first: int, n: int) -> None:
-        """A region below the screen's top scrolls up: a written row that leaves it would come out before
-        the written rows above the region, which were shown above it (tmux keeps neither in history)."""
-        above = self.rows[self.top:self.top + first]
-        leaving = self.rows[self.top + first:self.top + first + n]
-        if any(not blank_row(row) for row in above) and any(not blank_row(row) for row in leaving):
-            raise Unresolved("a written row scrolled out of a region below written rows (it would come out "
-                             "before them)")
 
     def _drop(self, index: int) -> None:
         """A row DL deletes or IL / SD / RI push off the bottom: a terminal discards it, the oracle

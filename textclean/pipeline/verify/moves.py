@@ -167,10 +167,6 @@ class Moves(State):
             if any(row.shown for row in grid):
                 # tmux's history would then hold the region's lines before rows of an earlier page
                 raise Refusal("a scroll region scrolls beside rows shown before the alternate screen")
-        if top > 0 and any(informative(render(row)) for row in grid[top:top + count]) and any(
-                informative(render(row)) for row in grid[:top]):
-            # the rows leaving would be read before the rows above the region, shown above them
-            raise Refusal("a region below written rows scrolls a written row out")
         self.scrolls += self.shift_rows(top, bottom, count, self.leave_top)
 
     def scroll_down(self, top: int, bottom: int, count: int, certain: bool = True) -> None:
