@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import textclean
 from benchmarks import sessions_saving
@@ -122,3 +124,31 @@ def test_the_verifier_reads_the_repeated_bytes_as_the_later_page() -> None:
 ])
 def test_the_verifier_still_rejects_a_run_missing_a_line(candidate: str) -> None:
     assert verify.first_difference(F33_2, candidate, terminal=True) is not None
+
+
+# --- generated: pages repeated byte for byte (F33-2's shape) -----------------------------------------------
+
+_BREAK = st.sampled_from(["\x1b[H\x1b[J", "\x1b[H\x1b[2J", "\x1b[2J\x1b[H", "\x1b[H\x1b[J\x1b[3J", "\x1bc"])
+_BODY_PIECE = st.one_of(
+    st.sampled_from(["x", "2", "B", "ab cd", "\r\n", "\n", "\r", "\x1b[K", "\x1b[31m", "\x1b[m", "\x1b[A", "\x1b[2C"]),
+    st.tuples(st.integers(1, 30), st.sampled_from([1, 2, 40, 79, 80, 81])).map(lambda p: f"\x1b[{p[0]};{p[1]}H@"),
+)
+_BODIES = st.lists(st.lists(_BODY_PIECE, max_size=5).map("".join), min_size=1, max_size=3)
+
+
+@st.composite
+def repeated_pages(draw: st.DrawFn) -> str:
+    """A first page, then pages drawn from a few bodies (so that some repeat byte for byte), each after a
+    break."""
+    bodies = draw(_BODIES)
+    out = [draw(st.sampled_from(["", "B", "head\r\n"]))]
+    for index in draw(st.lists(st.integers(0, len(bodies) - 1), min_size=1, max_size=6)):
+        out.append(draw(_BREAK) + bodies[index])
+    out.append(draw(st.sampled_from(["", "\x1b[H\x1b[J", "\r\n"])))
+    return "".join(out)
+
+
+@given(repeated_pages(), st.sampled_from([(80, 24), (40, 10)]))
+def test_generated_repeated_pages(text: str, size: tuple[int, int]) -> None:
+    for label, keywords in displays(*size).items():
+        assert changed_by_a_second_pass(text, keywords) is None, label
