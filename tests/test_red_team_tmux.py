@@ -154,6 +154,8 @@ def test_origin_mode_region_does_not_raise() -> None:
 
 IDEMPOTENCE = [
     pytest.param(b"x\r\n\x1b[?1049hs\x1bcz\r\n", 40, 10, id="F5-RIS-in-alternate-screen"),
+    *(pytest.param(raw, None, None, id="F33-2-page-repeated-after-a-cleaned-one")
+      for raw, _ in tmux_families_red.NOT_IDEMPOTENT_33),
 ]
 
 

@@ -650,6 +650,17 @@ def tmux_lines(raw: str, tmp_path: Path) -> list[str]:
     return [line.rstrip() for line in shown.splitlines() if line.strip()]
 
 
+# DECSET 6 with no scroll region homes to the screen's top; where the screen's bottom is not known the
+# verifier put the cursor on row -1 (an IndexError with no terminal: the red team's pages_differ, issue 40)
+ORIGIN_MODE_HOME = "\x1b[?6h\nx\r6\n"
+TMUX_CASES.append(ORIGIN_MODE_HOME)
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_origin_mode_without_a_region_homes_to_the_screen_top(terminal: bool) -> None:
+    assert terminal_lines(ORIGIN_MODE_HOME, terminal=terminal) == ["6"]
+
+
 @pytest.mark.tmux
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed")
 @pytest.mark.parametrize("raw", TMUX_CASES)

@@ -989,8 +989,9 @@ FINDINGS_33 = [
 ]
 
 # F33-2 (a gate promise, no line lost): at a terminal of unknown size, cleaning the adopted candidate again
-# changes it (the first pass keeps "B" + home + ED 0 before a cleaned page; the second drops that break).
-# Same on the tree with c27 and v27 merged (pages_differ, unknown).
+# changed it (the first pass kept "B" + home + ED 0 before a cleaned page; the second dropped that break).
+# Fixed in issue 40: the verifier took the fourth page's kept bytes for the second page's (the same bytes)
+# and rejected the run before them; tests/test_idempotence.py and tests/test_red_team_tmux.py check it.
 NOT_IDEMPOTENT_33 = [
     (b"B\x1b[H\x1b[Jx\x1b[9;80H@\x1b[H\x1b[J2\x1b[H\x1b[Jx\x1b[9;80H@\x1b[H\x1b[J", ("unknown",)),
 ]

@@ -56,13 +56,14 @@ def first_difference(
         return next((i for i in range(index, len(pages)) if pages[i].end > pages[i].start
                      or i == index and not any(p.end > p.start for p in pages[index:])), index)
 
-    def close_run(last: int) -> Difference | None:
+    def close_run(last: int, got: list[str] | None = None) -> Difference | None:
         nonlocal run, expected, ends
         assert run is not None
         start, end, first = run
         run = None
         text = candidate[start:end]
-        got = candidate_lines(text)
+        if got is None:
+            got = candidate_lines(text)
         difference = line_difference(expected, got)
         bad = failing_page(got, first) if difference is not None else first
         expected, ends = [], []
@@ -93,6 +94,13 @@ def first_difference(
                 kept = after == length
             if kept and page.reason is None and run is not None and not body:
                 kept = False  # an empty page inside a cleaned run: nothing to keep
+        shown: list[str] | None = None  # the open run's lines, read once when a kept page would close it
+        if kept and run is not None:
+            shown = candidate_lines(candidate[run[0]:run[1]])
+            if page.reason is None and len(shown) > len(expected) and shown[: len(expected)] == expected:
+                # the run shows lines past its pages so far: these bytes are a later page's with the same
+                # bytes (F33-2: a page repeated after a cleaned one), and this page is in the run
+                kept = False
         if kept and run is not None and not page.fresh_start:
             # its bytes start where the cleaned text left the cursor and act on the rows it left on the
             # screen, neither of which is the raw's: only a clear and a home make them agree
@@ -121,7 +129,7 @@ def first_difference(
             page.lines = []  # never compared
             kept_pages.add(index)
             if run is not None:
-                difference = close_run(index - 1)
+                difference = close_run(index - 1, shown)
                 if difference is not None:
                     return difference
             if page.modes:

@@ -226,7 +226,8 @@ class Moves(State):
             self.need_anchored("an absolute row")
         if self.origin:
             top, bottom = self.region()
-            row = min(top + row, bottom)
+            # no region and no known bottom: the origin is the screen's (the limit below bounds the row)
+            row = top + row if bottom < 0 else min(top + row, bottom)
         limit = (self.height or MIN_ROWS) - 1
         if row > limit:
             if self.height is None:
