@@ -59,7 +59,16 @@ from textclean.pipeline.tokens import token_counter  # noqa: E402
 FIXTURES = ROOT / "tests" / "fixtures"
 DEFAULT_MATERIAL = ROOT.parent / "material"
 COUNT = token_counter(None)
-TAKES_FRESH = "fresh" in inspect.signature(textclean.clean).parameters
+
+
+def _takes_fresh() -> bool:
+    try:
+        return "fresh" in inspect.signature(textclean.clean).parameters
+    except ValueError:  # a mypyc-compiled clean() keeps no signature: every compiled build takes fresh
+        return True
+
+
+TAKES_FRESH = _takes_fresh()
 
 
 @dataclass

@@ -84,9 +84,10 @@ PACKAGE = PIPELINE.parent
 #: The verifier's modules, each importing only those before it (``__init__`` holds the API on top).
 VERIFIER_CHAIN = ("meaning", "compare", "fast", "state", "moves", "cells", "sequences", "page_breaks", "replays",
                   "runs", "paging", "matching", "cut_check")
-#: What the verifier shares with the cleaner: facts, never a model.
+#: What the verifier shares with the cleaner: facts, never a model (``str_kinds``: the ``str`` subclasses
+#: mypyc leaves pure, each used by one side).
 SHARED = {"textclean.pipeline.grammar", "textclean.pipeline.model", "textclean.pipeline.names",
-          "textclean.pipeline.widths"}
+          "textclean.pipeline.widths", "textclean.pipeline.str_kinds"}
 
 
 def import_graph(root: Path, package: str) -> dict[str, dict[str, set[str]]]:

@@ -14,6 +14,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from ._version import __version__
+from .build import build
 
 if TYPE_CHECKING:
     from .pipeline.result import Result
@@ -35,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
             "command and cleans its output; 'textclean hook claude-code' (or codex) is an agent hook."
         ),
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({build()})")
     parser.add_argument(
         "files", nargs="*", metavar="FILE", help="files to clean one after the other (default, or '-': standard input)"
     )

@@ -32,7 +32,7 @@ DEFAULT_MAX_CHARS = 32 * 1024 * 1024
 # Undecodable bytes travel as lone surrogates (surrogateescape). Removing what stood between two of
 # them can make their bytes a valid UTF-8 character once encoded back: b"\xc3\x1b[m\xa9" would
 # become "é" where a terminal showed two replacement characters.
-_SURROGATE_RUN = re.compile("[\udc80-\udcff]{2,}")
+_SURROGATE_RUN = re.compile(r"[\udc80-\udcff]{2,}")  # (raw: re reads the escapes, mypyc takes no surrogate literal)
 
 
 def _joined_bytes(candidate: str) -> str | None:

@@ -541,7 +541,7 @@ RESTORE_CURSOR = re.compile(rf"\x1b{DECRC}|\x1b\[{SCORC}|\x1b\[\?0*{SAVE_CURSOR_
 REP_AFTER_CHARACTER = re.compile(rf"([\x20-\x7e])\x1b\[([0-9]{{0,3}}){REP}")
 #: A string tmux 3.3a reads on past where the project's policy ends it: DCS / SOS / PM / APC ended by
 #: BEL, and a DCS cancelled by CAN / SUB once its data began (``session.swallowed_text``).
-SWALLOWING_STRING = re.compile(
+SWALLOWING_STRING: re.Pattern[str] = re.compile(
     rf"\x1b[PX^_]{STRING_PAYLOAD}*\x07"
     rf"|\x1bP[\x20-\x3f]*[^{C0_RANGE}{C1_RANGE}\x20-\x3f]{STRING_PAYLOAD}*"
     rf"[{ABORT_CONTROLS}]"

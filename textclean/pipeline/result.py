@@ -108,11 +108,11 @@ class Result(Generic[AnyStr]):
 
     def with_text(self, text: bytes) -> Result[bytes]:
         """This outcome carrying ``text`` (the bytes form of a ``str`` outcome); counts stay shared."""
-        other: Result[bytes] = Result.__new__(Result)
-        for name in self.__slots__:
-            object.__setattr__(other, name, getattr(self, name))
-        other.text = text
-        return other
+        count, original = self._count
+        return Result(text, applied=self.applied, reason=self._reason, detail=self._detail, removed=self.removed,
+                      tokens_before=self._tokens_before, tokens_after=self._tokens_after, count=count,
+                      original=original, min_tokens=self._min_tokens, pages_cleaned=self.pages_cleaned,
+                      pages_kept=self.pages_kept)
 
     @property
     def reason(self) -> str | None:

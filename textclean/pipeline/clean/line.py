@@ -19,6 +19,7 @@ from operator import is_
 from typing import Any
 
 from ..model import MIN_COLUMNS, SCREEN_LINES, TAB_WIDTH, WORK_ALLOWANCE, WORK_PER_INPUT_CHAR, settled_width
+from ..str_kinds import Marker
 
 ZWJ = "\u200d"
 #: A zero-width joiner tmux 3.3a leaves pending: one followed by an ASCII character (text, a control or
@@ -30,16 +31,12 @@ PENDING_ZWJ = re.compile("\u200d[\x00-\x7f]+[^\x00-\x7f]")
 WIDEST_COLUMNS = 10_000
 
 
-class _Marker(str):
-    """A cell that renders as itself but is told apart by identity."""
-
-
 #: The right half of a wide character.
-WIDE_TAIL = _Marker("")
+WIDE_TAIL = Marker("")
 #: A cell a tab moved over; the tab itself is kept as a ``"\t"`` cell.
-TAB_TAIL = _Marker("")
+TAB_TAIL = Marker("")
 #: A cell never written, or erased: a space inside a row, nothing at its end.
-UNWRITTEN = _Marker(" ")
+UNWRITTEN = Marker(" ")
 
 #: :meth:`LineModel.overlay` rebuilds its row string for a run written back inside it: it copies at most
 #: this many characters plus so many per character written before leaving the row to the cell model.

@@ -7,14 +7,11 @@ wrapped rows an erase puts in doubt. The classes after it (:mod:`screen_regions`
 from __future__ import annotations
 
 from ..model import MIN_COLUMNS, SCREEN_LINES
+from ..str_kinds import Wrap
 from .line import UNWRITTEN, LineModel, Row, Unresolved
 
-
-class _Wrap(str):
-    """A line ending that is none: the row wrapped into the next one."""
-
-
-WRAP = _Wrap("")
+#: A line ending that is none: the row wrapped into the next one.
+WRAP = Wrap("")
 
 
 def blank_row(row: Row) -> bool:

@@ -14,7 +14,7 @@ from .. import grammar
 # live, APC included), so the text after one may never show there: appending it keeps more than tmux
 # shows, but no redraw may act on it, and no line end may come before the next ESC (tmux joins the
 # text before the string with the text after its ST: ``AB ESC _ x BEL LF CD ESC \\ EF`` shows ``ABEF``).
-SWALLOWING_STRING = grammar.SWALLOWING_STRING
+SWALLOWING_STRING: re.Pattern[str] = grammar.SWALLOWING_STRING
 # After a swallowing string: anything but appended text, line ends and inert sequences is a redraw.
 _REDRAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]|\r(?!\n)")
 

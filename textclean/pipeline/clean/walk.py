@@ -25,7 +25,7 @@ from .screen import ScreenModel
 from .swallow import swallowed_redraw, swallowed_text
 
 _RESTORE = grammar.RESTORE_CURSOR  # DECRC, SCORC, XTRESTORE 1048
-_UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes ``surrogateescape`` could not decode
+_UNDECODABLE = re.compile(r"[\udc80-\udcff]")  # bytes ``surrogateescape`` could not decode
 
 
 def resolve(text: str, *, columns: int | None, rows: int | None, keep: Collection[int] = (),

@@ -39,7 +39,7 @@ from .runs import ERASE_TO_END, LINE_TOKEN, SPECIAL, Runs
 from .sequences import FIXED, HOME, MOVE, PARSED, PLAIN_SGR, decimal, is_home, parse, sequence_at
 from .state import BLANK, Changes, Memo, Page, informative, render
 
-_UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes decoded with surrogateescape
+_UNDECODABLE = re.compile(r"[\udc80-\udcff]")  # bytes decoded with surrogateescape
 
 # On an undecided page: text, controls, SGR and EL 0 only (the walk then only notes what was printed)
 _SHOWN = re.compile(f"[^{C0_RANGE}\x7f{C1_RANGE}]")
@@ -437,7 +437,7 @@ class Model(Runs):
         where it ends as ``memo`` says (the same state, work, scrolls and next page), else None."""
         state = memo[0]
         alone = Model(body + FRESH_BREAK, self.columns, self.height, self.strict, None, self.terminal)
-        for name, value in vars(self).items():
+        for name, value in self.fields().items():
             if name not in UNKEYED:
                 kind = type(value)
                 setattr(alone, name, kind(value) if kind in (list, set, dict) else value)

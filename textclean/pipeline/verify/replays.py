@@ -9,7 +9,7 @@ from .. import grammar
 from ..grammar import ESC
 from ..names import CUP, ED
 from .page_breaks import Breaks
-from .state import BLANK, Changes, Memo, Page, Shape
+from .state import BLANK, PAGE_FIELDS, Changes, Memo, Page, Shape
 
 #: The break run a page is replayed after (:class:`Replays`), pages replayed up to this length, the memo's size
 FRESH_BREAK = grammar.CSI + CUP + grammar.CSI + "2" + ED
@@ -22,7 +22,7 @@ _SEEN_LIMIT = 4096
 UNKEYED = ("text", "on_page", "pages", "work_left", "scrolls", "cr_run", "lines_read", "memo", "recording",
            "seen", "fresh_at", "shapes")
 _KEY_TYPES = frozenset((type(None), bool, int, str, tuple, frozenset))
-_PAGE_FIELDS = tuple(slot for slot in Page.__slots__ if slot not in ("start", "break_end", "end"))
+_PAGE_FIELDS = tuple(slot for slot in PAGE_FIELDS if slot not in ("start", "break_end", "end"))
 
 
 def _page_fields(page: Page) -> tuple[object, ...]:
@@ -70,7 +70,7 @@ class Replays(Breaks):
         if (self.saved is not None or self.saved_on is not None or self.alt_on is not None or self.set_on
                 or self.alt is not None or self.lost is not None or self.tight):
             return None
-        state = vars(self).copy()
+        state = self.fields()
         for name in UNKEYED:
             del state[name]
         grid = state["grid"] = tuple(self.grid)

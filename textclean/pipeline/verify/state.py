@@ -11,6 +11,7 @@ once) <- :mod:`.paging` (the whole text fed, page by page).
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..model import SCREEN_LINES as MIN_ROWS
@@ -25,13 +26,18 @@ TAILS = (WIDE_TAIL, TAB_TAIL)
 _RENDER = str.maketrans({UNWRITTEN: " ", WIDE_TAIL: None, TAB_TAIL: None})
 
 
+#: A page record's fields, its slots (:mod:`replays` reads them by name: a compiled class keeps no
+#: ``__slots__`` to read).
+PAGE_FIELDS = ("alternate", "break_end", "cleared", "end", "erases_history", "fresh_start", "full", "inherits",
+               "leaves", "lines", "modes", "reason", "reason_offset", "resets", "start")
+
+
 class Page:
     """One page of the raw text: ``raw[start:end]``; its break run is ``raw[start:break_end]``.
 
     A plain class with slots: a text of many small pages makes one record per break."""
 
-    __slots__ = ("alternate", "break_end", "cleared", "end", "erases_history", "fresh_start", "full", "inherits",
-                 "leaves", "lines", "modes", "reason", "reason_offset", "resets", "start")
+    __slots__ = PAGE_FIELDS
 
     def __init__(self, start: int, break_end: int, inherits: dict[str, int] | None = None,
                  erases_history: bool = False) -> None:
@@ -75,12 +81,13 @@ class Row:
 
 class _Blank(Row):
     """The one row never written: what a screen's blank rows share until a write takes a row of its own
-    (:meth:`State.own_row`), so a clear costs no row objects. Read-only: a missed write fails loudly."""
+    (:meth:`State.own_row`), so a clear costs no row objects. Read-only: setting a field fails loudly. Its
+    cells are an empty list, as declared (a tuple here failed the compiled build's type check)."""
 
     __slots__ = ()
 
     def __init__(self) -> None:
-        for name, value in (("cells", ()), ("wrapped", False), ("wrap_disputed", False), ("shown", False),
+        for name, value in (("cells", []), ("wrapped", False), ("wrap_disputed", False), ("shown", False),
                             ("uncertain", 0)):
             object.__setattr__(self, name, value)
 
@@ -121,8 +128,25 @@ class Shape(NamedTuple):
     literals: str
 
 
+#: Every attribute of the model's state (what :meth:`State.__init__` sets): replays key and copy the state
+#: by these names, since a compiled class keeps no ``__dict__`` (tests/test_build.py checks them against a
+#: pure model's ``vars()``).
+STATE_FIELDS = ("alt", "alt_on", "anchored", "autowrap", "bottom", "breaks_seen", "columns", "cr_run", "cx",
+                "cx_known", "cy", "disputed", "fresh_at", "grid", "has_shown", "height", "history", "home_at",
+                "last_char", "lines_read", "lost", "memo", "modes", "on_page", "origin", "pages", "pending",
+                "plain_lines_at_once", "poisoned", "printed", "recording", "redraws_at_once", "replays",
+                "runs_at_once", "saved", "saved_on", "saved_unknown", "scrolls", "seen", "set_on", "shapes",
+                "strict", "swallowed", "tail", "terminal", "text", "tight", "top", "undecodable",
+                "undecodable_at", "unknown_width", "wide_page", "window", "work_left")
+_STATE_VALUES = attrgetter(*STATE_FIELDS)
+
+
 class State:
     """The screen model's state: the page records, the grid, the cursor, the modes, the work budget."""
+
+    def fields(self) -> dict[str, Any]:
+        """The state's attributes by name (what ``vars()`` gives of a pure model)."""
+        return dict(zip(STATE_FIELDS, _STATE_VALUES(self), strict=True))
 
     def __init__(self, text: str, columns: int | None, rows: int | None, strict: bool = False,
                  on_page: Callable[[list[Page]], None] | None = None, terminal: bool = True,
