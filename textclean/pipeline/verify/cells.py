@@ -354,13 +354,20 @@ class Cells(Moves):
         if HT in cells[col:] or TAB_TAIL in cells[col:]:
             raise Refusal("shifts a tab")
 
-    def insert_chars(self, count: int) -> None:
+    def edited_cells(self) -> tuple[int, list[str]] | None:
+        """ICH / DCH: the cursor's column and its row's cells, checked for an edit (None: the cursor
+        stands past the row's end, where neither changes a cell)."""
         col = self.need_column()
         row = self.grid[self.cy]
         self.edit_check(row, col)
         cells = row.cells
-        if col >= len(cells):
+        return None if col >= len(cells) else (col, cells)
+
+    def insert_chars(self, count: int) -> None:
+        edited = self.edited_cells()
+        if edited is None:
             return
+        col, cells = edited
         limit = self.right_limit()
         if limit is None and len(cells) + count > MIN_COLUMNS:
             raise Refusal("ICH pushes characters toward a right margin of unknown place")
@@ -378,12 +385,10 @@ class Cells(Moves):
             cells.pop()
 
     def delete_chars(self, count: int) -> None:
-        col = self.need_column()
-        row = self.grid[self.cy]
-        self.edit_check(row, col)
-        cells = row.cells
-        if col >= len(cells):
+        edited = self.edited_cells()
+        if edited is None:
             return
+        col, cells = edited
         end = min(col + count, len(cells))
         if end < len(cells) and cells[end] in TAILS:
             raise Refusal("DCH splits a wide character or tab")

@@ -80,6 +80,11 @@ class Breaks(Sequences):
             self.cx_known = False  # the cursor's column after a page we could not follow
             return
         # ED 2 / ED 3 / ED 0 at home: a blank screen, the cursor where it was (tmux: scroll-on-clear).
+        self.blank_page()
+
+    def blank_page(self) -> None:
+        """A blank screen with the cursor where it was (its row kept), or a floating page where the
+        screen's layout is not known."""
         if self.anchored:
             self.grid = self.blank_grid(True)
             while self.cy >= len(self.grid):
@@ -111,12 +116,7 @@ class Breaks(Sequences):
             if lost is not None:
                 self.cx_known = False
                 self.anchored = False
-            if self.anchored:
-                self.grid = self.blank_grid(True)
-                while self.cy >= len(self.grid):
-                    self.grid.append(BLANK)
-            else:
-                self.float_page()
+            self.blank_page()
             self.saved_unknown = True  # xterm keeps a saved cursor per screen, tmux one for both
             return
         main = self.alt
