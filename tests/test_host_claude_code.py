@@ -7,6 +7,9 @@ mode, its settings rules (user, project, local) and its command-line tool lists.
 Bash command; the mock records the ``tool_result`` it gets back. A command that runs leaves a marker
 file (``touch``) or prints ``RANOK`` (a read-only command). The cases run a few at a time, all in one
 module fixture; ``TEXTCLEAN_CLAUDE`` runs them against another ``claude`` binary (tests/hosts/README.md).
+
+A few more cases run a command in the background (``run_in_background``) and read its output file while
+it runs and after it ended (``test_a_background_command_reads_cleaned_while_it_runs``).
 """
 
 from __future__ import annotations
@@ -280,6 +283,7 @@ BACKGROUND_CASES = [
     Case("background-default-allow", BACKGROUND, user={"allow": ["Bash(touch:*)", "Bash(python3:*)"]},
          rewrites=True),
     Case("background-bypass-deny2", BACKGROUND, BYPASS, project={"deny": ["Bash(python3:*)"]}),
+    Case("background-bypass-ask2", BACKGROUND, BYPASS, local={"ask": ["Bash(python3:*)"]}),
     Case("background-default-norules", BACKGROUND, ("--permission-mode", "default")),
 ]
 _READ_LINE_NUMBER = re.compile(r"^ *\d+\t", re.MULTILINE)
@@ -295,6 +299,7 @@ def _run_background(claude: Path, mock: MockAnthropic, case: Case, hooked: bool,
     (project / "polled.py").write_text(POLLED)
     _write(home / ".claude" / "settings.json", case.user, _hooks() if hooked else None)
     _write(project / ".claude" / "settings.json", case.project)
+    _write(project / ".claude" / "settings.local.json", case.local)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "ANTHROPIC_BASE_URL": mock.url,
            "ANTHROPIC_API_KEY": "sk-ant-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
            "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
