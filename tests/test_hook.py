@@ -216,9 +216,16 @@ def test_a_rewrite_is_not_rewritten_again() -> None:
     assert (proc.returncode, proc.stdout) == (0, b"")
 
 
-def test_background_commands_and_other_tools_are_left_alone() -> None:
-    assert _pre("npm run dev", tool_input={"run_in_background": True}, permission_mode="bypassPermissions"
-                ).stdout == b""
+def test_a_background_command_is_rewritten_under_the_same_conditions() -> None:
+    """``textclean run`` streams, so the host's output file of a background command holds cleaned lines
+    as they settle (tests/test_host_claude_code.py): rewritten where a foreground one would be, and only there."""
+    proc = _pre("ls -la", tool_input={"run_in_background": True}, permission_mode="bypassPermissions")
+    updated = json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"]
+    assert updated["run_in_background"] is True and updated["command"].endswith("-c 'ls -la'")
+    assert _pre("ls -la", tool_input={"run_in_background": True}, permission_mode="default").stdout == b""
+
+
+def test_other_tools_are_left_alone() -> None:
     event = json.loads(_event("Read", {"file_path": "/etc/hosts"}, None))
     del event["tool_response"]
     event["hook_event_name"] = "PreToolUse"

@@ -7,12 +7,16 @@ mode, its settings rules (user, project, local) and its command-line tool lists.
 Bash command; the mock records the ``tool_result`` it gets back. A command that runs leaves a marker
 file (``touch``) or prints ``RANOK`` (a read-only command). The cases run a few at a time, all in one
 module fixture; ``TEXTCLEAN_CLAUDE`` runs them against another ``claude`` binary (tests/hosts/README.md).
+
+A few more cases run a command in the background (``run_in_background``) and read its output file while
+it runs and after it ended (``test_a_background_command_reads_cleaned_while_it_runs``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +27,7 @@ from typing import Any
 import pytest
 
 from tests.host_binaries import host_binary
-from tests.hosts.anthropic_mock import MockAnthropic, ToolResult, call_prompt, prompt
+from tests.hosts.anthropic_mock import MockAnthropic, ToolResult, background_prompt, call_prompt, prompt
 
 ROOT = Path(__file__).resolve().parent.parent
 _WORKERS = 3
@@ -250,3 +254,115 @@ def test_the_matrix_covers_runs_refusals_and_failures(runs: dict[str, tuple[Run,
     failed_and_rewritten = [case.name for case in CASES
                             if case.rewrites and runs[case.name][1].ran and runs[case.name][1].results[0].is_error]
     assert len(ran) >= 15 and len(refused) >= 10 and len(failed_and_rewritten) >= 5, (ran, refused)
+
+
+
+#: A background command the model reads while it runs: a noisy first line and a progress bar, then it waits
+#: for the file ``go-on`` (the mock model writes it once it read the output: no timing), then more noise,
+#: and a failing status.
+POLLED = r"""
+import os, sys, time
+print("\x1b[1mfirst line\x1b[0m of the build")
+for step in range(0, 101, 5):
+    sys.stdout.write(f"\r\x1b[36mprogress\x1b[0m [{'=' * (step // 5):<20}] {step:3d}% step_{step:03d}")
+    sys.stdout.flush()
+print()
+sys.stdout.flush()
+for _ in range(1200):  # at most a minute
+    if os.path.exists("go-on"):
+        break
+    time.sleep(0.05)
+for name in ("parser", "lexer"):
+    sys.stdout.write(f"\r\x1b[33mchecking\x1b[0m {name}\r\x1b[2K\x1b[32mok\x1b[0m {name}\n")
+print("\x1b[1mresult: 2 passed\x1b[0m")
+sys.exit(3)
+"""
+BACKGROUND = "touch ran_marker && python3 polled.py"
+BACKGROUND_CASES = [
+    Case("background-bypass", BACKGROUND, BYPASS, rewrites=True),
+    Case("background-default-allow", BACKGROUND, user={"allow": ["Bash(touch:*)", "Bash(python3:*)"]},
+         rewrites=True),
+    Case("background-bypass-deny2", BACKGROUND, BYPASS, project={"deny": ["Bash(python3:*)"]}),
+    Case("background-bypass-ask2", BACKGROUND, BYPASS, local={"ask": ["Bash(python3:*)"]}),
+    Case("background-default-norules", BACKGROUND, ("--permission-mode", "default")),
+]
+_READ_LINE_NUMBER = re.compile(r"^ *\d+\t", re.MULTILINE)
+_NOTICE = re.compile(r"<status>(.*?)</status>.*?<summary>(.*?)</summary>", re.DOTALL)
+
+
+def _run_background(claude: Path, mock: MockAnthropic, case: Case, hooked: bool,
+                    base: Path) -> tuple[bool, list[ToolResult]]:
+    side = "hooked" if hooked else "bare"
+    home, project = base / side / "home", base / side / "project"
+    home.mkdir(parents=True)
+    project.mkdir(parents=True)
+    (project / "polled.py").write_text(POLLED)
+    _write(home / ".claude" / "settings.json", case.user, _hooks() if hooked else None)
+    _write(project / ".claude" / "settings.json", case.project)
+    _write(project / ".claude" / "settings.local.json", case.local)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "ANTHROPIC_BASE_URL": mock.url,
+           "ANTHROPIC_API_KEY": "sk-ant-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+           "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
+    if os.geteuid() == 0:
+        env["IS_SANDBOX"] = "1"
+    key = f"{case.name}.{side}"
+    subprocess.run([str(claude), "-p", background_prompt(key, case.command, str(project / "go-on")), *case.args,
+                    "--output-format", "json"], cwd=project, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                   text=True, timeout=180, check=False)
+    return (project / "ran_marker").exists(), mock.background(key)
+
+
+@pytest.fixture(scope="module")
+def background_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[tuple[bool, list[ToolResult]], ...]]:
+    claude = _claude()
+    mock = MockAnthropic(max_requests=200, lifetime=600).start()
+    base = tmp_path_factory.mktemp("claude-background")
+    try:
+        with ThreadPoolExecutor(_WORKERS) as pool:
+            futures = {case.name: (pool.submit(_run_background, claude, mock, case, True, base / case.name),
+                                   pool.submit(_run_background, claude, mock, case, False, base / case.name))
+                       for case in BACKGROUND_CASES}
+            return {name: (hooked.result(), bare.result()) for name, (hooked, bare) in futures.items()}
+    finally:
+        mock.stop()
+
+
+def _polled_raw(tmp_path: Path) -> bytes:
+    """What POLLED writes, byte for byte (the gate open from the start)."""
+    (tmp_path / "polled.py").write_text(POLLED)
+    (tmp_path / "go-on").touch()
+    return subprocess.run([sys.executable, "polled.py"], cwd=tmp_path, capture_output=True, check=False).stdout
+
+
+@pytest.mark.parametrize("case", BACKGROUND_CASES, ids=lambda case: case.name)
+def test_a_background_command_reads_cleaned_while_it_runs(
+        case: Case, background_runs: dict[str, tuple[tuple[bool, list[ToolResult]], ...]], tmp_path: Path) -> None:
+    """Claude Code 2.1.332 runs ``run_in_background`` commands with their output going to a file, which the
+    model reads with ``Read`` (the result says so); the end comes as a task notification. Rewritten to
+    ``textclean run``, which streams, a read while the command runs already holds its first line, cleaned;
+    the last read keeps every line of the raw output; the host decides, and reports the status, the same."""
+    (ran_hooked, hooked), (ran, bare) = background_runs[case.name]
+    assert ran_hooked == ran
+    if not ran:  # refused by the host, word for word the same way
+        assert len(hooked) == len(bare) == 1, (hooked, bare)
+        assert hooked[0].text.replace("/hooked/", "/bare/") == bare[0].text and bare[0].is_error
+        return
+    assert len(bare) == len(hooked) == 4, (bare, hooked)  # the start, a read while it runs, a read after, the end
+    (bare_notice, hooked_notice) = (_NOTICE.search(side[3].text) for side in (bare, hooked))
+    assert bare_notice and hooked_notice and bare_notice.groups() == hooked_notice.groups()
+    assert "exit code 3" in bare_notice.group(2)
+    running, final = (_READ_LINE_NUMBER.sub("", hooked[n].text) for n in (1, 2))
+    raw_final = _READ_LINE_NUMBER.sub("", bare[2].text)
+    # the host's file: the command's output, then its own line "[exited with code N]"
+    trailer = "\n[exited with code 3]\n"
+    assert raw_final == _polled_raw(tmp_path).decode() + trailer  # the bare read is the whole raw output
+    assert "\x1b[1mfirst line" in bare[1].text  # the noise was there to clean, in the read while it ran
+    if not case.rewrites:
+        assert hooked[2].text == bare[2].text
+        return
+    assert running.startswith("first line of the build\n") and "\x1b" not in running and "\r" not in running, running
+    assert "\x1b" not in final and "\r" not in final and final.endswith("result: 2 passed\n" + trailer), final
+    from oracle.lossless import check_lossless
+
+    verdict = check_lossless(raw_final, final, terminal=False)
+    assert verdict.ok, (verdict.missing, raw_final, final)

@@ -259,3 +259,83 @@ def test_a_shell_error_reads_as_without_the_hooks(tmp_path: Path) -> None:
     assert "hook: PreToolUse" in with_.stderr
     assert "nosuchcmd_zz: command not found" in without.output
     assert (with_.exit_code, with_.output) == (without.exit_code, without.output)
+
+
+#: A command the model reads while it runs: noisy lines, then it waits (for the file ``go-on``, which the
+#: mock model writes once it read the first poll: no timing), then more noise, and a failing status.
+POLLED = r"""
+import os, sys, time
+print("\x1b[1mfirst line\x1b[0m of the build")
+for step in range(0, 101, 2):
+    sys.stdout.write(f"\r\x1b[36mprogress\x1b[0m [{'=' * (step // 5):<20}] {step:3d}% step_{step:03d}")
+    sys.stdout.flush()
+print()
+sys.stdout.flush()
+for _ in range(1200):  # at most a minute
+    if os.path.exists("go-on"):
+        break
+    time.sleep(0.05)
+for name in ("parser", "lexer"):
+    sys.stdout.write(f"\r\x1b[33mchecking\x1b[0m {name}\r\x1b[2K\x1b[32mok\x1b[0m {name}\n")
+print("\x1b[1mresult: 2 passed\x1b[0m")
+sys.exit(3)
+"""
+#: ``exec_command`` returns what the command printed by then; polls wait until it exits.
+POLLED_YIELD_MS = 10000
+
+
+def run_polled(place: Path, hooks: bool) -> tuple[list[str], list[str], str]:
+    """One ``codex exec`` whose model runs POLLED with ``exec_command`` and polls it with ``write_stdin``
+    (empty ``chars``) until it exits: the output of each read, in order; the tool calls; Codex's stderr."""
+    home, work = place / "home", place / "work"
+    (home / ".codex").mkdir(parents=True)
+    work.mkdir()
+    (work / "polled.py").write_text(POLLED)
+    with ResponsesMock(f"{sys.executable} polled.py", extra_arguments={"yield_time_ms": POLLED_YIELD_MS},
+                       poll_arguments={}, on_poll=lambda: (work / "go-on").touch(), max_requests=10) as mock:
+        (home / ".codex" / "config.toml").write_text(config_toml(mock.base_url, hooks))
+        env = {**os.environ, "HOME": str(home), "CODEX_HOME": str(home / ".codex"), "PYTHONPATH": str(ROOT),
+               "TEXTCLEAN_MOCK_KEY": "dummy", "SHELL": "/bin/bash"}
+        proc = subprocess.run([str(codex_binary()), "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
+                               "go"], cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=180)
+        reads = mock.polls
+        calls = [item["name"] for item in mock.requests[-1].get("input", [])
+                 if isinstance(item, dict) and item.get("type") == "function_call"] if mock.requests else []
+    return reads, calls, proc.stderr
+
+
+def _read_output(read: str) -> str:
+    return read.split("\nOutput:\n", 1)[1] if "\nOutput:\n" in read else ""
+
+
+def test_a_polled_command_reads_cleaned_while_it_runs(tmp_path: Path) -> None:
+    """Codex's unified exec: ``exec_command`` returns what the command printed within ``yield_time_ms``
+    and the session's id; the model polls with ``write_stdin``. Rewritten to ``textclean run``, which
+    streams through its pipe, the first read already holds the first line, cleaned, while the command
+    still runs; all the reads together keep every line of the raw output; the status is the same."""
+    codex_binary()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        bare_future = pool.submit(run_polled, tmp_path / "bare", False)
+        hooked_future = pool.submit(run_polled, tmp_path / "hooked", True)
+        (bare, bare_calls, _), (hooked, hooked_calls, stderr) = bare_future.result(), hooked_future.result()
+    assert "hook: PreToolUse" in stderr
+    for reads, calls in ((bare, bare_calls), (hooked, hooked_calls)):
+        assert calls[0] == "exec_command" and set(calls[1:]) == {"write_stdin"}, calls
+        assert len(reads) == len(calls) >= 2
+        assert "Process running with session ID" in reads[0]  # the first read came while it ran
+        assert [_EXITED.search(read) is not None for read in reads] == [False] * (len(reads) - 1) + [True]
+    exited = [_EXITED.search(reads[-1]) for reads in (bare, hooked)]
+    assert [match.group(1) for match in exited if match] == ["3", "3"]  # the status, as without the hook
+    raw = "".join(_read_output(read) for read in bare)
+    first_raw = _read_output(bare[0])
+    assert "\x1b[1mfirst line\x1b[0m of the build\n" in first_raw and "\r" in first_raw  # the noise was there
+    first = _read_output(hooked[0])
+    assert first.startswith("first line of the build\n"), hooked[0]  # read while running, cleaned
+    cleaned = "".join(_read_output(read) for read in hooked)
+    assert "\x1b" not in cleaned and "\r" not in cleaned, cleaned
+    assert "ok parser\nok lexer\nresult: 2 passed\n" in cleaned
+    from oracle.lossless import check_lossless
+
+    verdict = check_lossless(raw, cleaned, terminal=False)
+    assert verdict.ok, (verdict.missing, raw, cleaned)

@@ -8,6 +8,13 @@ Bash running that command (or of that tool); the turn that brings its
 other request (a title, a side query) gets a short text. Answers stream as server-sent events when the
 request asks for ``stream`` and come as one JSON body otherwise.
 
+A background command, read while it runs (Claude Code 2.1.332): the prompt ``CASE <id> BACKGROUND <base64
+of the command> GATE <base64 of a path>`` has the model run the command with ``run_in_background``. Its
+result names the file the host writes the command's output to; once that file holds a line end the model
+reads it (``Read``), then the mock creates the gate file, which the command waits for, and ends the
+turn. When the host's notification that the command ended arrives, the model reads the file again, and
+the run ends. ``background(case)`` is every tool result of that conversation in order, then the notification.
+
 Bounded: it serves at most ``max_requests`` requests, reads bodies of at most 8 MiB, and stops by itself
 ``lifetime`` seconds after it starts (a daemon thread, so it never outlives the test process either).
 """
@@ -18,12 +25,19 @@ import base64
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 _PROMPT = re.compile(r"CASE (\S+) (?:RUN (\S+)|CALL (\S+) (\S+))")
+_BACKGROUND = re.compile(r"CASE (\S+) BACKGROUND (\S+) GATE (\S+)")
+_OUTPUT_FILE = re.compile(r"Output is being written to: (\S+?\.output)")
+_NOTIFICATION = "<task-notification>"
 _MAX_BODY = 8 << 20
+#: How long the model waits for a background command's first line (seconds).
+_FIRST_LINE_WAIT = 60.0
 
 
 @dataclass
@@ -39,6 +53,7 @@ class ToolResult:
 class _State:
     results: dict[str, list[ToolResult]] = field(default_factory=dict)
     requests: int = 0
+    background: dict[str, list[ToolResult]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -74,6 +89,44 @@ def _tool_results(case: str, messages: list[Any]) -> list[ToolResult]:
             if isinstance(block, dict) and block.get("type") == "tool_result":
                 found.append(ToolResult(case, _text_of(block.get("content")), bool(block.get("is_error"))))
     return found
+
+
+def _background_case(messages: list[Any]) -> tuple[str, str, str] | None:
+    """The case id, the command and the gate's path of a background prompt."""
+    for message in messages:
+        match = _BACKGROUND.search(_text_of(message.get("content"))) if message.get("role") == "user" else None
+        if match:
+            command, gate = (base64.b64decode(match.group(n)).decode() for n in (2, 3))
+            return match.group(1), command, gate
+    return None
+
+
+def _background_turn(case: str, command: str, gate: str, messages: list[Any]) -> tuple[list[ToolResult], Any]:
+    """What the conversation brought back so far, and the next ``tool_use`` (None: a text ends the turn)."""
+    results = _tool_results(case, messages)
+    notices = [block["text"] for message in messages if message.get("role") == "user"
+               and isinstance(message.get("content"), list) for block in message["content"]
+               if isinstance(block, dict) and block.get("type") == "text" and _NOTIFICATION in block.get("text", "")]
+    notified = bool(notices)
+    results.extend(ToolResult(case, notice, False) for notice in notices[:1])
+    output = _OUTPUT_FILE.search(results[0].text) if results else None
+    if not results:
+        return results, {"name": "Bash", "input": {"command": command, "description": "run it",
+                                                   "run_in_background": True}}
+    if output is None:  # refused, or it ran in the foreground after all
+        return results, None
+    if len(results) == 1:
+        path = Path(output.group(1))
+        deadline = time.monotonic() + _FIRST_LINE_WAIT
+        while time.monotonic() < deadline and b"\n" not in (path.read_bytes() if path.exists() else b""):
+            time.sleep(0.05)
+        return results, {"name": "Read", "input": {"file_path": str(path)}}
+    if len(results) == 2:
+        Path(gate).touch()  # the command goes on
+        return results, None
+    if notified and len(results) == 3:
+        return results, {"name": "Read", "input": {"file_path": output.group(1)}}
+    return results, None
 
 
 def _message(model: str, content: list[dict[str, Any]], stop: str) -> dict[str, Any]:
@@ -152,7 +205,16 @@ class MockAnthropic:
                 messages = request.get("messages") or []
                 case = _case_of(messages)
                 tools = [tool.get("name") for tool in request.get("tools") or [] if isinstance(tool, dict)]
-                if case is not None and case[1] in tools:
+                background = _background_case(messages) if "Bash" in tools else None
+                if background is not None:
+                    results, call = _background_turn(*background, messages)
+                    with state.lock:
+                        state.background[background[0]] = results
+                    turn = len(results)
+                    message = (_message(model, [{"type": "text", "text": "waiting"}], "end_turn") if call is None
+                               else _message(model, [{"type": "tool_use", "id": f"toolu_{background[0]}_{turn}",
+                                                      **call}], "tool_use"))
+                elif case is not None and case[1] in tools:
                     results = _tool_results(case[0], messages)
                     if results:
                         with state.lock:
@@ -186,6 +248,10 @@ class MockAnthropic:
         self._server.shutdown()
         self._server.server_close()
 
+    def background(self, case: str) -> list[ToolResult]:
+        with self._state.lock:
+            return list(self._state.background.get(case, []))
+
     def results(self, case: str) -> list[ToolResult]:
         with self._state.lock:
             return list(self._state.results.get(case, []))
@@ -194,6 +260,12 @@ class MockAnthropic:
 def prompt(case: str, command: str) -> str:
     """The prompt that has the mock run the Bash ``command`` for ``case``."""
     return f"CASE {case} RUN {base64.b64encode(command.encode()).decode()}"
+
+
+def background_prompt(case: str, command: str, gate: str) -> str:
+    """The prompt that has the mock run ``command`` in the background and read it while it waits for ``gate``."""
+    encoded = (base64.b64encode(text.encode()).decode() for text in (command, gate))
+    return f"CASE {case} BACKGROUND {next(encoded)} GATE {next(encoded)}"
 
 
 def call_prompt(case: str, tool: str, tool_input: dict[str, Any]) -> str:

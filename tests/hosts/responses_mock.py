@@ -2,7 +2,10 @@
 
 The first turn answers with one function call that runs a given shell command through the shell tool
 Codex offers in its request (``exec_command`` with ``cmd`` in Codex 0.171; ``shell_command`` and
-``shell`` as older versions named it); every later turn answers with a short assistant message. Every
+``shell`` as older versions named it); every later turn answers with a short assistant message. With
+``poll_arguments``, a turn whose last output says the command still runs ("Process running with session
+ID N", Codex's unified exec past ``yield_time_ms``) polls it instead: ``write_stdin`` with that
+``session_id`` and empty ``chars``, until the output says it exited. Every
 request body is kept, so a test reads exactly what the model was sent back: the ``function_call_output``
 of that call.
 
@@ -16,8 +19,9 @@ or ``--lifetime``, then prints what came back.
 from __future__ import annotations
 
 import json
+import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -28,6 +32,8 @@ SHELL_TOOLS: dict[str, Any] = {
     "shell_command": lambda command: {"command": command},
     "shell": lambda command: {"command": ["bash", "-lc", command]},
 }
+#: What Codex's unified exec says when a command is still running after ``yield_time_ms``.
+RUNNING = re.compile(r"Process running with session ID (\d+)")
 _USAGE = {"input_tokens": 0, "input_tokens_details": None, "output_tokens": 0,
           "output_tokens_details": None, "total_tokens": 0}
 
@@ -67,9 +73,14 @@ class ResponsesMock:
     """The mock server; use as a context manager. ``base_url`` goes into Codex's provider config."""
 
     def __init__(self, command: str, *, extra_arguments: dict[str, Any] | None = None, max_requests: int = 6,
-                 lifetime: float = 120.0) -> None:
+                 lifetime: float = 120.0, poll_arguments: dict[str, Any] | None = None,
+                 on_poll: Callable[[], None] | None = None) -> None:
         self.command = command
         self.extra_arguments = extra_arguments or {}
+        # Not None: while the last output says the command is still running, the model polls it with
+        # ``write_stdin`` (empty ``chars``, these arguments besides), one call per turn.
+        self.poll_arguments = poll_arguments
+        self.on_poll = on_poll  # called as the model reads a running command's output, before it polls
         self.max_requests = max_requests
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
@@ -117,6 +128,9 @@ class ResponsesMock:
             number = len(self.requests)
         if number > self.max_requests or not path.endswith("/responses"):
             return 400, b'{"error": {"message": "the mock answers no more"}}'
+        poll = self._poll(body) if self.poll_arguments is not None else None
+        if poll is not None:
+            return 200, _response(f"resp_{number}", poll)
         if any(True for _ in call_outputs(body)) or number > 1:
             return 200, _response(f"resp_{number}", {
                 "type": "message", "role": "assistant", "id": f"msg_{number}",
@@ -130,6 +144,31 @@ class ResponsesMock:
         arguments = json.dumps({**SHELL_TOOLS[tool](self.command), **self.extra_arguments})
         return 200, _response("resp_1", {"type": "function_call", "call_id": CALL_ID, "name": tool,
                                          "arguments": arguments})
+
+    def _poll(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        """The next ``write_stdin`` call when the last call's output says its command still runs."""
+        calls = [item for item in body.get("input", [])
+                 if isinstance(item, dict) and item.get("type") == "function_call"]
+        if not calls:
+            return None
+        last = calls[-1]["call_id"]
+        running = next((RUNNING.search(output) for output in call_outputs(body, last)), None)
+        if running is None:
+            return None
+        if self.on_poll is not None:
+            self.on_poll()
+        arguments = {"session_id": int(running.group(1)), "chars": "", **(self.poll_arguments or {})}
+        return {"type": "function_call", "call_id": f"{CALL_ID}_poll{len(calls)}", "name": "write_stdin",
+                "arguments": json.dumps(arguments)}
+
+    @property
+    def polls(self) -> list[str]:
+        """What the model read from the call and each poll after it, in order (from the last request)."""
+        with self._lock:
+            body = self.requests[-1] if self.requests else {}
+        ids = [item["call_id"] for item in body.get("input", [])
+               if isinstance(item, dict) and item.get("type") == "function_call"]
+        return [output for call_id in ids for output in call_outputs(body, call_id)]
 
     @property
     def outputs(self) -> list[str]:

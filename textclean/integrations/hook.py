@@ -12,8 +12,10 @@ reaches the model cleaned whether it succeeds or fails::
 
 The command is quoted whole (``shlex.quote``) and run by ``bash -c``, so quotes, heredocs, pipes and
 ``&&`` run as written; ``updatedInput`` is the event's ``tool_input`` with only ``command`` changed.
-Left alone (no output): a command already under textclean, a background command
-(``run_in_background``: its output is read while it runs), and other tools.
+Left alone (no output): a command already under textclean, and other tools. A background command
+(``run_in_background``) is rewritten under the same conditions: ``textclean run`` streams through its
+pipe, so the file Claude Code writes its output to, which the model reads while it runs, holds each line
+cleaned once it is settled (docs/hosts.md).
 
 Claude Code: textclean changes what the model reads, never what the host decides to run or to ask
 about. The hook rewrites only where Claude Code is known to run the command as written
@@ -202,7 +204,7 @@ def rewrite_output(host: str, event: Any, *, run_options: Sequence[str] = (),
     if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
         raise HookInputError("the Bash event has no tool_input.command string")
     command = tool_input["command"]
-    if not command.strip() or under_textclean(command) or tool_input.get("run_in_background") is True:
+    if not command.strip() or under_textclean(command):
         return None
     specific: dict[str, Any] = {"hookEventName": PRE_TOOL_USE}
     if host == "codex":
