@@ -53,9 +53,18 @@ class Stream:
             raise ValueError("max_held must be >= 1")
         self._gate = TextClean(min_tokens=min_tokens, tokenizer=tokenizer, columns=columns, rows=rows,
                                terminal=terminal, fresh=fresh, max_chars=max(DEFAULT_MAX_CHARS, max_held))
-        self._cuts = not self._gate.display.terminal  # cut points are found for no terminal only (so far)
-        self._finder = CutFinder(max_held)
-        self._check = CutCheck(max_held)
+        shown = self._gate.display
+        sized = shown.columns is not None and shown.rows is not None
+        # cut points for no terminal, and at a terminal of a known size (an unknown width: held to close())
+        self._cuts = not shown.terminal or sized
+        size = {"columns": shown.columns, "rows": shown.rows} if shown.terminal and sized else {}
+        self._finder = CutFinder(max_held, **size)
+        self._check = CutCheck(max_held, **size)
+        # a stretch after the first starts under rows already written: at a terminal it is cleaned as
+        # one that met a terminal in use (a move above its first row is unresolvable, not a fresh top)
+        self._later = self._gate if not shown.fresh else TextClean(
+            min_tokens=min_tokens, tokenizer=tokenizer, columns=columns, rows=rows, terminal=terminal,
+            fresh=False, max_chars=max(DEFAULT_MAX_CHARS, max_held))
         self._decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
         self._max_held = max_held
         self._held: list[str] = []  # the unreleased tail, in pieces
@@ -165,8 +174,9 @@ class Stream:
 
     def _settle(self, stretch: str) -> str:
         """A stretch between cut points through the gate: cleaned, or exactly as it arrived."""
+        gate = self._gate if self._start == len(stretch) else self._later  # the first stretch, or a later one
         try:
-            result = self._gate.clean(stretch)
+            result = gate.clean(stretch)
         except Exception:  # a failing gate (a tokenizer's error) leaves the stretch as it arrived
             return stretch
         return result.text if result.applied else stretch
