@@ -23,6 +23,7 @@ always lossless, and a stretch that does not start at a cut point is never clean
 from __future__ import annotations
 
 import codecs
+import re
 
 from .pipeline.clean import CutFinder
 from .pipeline.gate import DEFAULT_MAX_CHARS, TextClean
@@ -33,6 +34,9 @@ __all__ = ["DEFAULT_MAX_HELD", "Stream"]
 
 #: The unsettled tail a stream holds at most before it releases it raw (characters).
 DEFAULT_MAX_HELD = 1 << 20
+# a homing clear where a stretch starts (a cut point both readings give there): the cleaned stretch keeps
+# it in front, so the rows after it stand where the raw puts them (a later raw stretch may address them)
+_LEADING_CLEAR = re.compile("(?:\x1b\\[[0-9;]*[Hf]\x1b\\[2J|\x1b\\[2J\x1b\\[[0-9;]*[Hf])(?:\x1b\\[3J)?")
 
 
 class Stream:
@@ -72,6 +76,7 @@ class Stream:
         self._start = 0  # offset of the held tail in the whole text
         self._found: set[int] = set()  # cut points the cleaner's finder confirmed, not yet passed
         self._checked: set[int] = set()  # those the verifier's reading confirmed
+        self._breaks: set[int] = set()  # cut points both readings give at a homing clear: a stretch starts there
         self._at_cut = True  # the held tail starts at a cut point (or the stream's start)
         self._released = False  # anything released yet
         self._raw = False  # everything from here on goes out raw, as it arrives
@@ -87,10 +92,11 @@ class Stream:
             return ""
         text = self._take(self._decode(b"", final=True))
         self._closed = True
+        cleanable = not self._raw and self._at_cut and (not (self._released and self._stopped()) or self._at_break())
         tail = self._release(len(self._joined()))
         if not tail:
             return text
-        if self._raw or not self._at_cut or (self._released and self._stopped()):
+        if not cleanable:
             return text + tail
         return text + self._settle(tail)
 
@@ -114,6 +120,11 @@ class Stream:
 
     def _stopped(self) -> bool:
         return self._finder.stopped is not None or self._check.ended is not None
+
+    def _at_break(self) -> bool:
+        """The held tail starts at a homing clear both readings gave as a cut point: whatever follows, it can
+        be cleaned alone (its screen starts cleared, and nothing before it left state), so it is held."""
+        return self._at_cut and self._start in self._breaks
 
     def _joined(self) -> str:
         if len(self._held) > 1:
@@ -142,6 +153,9 @@ class Stream:
             try:
                 self._found.update(self._finder.feed(text))
                 self._checked.update(self._check.feed(text))
+                self._breaks.update(set(self._finder.page_breaks) & set(self._check.clears))
+                self._finder.page_breaks.clear()
+                self._check.clears.clear()
             except Exception:  # a reading that fails finds no cut point: the tail stays as it came
                 self._found, self._checked = set(), set()
                 self._cuts = False
@@ -155,11 +169,13 @@ class Stream:
                 self._at_cut = True
                 common = {offset for offset in common if offset > first}
             if common:
-                cut = max(common)
-                out.append(self._settle(self._release(cut - self._start)))
+                # up to the last cut point, in stretches that start at each page break on the way
+                for cut in sorted({offset for offset in self._breaks if offset in common} | {max(common)}):
+                    out.append(self._settle(self._release(cut - self._start)))
+            self._breaks = {offset for offset in self._breaks if offset >= self._start}
             self._found = {offset for offset in self._found if offset > self._start}
             self._checked = {offset for offset in self._checked if offset > self._start}
-            if self._released and self._stopped():
+            if self._released and self._stopped() and not self._at_break():
                 # no cut point again, and the tail cannot be cleaned alone after what went out: raw from here
                 out.append(self._release(self._held_chars))
                 self._raw = True
@@ -179,4 +195,10 @@ class Stream:
             result = gate.clean(stretch)
         except Exception:  # a failing gate (a tokenizer's error) leaves the stretch as it arrived
             return stretch
-        return result.text if result.applied else stretch
+        if not result.applied:
+            return stretch
+        at = self._start - len(stretch)
+        clear = _LEADING_CLEAR.match(stretch) if at and at in self._breaks else None
+        if clear is not None and not result.text.startswith(clear.group()):
+            return clear.group() + result.text
+        return result.text

@@ -29,12 +29,16 @@ the first column of a row a wrapped line continues on stops it (tmux goes up a r
 a row leaves whether the line stays joined in dispute (tmux drops the join): the erase is a redraw, so
 no cut comes within reach of the row, and the stretch's own gate reads the dispute where it shows.
 Only OSC strings are inert there: tmux reads DCS / SOS / PM / APC on past BEL.
-DECSET / DECRST of modes that change nothing shown (``grammar.harmless_private_mode_change``, autowrap
-off excepted) are inert there. A *homing clear* (CUP home and ED 2 next to each other, either order, ED 3
-right after allowed) read while the finder runs settles every line end before it (the screen they
-were on is cleared, its rows out of reach), and the reading starts again on a blank page, its first
-row the screen's top; the clear itself goes with the stretch after the cut, so that stretch starts
-from a cleared screen whatever the text before it was cleaned to.
+
+At a terminal of a known size, DECSET / DECRST of modes that change nothing shown
+(``grammar.harmless_private_mode_change``, autowrap off excepted) are inert, and a *homing clear* (CUP
+home and ED 2 next to each other, either order, ED 3 right after allowed) read while the finder runs is
+a cut point at its start: the screen every row before it was on is cleared (its rows out of reach), the
+stretch after the cut starts from a cleared screen whatever the text before it was cleaned to, and the
+reading starts again on a blank page, its first row the screen's top. (The stream keeps the clear in
+front of a cleaned stretch that starts with one, so later rows stand where the raw puts them.) For no
+terminal both stay stopping: releasing more there exposes more of a stream to a later stop (after which
+the rest goes out raw), and ``session_flash`` then cost 42 % more tokens than one-shot.
 
 When unsure it is no cut: a missed cut costs memory and latency, a wrong one could lose a line.
 """
@@ -69,12 +73,14 @@ class CutFinder:
         if (columns is None) != (rows is None) or (columns is not None and (columns < 2 or rows is None or rows < 2)):
             raise ValueError("a terminal's cut points need both columns and rows (at least 2 each)")
         self.stopped: str | None = None
+        self.page_breaks: list[int] = []  # the cut points confirmed at a homing clear (a caller may clear it)
         self._width = columns  # None: no terminal, no right margin
         self._reach = rows if rows is not None else SCREEN_LINES  # rows a move up may reach back
         self._col = 0  # the cursor's column (at a terminal); == width: the wrap is pending
         self._moved_at_margin = False  # the cursor moved while the wrap was pending: its column is disputed
         self._wrapped: set[int] = set()  # rows a wrapped line spans (counted as ``_lowest``), within reach
         self._half: str | None = None  # "home" or "clear": half of a homing clear read, the other half next
+        self._half_at = 0  # where that half starts
         self._cleared = False  # the last thing read completed a homing clear (ED 3 may follow)
         self._limit = limit  # the longest open sequence it waits for before it stops
         self._pending = ""  # text not read yet: an open sequence, CRs at the end
@@ -232,7 +238,7 @@ class CutFinder:
             elif token == grammar.ESC and text.find("\n", start) < 0:
                 return start  # a sequence cut by the chunk's end (a complete one never holds a line feed)
             elif len(token) > 1 and token[0] == grammar.ESC:
-                why = self._sequence(token, confirmed)
+                why = self._sequence(token, self._base + start, confirmed)
                 if why is not None:
                     self._stop(f"{why} at offset {self._base + start}")
                     return end
@@ -243,7 +249,7 @@ class CutFinder:
             self._text(text, pos, end)
         return end
 
-    def _sequence(self, token: str, confirmed: list[int]) -> str | None:
+    def _sequence(self, token: str, offset: int, confirmed: list[int]) -> str | None:
         """Act on one complete sequence, as the dispatch table reads it; the reason the finder stops, or None."""
         half, self._half = self._half, None
         cleared, self._cleared = self._cleared, False
@@ -262,7 +268,7 @@ class CutFinder:
             if half is None and decoded.calls == () and grammar.harmless_private_mode_change(seq) and not (
                     seq.final == "l" and 7 in seq.numbers()):
                 return None  # a mode that changes nothing shown (autowrap off would)
-            page = self._page_break(decoded.calls, half, cleared, confirmed)
+            page = self._page_break(decoded.calls, half, cleared, offset, confirmed)
             if not isinstance(page, bool):
                 return page
         if decoded.calls is None or len(decoded.calls) != 1 or (seq.kind is Kind.CSI and seq.private):
@@ -283,7 +289,7 @@ class CutFinder:
             return self._vertical(call.args[0] or 0)  # signed: up is negative
         return "a sequence that leaves state"
 
-    def _page_break(self, calls: tuple[dispatch.Call, ...] | None, half: str | None, cleared: bool,
+    def _page_break(self, calls: tuple[dispatch.Call, ...] | None, half: str | None, cleared: bool, offset: int,
                     confirmed: list[int]) -> str | None | bool:
         """A homing clear at a terminal, half by half: None when read (else why it stops), True when
         ``calls`` is none of it."""
@@ -297,12 +303,14 @@ class CutFinder:
         else:
             return True if half is None else "half a homing clear"
         if half is None:
-            self._half = this
+            self._half, self._half_at = this, offset
             return None
         if half == this:
             return "half a homing clear"
-        if self._waiting:
-            confirmed.append(self._waiting[-1][0])  # the screen they were on is cleared: out of reach
+        # the cut is the clear's start: the screen every row before it was on is cleared (out of reach),
+        # and the stretch after the cut starts with the clear, whatever the text before was cleaned to
+        confirmed.append(self._half_at)
+        self.page_breaks.append(self._half_at)
         self._waiting.clear()
         self._lowest, self._up, self._col = 0, 0, 0
         self._moved_at_margin = False

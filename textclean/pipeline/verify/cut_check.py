@@ -30,9 +30,10 @@ past BEL; OSC ends at BEL there too). An erase on a row of a wrapped line (termi
 join) reads on: it touches the row, so no line end within reach of it is settled until the rows
 below it are out of reach, and whether the line shows joined is the gate's verdict on its stretch.
 
-A clear of the whole screen next to a move home (``CSI 2 J`` and ``CSI H`` / ``CSI 1;1 H``, either
-order, ``CSI 3 J`` after them allowed) settles every line end before it: the rows they left are
-cleared off the screen, and the reading goes on from a blank page whose first row is the screen's top.
+At a terminal of a known size, a clear of the whole screen next to a move home (``CSI 2 J`` and ``CSI
+H`` / ``CSI 1;1 H``, either order, ``CSI 3 J`` after them allowed) is a cut point where it starts: the
+rows before it are cleared off the screen, and the reading goes on from a blank page whose first row is
+the screen's top.
 """
 
 from __future__ import annotations
@@ -65,12 +66,14 @@ class CutCheck:
         if not sized and (columns is not None or rows is not None) or sized and min(columns or 0, rows or 0) < 2:
             raise ValueError("cut points at a terminal take its columns and rows, 2 or more each")
         self.ended: str | None = None
+        self.clears: list[int] = []  # the cut points answered where a homing clear starts (callers may empty it)
         self._margin = columns  # the terminal's width; None for no terminal (no margin)
         self._screen = rows or SCREEN_LINES  # how far up a row can still be reached
         self._column = 0  # at a terminal; equal to the width while the wrap waits
         self._column_disputed = False  # moved while the wrap waited: terminals hold different columns
         self._joined: set[int] = set()  # rows that belong to a line longer than the width
         self._first: str | None = None  # the half of a homing clear just read: the other must come next
+        self._first_at = 0  # the offset that half starts at
         self._after_clear = False  # nothing read since a homing clear (the scrollback's erase may follow)
         self._limit = limit
         self._tail = ""  # the text not read yet (an open sequence, CRs at the end)
@@ -148,7 +151,7 @@ class CutCheck:
                 match = grammar.match_at(text, i)
                 if match is None and "\n" not in text[i:]:
                     return i  # cut by the chunk's end, maybe: wait for the rest
-                if match is None or not self._sequence(match.group()):
+                if match is None or not self._sequence(match.group(), self._start + i):
                     self._end(f"a sequence read no further at offset {self._start + i}")
                     return stop
                 i = match.end()
@@ -161,13 +164,13 @@ class CutCheck:
         self._after_clear = False
         return self._first is None
 
-    def _sequence(self, sequence: str) -> bool:
+    def _sequence(self, sequence: str, at: int) -> bool:
         """Whether the reading goes on past ``sequence`` (acted on)."""
         first, self._first = self._first, None
         after_clear, self._after_clear = self._after_clear, False
         if self._margin is not None and (first is not None or sequence in (_WHOLE_SCREEN, _SCROLLBACK)
                                          or _HOME.fullmatch(sequence)):
-            return self._homing_clear(sequence, first, after_clear)
+            return self._homing_clear(sequence, first, after_clear, at)
         if "\x9c" in sequence:  # a C1 ST
             return False
         kind = grammar.parse(sequence).kind
@@ -243,17 +246,18 @@ class CutCheck:
             self._column += width
         return True
 
-    def _homing_clear(self, sequence: str, first: str | None, after_clear: bool) -> bool:
+    def _homing_clear(self, sequence: str, first: str | None, after_clear: bool, at: int) -> bool:
         if sequence == _SCROLLBACK:
             return after_clear and first is None  # history erased right after a homing clear
         this = "clear" if sequence == _WHOLE_SCREEN else "home" if _HOME.fullmatch(sequence) else None
         if this is None or this == first:
             return False
         if first is None:
-            self._first = this
+            self._first, self._first_at = this, at
             return True
-        if self._open:
-            self._settled_now.append(self._open[-1][0])  # on a screen now cleared: out of every move's reach
+        # a cut where the clear starts: every row before is on a screen now cleared, out of every move's reach
+        self._settled_now.append(self._first_at)
+        self.clears.append(self._first_at)
         self._open = []
         self._row = self._bottom = self._column = 0
         self._column_disputed = False
