@@ -215,7 +215,7 @@ class CutFinder:
                 return end
             start, pos = m.start(), m.end()
             token = m.group()
-            if (self._half is not None or self._cleared) and (len(token) == 1 or token[0] != grammar.ESC):
+            if (self._half is not None or self._cleared) and token != grammar.ESC and token[0] != grammar.ESC:
                 if self._half is not None:
                     self._stop(f"half a homing clear at offset {self._base + start}")
                     return end
