@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import textclean  # noqa: E402
 from tests import tmux_judge  # noqa: E402
+from textclean import stream as stream_module  # noqa: E402
 from textclean.pipeline.tokens import count_tokens  # noqa: E402
 
 Gen = Callable[[random.Random], bytes]
@@ -322,8 +323,10 @@ class CheckedStream(textclean.Stream):
         out = super()._settle(stretch)
         if out != stretch:
             shown = (self._gate if first else self._later).display
-            again = textclean.clean(out, min_tokens=0, **shown.keywords())
-            if again.applied and again.text != out:
+            kept = stream_module._LEADING_CLEAR.match(out)  # the clear a stretch keeps in front (not the gate's)
+            adopted = out[kept.end():] if kept is not None and not first else out
+            again = textclean.clean(adopted, min_tokens=0, **shown.keywords())
+            if again.applied and again.text != adopted:
                 NOT_IDEMPOTENT.append((stretch, out, again.text))
         return out
 
