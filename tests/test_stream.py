@@ -1,4 +1,5 @@
-"""``textclean.Stream`` (issue 40) on real captures, no terminal: however the stream is chunked, the
+"""``textclean.Stream`` (issue 40) on real captures, no terminal and the sessions at their recorded
+size: however the stream is chunked, the
 released text keeps every line the oracle shows for the whole raw text, and costs the tokens of a
 one-shot ``clean()`` within 2 %. The cut points come from two readings (the cleaner's finder, the
 verifier's check): a planted finder that cuts at every line end is caught by the check alone."""

@@ -5,9 +5,14 @@ strings ended at BEL as a log viewer ends them) the stream is cut at *cut points
 cleaner's finder (``pipeline/clean/cut_finder.py``) and the verifier's own reading (``pipeline/verify/cut_check.py``)
 both confirm: the state there is agreed and what follows cannot change the lines before. Each stretch
 between two cut points goes through the gate on its own (clean, verify, strictly fewer tokens, else
-the stretch exactly as it arrived). For a **terminal** (a size, ``terminal=True`` or ``fresh=True``)
-this version finds no cut point yet: it holds everything and releases it at :meth:`Stream.close`,
-through the gate as one message (what :func:`textclean.clean` gives).
+the stretch exactly as it arrived). At a **terminal of a known size** (``columns`` and ``rows``, fresh
+or not) both readings count rows at the width, reach back the screen's rows, and take a homing clear as
+a cut point where it starts; a stretch after the first is cleaned as not fresh (rows written before it
+are on the screen), one that starts at a homing clear keeps the clear in front of its cleaned text
+(so the rows after it stand where the raw puts them), and a tail that starts at one can be cleaned
+alone whatever follows (held to ``close()`` after a stop instead of going out raw). A terminal of
+**unknown width** (``terminal=True`` alone) has no cut point: everything is held and released at
+:meth:`Stream.close`, through the gate as one message (what :func:`textclean.clean` gives).
 
 Where cut points stop: after a control that leaves state a later stretch would read (an absolute
 position, a clear, a scroll region, a saved cursor, a mode, a malformed sequence...), cleaning a later
