@@ -266,7 +266,7 @@ class CutFinder:
             return "a parameter terminals may read apart"
         if self._width is not None:
             if half is None and decoded.calls == () and grammar.harmless_private_mode_change(seq) and not (
-                    seq.final == "l" and 7 in seq.numbers()):
+                    dispatch.autowrap_off(token)):
                 return None  # a mode that changes nothing shown (autowrap off would)
             page = self._page_break(decoded.calls, half, cleared, offset, confirmed)
             if not isinstance(page, bool):

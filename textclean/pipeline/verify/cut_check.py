@@ -43,6 +43,7 @@ import re
 from .. import grammar
 from ..grammar import Kind
 from ..model import SCREEN_LINES
+from ..names import CUP, HVP
 from .meaning import INERT, WIDTH, action_for
 
 __all__ = ["CutCheck"]
@@ -52,9 +53,18 @@ _IN_ROW = frozenset(("erase_in_line", "erase_characters", "cursor_to_column", "c
 _ROWS = frozenset(("move_rows", "move_rows_home"))
 _STRINGS = frozenset((Kind.OSC, Kind.DCS, Kind.SOS, Kind.PM, Kind.APC))
 _TAB = 8
-_HOME = re.compile("\x1b\\[(?:0*1?(?:;0*1?)?)[Hf]")
 _WHOLE_SCREEN = "\x1b[2J"
 _SCROLLBACK = "\x1b[3J"
+
+
+def _home(sequence: str) -> bool:
+    """CUP / HVP to row 1, column 1 in any plain spelling (``CSI H``, ``CSI 1;1 H``, ``CSI ;01 f``)."""
+    seq = grammar.parse(sequence)
+    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (CUP, HVP):
+        return False
+    fields = seq.params.split(";")
+    return len(fields) <= 2 and all(field == "" or (field.isdigit() and field.lstrip("0") in ("", "1"))
+                                    for field in fields)
 
 
 class CutCheck:
@@ -169,7 +179,7 @@ class CutCheck:
         first, self._first = self._first, None
         after_clear, self._after_clear = self._after_clear, False
         if self._margin is not None and (first is not None or sequence in (_WHOLE_SCREEN, _SCROLLBACK)
-                                         or _HOME.fullmatch(sequence)):
+                                         or _home(sequence)):
             return self._homing_clear(sequence, first, after_clear, at)
         if "\x9c" in sequence:  # a C1 ST
             return False
@@ -249,7 +259,7 @@ class CutCheck:
     def _homing_clear(self, sequence: str, first: str | None, after_clear: bool, at: int) -> bool:
         if sequence == _SCROLLBACK:
             return after_clear and first is None  # history erased right after a homing clear
-        this = "clear" if sequence == _WHOLE_SCREEN else "home" if _HOME.fullmatch(sequence) else None
+        this = "clear" if sequence == _WHOLE_SCREEN else "home" if _home(sequence) else None
         if this is None or this == first:
             return False
         if first is None:
