@@ -16,6 +16,14 @@ Also checked per stream: feeding ``str`` and ``bytes`` releases the same text; t
 of one-shot ``clean(raw, terminal=False, min_tokens=0)``'s tokens (the ratio distribution is reported);
 ``clean()`` of the release gives it back unchanged (idempotence). The seed is printed; a finding is
 printed as one JSON line (and appended to ``--out``).
+
+The ``sized_*`` families are streamed at a terminal of a known size (small: 10-80 columns, 4-24 rows,
+so lines wrap and rows leave the screen; ``fresh`` or not) and judged by tmux at that size: lines at
+and past the width, moves at the pending-wrap column, uv's two-row spinners redrawn by CUU / EL 2,
+homing clears (and near misses) after released lines, moves up near the screen's height, wide and
+zero-width characters at the margin, BS at a wrapped row's start; the no-terminal families too.
+
+    PYTHONPATH=$PWD python fuzz/stream_cuts.py --seed 3 --count 100 --families sized_wraps,sized_clears
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import textclean  # noqa: E402
 from tests import tmux_judge  # noqa: E402
+from textclean import stream as stream_module  # noqa: E402
 from textclean.pipeline.tokens import count_tokens  # noqa: E402
 
 Gen = Callable[[random.Random], bytes]
@@ -170,6 +179,105 @@ def late_cuts(rng: random.Random) -> bytes:
     return b"".join(out)
 
 
+Size = tuple[int, int, bool]  # columns, rows, fresh
+SizedGen = Callable[[random.Random, int, int], bytes]
+
+
+def _text(rng: random.Random, cells: int) -> bytes:
+    """``cells`` one-cell characters of words, some coloured."""
+    out, n = [], 0
+    while n < cells:
+        word = rng.choice(_WORDS)[: cells - n]
+        out.append(b"\x1b[3%dm%s\x1b[0m" % (rng.randint(1, 7), word) if rng.random() < 0.3 else word)
+        n += len(word)
+        if n < cells:
+            out.append(b" ")
+            n += 1
+    return b"".join(out)
+
+
+def sized_wraps(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Lines shorter than, exactly at and past the width, some redrawn in place after."""
+    out = []
+    for _ in range(rng.randint(2, 3 * rows)):
+        cells = rng.choice([1, 5, columns - 1, columns, columns + 1, 2 * columns, 2 * columns + 3,
+                            rng.randint(1, 3 * columns)])
+        tail = rng.choice([b"", b"", b"\r", b"\rXY", b"\x1b[K", b"\x1b[2K", b"\b", b"\bZ", b"\x1b[3D!", b"\x1b[5G#",
+                           b"\x1b[2C+", b"\x1b[1X", b"\t|", b"\r\x1b[K" + _text(rng, 4)])
+        out.append(_text(rng, cells) + tail + rng.choice([b"\n", b"\r\n", b"\n", b"\r\r\n"]))
+    return b"".join(out)
+
+
+def sized_pending_wrap(rng: random.Random, columns: int, rows: int) -> bytes:
+    """A row filled to the width, then a control with the wrap pending."""
+    out = [_plain(rng, rng.randint(0, rows + 2))]
+    for _ in range(rng.randint(1, 4)):
+        ctl = rng.choice([b"\x1b[A", b"\x1b[1A\r", b"\x1b[A\x1b[2K\x1b[B", b"\x1b[2K", b"\x1b[2KX", b"\r", b"\b",
+                          b"\bQ", b"\x1b[C", b"\x1b[D", b"\x1b[3G", b"\x1b[E", b"\x1b[F", b"\x1bM", b"\x1b[K",
+                          b"\x1b[B", b"\t", b"Q", b"\x1b[A\x1b[B", b"\x1b[AW"])
+        out.append(b"\n" * rng.randint(0, 2) + _text(rng, columns) + ctl + rng.choice([b"", b"end"]) + b"\n")
+    return b"".join(out) + _plain(rng, rng.randint(0, rows + 2))
+
+
+def sized_spinner(rng: random.Random, columns: int, rows: int) -> bytes:
+    """uv's spinner: a status row padded to the width and a bar row written on as one wrapped line,
+    redrawn by CUU / CR / EL 2 / CUD, then the final lines."""
+    out = [_plain(rng, rng.randint(0, rows))]
+    for i in range(rng.randint(1, 6)):
+        status = (b"\x1b[37m%s\x1b[0m preparing (%d/5)" % ("⠋⠙⠹⠸"[i % 4].encode(), i))[: columns]
+        pad = b" " * max(0, columns - len(status.replace(b"\x1b[37m", b"").replace(b"\x1b[0m", b"")) + 2)
+        bar = b"pkg " + b"-" * rng.randint(0, columns - 6)
+        if i:
+            out.append(rng.choice([b"\x1b[1A\r\x1b[2K\x1b[1B\r\x1b[2K\x1b[1A", b"\r\x1b[2K\x1b[1A\r\x1b[2K",
+                                   b"\x1b[1A\r"]))
+        out.append(status + pad + bar + b" " * rng.randint(0, 4))
+    out.append(rng.choice([b"\n", b"\r\n\x1b[2K", b"\x1b[1A\r\x1b[2K\x1b[1B\r\x1b[2K\x1b[1A\r", b""]))
+    return b"".join(out) + _plain(rng, rng.randint(0, rows + 3))
+
+
+def sized_clears(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Prompts and lines, then a homing clear (or a near miss), then more lines and maybe positions."""
+    out = []
+    for _ in range(rng.randint(1, 3)):
+        out.append(rng.choice([b"", b"\x1b[?2004h$ clear\r\n\x1b[?2004l\r", b"$ ls\r\n", b"\x1b[?25l"]))
+        out.append(_plain(rng, rng.choice([0, 1, rows - 1, rows, rows + 1, 2 * rows])))
+        out.append(rng.choice([b"", b"partial", b"\x1b[3A\rOVER\x1b[K\n", b"50%\r"]))
+        out.append(rng.choice([b"\x1b[H\x1b[2J", b"\x1b[H\x1b[2J\x1b[3J", b"\x1b[2J\x1b[H", b"\x1b[1;1H\x1b[2J",
+                               b"\x1b[2J", b"\x1b[H", b"\x1b[HX\x1b[2J", b"\x1b[H\x1b[1mX\x1b[2J", b"\x1b[3J",
+                               b"\x1b[H\x1b[J", b"\x1b[2;1H\x1b[2J", b"\x1b[H\x1b[2J\x1b[1m\x1b[3J", b"\x1bc"]))
+        out.append(rng.choice([b"", b"\x1b[?2004h$ run\r\n\x1b[?2004l\r", b"\x1b[A\rUP\n", b"\x1b[5AHIGH\n"]))
+        out.append(_plain(rng, rng.choice([0, 1, 3, rows + 2])))
+        out.append(rng.choice([b"", b"", b"\x1b[2;3Hpos\n", b"\x1b[?1049hALT\n\x1b[?1049l", b"\x1b[?7lnowrap\n"]))
+    return b"".join(out)
+
+
+def sized_reach(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Plain lines (some wrapped), then a move up near the screen's height, written over, and down."""
+    n = rng.choice([1, rows - 2, rows - 1, rows, rows + 1, rows + 3, 2 * rows])
+    head = b"".join(_text(rng, rng.choice([3, columns + 2, columns])) + b"\n" for _ in range(n))
+    up = max(1, rng.choice([1, rows - 2, rows - 1, rows, rows + 1, n, n + 1]))
+    move = rng.choice([b"\x1b[%dA" % up, b"\x1b[%dF" % up, b"\x1bM" * up, b"\r\x1b[%dA" % up])
+    over = rng.choice([b"\rNEW", b"\x1b[2K\rNEW", b"\x1b[K", b"NEW\x1b[K", b"\x1b[3X", _text(rng, columns + 3)])
+    down = rng.choice([b"\x1b[%dB" % up, b"\x1b[%dE" % up, b"\n" * up, b""])
+    return head + move + over + down + b"\n" + _plain(rng, rng.choice([0, 1, rows + 1]))
+
+
+def sized_wide(rng: random.Random, columns: int, rows: int) -> bytes:
+    """Wide, zero-width and ambiguous characters at and near the margin, BS at a wrapped row's start."""
+    out = []
+    for _ in range(rng.randint(2, rows + 2)):
+        lead = _text(rng, rng.choice([0, columns - 2, columns - 1, columns, columns + 1, 3]))
+        char = rng.choice(["漢", "😀", "é", "e\u0301", "\u0301", "─", "█", "·", "\u00a0", "ｱ", "⠙"]).encode()
+        tail = rng.choice([b"", b"x", b"\b\bY", b"\r\x1b[K", _text(rng, columns)])
+        out.append(lead + char * rng.randint(1, 3) + tail + b"\n")
+    if rng.random() < 0.5:
+        out.append(_text(rng, columns + rng.randint(1, 3)) + b"\r" + b"\b" * rng.randint(1, 2) + b"Z\n")
+    return b"".join(out)
+
+
+SIZED_FAMILIES: dict[str, SizedGen] = {f.__name__: f for f in (
+    sized_wraps, sized_pending_wrap, sized_spinner, sized_clears, sized_reach, sized_wide)}
+
 FAMILIES: dict[str, Gen] = {f.__name__: f for f in (
     up_past_24, line_end_redraws, progress, strings, strings_over_lines, c1_and_c0, bad_utf8, clears_after, long_lines,
     sgr_lines, late_cuts, mixed)}
@@ -211,10 +319,14 @@ class CheckedStream(textclean.Stream):
     """A Stream whose every adopted stretch is cleaned again: it must come back unchanged (or be refused)."""
 
     def _settle(self, stretch: str) -> str:
+        first = self._start == len(stretch)
         out = super()._settle(stretch)
         if out != stretch:
-            again = textclean.clean(out, terminal=False, min_tokens=0)
-            if again.applied and again.text != out:
+            shown = (self._gate if first else self._later).display
+            kept = stream_module._LEADING_CLEAR.match(out)  # the clear a stretch keeps in front (not the gate's)
+            adopted = out[kept.end():] if kept is not None and not first else out
+            again = textclean.clean(adopted, min_tokens=0, **shown.keywords())
+            if again.applied and again.text != adopted:
                 NOT_IDEMPOTENT.append((stretch, out, again.text))
         return out
 
@@ -224,7 +336,7 @@ def _split_before_cr(line: bytes) -> list[bytes]:
     return [line[:at], line[at:]] if at > 0 else [line]
 
 
-def release(chunks: list[bytes] | list[str], **kw: int) -> str:
+def release(chunks: list[bytes] | list[str], **kw: object) -> str:
     stream = CheckedStream(**kw)  # type: ignore[arg-type]
     return "".join(stream.feed(c) for c in chunks) + stream.close()
 
@@ -233,17 +345,18 @@ def release(chunks: list[bytes] | list[str], **kw: int) -> str:
 class Trial:
     raw: bytes
     family: str
-    settings: dict[str, int]
+    settings: dict[str, object]
     chunking: str
     chunks: list[bytes]
     released: bytes
+    size: Size | None = None  # a terminal's columns, rows and fresh; None: no terminal
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=30, help="raw streams per family")
-    ap.add_argument("--families", default=",".join(FAMILIES))
+    ap.add_argument("--families", default=",".join([*FAMILIES, *SIZED_FAMILIES]))
     ap.add_argument("--every-offset", type=int, default=400, help="cut in two at every offset up to this length")
     ap.add_argument("--batch", type=int, default=300)
     ap.add_argument("--out", type=Path)
@@ -260,7 +373,11 @@ def main() -> int:
             return
         cases = []
         for trial, _ in pending:
-            case = tmux_judge.display_case(trial.raw, "no-terminal", 0, 0, trial.family)
+            if trial.size is None:
+                case = tmux_judge.display_case(trial.raw, "no-terminal", 0, 0, trial.family)
+            else:
+                columns, rows, fresh = trial.size
+                case = tmux_judge.display_case(trial.raw, "fresh" if fresh else "sized", columns, rows, trial.family)
             case.candidate = trial.released
             cases.append(case)
         tmux_judge.judge(cases, srv)
@@ -271,7 +388,8 @@ def main() -> int:
                 totals["byte_check_on_raw_redraw"] += 1
             elif case.problems:
                 totals["lossy"] += 1
-                record = {"family": trial.family, "settings": trial.settings, "chunking": trial.chunking,
+                record = {"family": trial.family, "settings": trial.settings, "size": trial.size,
+                          "chunking": trial.chunking,
                           "chunks": [repr(c) for c in trial.chunks][:50], "raw": repr(trial.raw),
                           "released": repr(trial.released), "problems": case.problems}
                 print("LOSS", json.dumps(record)[:1500], flush=True)
@@ -283,12 +401,20 @@ def main() -> int:
     start = time.perf_counter()
     with tmux_judge.server() as srv:
         for family in args.families.split(","):
-            gen = FAMILIES[family]
             for _ in range(args.count):
-                raw = gen(rng)
-                settings = rng.choice([{}, {}, {"max_held": rng.choice([1, 5, 20, 60, 200])},
-                                       {"min_tokens": rng.choice([1, 5, 50])}])
-                one = textclean.clean(raw, terminal=False, min_tokens=0)
+                size: Size | None = None
+                shown: dict[str, object] = {"terminal": False}
+                if family in SIZED_FAMILIES:
+                    size = (rng.choice([10, 20, 40, 80]), rng.choice([4, 6, 10, 24]), rng.random() < 0.5)
+                    raw = SIZED_FAMILIES[family](rng, size[0], size[1])
+                    shown = {"columns": size[0], "rows": size[1], "fresh": size[2]}
+                else:
+                    raw = FAMILIES[family](rng)
+                settings: dict[str, object] = rng.choice([{}, {}, {"max_held": rng.choice([1, 5, 20, 60, 200])},
+                                                          {"min_tokens": rng.choice([1, 5, 50])}])
+                if size is not None:
+                    settings = {**settings, **shown}
+                one = textclean.clean(raw, min_tokens=0, **shown)  # type: ignore[arg-type]
                 one_tokens = count_tokens(tmux_judge.decode(one.text) if isinstance(one.text, bytes) else one.text)
                 seen: dict[bytes, int] = {}
                 first: dict[bytes, Trial] = {}
@@ -302,7 +428,7 @@ def main() -> int:
                         continue
                     got = tmux_judge.encode(out)
                     seen[got] = seen.get(got, 0) + 1
-                    first.setdefault(got, Trial(raw, family, settings, name, chunks, got))
+                    first.setdefault(got, Trial(raw, family, settings, name, chunks, got, size))
                     if name == "whole" or (name.startswith("rand") and name.endswith("0")):
                         as_str = release([tmux_judge.decode(c) for c in chunks] if name == "whole"
                                          else [tmux_judge.decode(b"".join(chunks))], **settings)
@@ -311,12 +437,12 @@ def main() -> int:
                                         "str": repr(as_str), "bytes": repr(out)})
                             print("ODD", odd[-1], flush=True)
                 for got, weight in seen.items():
-                    if not settings and one_tokens:  # the default Stream(), against one-shot clean()
+                    if settings == shown and one_tokens:  # no bound, no threshold: against one-shot clean()
                         ratios.extend([count_tokens(tmux_judge.decode(got)) / one_tokens] * weight)
                     if got == raw:
                         totals["raw_releases"] += weight  # exactly as it arrived: lossless without a judge
                         continue
-                    again = textclean.clean(tmux_judge.decode(got), terminal=False, min_tokens=0)
+                    again = textclean.clean(tmux_judge.decode(got), min_tokens=0, **shown)  # type: ignore[arg-type]
                     if again.applied and tmux_judge.encode(again.text) != got:
                         totals["release_cleaned_further"] += weight  # raw stretches a later clean() adopts
                     pending.append((first[got], weight))

@@ -1,6 +1,7 @@
-"""``textclean run`` through pipes and ``textclean --follow`` write each line as it settles, before the
-command ends (issue 40). Ordering, not speed: the child waits on its standard input after its first
-line, and the test reads that line from textclean's output before it lets the child go on."""
+"""``textclean run`` through pipes, ``textclean run --pty`` and ``textclean --follow`` write each line as
+it settles, before the command ends (issue 40). Ordering, not speed: the child waits on its standard
+input after its first line, and the test reads that line from textclean's output before it lets the
+child go on."""
 
 from __future__ import annotations
 
@@ -61,6 +62,42 @@ def test_run_writes_the_first_line_before_the_command_ends(where: str, first: st
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+@pytest.mark.parametrize(("first", "expected"), [
+    ("plain first line", b"plain first line\n"),
+    ("\x1b[1mbuilding\x1b[0m 1/2", b"building 1/2\n"),
+])
+def test_run_pty_writes_the_first_line_before_the_command_ends(first: str, expected: bytes) -> None:
+    """Through a pty of a known size the stream is cut at rows that settled (the spooled path wrote
+    nothing until the command ended: this read would find no line while the child waits)."""
+    process = subprocess.Popen([*TEXTCLEAN, "run", "--pty", "--size", "80x24", "--min-tokens", "0", "--",
+                                sys.executable, "-c", CHILD, "stdout", first], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        line = read_line(process.stdout.fileno())
+        assert process.poll() is None  # the child still waits for us
+        assert line == expected
+        process.stdin.write(b"go on\n")
+        process.stdin.close()
+        assert process.stdout.read() == b"second line\n"
+        assert process.wait(timeout=WAIT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_run_pty_keeps_the_exit_status_and_the_raw_copy(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    script = "printf 'a \\033[1mbold\\033[0m line\\n50%%\\r100%%\\n'; exit 7"
+    proc = subprocess.run([*TEXTCLEAN, "run", "--pty", "--size", "40x10", "--min-tokens", "0", "--raw", str(raw),
+                           "--", "sh", "-c", script], capture_output=True, cwd=ROOT, timeout=WAIT, check=False)
+    assert proc.returncode == 7
+    assert raw.read_bytes() == b"a \x1b[1mbold\x1b[0m line\n50%\r100%\n"
+    assert proc.stdout == clean(raw.read_bytes(), columns=40, rows=10, fresh=True, min_tokens=0).text
+    assert proc.stdout == b"a bold line\n100%\n"
 
 
 def test_run_keeps_the_exit_status_and_the_raw_copy(tmp_path: Path) -> None:

@@ -48,19 +48,24 @@ def _streams(seed: int) -> list[bytes]:
     return [REDRAW_UP] + [stream_cuts.FAMILIES[f](rng) for f in families for _ in range(2)]
 
 
-def _lossy(raws: list[bytes]) -> list[tuple[bytes, str, bytes, list[str]]]:
-    """Every (raw, chunking, release, problems) where tmux shows a line of the raw the release lacks."""
+def _lossy(raws: list[bytes], size: tuple[int, int, bool] | None = None) -> list[tuple[bytes, str, bytes, list[str]]]:
+    """Every (raw, chunking, release, problems) where tmux shows a line of the raw the release lacks
+    (``size``: a terminal's columns, rows and fresh; None: no terminal)."""
+    display = {} if size is None else {"columns": size[0], "rows": size[1], "fresh": size[2]}
     pending: dict[tuple[bytes, bytes], str] = {}
     for raw in raws:
         chunkings = [("bytes", [raw[i:i + 1] for i in range(len(raw))])]
         chunkings += [(f"at{i}", [raw[:i], raw[i:]]) for i in range(1, min(len(raw), 200))]
         for name, chunks in chunkings:
-            released = tmux_judge.encode(stream_cuts.release(chunks))
+            released = tmux_judge.encode(stream_cuts.release(chunks, **display))
             if released != raw:
                 pending.setdefault((raw, released), name)
     cases = []
     for (raw, released), name in pending.items():
-        case = tmux_judge.display_case(raw, "no-terminal", 0, 0, name)
+        if size is None:
+            case = tmux_judge.display_case(raw, "no-terminal", 0, 0, name)
+        else:
+            case = tmux_judge.display_case(raw, "fresh" if size[2] else "sized", size[0], size[1], name)
         case.candidate = released
         cases.append(case)
     with tmux_judge.server() as srv:
@@ -71,6 +76,15 @@ def _lossy(raws: list[bytes]) -> list[tuple[bytes, str, bytes, list[str]]]:
 
 def test_streams_cut_anywhere_keep_every_line_tmux_shows() -> None:
     assert _lossy(_streams(40)) == []
+
+
+@pytest.mark.parametrize("size", [(10, 4, False), (20, 6, True), (40, 10, False)])
+def test_sized_streams_cut_anywhere_keep_every_line_tmux_shows(size: tuple[int, int, bool]) -> None:
+    """The sized families (lines past the width, the pending-wrap column, uv's spinner, homing clears
+    and near misses, moves up near the screen's height, wide characters at the margin) at a terminal."""
+    rng = random.Random(41 + size[0])
+    raws = [gen(rng, size[0], size[1]) for gen in stream_cuts.SIZED_FAMILIES.values() for _ in range(2)]
+    assert _lossy(raws, size) == []
 
 
 def test_a_cut_at_every_line_end_on_both_sides_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,9 +5,14 @@ strings ended at BEL as a log viewer ends them) the stream is cut at *cut points
 cleaner's finder (``pipeline/clean/cut_finder.py``) and the verifier's own reading (``pipeline/verify/cut_check.py``)
 both confirm: the state there is agreed and what follows cannot change the lines before. Each stretch
 between two cut points goes through the gate on its own (clean, verify, strictly fewer tokens, else
-the stretch exactly as it arrived). For a **terminal** (a size, ``terminal=True`` or ``fresh=True``)
-this version finds no cut point yet: it holds everything and releases it at :meth:`Stream.close`,
-through the gate as one message (what :func:`textclean.clean` gives).
+the stretch exactly as it arrived). At a **terminal of a known size** (``columns`` and ``rows``, fresh
+or not) both readings count rows at the width, reach back the screen's rows, and take a homing clear as
+a cut point where it starts; a stretch after the first is cleaned as not fresh (rows written before it
+are on the screen), one that starts at a homing clear keeps the clear in front of its cleaned text
+(so the rows after it stand where the raw puts them), and a tail that starts at one can be cleaned
+alone whatever follows (held to ``close()`` after a stop instead of going out raw). A terminal of
+**unknown width** (``terminal=True`` alone) has no cut point: everything is held and released at
+:meth:`Stream.close`, through the gate as one message (what :func:`textclean.clean` gives).
 
 Where cut points stop: after a control that leaves state a later stretch would read (an absolute
 position, a clear, a scroll region, a saved cursor, a mode, a malformed sequence...), cleaning a later
@@ -23,6 +28,7 @@ always lossless, and a stretch that does not start at a cut point is never clean
 from __future__ import annotations
 
 import codecs
+import re
 
 from .pipeline.clean import CutFinder
 from .pipeline.gate import DEFAULT_MAX_CHARS, TextClean
@@ -33,6 +39,9 @@ __all__ = ["DEFAULT_MAX_HELD", "Stream"]
 
 #: The unsettled tail a stream holds at most before it releases it raw (characters).
 DEFAULT_MAX_HELD = 1 << 20
+# a homing clear where a stretch starts (a cut point both readings give there): the cleaned stretch keeps
+# it in front, so the rows after it stand where the raw puts them (a later raw stretch may address them)
+_LEADING_CLEAR = re.compile("(?:\x1b\\[[0-9;]*[Hf]\x1b\\[2J|\x1b\\[2J\x1b\\[[0-9;]*[Hf])(?:\x1b\\[3J)?")
 
 
 class Stream:
@@ -53,9 +62,18 @@ class Stream:
             raise ValueError("max_held must be >= 1")
         self._gate = TextClean(min_tokens=min_tokens, tokenizer=tokenizer, columns=columns, rows=rows,
                                terminal=terminal, fresh=fresh, max_chars=max(DEFAULT_MAX_CHARS, max_held))
-        self._cuts = not self._gate.display.terminal  # cut points are found for no terminal only (so far)
-        self._finder = CutFinder(max_held)
-        self._check = CutCheck(max_held)
+        shown = self._gate.display
+        sized = shown.columns is not None and shown.rows is not None
+        # cut points for no terminal, and at a terminal of a known size (an unknown width: held to close())
+        self._cuts = not shown.terminal or sized
+        size = {"columns": shown.columns, "rows": shown.rows} if shown.terminal and sized else {}
+        self._finder = CutFinder(max_held, **size)
+        self._check = CutCheck(max_held, **size)
+        # a stretch after the first starts under rows already written: at a terminal it is cleaned as
+        # one that met a terminal in use (a move above its first row is unresolvable, not a fresh top)
+        self._later = self._gate if not shown.fresh else TextClean(
+            min_tokens=min_tokens, tokenizer=tokenizer, columns=columns, rows=rows, terminal=terminal,
+            fresh=False, max_chars=max(DEFAULT_MAX_CHARS, max_held))
         self._decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
         self._max_held = max_held
         self._held: list[str] = []  # the unreleased tail, in pieces
@@ -63,6 +81,7 @@ class Stream:
         self._start = 0  # offset of the held tail in the whole text
         self._found: set[int] = set()  # cut points the cleaner's finder confirmed, not yet passed
         self._checked: set[int] = set()  # those the verifier's reading confirmed
+        self._breaks: set[int] = set()  # cut points both readings give at a homing clear: a stretch starts there
         self._at_cut = True  # the held tail starts at a cut point (or the stream's start)
         self._released = False  # anything released yet
         self._raw = False  # everything from here on goes out raw, as it arrives
@@ -78,10 +97,11 @@ class Stream:
             return ""
         text = self._take(self._decode(b"", final=True))
         self._closed = True
+        cleanable = not self._raw and self._at_cut and (not (self._released and self._stopped()) or self._at_break())
         tail = self._release(len(self._joined()))
         if not tail:
             return text
-        if self._raw or not self._at_cut or (self._released and self._stopped()):
+        if not cleanable:
             return text + tail
         return text + self._settle(tail)
 
@@ -105,6 +125,11 @@ class Stream:
 
     def _stopped(self) -> bool:
         return self._finder.stopped is not None or self._check.ended is not None
+
+    def _at_break(self) -> bool:
+        """The held tail starts at a homing clear both readings gave as a cut point: whatever follows, it can
+        be cleaned alone (its screen starts cleared, and nothing before it left state), so it is held."""
+        return self._at_cut and self._start in self._breaks
 
     def _joined(self) -> str:
         if len(self._held) > 1:
@@ -133,6 +158,9 @@ class Stream:
             try:
                 self._found.update(self._finder.feed(text))
                 self._checked.update(self._check.feed(text))
+                self._breaks.update(set(self._finder.page_breaks) & set(self._check.clears))
+                self._finder.page_breaks.clear()
+                self._check.clears.clear()
             except Exception:  # a reading that fails finds no cut point: the tail stays as it came
                 self._found, self._checked = set(), set()
                 self._cuts = False
@@ -146,11 +174,13 @@ class Stream:
                 self._at_cut = True
                 common = {offset for offset in common if offset > first}
             if common:
-                cut = max(common)
-                out.append(self._settle(self._release(cut - self._start)))
+                # up to the last cut point, in stretches that start at each page break on the way
+                for cut in sorted({offset for offset in self._breaks if offset in common} | {max(common)}):
+                    out.append(self._settle(self._release(cut - self._start)))
+            self._breaks = {offset for offset in self._breaks if offset >= self._start}
             self._found = {offset for offset in self._found if offset > self._start}
             self._checked = {offset for offset in self._checked if offset > self._start}
-            if self._released and self._stopped():
+            if self._released and self._stopped() and not self._at_break():
                 # no cut point again, and the tail cannot be cleaned alone after what went out: raw from here
                 out.append(self._release(self._held_chars))
                 self._raw = True
@@ -165,8 +195,15 @@ class Stream:
 
     def _settle(self, stretch: str) -> str:
         """A stretch between cut points through the gate: cleaned, or exactly as it arrived."""
+        gate = self._gate if self._start == len(stretch) else self._later  # the first stretch, or a later one
         try:
-            result = self._gate.clean(stretch)
+            result = gate.clean(stretch)
         except Exception:  # a failing gate (a tokenizer's error) leaves the stretch as it arrived
             return stretch
-        return result.text if result.applied else stretch
+        if not result.applied:
+            return stretch
+        at = self._start - len(stretch)
+        clear = _LEADING_CLEAR.match(stretch) if at and at in self._breaks else None
+        if clear is not None and not result.text.startswith(clear.group()):
+            return clear.group() + result.text
+        return result.text

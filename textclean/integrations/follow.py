@@ -49,6 +49,7 @@ class Follower:
         self._raw: list[bytes] | None = None  # what the stream read, while below min_tokens
         self._held: list[str] = []  # its releases meanwhile
         self._broken = False  # a cleaning error: everything from then on written as it comes
+        self._wrote_ahead = False  # lines went out before the stream started: its screen is not blank
 
     def write(self, data: bytes) -> None:
         try:
@@ -81,6 +82,7 @@ class Follower:
                 end = whole.rfind(b"\n") + 1
                 self._line = whole[end:]
                 self._put(whole[:end])
+                self._wrote_ahead = self._wrote_ahead or end > 0
                 return
             self._start()
             data, self._line = whole, b""
@@ -113,7 +115,10 @@ class Follower:
             from textclean.pipeline.gate import DEFAULT_MIN_TOKENS
 
             self._min_tokens = DEFAULT_MIN_TOKENS
-        stream = Stream(tokenizer=self._tokenizer, **self._display)
+        display = dict(self._display)
+        if self._wrote_ahead:
+            display["fresh"] = False  # the rows written ahead are on the screen: a move up may reach them
+        stream = Stream(tokenizer=self._tokenizer, **display)
         self._raw = [] if self._min_tokens > 0 else None
         self._stream = stream  # last: until here an error leaves the bytes with the line
 

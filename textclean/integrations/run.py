@@ -13,16 +13,18 @@ when signal N ended it). Standard input passes through untouched.
   CMD runs on it directly (``exec``), uncaptured and uncleaned, as if textclean were not there.
 * With ``--pty`` stdout and stderr are one new pseudo-terminal of ``--size`` (default: the caller's
   terminal size, else 80x24), so programs draw as they would for a person; the output is cleaned for a
-  fresh terminal of that size and written to stdout when the command is done (spooled, as below). The
-  pty does not add CR before LF (``onlcr`` off): the display model takes LF as CR LF anyway.
+  fresh terminal of that size and written to stdout **as it settles** (``textclean.Stream`` at that size:
+  rows out of reach of what may follow, and pages ended by a homing clear; what the stream cannot
+  settle goes out at the end). The pty does not add CR before LF (``onlcr`` off): the display model
+  takes LF as CR LF anyway.
 * SIGINT, SIGTERM and SIGHUP sent to textclean (an agent's time-out) go on to the command's process
   group; after :data:`GRACE_SECONDS` the group is killed, and what was captured is still written,
   cleaned where the gate adopts it, raw otherwise.
 * ``--raw FILE`` receives the exact bytes as they arrive (both streams, in arrival order).
-* With ``--pty`` the stream is spooled: in memory up to :data:`SPOOL_BYTES`, in a temporary file beyond
-  (in memory still where none can be made: a sandbox with no writable directory, as Codex's read-only one). A stream
-  longer than the gate's ``max_chars`` in bytes is copied out raw from the spool (the gate would
-  refuse it unread).
+* :func:`capture` (the library's call, not the CLI's) spools each stream: in memory up to
+  :data:`SPOOL_BYTES`, in a temporary file beyond (in memory still where none can be made: a sandbox with
+  no writable directory, as Codex's read-only one); :func:`write_stream` copies a stream longer than
+  the gate's ``max_chars`` in bytes out raw from the spool (the gate would refuse it unread).
 
 Output without terminal noise is written as it came without importing the pipeline
 (:func:`~textclean.pipeline.probe.bytes_have_terminal_noise`); the gate and the tokenizer load only
@@ -389,32 +391,12 @@ def run(argv: Sequence[str], options: Options) -> int:
     except OSError as exc:
         print(f"textclean run: cannot write {options.raw_path}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    if not options.pty:
-        return _follow(argv, options, raw_file)
-    try:
-        status, streams = capture(argv, options, raw_file)
-    except OSError as exc:
-        name = argv[0] if argv else ""
-        print(f"textclean run: cannot run {name}: {exc.strerror or exc}", file=sys.stderr)
-        return 127 if exc.errno == errno.ENOENT else 126
-    finally:
-        if raw_file is not None:
-            raw_file.close()
-    targets = [sys.stdout.buffer] if options.pty or options.one_stream else [sys.stdout.buffer, sys.stderr.buffer]
-    try:
-        for stream, out in zip(streams, targets, strict=False):
-            write_stream(stream, out, options)
-            out.flush()
-    except BrokenPipeError:
-        pass
-    finally:
-        for stream in streams:
-            stream.spool.close()
-    return status
+    return _follow(argv, options, raw_file)
 
 
 def _follow(argv: Sequence[str], options: Options, raw_file: BinaryIO | None) -> int:
-    """Through pipes: each stream written cleaned as it settles (``textclean.Stream``, no terminal)."""
+    """Each stream written cleaned as it settles (``textclean.Stream``): through pipes for no terminal,
+    through a pty for a fresh terminal of its size."""
     from textclean.integrations.follow import Follower
 
     signals = _Signals()
@@ -428,8 +410,9 @@ def _follow(argv: Sequence[str], options: Options, raw_file: BinaryIO | None) ->
             print(f"textclean run: cannot run {name}: {exc.strerror or exc}", file=sys.stderr)
             return 127 if exc.errno == errno.ENOENT else 126
         outs = [sys.stdout.buffer, sys.stderr.buffer]
-        sinks = {fd: Follower(_Quiet(out), min_tokens=options.min_tokens, tokenizer=options.tokenizer)
-                 for fd, out in zip(streams, outs, strict=False)}
+        sinks = {fd: Follower(_Quiet(out), min_tokens=options.min_tokens, tokenizer=options.tokenizer,
+                              **_display(captured))
+                 for (fd, captured), out in zip(streams.items(), outs, strict=False)}
         for stream in streams.values():
             stream.spool.close()  # nothing is spooled: each stream goes out as it settles
         status = _pump(process, streams, signals, raw_file, sinks)
@@ -440,6 +423,13 @@ def _follow(argv: Sequence[str], options: Options, raw_file: BinaryIO | None) ->
         if raw_file is not None:
             raw_file.close()
     return status
+
+
+def _display(captured: Captured) -> dict[str, Any]:
+    """The display keywords of a captured stream: a pty's size (a fresh terminal), else none (no terminal)."""
+    if captured.columns is None:
+        return {}
+    return {"columns": captured.columns, "rows": captured.rows, "fresh": captured.fresh}
 
 
 class _Quiet:

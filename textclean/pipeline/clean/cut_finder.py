@@ -17,6 +17,29 @@ how the lines before it show. Read with the cleaner's grammar and display rules 
   raw, so a later move up into them acts alike on both), or 24 rows more were written below it with
   the cursor never back above it (a move further up is unresolvable in both models).
 
+At a terminal of a known size (``columns`` x ``rows``, tmux's rules) the same reading counts *rows*, not
+lines, and the reach is the screen (``rows`` rows instead of 24): text that passes the last column wraps
+onto a new lowest row (``settled_width``'s widths; a character of disputed width, a wide one at the last
+column or a zero-width one at a row's start stops the finder); a wrap above the lowest row moves the
+cursor down onto the row below, as a line feed there does (no row is added). At
+the pending-wrap column terminals disagree where the cursor is once it moved (tmux past the last
+column, xterm on it): CUU / CUD / RI / EL 2 carry that dispute, CR, LF, CNL / CPL and CHA settle it,
+anything else there stops the finder (text too, once carried). BS at
+the first column of a row a wrapped line continues on stops it (tmux goes up a row). An erase on such
+a row leaves whether the line stays joined in dispute (tmux drops the join): the erase is a redraw, so
+no cut comes within reach of the row, and the stretch's own gate reads the dispute where it shows.
+Only OSC strings are inert there: tmux reads DCS / SOS / PM / APC on past BEL.
+
+At a terminal of a known size, DECSET / DECRST of modes that change nothing shown
+(``grammar.harmless_private_mode_change``, autowrap off excepted) are inert, and a *homing clear* (CUP
+home and ED 2 next to each other, either order, ED 3 right after allowed) read while the finder runs is
+a cut point at its start: the screen every row before it was on is cleared (its rows out of reach), the
+stretch after the cut starts from a cleared screen whatever the text before it was cleaned to, and the
+reading starts again on a blank page, its first row the screen's top. (The stream keeps the clear in
+front of a cleaned stretch that starts with one, so later rows stand where the raw puts them.) For no
+terminal both stay stopping: releasing more there exposes more of a stream to a later stop (after which
+the rest goes out raw), and ``session_flash`` then cost 42 % more tokens than one-shot.
+
 When unsure it is no cut: a missed cut costs memory and latency, a wrong one could lose a line.
 """
 
@@ -26,7 +49,7 @@ import re
 
 from .. import grammar
 from ..grammar import Kind
-from ..model import SCREEN_LINES
+from ..model import SCREEN_LINES, settled_width
 from . import dispatch
 
 __all__ = ["CutFinder"]
@@ -37,14 +60,28 @@ _NO_ROW = -(1 << 60)  # no row redrawn yet
 # characters that stop the finder in text: C1 controls (terminals disagree on them) and the ZWJ tmux replays
 _STOPPING_TEXT = re.compile("[\x80-\x9f\u200d]")
 _CRS_THEN_LF = re.compile("\r*\n")  # a CR that only ends a line (``Done\r\r\n``) redraws nothing
+# strings tmux does not end at BEL (it swallows on to the next ESC or ST): at a terminal they stop the finder
+_SWALLOWING = frozenset((Kind.DCS, Kind.SOS, Kind.PM, Kind.APC, Kind.CANCELLED))
+_TAB_STOP = 8
 
 
 class CutFinder:
     """Feed it the text as it arrives; each :meth:`feed` returns the cut points it confirmed since,
     as offsets into the whole text fed (ascending). ``stopped``: why it gives no more (None: it does)."""
 
-    def __init__(self, limit: int = 1 << 20) -> None:
+    def __init__(self, limit: int = 1 << 20, *, columns: int | None = None, rows: int | None = None) -> None:
+        if (columns is None) != (rows is None) or (columns is not None and (columns < 2 or rows is None or rows < 2)):
+            raise ValueError("a terminal's cut points need both columns and rows (at least 2 each)")
         self.stopped: str | None = None
+        self.page_breaks: list[int] = []  # the cut points confirmed at a homing clear (a caller may clear it)
+        self._width = columns  # None: no terminal, no right margin
+        self._reach = rows if rows is not None else SCREEN_LINES  # rows a move up may reach back
+        self._col = 0  # the cursor's column (at a terminal); == width: the wrap is pending
+        self._moved_at_margin = False  # the cursor moved while the wrap was pending: its column is disputed
+        self._wrapped: set[int] = set()  # rows a wrapped line spans (counted as ``_lowest``), within reach
+        self._half: str | None = None  # "home" or "clear": half of a homing clear read, the other half next
+        self._half_at = 0  # where that half starts
+        self._cleared = False  # the last thing read completed a homing clear (ED 3 may follow)
         self._limit = limit  # the longest open sequence it waits for before it stops
         self._pending = ""  # text not read yet: an open sequence, CRs at the end
         self._base = 0  # the offset of ``_pending`` in the whole text
@@ -74,11 +111,100 @@ class CutFinder:
         self._pending = ""
 
     def _text(self, text: str, start: int, end: int) -> bool:
+        if self._half is not None:
+            self._stop(f"half a homing clear before offset {self._base + start}")
+            return False
+        self._cleared = False
         if _STOPPING_TEXT.search(text, start, end):
             self._stop(f"a C1 control or ZWJ after offset {self._base + start}")
             return False
         self._inked = self._inked or not text[start:end].isspace()
+        if self._width is not None:
+            why = self._advance(text[start:end])
+            if why is not None:
+                self._stop(f"{why} before offset {self._base + end}")
+                return False
         return True
+
+    def _advance(self, run: str) -> str | None:
+        """Write ``run`` at a terminal's width: the cursor's column, and rows the wrap adds."""
+        width = self._width
+        assert width is not None
+        if self._moved_at_margin:
+            return "text where terminals put the cursor apart (moved at the pending-wrap column)"
+        if run.isascii():
+            return self._narrow(len(run))
+        for char in run:
+            cells = settled_width(char)
+            if cells < 0 or cells > 2:
+                return "a character of disputed width"
+            if cells == 0:
+                if self._col == 0 or self._col >= width:
+                    return "a zero-width character at a row's start or the pending-wrap column"
+            elif cells == 2:
+                if self._col == width - 1:
+                    return "a wide character at the last column"
+                if self._col >= width:
+                    why = self._wrap()
+                    if why is not None:
+                        return why
+                self._col += 2
+            else:
+                why = self._narrow(1)
+                if why is not None:
+                    return why
+        return None
+
+    def _narrow(self, cells: int) -> str | None:
+        """``cells`` one-cell characters from the cursor: a wrap each time the column passes the width."""
+        width = self._width
+        assert width is not None
+        if not cells:
+            return None
+        wraps = (self._col + cells - 1) // width
+        for _ in range(wraps):
+            why = self._wrap()
+            if why is not None:
+                return why
+        self._col = self._col + cells - wraps * width
+        return None
+
+    def _wrap(self) -> str | None:
+        row = self._lowest - self._up
+        self._wrapped.update((row, row + 1))
+        if self._up:
+            self._up -= 1  # onto a row already written (the screen does not scroll: it is not the last)
+        else:
+            self._lowest += 1
+        self._col = 0
+        return None
+
+    def _in_row(self, handler: str, count: int = 0) -> str | None:
+        """A control that stays on the cursor's row, at a terminal: where it leaves the column, or why it stops."""
+        width = self._width
+        if width is None:
+            return None
+        if handler in ("carriage_return", "cursor_to_column"):
+            self._col = 0 if handler == "carriage_return" else min(max(count, 0), width - 1)
+            self._moved_at_margin = False
+            return None
+        if self._col >= width:
+            if handler != "erase_in_line" or count != 2:
+                return "a control at the pending-wrap column"
+            self._moved_at_margin = True  # EL 2 erases the whole row in both and keeps the dispute
+            return None
+        row = self._lowest - self._up
+        if handler == "backspace":
+            if self._col == 0 and row in self._wrapped:
+                return "BS at the first column of a wrapped row"
+            self._col = max(self._col - 1, 0)
+        elif handler == "tab":
+            self._col = min((self._col // _TAB_STOP + 1) * _TAB_STOP, width - 1)
+        elif handler == "cursor_forward":
+            self._col = min(self._col + max(count, 1), width - 1)
+        elif handler == "cursor_back":
+            self._col = max(self._col - max(count, 1), 0)
+        return None  # an erase: the cursor stays
 
     def _scan(self, text: str, end: int, confirmed: list[int]) -> int:
         """Read ``text`` up to ``end``; where the reading paused (an ESC whose sequence may still come
@@ -89,19 +215,30 @@ class CutFinder:
                 return end
             start, pos = m.start(), m.end()
             token = m.group()
+            if (self._half is not None or self._cleared) and token != grammar.ESC and token[0] != grammar.ESC:
+                if self._half is not None:
+                    self._stop(f"half a homing clear at offset {self._base + start}")
+                    return end
+                self._cleared = False
             if token == "\n":
                 self._line_feed(self._base + pos, confirmed)
             elif token == "\r":
                 if _CRS_THEN_LF.match(text, pos, end) is None:
                     self._redraw()
-            elif token in ("\t", grammar.BEL):
+                    self._in_row("carriage_return")
+            elif token == grammar.BEL:
                 pass
-            elif token == grammar.BS:
-                self._redraw()
+            elif token in ("\t", grammar.BS):
+                if token == grammar.BS:
+                    self._redraw()
+                why = self._in_row("tab" if token == "\t" else "backspace")
+                if why is not None:
+                    self._stop(f"{why} at offset {self._base + start}")
+                    return end
             elif token == grammar.ESC and text.find("\n", start) < 0:
                 return start  # a sequence cut by the chunk's end (a complete one never holds a line feed)
             elif len(token) > 1 and token[0] == grammar.ESC:
-                why = self._sequence(token)
+                why = self._sequence(token, self._base + start, confirmed)
                 if why is not None:
                     self._stop(f"{why} at offset {self._base + start}")
                     return end
@@ -112,29 +249,76 @@ class CutFinder:
             self._text(text, pos, end)
         return end
 
-    def _sequence(self, token: str) -> str | None:
+    def _sequence(self, token: str, offset: int, confirmed: list[int]) -> str | None:
         """Act on one complete sequence, as the dispatch table reads it; the reason the finder stops, or None."""
+        half, self._half = self._half, None
+        cleared, self._cleared = self._cleared, False
         seq = grammar.parse(token)
         if seq.kind is Kind.CANCELLED:
             return "a cancelled sequence"
+        if self._width is not None and seq.kind in _SWALLOWING:
+            return "a string tmux may read on past its end"
         if grammar.INERT_SEQUENCE.fullmatch(token):
-            return None
+            return None if half is None else "half a homing clear"
         decoded = dispatch.decode(seq)
         if (decoded.disputed is not None or len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT
                 or grammar.above_range(seq.params)):
             return "a parameter terminals may read apart"
+        if self._width is not None:
+            if half is None and decoded.calls == () and grammar.harmless_private_mode_change(seq) and not (
+                    dispatch.autowrap_off(token)):
+                return None  # a mode that changes nothing shown (autowrap off would)
+            page = self._page_break(decoded.calls, half, cleared, offset, confirmed)
+            if not isinstance(page, bool):
+                return page
         if decoded.calls is None or len(decoded.calls) != 1 or (seq.kind is Kind.CSI and seq.private):
             return "a sequence that leaves state"
         call = decoded.calls[0]
         if call.handler in _IN_LINE or (call.handler == "erase_in_line" and (call.args[0] or 0) <= 2) or (
                 call.handler == "erase_in_display" and call.args[0] == 0):
             self._redraw()
-            return None
+            return self._in_row(call.handler, (call.args[0] or 0) if call.args else 0)
+        if self._width is not None and self._col >= self._width:
+            self._moved_at_margin = True  # carried by the move (settled below by CNL / CPL)
         if call.handler == "reverse_index":
             return self._vertical(-1)
         if call.handler == "cursor_vertical":
+            if ("to_column_zero", True) in call.keywords:
+                self._col = 0
+                self._moved_at_margin = False
             return self._vertical(call.args[0] or 0)  # signed: up is negative
         return "a sequence that leaves state"
+
+    def _page_break(self, calls: tuple[dispatch.Call, ...] | None, half: str | None, cleared: bool, offset: int,
+                    confirmed: list[int]) -> str | None | bool:
+        """A homing clear at a terminal, half by half: None when read (else why it stops), True when
+        ``calls`` is none of it."""
+        call = calls[0] if calls is not None and len(calls) == 1 else None
+        if call is not None and call.handler == "cursor_position" and call.args == (0, 0):
+            this = "home"
+        elif call is not None and call.handler == "erase_in_display" and call.args[0] == 2:
+            this = "clear"
+        elif call is not None and call.handler == "erase_in_display" and call.args[0] == 3 and cleared:
+            return None  # the scrollback erased right after a homing clear: every row before is settled already
+        else:
+            return True if half is None else "half a homing clear"
+        if half is None:
+            self._half, self._half_at = this, offset
+            return None
+        if half == this:
+            return "half a homing clear"
+        # the cut is the clear's start: the screen every row before it was on is cleared (out of reach),
+        # and the stretch after the cut starts with the clear, whatever the text before was cleaned to
+        confirmed.append(self._half_at)
+        self.page_breaks.append(self._half_at)
+        self._waiting.clear()
+        self._lowest, self._up, self._col = 0, 0, 0
+        self._moved_at_margin = False
+        self._redrawn = _NO_ROW
+        self._wrapped.clear()
+        self._inked = False
+        self._cleared = True
+        return None
 
     def _redraw(self) -> None:
         self._redrawn = self._lowest
@@ -144,8 +328,8 @@ class CutFinder:
         self._up -= rows
         if self._up < 0:
             return "a move below the lowest row"
-        if self._up >= SCREEN_LINES or self._up > self._lowest:
-            return f"a move more than {SCREEN_LINES - 1} rows up, or above the first row"
+        if self._up >= self._reach or self._up > self._lowest:
+            return f"a move more than {self._reach - 1} rows up, or above the first row"
         row = self._lowest - self._up
         while self._waiting and self._waiting[-1][1] > row:
             self._waiting.pop()  # the cursor is back above that line end: no cut there
@@ -153,19 +337,23 @@ class CutFinder:
 
     def _line_feed(self, offset: int, confirmed: list[int]) -> None:
         inked, self._inked = self._inked, False
+        self._col = 0
+        self._moved_at_margin = False
         if self._up:
             self._up -= 1
             return
         self._lowest += 1
         row = self._lowest
         # a blank line is left out: programs print blank rows to come back and draw on (tqdm's bars)
-        if inked and row - self._redrawn > SCREEN_LINES:
+        if len(self._wrapped) > 4 * self._reach:
+            self._wrapped = {wrapped for wrapped in self._wrapped if wrapped + self._reach >= row}
+        if inked and row - self._redrawn > self._reach:
             self._waiting.clear()  # the rows before are plain: every earlier line end is out of reach too
             confirmed.append(offset)
             return
         self._waiting.append((offset, row))
         reached = 0
-        while reached < len(self._waiting) and self._waiting[reached][1] + SCREEN_LINES <= self._lowest:
+        while reached < len(self._waiting) and self._waiting[reached][1] + self._reach <= self._lowest:
             reached += 1
         if reached:
             confirmed.append(self._waiting[reached - 1][0])

@@ -16,6 +16,24 @@ A line end is a cut point here when, at it:
 * the rows above it are settled: no row within 24 of it was redrawn (written over, erased, moved
   onto) before it, or the bottom row has since moved 24 rows below it without the cursor going back
   above it.
+
+At a terminal of a known size (``columns`` x ``rows``) the rows are the terminal's: a line passing the
+last column goes on in the row below (the verifier's own widths, :data:`.meaning.WIDTH`), and "24"
+becomes the screen's height. The reading ends at a character whose width terminals dispute, a wide
+one at the last column, a zero-width one with no cell before it (a wrap above the bottom row goes on
+in the row below, as a line feed there does),
+anything but text, CR, LF, CHA, a row move or EL 2 while the cursor waits at the margin to wrap (a row
+move or EL 2 there leaves the column in dispute, tmux past the margin, xterm on it: then text, or
+anything but those, CNL and CPL ends the reading), BS at the first column of a row a wrapped line
+goes on in (tmux moves up into the row before), and a DCS, SOS, PM or APC string (tmux reads those on
+past BEL; OSC ends at BEL there too). An erase on a row of a wrapped line (terminals keep or drop the
+join) reads on: it touches the row, so no line end within reach of it is settled until the rows
+below it are out of reach, and whether the line shows joined is the gate's verdict on its stretch.
+
+At a terminal of a known size, a clear of the whole screen next to a move home (``CSI 2 J`` and ``CSI
+H`` / ``CSI 1;1 H``, either order, ``CSI 3 J`` after them allowed) is a cut point where it starts: the
+rows before it are cleared off the screen, and the reading goes on from a blank page whose first row is
+the screen's top.
 """
 
 from __future__ import annotations
@@ -25,7 +43,8 @@ import re
 from .. import grammar
 from ..grammar import Kind
 from ..model import SCREEN_LINES
-from .meaning import INERT, action_for
+from ..names import CUP, HVP
+from .meaning import INERT, WIDTH, action_for
 
 __all__ = ["CutCheck"]
 
@@ -33,14 +52,39 @@ _CONTROL_OR_JOINER = re.compile("[\x00-\x1f\x7f-\x9f\u200d]")
 _IN_ROW = frozenset(("erase_in_line", "erase_characters", "cursor_to_column", "cursor_forward", "cursor_back"))
 _ROWS = frozenset(("move_rows", "move_rows_home"))
 _STRINGS = frozenset((Kind.OSC, Kind.DCS, Kind.SOS, Kind.PM, Kind.APC))
+_TAB = 8
+_WHOLE_SCREEN = "\x1b[2J"
+_SCROLLBACK = "\x1b[3J"
+
+
+def _home(sequence: str) -> bool:
+    """CUP / HVP to row 1, column 1 in any plain spelling (``CSI H``, ``CSI 1;1 H``, ``CSI ;01 f``)."""
+    seq = grammar.parse(sequence)
+    if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (CUP, HVP):
+        return False
+    fields = seq.params.split(";")
+    return len(fields) <= 2 and all(field == "" or (field.isdigit() and field.lstrip("0") in ("", "1"))
+                                    for field in fields)
 
 
 class CutCheck:
     """Feed it the text as it arrives; :meth:`feed` answers the line ends it confirms as cut points
     (offsets into the whole text). ``ended``: why it confirms no more (None while it reads on)."""
 
-    def __init__(self, limit: int = 1 << 20) -> None:
+    def __init__(self, limit: int = 1 << 20, *, columns: int | None = None, rows: int | None = None) -> None:
+        sized = columns is not None and rows is not None
+        if not sized and (columns is not None or rows is not None) or sized and min(columns or 0, rows or 0) < 2:
+            raise ValueError("cut points at a terminal take its columns and rows, 2 or more each")
         self.ended: str | None = None
+        self.clears: list[int] = []  # the cut points answered where a homing clear starts (callers may empty it)
+        self._margin = columns  # the terminal's width; None for no terminal (no margin)
+        self._screen = rows or SCREEN_LINES  # how far up a row can still be reached
+        self._column = 0  # at a terminal; equal to the width while the wrap waits
+        self._column_disputed = False  # moved while the wrap waited: terminals hold different columns
+        self._joined: set[int] = set()  # rows that belong to a line longer than the width
+        self._first: str | None = None  # the half of a homing clear just read: the other must come next
+        self._first_at = 0  # the offset that half starts at
+        self._after_clear = False  # nothing read since a homing clear (the scrollback's erase may follow)
         self._limit = limit
         self._tail = ""  # the text not read yet (an open sequence, CRs at the end)
         self._start = 0  # where ``_tail`` starts in the whole text
@@ -48,6 +92,7 @@ class CutCheck:
         self._bottom = 0  # the lowest row reached
         self._touched: int | None = None  # the bottom row when a row was last redrawn, None before any
         self._open: list[tuple[int, int]] = []  # line ends (offset, new row) not settled yet
+        self._settled_now: list[int] = []  # the cut points the current ``feed`` answers
         self._shown = False  # the row holds a printable character other than space, written since its line feed
 
     def feed(self, text: str) -> list[int]:
@@ -58,6 +103,7 @@ class CutCheck:
         while stop and tail[stop - 1] == "\r":
             stop -= 1  # what a CR does depends on what comes after it
         settled: list[int] = []
+        self._settled_now = settled
         read = self._read(tail, stop, settled)
         if self.ended is None:
             self._tail = tail[read:]
@@ -77,12 +123,17 @@ class CutCheck:
         i = 0
         while True:
             found = _CONTROL_OR_JOINER.search(text, i, stop)
-            if found is None:
-                if stop > i:
-                    self._shown = self._shown or not text[i:stop].isspace()
+            upto = stop if found is None else found.start()
+            if (upto > i or found is not None and text[upto] != grammar.ESC) and not self._between():
+                self._end(f"half a clear and home before offset {self._start + upto}")
                 return stop
-            if found.start() > i:
-                self._shown = self._shown or not text[i:found.start()].isspace()
+            if upto > i:
+                self._shown = self._shown or not text[i:upto].isspace()
+                if self._margin is not None and not self._print(text[i:upto]):
+                    self._end(f"text whose cells terminals may lay out apart before offset {self._start + upto}")
+                    return stop
+            if found is None:
+                return stop
             i = found.start()
             char = text[i]
             if char == "\n":
@@ -94,17 +145,23 @@ class CutCheck:
                     j += 1
                 if text[j] != "\n":  # a CR before the line end moves nothing that shows
                     self._touch()
+                    self._column = 0
+                    self._column_disputed = False
                 i = j
-            elif char in "\t\x07":
+            elif char == "\x07":
                 i += 1
-            elif char == "\x08":
-                self._touch()
+            elif char in "\t\x08":
+                if char == "\x08":
+                    self._touch()
+                if not self._in_row("tab" if char == "\t" else "back", 1):
+                    self._end(f"HT or BS terminals may place apart at offset {self._start + i}")
+                    return stop
                 i += 1
             elif char == grammar.ESC:
                 match = grammar.match_at(text, i)
                 if match is None and "\n" not in text[i:]:
                     return i  # cut by the chunk's end, maybe: wait for the rest
-                if match is None or not self._sequence(match.group()):
+                if match is None or not self._sequence(match.group(), self._start + i):
                     self._end(f"a sequence read no further at offset {self._start + i}")
                     return stop
                 i = match.end()
@@ -112,13 +169,24 @@ class CutCheck:
                 self._end(f"U+{ord(char):04X} at offset {self._start + i}")
                 return stop
 
-    def _sequence(self, sequence: str) -> bool:
+    def _between(self) -> bool:
+        """Something other than a sequence comes: fine unless half a homing clear waits for the other."""
+        self._after_clear = False
+        return self._first is None
+
+    def _sequence(self, sequence: str, at: int) -> bool:
         """Whether the reading goes on past ``sequence`` (acted on)."""
+        first, self._first = self._first, None
+        after_clear, self._after_clear = self._after_clear, False
+        if self._margin is not None and (first is not None or sequence in (_WHOLE_SCREEN, _SCROLLBACK)
+                                         or _home(sequence)):
+            return self._homing_clear(sequence, first, after_clear, at)
         if "\x9c" in sequence:  # a C1 ST
             return False
         kind = grammar.parse(sequence).kind
         if kind in _STRINGS:
-            return True  # ended where the grammar ends it: at BEL or ST, as a log viewer does
+            # ended where the grammar ends it: at BEL or ST, as a log viewer does; a terminal only ends OSC so
+            return self._margin is None or kind is Kind.OSC
         if kind is Kind.CANCELLED:
             return False
         action = action_for(sequence)
@@ -126,10 +194,88 @@ class CutCheck:
             return True
         if action.op in _IN_ROW:
             self._touch()
-            return True
+            return self._in_row(action.op, action.number)
         if action.op in _ROWS:
+            if self._margin is not None:
+                if self._column >= self._margin:
+                    self._column_disputed = True  # the wait kept (tmux) or dropped (xterm)
+                if action.op == "move_rows_home":
+                    self._column = 0
+                    self._column_disputed = False
             return self._move(action.number)
         return False
+
+    def _in_row(self, op: str, number: int) -> bool:
+        """The column after a control on the cursor's row, at a terminal; False where terminals may differ."""
+        margin = self._margin
+        if margin is None:
+            return True
+        if op == "cursor_to_column":
+            self._column = min(margin - 1, max(number, 1) - 1)
+            self._column_disputed = False
+            return True
+        if self._column >= margin:
+            if op != "erase_in_line" or number != 2:
+                return False
+            self._column_disputed = True  # the whole row erased in both; the column stays in dispute
+            return True
+        if op == "back":
+            if self._column == 0 and self._row in self._joined:
+                return False  # tmux goes up into the row the line came from, xterm stays
+            self._column = max(0, self._column - 1)
+        elif op == "tab":
+            self._column = min(margin - 1, self._column + _TAB - self._column % _TAB)
+        elif op == "cursor_forward":
+            self._column = min(margin - 1, self._column + max(number, 1))
+        elif op == "cursor_back":
+            self._column = max(0, self._column - max(number, 1))
+        else:  # EL, ECH
+            return True  # the cursor stays
+        return True
+
+    def _print(self, segment: str) -> bool:
+        """Cells written at a terminal's width, a wrap onto a new bottom row each time the margin is passed."""
+        margin = self._margin
+        assert margin is not None
+        if self._column_disputed:
+            return False
+        for char in segment:
+            width = 1 if " " <= char <= "~" else WIDTH[char]
+            if width == 0:
+                if self._column in (0, margin):
+                    return False
+                continue
+            if width not in (1, 2) or (width == 2 and self._column == margin - 1):
+                return False
+            if self._column == margin:
+                self._joined.add(self._row)
+                self._row += 1
+                self._bottom = max(self._bottom, self._row)
+                self._joined.add(self._row)
+                self._column = 0
+            self._column += width
+        return True
+
+    def _homing_clear(self, sequence: str, first: str | None, after_clear: bool, at: int) -> bool:
+        if sequence == _SCROLLBACK:
+            return after_clear and first is None  # history erased right after a homing clear
+        this = "clear" if sequence == _WHOLE_SCREEN else "home" if _home(sequence) else None
+        if this is None or this == first:
+            return False
+        if first is None:
+            self._first, self._first_at = this, at
+            return True
+        # a cut where the clear starts: every row before is on a screen now cleared, out of every move's reach
+        self._settled_now.append(self._first_at)
+        self.clears.append(self._first_at)
+        self._open = []
+        self._row = self._bottom = self._column = 0
+        self._column_disputed = False
+        self._touched = None
+        self._joined = set()
+        self._shown = False
+        self._after_clear = True
+        return True
 
     def _touch(self) -> None:
         self._touched = self._bottom
@@ -137,24 +283,28 @@ class CutCheck:
     def _move(self, rows: int) -> bool:
         self._touch()
         self._row += rows
-        if self._row > self._bottom or self._row <= self._bottom - SCREEN_LINES or self._row < 0:
+        if self._row > self._bottom or self._row <= self._bottom - self._screen or self._row < 0:
             return False
         self._open = [(offset, row) for offset, row in self._open if row <= self._row]
         return True
 
     def _new_line(self, offset: int, settled: list[int]) -> None:
         shown, self._shown = self._shown, False
+        self._column = 0
+        self._column_disputed = False
         if self._row < self._bottom:
             self._row += 1
             return
         self._row = self._bottom = self._bottom + 1
+        if len(self._joined) > 4 * self._screen:
+            self._joined = {row for row in self._joined if row >= self._bottom - self._screen}
         # a blank line is not settled at once: programs print blank rows to come back and draw on
-        if shown and (self._touched is None or self._bottom - self._touched > SCREEN_LINES):
+        if shown and (self._touched is None or self._bottom - self._touched > self._screen):
             settled.append(offset)
             self._open = []
             return
         self._open.append((offset, self._bottom))
-        out = [offset for offset, row in self._open if row + SCREEN_LINES <= self._bottom]
+        out = [offset for offset, row in self._open if row + self._screen <= self._bottom]
         if out:
             settled.append(out[-1])
-            self._open = [(offset, row) for offset, row in self._open if row + SCREEN_LINES > self._bottom]
+            self._open = [(offset, row) for offset, row in self._open if row + self._screen > self._bottom]
