@@ -178,22 +178,6 @@ def _first_rejected(
 STRETCH_FIXES = frozenset((UNSUPPORTED_CONTROL, MALFORMED_ESCAPE, CONTENT_WOULD_CHANGE, NOT_SMALLER))
 
 
-def _check_assembled(raw: str, assembled: stretches.Assembled, shown: Display) -> str | None:
-    """The verifier's verdict on a text assembled stretch by stretch, judged whole against the raw text.
-    Where the verifier cannot read the raw text whole (a refused control in its trailing raw stretches),
-    it judges the cleaned part, up to the cut point where that raw run starts, against the raw text up
-    to there (that cut point, confirmed by its own reading, settles every line before it); the rest is
-    the raw text itself."""
-    difference = _check(raw, assembled.text, shown)
-    start = assembled.raw_tail
-    if difference is None or not difference.startswith("unresolvable") or not 0 < start < len(raw):
-        return difference
-    cleaned = len(assembled.text) - (len(raw) - start)
-    if cleaned < 0 or assembled.text[cleaned:] != raw[start:]:
-        return difference
-    return _check(raw[:start], assembled.text[:cleaned], shown)
-
-
 class TextClean:
     """A configured cleaner for hot paths: build once, call :meth:`clean` per message."""
 
@@ -338,10 +322,9 @@ class TextClean:
             if tokens_before < self.min_tokens:
                 return None
         whole = stretches.Piece(None, NOTHING_REMOVED, reason, detail)
-        assembled = stretches.assemble(text, cuts, lambda stretch: self._stretch(stretch, shown), whole)
-        if not assembled.cleaned or not assembled.kept:
-            return None
-        if _check_assembled(text, assembled, shown) is not None:
+        assembled = stretches.resolve(text, cuts, lambda stretch: self._stretch(stretch, shown),
+                                      lambda raw, candidate: _check(raw, candidate, shown), whole)
+        if assembled is None:
             return None
         tokens_after = self._count(assembled.text)
         if tokens_after >= tokens_before:

@@ -22,7 +22,7 @@ from .clean import CutFinder
 from .result import NO_TERMINAL_NOISE, NOT_SMALLER, NOTHING_REMOVED, KeptStretch, Removed
 from .verify import CutCheck
 
-__all__ = ["Assembled", "KeptStretch", "Piece", "assemble", "cut_points", "describe"]
+__all__ = ["Assembled", "KeptStretch", "Piece", "assemble", "cut_points", "describe", "judged", "resolve"]
 
 #: How many kept stretches the gate's detail names (the ``kept`` field holds them all).
 NAMED_IN_DETAIL = 4
@@ -42,7 +42,7 @@ class Assembled(NamedTuple):
     removed: Removed
     kept: tuple[KeptStretch, ...]
     cleaned: int  # stretches adopted
-    raw_tail: int  # where the trailing run of raw stretches starts (len(raw): none)
+    raw_tail: int  # where the trailing run of raw stretches starts in the raw text (its length: none)
 
 
 def cut_points(raw: str) -> list[int]:
@@ -87,6 +87,58 @@ def assemble(raw: str, cuts: list[int], gate: Callable[[str], Piece], whole: Pie
         if piece.reason != NO_TERMINAL_NOISE:
             kept.append(KeptStretch(start, end, piece.reason or NOT_SMALLER, piece.detail))
     return Assembled("".join(out), _sum(removed), tuple(kept), cleaned, raw_tail)
+
+
+def judged(raw: str, text: str, tail: int, check: Callable[[str, str], str | None]) -> str | None:
+    """The verifier's verdict (``check``) on ``text``, assembled stretch by stretch, judged whole against
+    ``raw``. Where the verifier cannot read ``raw`` whole (a refused control in the trailing raw run,
+    ``raw[tail:]``), it judges the cleaned part against the raw text up to ``tail``, a cut point
+    confirmed by both readings: every line before it is settled. The rest is the raw text itself."""
+    difference = check(raw, text)
+    if difference is None or not difference.startswith("unresolvable") or not 0 < tail < len(raw):
+        return difference
+    cleaned = len(text) - (len(raw) - tail)
+    if cleaned < 0 or text[cleaned:] != raw[tail:]:
+        return difference
+    return check(raw[:tail], text[:cleaned])
+
+
+#: How many times the text assembled is gated again (see :func:`resolve`).
+MAX_PASSES = 4
+
+
+def resolve(raw: str, cuts: list[int], gate: Callable[[str], Piece], check: Callable[[str, str], str | None],
+            whole: Piece) -> Assembled | None:
+    """``raw`` gated stretch by stretch at ``cuts`` (:func:`cut_points`), verified, until it is a fixed
+    point; None where no stretch is cleaned or the verifier refuses the result.
+
+    A cleaned stretch redraws nothing, so the text assembled may confirm cut points the raw text did not
+    (a line end within 24 rows below a redraw, confirmed only once 24 more rows are written, which a
+    refused control stops). The trailing raw run is then gated again at those cut points; each pass is
+    verified against the text before it, and the final text against ``raw`` itself. Without it, cleaning
+    the text again would clean more (cleaning is idempotent, README). The kept stretches are given in
+    ``raw``'s offsets; a pass whose kept stretches are not all in that raw run ends the passes."""
+    first = assemble(raw, cuts, gate, whole)
+    if not first.cleaned or not first.kept or judged(raw, first.text, first.raw_tail, check) is not None:
+        return None
+    done = first
+    for _ in range(MAX_PASSES - 1):
+        if done.kept[0].start < done.raw_tail:
+            break  # a stretch kept in the middle: its offsets would not map back
+        text = done.text
+        shift = len(raw) - len(text)  # text[x] is raw[x + shift] in the trailing raw run
+        later = [cut for cut in cut_points(text) if cut + shift > done.raw_tail]
+        if not later:
+            break
+        again = assemble(text, later, gate, Piece(None, NOTHING_REMOVED, whole.reason, whole.detail))
+        tail = again.raw_tail + shift
+        if (not again.cleaned or tail <= done.raw_tail or not again.kept or again.kept[0].start < again.raw_tail
+                or judged(text, again.text, again.raw_tail, check) is not None
+                or judged(raw, again.text, tail, check) is not None):
+            break
+        kept = tuple(k._replace(start=k.start + shift, end=k.end + shift) for k in again.kept)
+        done = Assembled(again.text, _sum([done.removed, again.removed]), kept, done.cleaned + again.cleaned, tail)
+    return done
 
 
 def describe(kept: tuple[KeptStretch, ...]) -> str:
