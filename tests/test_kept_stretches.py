@@ -128,6 +128,30 @@ def test_a_second_pass_cleans_what_the_cleaned_text_confirms() -> None:
     assert result.tokens_after == 1115
 
 
+def test_a_pass_the_verifier_refuses_is_not_taken() -> None:
+    """A stretch of the second pass cleaned wrongly (a planted gate drops the diff's ``-setting_4`` line):
+    the verifier's verdicts on that pass refuse it, and the first pass's text stands."""
+    raw = text_of(joined(NPM_DIFF_APT))
+    shown = gate.display()
+    honest = gate.TextClean(min_tokens=0)
+
+    def lossy(stretch: str) -> kept.Piece:
+        piece = honest._stretch(stretch, shown)
+        if piece.text is not None and "-setting_4 = 4\r\n" in piece.text:
+            return piece._replace(text=piece.text.replace("-setting_4 = 4\r\n", "", 1))
+        return piece
+
+    def check(raw: str, candidate: str) -> str | None:
+        return gate._check(raw, candidate, shown)
+
+    whole = kept.Piece(None, textclean.Removed(), UNSUPPORTED_CONTROL, "")
+    right = kept.resolve(raw, kept.cut_points(raw), lambda stretch: honest._stretch(stretch, shown), check, whole)
+    assert right is not None and right.kept[0].start == 1356 and "-setting_4 = 4\r\n" in right.text
+    wrong = kept.resolve(raw, kept.cut_points(raw), lossy, check, whole)
+    assert wrong is not None and wrong.kept[0].start == 738  # the first pass: the diff's lines kept raw
+    assert "\x1b[31m-setting_4 = 4\x1b[0m\r\n" in wrong.text
+
+
 def test_a_message_adopted_or_refused_whole_stays_as_it_was() -> None:
     for name in ("pytest_failures.raw", "cargo_build_error.raw", "node_test.raw", "git_diff.raw"):
         result = textclean.clean(joined((name,)))
