@@ -60,7 +60,8 @@ def _sum(parts: list[Removed]) -> Removed:
 
 def assemble(raw: str, cuts: list[int], gate: Callable[[str], Piece], whole: Piece) -> Assembled:
     """``raw`` gated stretch by stretch at ``cuts`` (ascending offsets strictly inside it): a stretch
-    ``gate`` refuses is halved at its middle cut until it holds none; then it is kept raw (reported
+    ``gate`` refuses is cut at its last cut point if it ends the text, else halved at its middle one,
+    until it holds none; then it is kept raw (reported
     unless it had nothing to clean). ``whole``: the verdict on all of ``raw`` already given."""
     out: list[str] = []
     removed: list[Removed] = []
@@ -78,7 +79,9 @@ def assemble(raw: str, cuts: list[int], gate: Callable[[str], Piece], whole: Pie
             raw_tail = end
             continue
         if piece.reason != NO_TERMINAL_NOISE and low < high:
-            middle = (low + high) // 2
+            # the trailing stretch alone first: a refused control stops both readings, so the last cut
+            # point is the nearest one before it (the rest, when refused too, is halved)
+            middle = high - 1 if end == len(raw) else (low + high) // 2
             # depth first, the left half last on the stack: the stretches come out in order
             pending.append((cuts[middle], end, middle + 1, high))
             pending.append((start, cuts[middle], low, middle))
