@@ -9,15 +9,19 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple, cast, overload
 
 from . import clean as cleaner
+from . import kept as stretches
 from . import verify
 from .probe import has_terminal_noise
 from .result import (
     BELOW_MIN_TOKENS,
     CONTENT_WOULD_CHANGE,
+    MALFORMED_ESCAPE,
     NO_TERMINAL_NOISE,
     NOT_SMALLER,
     NOTHING_REMOVED,
     TOO_LARGE,
+    UNSUPPORTED_CONTROL,
+    KeptStretch,
     Result,
 )
 from .tokens import PairCount, Tokenizer, additive, encoding_of, max_token_bytes, releases_gil, token_counter
@@ -170,6 +174,10 @@ def _first_rejected(
     return low
 
 
+#: The refusals of a whole message a stretch can fix: the cleaning fails in one place (issue 40).
+STRETCH_FIXES = frozenset((UNSUPPORTED_CONTROL, MALFORMED_ESCAPE, CONTENT_WOULD_CHANGE, NOT_SMALLER))
+
+
 class TextClean:
     """A configured cleaner for hot paths: build once, call :meth:`clean` per message."""
 
@@ -250,6 +258,9 @@ class TextClean:
             proposal = cleaner.candidate(text, **shown.keywords())
         except cleaner.Refused as refusal:
             # Not counted either: refused noise (hostile input above all) costs no tokenization.
+            by_stretch = self._kept_stretches(text, shown, refusal.reason, refusal.detail, tokens_before)
+            if by_stretch is not None:
+                return by_stretch
             return self._refuse(text, refusal.reason, refusal.detail, tokens_before, pending=undecided)
         pair = None
         if tokens_before is None:
@@ -270,13 +281,16 @@ class TextClean:
             if retried is not None:
                 proposal = retried
         if difference is not None or proposal is None:
-            return self._refuse(text, CONTENT_WOULD_CHANGE, difference, tokens_before)
+            by_stretch = self._kept_stretches(text, shown, CONTENT_WOULD_CHANGE, difference, tokens_before)
+            return by_stretch or self._refuse(text, CONTENT_WOULD_CHANGE, difference, tokens_before)
         if pair is not None and pair.candidate is proposal.text:
             tokens_after = pair.after()
         else:
             tokens_after = self._count(proposal.text)
         if tokens_after >= tokens_before:
-            return self._refuse(text, NOT_SMALLER, f"{tokens_after} >= {tokens_before} tokens", tokens_before)
+            why = f"{tokens_after} >= {tokens_before} tokens"
+            by_stretch = self._kept_stretches(text, shown, NOT_SMALLER, why, tokens_before)
+            return by_stretch or self._refuse(text, NOT_SMALLER, why, tokens_before)
         kept = next((seg for seg in proposal.segments or () if seg.text is None), None)
         return Result(
             proposal.text,
@@ -291,6 +305,58 @@ class TextClean:
             count=self._count,
             original=text,
         )
+
+    def _kept_stretches(
+        self, text: str, shown: Display, reason: str, detail: str | None, tokens_before: int | None,
+    ) -> Result[str] | None:
+        """The message gated stretch by stretch at the cut points both sides confirm (for no terminal),
+        the stretches whose cleaning fails kept raw; None where that is not adopted either: nothing to
+        cut, no stretch cleaned, the whole not verified, or not strictly fewer tokens than the raw."""
+        if shown.terminal or reason not in STRETCH_FIXES:
+            return None
+        cuts = stretches.cut_points(text)
+        if not cuts:
+            return None
+        if tokens_before is None:
+            tokens_before = self._count(text)
+            if tokens_before < self.min_tokens:
+                return None
+        whole = stretches.Piece(None, NOTHING_REMOVED, reason, detail)
+        assembled = stretches.resolve(text, cuts, lambda stretch: self._stretch(stretch, shown),
+                                      lambda raw, candidate: _check(raw, candidate, shown), whole)
+        if assembled is None:
+            return None
+        tokens_after = self._count(assembled.text)
+        if tokens_after >= tokens_before:
+            return None
+        return Result(
+            assembled.text,
+            applied=True,
+            reason=None,
+            detail=stretches.describe(assembled.kept),
+            removed=assembled.removed,
+            tokens_before=tokens_before,
+            tokens_after=tokens_after,
+            count=self._count,
+            original=text,
+            kept=assembled.kept,
+        )
+
+    def _stretch(self, stretch: str, shown: Display) -> stretches.Piece:
+        """One stretch between cut points through the gate's own checks (no ``min_tokens``)."""
+        if not has_terminal_noise(stretch):
+            return stretches.Piece(None, NOTHING_REMOVED, NO_TERMINAL_NOISE, None)
+        try:
+            proposal = cleaner.candidate(stretch, **shown.keywords())
+        except cleaner.Refused as refusal:
+            return stretches.Piece(None, NOTHING_REMOVED, refusal.reason, refusal.detail)
+        difference = _check(stretch, proposal.text, shown)
+        if difference is not None:
+            return stretches.Piece(None, NOTHING_REMOVED, CONTENT_WOULD_CHANGE, difference)
+        after, before = self._count(proposal.text), self._count(stretch)
+        if after >= before:
+            return stretches.Piece(None, NOTHING_REMOVED, NOT_SMALLER, f"{after} >= {before} tokens")
+        return stretches.Piece(proposal.text, proposal.removed, None, None)
 
     def clean_many(self, texts: Sequence[str], *, workers: int | None = None) -> list[Result[str]]:
         """:meth:`clean` of each text, in order; in a thread pool when the token counter releases the
@@ -338,8 +404,19 @@ def _clean_bytes(
 ) -> Result[bytes]:
     """Bytes in, bytes out: undecodable bytes travel as lone surrogates and come back exactly; on a
     refusal ``text`` is ``raw`` itself."""
-    result = cast("Result[str]", gate._clean(raw.decode("utf-8", "surrogateescape"), tokens_before, shown))
-    return result.with_text(result.text.encode("utf-8", "surrogateescape") if result.applied else raw)
+    text = raw.decode("utf-8", "surrogateescape")
+    result = cast("Result[str]", gate._clean(text, tokens_before, shown))
+    encoded = result.text.encode("utf-8", "surrogateescape") if result.applied else raw
+    if not result.kept:
+        return result.with_text(encoded)
+    kept = tuple(KeptStretch(_bytes_at(text, k.start), _bytes_at(text, k.end), k.reason, k.detail)
+                 for k in result.kept)
+    return result.with_text(encoded, kept, stretches.describe(kept))
+
+
+def _bytes_at(text: str, offset: int) -> int:
+    """The byte offset of character ``offset`` of a text decoded with surrogateescape."""
+    return len(text[:offset].encode("utf-8", "surrogateescape"))
 
 
 _DEFAULT: dict[tuple[int, int | None], TextClean] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import AnyStr, Generic
+from typing import AnyStr, Generic, NamedTuple
 
 # Gate reasons, in the order the gate checks them (public, documented in the README).
 TOO_LARGE = "too_large"
@@ -26,6 +26,18 @@ GATE_REASONS = (
 )
 #: Added by the message integration: a tool output with non-text parts, left whole.
 NON_TEXT_BLOCKS = "non_text_blocks"
+
+
+class KeptStretch(NamedTuple):
+    """A stretch of the raw text kept exactly as it arrived in an adopted message (issue 40):
+    ``start`` / ``end`` offsets into the raw text (characters of a ``str``, bytes of a ``bytes``
+    input) and why its cleaning was not adopted: a gate reason, and the detail its own gate gave
+    (offsets in it count from the stretch's start)."""
+
+    start: int
+    end: int
+    reason: str
+    detail: str | None
 
 
 @dataclass(frozen=True)
@@ -74,7 +86,7 @@ class Result(Generic[AnyStr]):
 
     __slots__ = (
         "text", "applied", "_detail", "removed", "_reason", "_tokens_before", "_tokens_after", "_count",
-        "_min_tokens", "pages_cleaned", "pages_kept",
+        "_min_tokens", "pages_cleaned", "pages_kept", "kept",
     )
 
     def __init__(
@@ -92,11 +104,14 @@ class Result(Generic[AnyStr]):
         min_tokens: int | None = None,
         pages_cleaned: int = 0,
         pages_kept: int = 0,
+        kept: tuple[KeptStretch, ...] = (),
     ) -> None:
         self.text: AnyStr = text
         # A text resolved page by page (docs/design.md, 'Pages'): pages cleaned, and kept as raw bytes.
         self.pages_cleaned = pages_cleaned
         self.pages_kept = pages_kept
+        # A message refused whole and adopted stretch by stretch (issue 40): the stretches kept raw.
+        self.kept = kept
         self.applied = applied
         self._reason = reason
         self._min_tokens = min_tokens  # set when reason waits for a count
@@ -106,13 +121,14 @@ class Result(Generic[AnyStr]):
         self._tokens_after = tokens_after
         self._count = (count, original)
 
-    def with_text(self, text: bytes) -> Result[bytes]:
-        """This outcome carrying ``text`` (the bytes form of a ``str`` outcome); counts stay shared."""
+    def with_text(self, text: bytes, kept: tuple[KeptStretch, ...] = (), detail: str | None = None) -> Result[bytes]:
+        """This outcome carrying ``text`` (the bytes form of a ``str`` outcome); counts stay shared.
+        ``kept`` / ``detail``: the kept stretches in byte offsets, and the detail naming them."""
         count, original = self._count
-        return Result(text, applied=self.applied, reason=self._reason, detail=self._detail, removed=self.removed,
-                      tokens_before=self._tokens_before, tokens_after=self._tokens_after, count=count,
-                      original=original, min_tokens=self._min_tokens, pages_cleaned=self.pages_cleaned,
-                      pages_kept=self.pages_kept)
+        return Result(text, applied=self.applied, reason=self._reason, detail=detail if kept else self._detail,
+                      removed=self.removed, tokens_before=self._tokens_before, tokens_after=self._tokens_after,
+                      count=count, original=original, min_tokens=self._min_tokens, pages_cleaned=self.pages_cleaned,
+                      pages_kept=self.pages_kept, kept=kept)
 
     @property
     def reason(self) -> str | None:
