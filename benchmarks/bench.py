@@ -44,7 +44,9 @@ from typing import Any
 
 import tiktoken
 
+import textclean
 from benchmarks import floor
+from textclean.build import build
 from textclean.measure.sources import decode
 from textclean.pipeline import clean as cleaner
 from textclean.pipeline import grammar, tokens, verify
@@ -1005,9 +1007,12 @@ def hook_latency(bench: Bench, fixtures: Path) -> None:
         **{name: (hook, event) for name, event in events.items()},
     }
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    # the hook runs from beside the package this process imported, so that ``-m textclean`` finds the
+    # same build (the repository's source, or an installed compiled one: benchmarks/builds.py)
+    cwd = Path(textclean.__file__).resolve().parent.parent
     answers = {}
     for name, (argv, stdin) in commands.items():  # one warm-up each, and what each one answers
-        answers[name] = subprocess.run(argv, input=stdin, capture_output=True, cwd=REPOSITORY, env=env,
+        answers[name] = subprocess.run(argv, input=stdin, capture_output=True, cwd=cwd, env=env,
                                        check=True).stdout
     if answers["clean"] or b"updatedToolOutput" not in answers["noisy"]:
         raise RuntimeError("the hook did not answer as expected: the rows would time something else")
@@ -1016,7 +1021,7 @@ def hook_latency(bench: Bench, fixtures: Path) -> None:
     for _ in range(rounds):
         for name, (argv, stdin) in commands.items():
             start = time.perf_counter()
-            subprocess.run(argv, input=stdin, capture_output=True, cwd=REPOSITORY, env=env, check=True)
+            subprocess.run(argv, input=stdin, capture_output=True, cwd=cwd, env=env, check=True)
             times[name].append(time.perf_counter() - start)
     best = {name: min(values) for name, values in times.items()}
     medians = {name: statistics.median(values) for name, values in times.items()}
@@ -1201,6 +1206,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--material", type=Path, default=None,
                         help="issue 27: also every .cast recorded at 160x40 under this directory (not committed)")
     parser.add_argument("--family", action="append", choices=list(PATHOLOGICAL), help="pathological: only these")
+    parser.add_argument("--json", type=Path, default=None, help="also write the table of ratios to this file")
     args = parser.parse_args(argv)
     sections = set(args.only or SECTIONS)
 
@@ -1209,7 +1215,8 @@ def main(argv: list[str] | None = None) -> int:
 
     fixtures = load_fixtures(args.fixtures)
     mode = "quick" if args.quick else "full"
-    out(f"textclean bench ({mode}): Python {platform.python_version()}, tiktoken {tiktoken.__version__}, "
+    out(f"textclean bench ({mode}), {build()} build from {Path(textclean.__file__).parent}: "
+        f"Python {platform.python_version()}, tiktoken {tiktoken.__version__}, "
         f"{os.cpu_count()} CPUs, load average {_load()}, {len(fixtures)} fixtures from {args.fixtures}, "
         f"token backends {', '.join(_installed_backends())}")
     bench = Bench(args.quick, out)
@@ -1259,6 +1266,9 @@ def main(argv: list[str] | None = None) -> int:
     out(f"{'ratio':<78} {'value':>12}  goal")
     for ratio in bench.ratios:
         out(ratio.row())
+    if args.json is not None:
+        args.json.write_text(json.dumps({"build": build(), "ratios": [
+            {"label": r.label, "value": r.value, "goal": r.goal, "skipped": r.skipped} for r in bench.ratios]}))
     return 0
 
 

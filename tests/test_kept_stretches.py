@@ -162,6 +162,20 @@ def test_a_message_adopted_or_refused_whole_stays_as_it_was() -> None:
     assert apt.detail == "CSI 0;23 r (DECSTBM) at offset 222"
 
 
+def test_a_message_past_the_split_limit_is_refused_whole() -> None:
+    """Splitting costs several whole cleanings: past ``kept.MAX_CHARS`` a refusal answers as before."""
+    pytest_lines = text_of(joined(("pytest_failures.raw",)))
+    apt = text_of(joined(("sessions/session_apt_fancy.raw",)))
+    repeats = kept.MAX_CHARS // len(pytest_lines)
+    under = pytest_lines * (repeats - 2) + apt
+    over = pytest_lines * (repeats + 1) + apt
+    assert len(under) <= kept.MAX_CHARS < len(over)
+    assert textclean.clean(under).kept  # split, the apt stretch kept
+    result = textclean.clean(over)
+    assert not result.applied and result.kept == () and result.reason == UNSUPPORTED_CONTROL
+    assert result.text is over
+
+
 def test_a_terminal_display_still_refuses_whole() -> None:
     raw = joined(PYTEST_APT_CARGO)
     for keywords in ({"terminal": True}, {"columns": 80, "rows": 24}):
