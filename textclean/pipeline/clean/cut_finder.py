@@ -22,6 +22,7 @@ When unsure it is no cut: a missed cut costs memory and latency, a wrong one cou
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .. import grammar
@@ -37,6 +38,39 @@ _NO_ROW = -(1 << 60)  # no row redrawn yet
 # characters that stop the finder in text: C1 controls (terminals disagree on them) and the ZWJ tmux replays
 _STOPPING_TEXT = re.compile("[\x80-\x9f\u200d]")
 _CRS_THEN_LF = re.compile("\r*\n")  # a CR that only ends a line (``Done\r\r\n``) redraws nothing
+
+
+_INERT, _REDRAW, _VERTICAL, _STOP = range(4)
+
+
+def _effect(token: str) -> tuple[int, int | str]:
+    """What one complete sequence does to the finder: (_INERT | _REDRAW, 0), (_VERTICAL, rows: up is
+    negative) or (_STOP, why)."""
+    seq = grammar.parse(token)
+    if seq.kind is Kind.CANCELLED:
+        return _STOP, "a cancelled sequence"
+    if grammar.INERT_SEQUENCE.fullmatch(token):
+        return _INERT, 0
+    decoded = dispatch.decode(seq)
+    if (decoded.disputed is not None or len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT
+            or grammar.above_range(seq.params)):
+        return _STOP, "a parameter terminals may read apart"
+    if decoded.calls is None or len(decoded.calls) != 1 or (seq.kind is Kind.CSI and seq.private):
+        return _STOP, "a sequence that leaves state"
+    call = decoded.calls[0]
+    if call.handler in _IN_LINE or (call.handler == "erase_in_line" and (call.args[0] or 0) <= 2) or (
+            call.handler == "erase_in_display" and call.args[0] == 0):
+        return _REDRAW, 0
+    if call.handler == "reverse_index":
+        return _VERTICAL, -1
+    if call.handler == "cursor_vertical":
+        return _VERTICAL, call.args[0] or 0  # signed: up is negative
+    return _STOP, "a sequence that leaves state"
+
+
+# a stream repeats a few short sequences (SGR, EL, CUU) over and over, each read alike wherever it stands
+_cached_effect = functools.lru_cache(maxsize=4096)(_effect)
+_CACHED_LENGTH = 64  # longer ones (strings) are read each time, not kept
 
 
 class CutFinder:
@@ -114,27 +148,14 @@ class CutFinder:
 
     def _sequence(self, token: str) -> str | None:
         """Act on one complete sequence, as the dispatch table reads it; the reason the finder stops, or None."""
-        seq = grammar.parse(token)
-        if seq.kind is Kind.CANCELLED:
-            return "a cancelled sequence"
-        if grammar.INERT_SEQUENCE.fullmatch(token):
-            return None
-        decoded = dispatch.decode(seq)
-        if (decoded.disputed is not None or len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT
-                or grammar.above_range(seq.params)):
-            return "a parameter terminals may read apart"
-        if decoded.calls is None or len(decoded.calls) != 1 or (seq.kind is Kind.CSI and seq.private):
-            return "a sequence that leaves state"
-        call = decoded.calls[0]
-        if call.handler in _IN_LINE or (call.handler == "erase_in_line" and (call.args[0] or 0) <= 2) or (
-                call.handler == "erase_in_display" and call.args[0] == 0):
+        effect, value = _cached_effect(token) if len(token) <= _CACHED_LENGTH else _effect(token)
+        if effect == _REDRAW:
             self._redraw()
-            return None
-        if call.handler == "reverse_index":
-            return self._vertical(-1)
-        if call.handler == "cursor_vertical":
-            return self._vertical(call.args[0] or 0)  # signed: up is negative
-        return "a sequence that leaves state"
+        elif effect == _VERTICAL:
+            return self._vertical(int(value))
+        elif effect == _STOP:
+            return str(value)
+        return None
 
     def _redraw(self) -> None:
         self._redrawn = self._lowest

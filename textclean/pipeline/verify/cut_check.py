@@ -20,6 +20,7 @@ A line end is a cut point here when, at it:
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .. import grammar
@@ -33,6 +34,34 @@ _CONTROL_OR_JOINER = re.compile("[\x00-\x1f\x7f-\x9f\u200d]")
 _IN_ROW = frozenset(("erase_in_line", "erase_characters", "cursor_to_column", "cursor_forward", "cursor_back"))
 _ROWS = frozenset(("move_rows", "move_rows_home"))
 _STRINGS = frozenset((Kind.OSC, Kind.DCS, Kind.SOS, Kind.PM, Kind.APC))
+
+
+_READ_ON, _TOUCH, _MOVE, _END = range(4)
+
+
+def _effect(sequence: str) -> tuple[int, int]:
+    """What one complete sequence does to the reading: read on past it, a row touched, rows moved (by
+    the number), or the end of the reading."""
+    if "\x9c" in sequence:  # a C1 ST
+        return _END, 0
+    kind = grammar.parse(sequence).kind
+    if kind in _STRINGS:
+        return _READ_ON, 0  # ended where the grammar ends it: at BEL or ST, as a log viewer does
+    if kind is Kind.CANCELLED:
+        return _END, 0
+    action = action_for(sequence)
+    if action.op == INERT:
+        return _READ_ON, 0
+    if action.op in _IN_ROW:
+        return _TOUCH, 0
+    if action.op in _ROWS:
+        return _MOVE, action.number
+    return _END, 0
+
+
+# a stream repeats a few short sequences (SGR, EL, CUU) over and over, each read alike wherever it stands
+_cached_effect = functools.lru_cache(maxsize=4096)(_effect)
+_CACHED_LENGTH = 64  # longer ones (strings) are read each time, not kept
 
 
 class CutCheck:
@@ -114,22 +143,12 @@ class CutCheck:
 
     def _sequence(self, sequence: str) -> bool:
         """Whether the reading goes on past ``sequence`` (acted on)."""
-        if "\x9c" in sequence:  # a C1 ST
-            return False
-        kind = grammar.parse(sequence).kind
-        if kind in _STRINGS:
-            return True  # ended where the grammar ends it: at BEL or ST, as a log viewer does
-        if kind is Kind.CANCELLED:
-            return False
-        action = action_for(sequence)
-        if action.op == INERT:
-            return True
-        if action.op in _IN_ROW:
+        effect, rows = _cached_effect(sequence) if len(sequence) <= _CACHED_LENGTH else _effect(sequence)
+        if effect == _TOUCH:
             self._touch()
-            return True
-        if action.op in _ROWS:
-            return self._move(action.number)
-        return False
+        elif effect == _MOVE:
+            return self._move(rows)
+        return effect != _END
 
     def _touch(self) -> None:
         self._touched = self._bottom
