@@ -13,10 +13,13 @@
 * **Latency** of ``textclean run -- CMD`` (pipes) and ``cmd | textclean -f``: a child writes lines
   through a pipe, each carrying the ``time.monotonic()`` of its line end (a clock shared by every
   process on the machine); this process reads textclean's stdout and notes when each line arrives.
-  Patterns: a line every 50 ms; bursts of lines then a pause; a progress line redrawn by CR frames
-  every 20 ms, ended by LF every ~200 ms. p50 / p99 / max; goal: every line within 100 ms.
+  Patterns: a plain line every 50 ms (written ahead of the stream); a coloured line (SGR) every 50 ms
+  (through the stream); bursts of 40 lines then a pause; a progress line redrawn by CR + EL frames
+  every 20 ms, ended by LF every ~200 ms. ``textclean -f`` is started and answers a first line before
+  the child writes, so its start-up is not counted. p50 / p99 / max; goal: every line within 100 ms.
 
-``--size MB`` (default 64; the full measure is ``--size 1024``), ``--only memory|latency``,
+``--size MB`` (default 64; the full measure is ``--size 1024``), ``--lines N`` (per latency
+pattern, default 60), ``--only memory|latency``,
 ``--json`` prints one JSON object (the fields) instead of the table. Timings are CPU seconds or
 latencies within this run: compare them as ratios, never across runs (the machine is shared).
 """
@@ -173,6 +176,8 @@ def run_slice(size: int) -> dict[str, Any]:
 
     pool = material(POOL_MB * MB)
     data = b"".join(chunks(pool, size))
+    data = data[:data.rfind(b"\n") + 1]  # a message ends at a line end, not inside a sequence
+    size = len(data)
     text = data.decode("utf-8", "surrogateescape")
     clock = time.process_time
     start = clock()
@@ -180,7 +185,7 @@ def run_slice(size: int) -> dict[str, Any]:
     clean_cpu = clock() - start
     stream = Stream()
     out = 0
-    pieces = list(chunks(pool, size))
+    pieces = [data[at:at + 4096] for at in range(0, size, 4096)]
     start = clock()
     for chunk in pieces:
         out += len(stream.feed(chunk))
@@ -218,31 +223,36 @@ def memory(size: int, slice_size: int) -> dict[str, Any]:
 # The child: writes lines on fd 1, each ending " t=<monotonic at its line end>\n".
 CHILD = r"""
 import os, sys, time
-pattern = sys.argv[1]
+pattern, lines = sys.argv[1], int(sys.argv[2])
 def put(text):
     os.write(1, text.encode())
 time.sleep(0.5)
 if pattern == "steady":
-    for n in range(60):
+    for n in range(lines):
         put(f"line {n} of a steady writer t={time.monotonic():.6f}\n")
         time.sleep(0.05)
+elif pattern == "colour":
+    for n in range(lines):
+        put(f"\x1b[32mok\x1b[0m line {n} of a coloured writer t={time.monotonic():.6f}\n")
+        time.sleep(0.05)
 elif pattern == "burst":
-    for b in range(6):
+    for b in range(max(1, lines // 10)):
         for n in range(40):
             put(f"burst {b} line {n} t={time.monotonic():.6f}\n")
         time.sleep(0.4)
 elif pattern == "progress":
-    for n in range(30):
+    for n in range(lines // 2):
         for f in range(0, 100, 10):
             put(f"\r\x1b[Kitem {n}: {f:3d}% [{'#' * (f // 10)}{' ' * (10 - f // 10)}]")
             time.sleep(0.02)
         put(f"\r\x1b[Kitem {n}: done t={time.monotonic():.6f}\n")
 """
-PATTERNS = ("steady", "burst", "progress")
+PATTERNS = ("steady", "colour", "burst", "progress")
 
 
-def _read_lines(proc: subprocess.Popen[bytes]) -> list[float]:
-    """Latencies (ms) of each line carrying a ``t=`` stamp, as it arrives on ``proc``'s stdout."""
+def _read_lines(proc: subprocess.Popen[bytes], until: bytes | None = None) -> list[float]:
+    """Latencies (ms) of each line carrying a ``t=`` stamp, as it arrives on ``proc``'s stdout (to its
+    end, or to a line equal to ``until``)."""
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
     selector = selectors.DefaultSelector()
@@ -260,21 +270,28 @@ def _read_lines(proc: subprocess.Popen[bytes]) -> list[float]:
             at = line.rfind(b" t=")
             if at >= 0:
                 latencies.append((now - float(line[at + 3:].split()[0].decode())) * 1000)
+            if line == until:
+                selector.close()
+                return latencies
     selector.close()
     proc.wait()
     return latencies
 
 
-def latency_run(mode: str, pattern: str) -> list[float]:
-    child = [sys.executable, "-c", CHILD, pattern]
+def latency_run(mode: str, pattern: str, lines: int = 60) -> list[float]:
+    child = [sys.executable, "-c", CHILD, pattern, str(lines)]
     textclean = [sys.executable, "-m", "textclean"]
     if mode == "run":
         proc = subprocess.Popen([*textclean, "run", "--", *child], stdout=subprocess.PIPE, env=_env(), cwd=ROOT)
         return _read_lines(proc)
-    writer = subprocess.Popen(child, stdout=subprocess.PIPE, env=_env(), cwd=ROOT)
-    proc = subprocess.Popen([*textclean, "-f"], stdin=writer.stdout, stdout=subprocess.PIPE, env=_env(), cwd=ROOT)
-    assert writer.stdout is not None
-    writer.stdout.close()
+    # textclean -f first, read until it answers, so its start-up is not counted; then the child writes into it
+    proc = subprocess.Popen([*textclean, "-f"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=_env(), cwd=ROOT)
+    assert proc.stdin is not None
+    proc.stdin.write(b"ready\n")
+    proc.stdin.flush()
+    _read_lines(proc, until=b"ready")
+    writer = subprocess.Popen(child, stdout=proc.stdin, env=_env(), cwd=ROOT)
+    proc.stdin.close()
     latencies = _read_lines(proc)
     writer.wait()
     return latencies
@@ -285,11 +302,11 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def latency() -> list[dict[str, Any]]:
+def latency(lines: int) -> list[dict[str, Any]]:
     rows = []
     for mode in ("run", "follow"):
         for pattern in PATTERNS:
-            values = latency_run(mode, pattern)
+            values = latency_run(mode, pattern, lines)
             rows.append({"mode": mode, "pattern": pattern, "lines": len(values),
                          "p50_ms": _percentile(values, 0.5) if values else None,
                          "p99_ms": _percentile(values, 0.99) if values else None,
@@ -334,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.stream", description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=float, default=64, help="MB of stream for the memory runs (default 64)")
     parser.add_argument("--slice", type=float, default=16, help="MB of the same material for clean() (default 16)")
+    parser.add_argument("--lines", type=int, default=60,
+                        help="lines per latency pattern (default 60: 6 bursts of 40, 30 progress lines)")
     parser.add_argument("--only", choices=("memory", "latency"), action="append")
     parser.add_argument("--json", action="store_true", help="print the fields as one JSON object")
     parser.add_argument("--child-stream", choices=tuple(DISPLAYS), help=argparse.SUPPRESS)
@@ -346,14 +365,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.child_slice:
         print(json.dumps(run_slice(args.size_bytes)))
         return 0
-    if args.size <= 0 or args.slice <= 0:
-        parser.error("--size and --slice must be > 0")
+    if args.size <= 0 or args.slice <= 0 or args.lines < 2:
+        parser.error("--size and --slice must be > 0, --lines at least 2")
     sections = args.only or ["memory", "latency"]
     result: dict[str, Any] = {}
     if "memory" in sections:
         result["memory"] = memory(int(args.size * MB), int(min(args.slice, args.size) * MB))
     if "latency" in sections:
-        result["latency"] = latency()
+        result["latency"] = latency(args.lines)
     if args.json:
         print(json.dumps(result))
     else:
