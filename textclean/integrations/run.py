@@ -415,11 +415,12 @@ def run(argv: Sequence[str], options: Options) -> int:
 
 def _follow(argv: Sequence[str], options: Options, raw_file: BinaryIO | None) -> int:
     """Through pipes: each stream written cleaned as it settles (``textclean.Stream``, no terminal)."""
-    from textclean.integrations.follow import Follower
+    from textclean.integrations.follow import Follower, warm_up
 
     signals = _Signals()
     signals.install()
     sinks: dict[int, Follower] = {}
+    cancel_warm_up = warm_up()
     try:
         try:
             process, streams = _spawn(argv, options, signals)
@@ -434,6 +435,7 @@ def _follow(argv: Sequence[str], options: Options, raw_file: BinaryIO | None) ->
             stream.spool.close()  # nothing is spooled: each stream goes out as it settles
         status = _pump(process, streams, signals, raw_file, sinks)
     finally:
+        cancel_warm_up()
         signals.restore()
         for sink in sinks.values():
             sink.close()
