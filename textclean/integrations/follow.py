@@ -9,6 +9,8 @@ the stream starts. Output with no noise at all is never decoded."""
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textclean.pipeline.probe import bytes_have_terminal_noise
@@ -20,6 +22,25 @@ if TYPE_CHECKING:
 # C0 controls the probe does not call noise but a terminal acts on (SO / SI, VT, FF, NUL...): a line
 # holding one is not written ahead of the stream.
 _OTHER_CONTROL = re.compile(rb"[\x00-\x06\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]")
+
+
+def warm_up(*, after: float = 0.1) -> Callable[[], None]:
+    """Import the pipeline in a daemon thread once ``after`` seconds have passed; returns the call that
+    cancels it. ``textclean run``: a command still running by then may print noise, and importing the
+    pipeline when it does held its first noisy lines back by the import (0.5-1.5 s on a loaded
+    machine); a quick command ends before and pays nothing. The tokenizer is not loaded here: its load
+    holds the GIL (~0.2 s), which would hold back the plain lines written meanwhile."""
+    timer = threading.Timer(after, _warm)
+    timer.daemon = True
+    timer.start()
+    return timer.cancel
+
+
+def _warm() -> None:
+    try:
+        import textclean.stream  # noqa: F401
+    except Exception:  # only a head start: the same import fails again, handled, where the Follower needs it
+        pass
 
 
 class Output(Protocol):

@@ -378,8 +378,14 @@ def _exec_in_place(argv: Sequence[str]) -> int:
     try:
         os.execvp(argv[0], list(argv))
     except OSError as exc:
-        print(f"textclean run: cannot run {argv[0]}: {exc.strerror or exc}", file=sys.stderr)
-        return 127 if exc.errno == errno.ENOENT else 126
+        return _cannot_run(argv, exc)
+
+
+def _cannot_run(argv: Sequence[str], exc: OSError) -> int:
+    """Say why the command did not start; the shell's status for it (127: not found, 126: not runnable)."""
+    name = argv[0] if argv else ""
+    print(f"textclean run: cannot run {name}: {exc.strerror or exc}", file=sys.stderr)
+    return 127 if exc.errno == errno.ENOENT else 126
 
 
 def run(argv: Sequence[str], options: Options) -> int:
@@ -397,18 +403,17 @@ def run(argv: Sequence[str], options: Options) -> int:
 def _follow(argv: Sequence[str], options: Options, raw_file: BinaryIO | None) -> int:
     """Each stream written cleaned as it settles (``textclean.Stream``): through pipes for no terminal,
     through a pty for a fresh terminal of its size."""
-    from textclean.integrations.follow import Follower
+    from textclean.integrations.follow import Follower, warm_up
 
     signals = _Signals()
     signals.install()
     sinks: dict[int, Follower] = {}
+    cancel_warm_up = warm_up()
     try:
         try:
             process, streams = _spawn(argv, options, signals)
         except OSError as exc:
-            name = argv[0] if argv else ""
-            print(f"textclean run: cannot run {name}: {exc.strerror or exc}", file=sys.stderr)
-            return 127 if exc.errno == errno.ENOENT else 126
+            return _cannot_run(argv, exc)
         outs = [sys.stdout.buffer, sys.stderr.buffer]
         sinks = {fd: Follower(_Quiet(out), min_tokens=options.min_tokens, tokenizer=options.tokenizer,
                               **_display(captured))
@@ -417,6 +422,7 @@ def _follow(argv: Sequence[str], options: Options, raw_file: BinaryIO | None) ->
             stream.spool.close()  # nothing is spooled: each stream goes out as it settles
         status = _pump(process, streams, signals, raw_file, sinks)
     finally:
+        cancel_warm_up()
         signals.restore()
         for sink in sinks.values():
             sink.close()

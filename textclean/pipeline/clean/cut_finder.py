@@ -45,6 +45,7 @@ When unsure it is no cut: a missed cut costs memory and latency, a wrong one cou
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .. import grammar
@@ -63,6 +64,17 @@ _CRS_THEN_LF = re.compile("\r*\n")  # a CR that only ends a line (``Done\r\r\n``
 # strings tmux does not end at BEL (it swallows on to the next ESC or ST): at a terminal they stop the finder
 _SWALLOWING = frozenset((Kind.DCS, Kind.SOS, Kind.PM, Kind.APC, Kind.CANCELLED))
 _TAB_STOP = 8
+
+
+def _reading(token: str) -> tuple[grammar.Sequence, bool, dispatch.Decoded]:
+    """A complete sequence parsed, whether it is inert, and the dispatch table's reading of it."""
+    seq = grammar.parse(token)
+    return seq, grammar.INERT_SEQUENCE.fullmatch(token) is not None, dispatch.decode(seq)
+
+
+# a stream repeats a few short sequences (SGR, EL, CUU) over and over, each read alike wherever it stands
+_cached_reading = functools.lru_cache(maxsize=4096)(_reading)
+_CACHED_LENGTH = 64  # longer ones (strings) are read each time, not kept
 
 
 class CutFinder:
@@ -253,14 +265,13 @@ class CutFinder:
         """Act on one complete sequence, as the dispatch table reads it; the reason the finder stops, or None."""
         half, self._half = self._half, None
         cleared, self._cleared = self._cleared, False
-        seq = grammar.parse(token)
+        seq, inert, decoded = _cached_reading(token) if len(token) <= _CACHED_LENGTH else _reading(token)
         if seq.kind is Kind.CANCELLED:
             return "a cancelled sequence"
         if self._width is not None and seq.kind in _SWALLOWING:
             return "a string tmux may read on past its end"
-        if grammar.INERT_SEQUENCE.fullmatch(token):
+        if inert:
             return None if half is None else "half a homing clear"
-        decoded = dispatch.decode(seq)
         if (decoded.disputed is not None or len(seq.params) >= grammar.PARAMETER_BYTES_LIMIT
                 or grammar.above_range(seq.params)):
             return "a parameter terminals may read apart"

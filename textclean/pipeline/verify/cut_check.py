@@ -38,6 +38,7 @@ the screen's top.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .. import grammar
@@ -55,6 +56,15 @@ _STRINGS = frozenset((Kind.OSC, Kind.DCS, Kind.SOS, Kind.PM, Kind.APC))
 _TAB = 8
 _WHOLE_SCREEN = "\x1b[2J"
 _SCROLLBACK = "\x1b[3J"
+
+
+def _kind(sequence: str) -> Kind:
+    return grammar.parse(sequence).kind
+
+
+# a stream repeats a few short sequences (SGR, EL, CUU) over and over (their actions: meaning's cache)
+_cached_kind = functools.lru_cache(maxsize=4096)(_kind)
+_CACHED_LENGTH = 64  # longer ones (strings) are read each time, not kept
 
 
 def _home(sequence: str) -> bool:
@@ -183,7 +193,7 @@ class CutCheck:
             return self._homing_clear(sequence, first, after_clear, at)
         if "\x9c" in sequence:  # a C1 ST
             return False
-        kind = grammar.parse(sequence).kind
+        kind = _cached_kind(sequence) if len(sequence) <= _CACHED_LENGTH else _kind(sequence)
         if kind in _STRINGS:
             # ended where the grammar ends it: at BEL or ST, as a log viewer does; a terminal only ends OSC so
             return self._margin is None or kind is Kind.OSC
