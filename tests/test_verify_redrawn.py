@@ -50,7 +50,7 @@ def _walked(text: str, columns: int | None, rows: int | None, shortcuts: verify.
         pages = model.run()
     except verify.Refusal as exc:
         return f"unresolvable: {exc} at {exc.offset}", _state(model, work)
-    return [tuple(getattr(page, name) for name in state.Page.__slots__) for page in pages], _state(model, work)
+    return [tuple(getattr(page, name) for name in state.PAGE_FIELDS) for page in pages], _state(model, work)
 
 
 def _same_walks(text: str, columns: int | None, rows: int | None, fast: verify.Shortcuts,
