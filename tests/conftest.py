@@ -51,5 +51,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         marker = item.get_closest_marker("pure_only")
         if marker is not None:
-            why = marker.kwargs.get("reason", "a monkeypatch spy")
-            item.add_marker(pytest.mark.skip(reason=f"pure build only, compiled code calls past {why}"))
+            why = marker.kwargs.get("reason", "compiled code calls past a monkeypatch spy")
+            item.add_marker(pytest.mark.skip(reason=f"pure build only: {why}"))

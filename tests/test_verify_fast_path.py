@@ -508,7 +508,7 @@ def test_coloured_runs_agree_with_writing_them_piece_by_piece(text: str, size: t
             == _shaped_records(text, None, None, False, walked, terminal=False)), repr(text[:200])
 
 
-@pytest.mark.pure_only(reason="a subclass counting Model.put_narrow (no Python class inherits a compiled one)")
+@pytest.mark.pure_only(reason="counts Model.put_narrow in a subclass; none inherits a compiled class")
 def test_coloured_runs_are_written_at_once() -> None:
     """The shortcut answers on a spinner's redraws (rich, uv), and equals the walk there: one write a frame."""
     from textclean.pipeline.verify import paging
@@ -529,7 +529,7 @@ def test_coloured_runs_are_written_at_once() -> None:
         assert Counted.writes == writes and [page.lines for page in pages] == [["done"]]
 
 
-@pytest.mark.pure_only(reason="the spy on Replays.shape_template")
+@pytest.mark.pure_only(reason="compiled code calls past the spy on Replays.shape_template")
 def test_making_a_template_leaves_the_model_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
     """A template is read from walks of a model of its own, whose state is a copy of the real one's: the
     real model's state (its rows, history, modes: what the next page reads) is the same after each
