@@ -25,7 +25,9 @@ def compiled_modules() -> list:
         return []  # asking for the build requirements: setup_requires names mypy, the backend installs it
     paths = sorted(p.as_posix() for p in Path("textclean/pipeline").rglob("*.py") if p.as_posix() not in PURE)
     # The build environment holds no runtime dependency (tiktoken, wcwidth): their objects compile as Any.
-    return mypycify([*paths, "--ignore-missing-imports"], opt_level="3")
+    # mypyc puts the code of every module in one shared library, by default a top-level `<hash>__mypyc`
+    # beside textclean/; named after the group, it is textclean/pipeline__mypyc and the wheel holds textclean alone.
+    return mypycify([*paths, "--ignore-missing-imports"], opt_level="3", group_name="textclean.pipeline")
 
 
 setup(

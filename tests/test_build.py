@@ -50,3 +50,15 @@ def test_the_verifier_state_names_every_attribute_of_its_model():
     if EXPECTED == "pure":
         assert sorted(vars(model)) == sorted(STATE_FIELDS)
     assert set(model.fields()) == set(STATE_FIELDS) and len(STATE_FIELDS) == len(set(STATE_FIELDS))
+
+
+def test_the_compiled_code_lies_inside_the_package():
+    """mypyc puts every compiled module's code in one shared library, by default a top-level module named
+    by a hash, beside textclean/ in the wheel; setup.py names its group so it is ``textclean.pipeline__mypyc``.
+    The pure build loads none."""
+    import sys
+
+    import textclean.pipeline.clean  # noqa: F401 (loads the shared library in the compiled build)
+
+    libraries = sorted(name for name in sys.modules if name.split(".")[-1].endswith("__mypyc"))
+    assert libraries == (["textclean.pipeline__mypyc"] if EXPECTED == "compiled" else [])

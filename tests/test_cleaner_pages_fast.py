@@ -132,6 +132,7 @@ def test_reused_walks_are_the_walks_on_generated_streams(before: str, page: str,
     assert _resolved(text, True, **display) == _resolved(text, False, **display)
 
 
+@pytest.mark.pure_only(reason="compiled code calls past the spy on walk._Walker.reuse")
 @pytest.mark.parametrize("allowance", [0, 40, 97, 200, 1000])
 def test_reused_walks_run_out_of_budget_where_the_walks_do(monkeypatch: pytest.MonkeyPatch, allowance: int) -> None:
     """Pages that pad and overwrite cells (charged), the budget made small: the walk reused only while
@@ -149,6 +150,7 @@ def test_reused_walks_run_out_of_budget_where_the_walks_do(monkeypatch: pytest.M
         assert hits
 
 
+@pytest.mark.pure_only(reason="compiled code calls past the spy on walk._Walker.reuse")
 def test_small_pages_reuse_their_walk(monkeypatch: pytest.MonkeyPatch) -> None:
     """Not vacuous: issue 23's many small pages reuse the first page's walk, and give the walk's candidate."""
     text = (_CLEAR + "abc\rX\r\n" + CSI + "3;5HY\r\n") * 200
@@ -213,6 +215,7 @@ def _same_walks(text: str, display: dict[str, object], short: int = 10**9) -> in
     return taken
 
 
+@pytest.mark.pure_only(reason="compiled code calls past the spy on feed._feed_short")
 def test_short_pages_are_fed_as_the_general_walk_on_captures() -> None:
     """Every page of every capture through the short path (whatever its length: no line is long enough
     for the string path there, but it is the walk's equal too), and at its default bound."""
@@ -227,6 +230,7 @@ def test_short_pages_are_fed_as_the_general_walk_on_captures() -> None:
     assert taken > 100
 
 
+@pytest.mark.pure_only(reason="compiled code calls past the spy on feed._feed_short")
 def test_counted_pages_take_the_short_path() -> None:
     """Not vacuous: issue 23's pages that each differ (a frame counter) are short pages, and the default
     bound sends them there."""

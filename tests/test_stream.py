@@ -99,6 +99,7 @@ def test_a_finder_cutting_at_every_line_end_is_stopped_by_the_verifiers_check(
     assert lossless(raw, streamed(raw, [97])) and lossless(raw, streamed(raw, [1000]))
 
 
+@pytest.mark.pure_only(reason="compiled code calls past the finder planted on CutFinder.feed and CutCheck.feed")
 def test_without_the_verifiers_check_the_planted_finder_loses_lines(monkeypatch: pytest.MonkeyPatch) -> None:
     """It can fail: both readings cutting at every line end lose a line on some capture."""
     monkeypatch.setattr(cuts.CutFinder, "feed", every_line_end)

@@ -87,6 +87,7 @@ def test_sized_streams_cut_anywhere_keep_every_line_tmux_shows(size: tuple[int, 
     assert _lossy(raws, size) == []
 
 
+@pytest.mark.pure_only(reason="compiled code calls past the finder planted on CutFinder.feed and CutCheck.feed")
 def test_a_cut_at_every_line_end_on_both_sides_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     def every_line_end(self: object, text: str) -> list[int]:
         base = getattr(self, "_red_base", 0)

@@ -21,6 +21,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from importlib.resources import files
 from pathlib import Path
 from types import ModuleType
 from typing import Protocol
@@ -47,7 +48,9 @@ Tokenizer = str | TokenCounter | None
 BACKEND_ENV = "TEXTCLEAN_TOKEN_BACKEND"
 BACKENDS = ("tiktoken", "bpe-openai")
 
-_DATA = Path(__file__).resolve().parent / "data"
+# The bundled vocabulary is found through the package's import spec, not ``__file__``: a compiled module
+# whose shared library lies inside the package (setup.py) runs with a ``__file__`` that names no such place.
+_DATA_PACKAGE = "textclean.pipeline"
 # tiktoken_ext/openai_public.py: the hash tiktoken checks the downloaded file against, and the split
 # pattern and special tokens of o200k_base (tests/test_tokens.py compares them with tiktoken's).
 O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
@@ -90,7 +93,7 @@ def tiktoken_encoding(name: str) -> tiktoken.Encoding:
         return tiktoken.Encoding(
             name="o200k_base",
             pat_str=O200K_PAT_STR,
-            mergeable_ranks=_read_ranks(_DATA / "o200k_base.tiktoken.gz", O200K_SHA256),
+            mergeable_ranks=_read_ranks("o200k_base.tiktoken.gz", O200K_SHA256),
             special_tokens=O200K_SPECIAL_TOKENS,
         )
     try:
@@ -106,11 +109,11 @@ def tiktoken_encoding(name: str) -> tiktoken.Encoding:
         ) from error
 
 
-def _read_ranks(path: Path, sha256: str) -> dict[bytes, int]:
-    with gzip.open(path, "rb") as f:
+def _read_ranks(file_name: str, sha256: str) -> dict[bytes, int]:
+    with (files(_DATA_PACKAGE) / "data" / file_name).open("rb") as raw, gzip.open(raw, "rb") as f:
         data = f.read()
     if hashlib.sha256(data).hexdigest() != sha256:
-        raise ValueError(f"{path}: not the file tiktoken expects (sha256 differs)")
+        raise ValueError(f"{file_name}: not the file tiktoken expects (sha256 differs)")
     return {base64.b64decode(token): int(rank) for token, rank in (line.split() for line in data.splitlines() if line)}
 
 

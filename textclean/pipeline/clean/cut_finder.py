@@ -110,12 +110,17 @@ class CutFinder:
         end = len(pending.rstrip("\r"))  # a CR's meaning waits for what follows it
         confirmed: list[int] = []
         kept = self._scan(pending, end, confirmed)
-        if self.stopped is None:
+        # read through a call: the check above narrows ``stopped`` to None, and compiled, reading it after
+        # _scan stopped the finder raised a TypeError (mypyc checks the narrowed type)
+        if not self.has_stopped():
             self._pending = pending[kept:]
             self._base += kept
             if len(self._pending) > self._limit:
                 self._stop(f"a sequence open for {len(self._pending)} characters")
         return confirmed
+
+    def has_stopped(self) -> bool:
+        return self.stopped is not None
 
     def _stop(self, why: str) -> None:
         self.stopped = why

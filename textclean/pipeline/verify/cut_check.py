@@ -115,12 +115,17 @@ class CutCheck:
         settled: list[int] = []
         self._settled_now = settled
         read = self._read(tail, stop, settled)
-        if self.ended is None:
+        # read through a call: the check above narrows ``ended`` to None, and compiled, reading it after
+        # _read ended the check raised a TypeError (mypyc checks the narrowed type)
+        if not self.has_ended():
             self._tail = tail[read:]
             self._start += read
             if len(self._tail) > self._limit:
                 self._end(f"a sequence still open after {len(self._tail)} characters")
         return settled
+
+    def has_ended(self) -> bool:
+        return self.ended is not None
 
     def _end(self, why: str) -> None:
         self.ended = why

@@ -426,7 +426,9 @@ class Model(Runs):
         except Refusal as exc:
             self.lose(f"{sequence_label(seq)} at offset {start}: {exc}", start)
         self.pages[-1].alternate = self.alt is not None
-        if homed and kind == "ED 2" and self.lost is None:
+        # read through a call: ``self.lost = None`` above narrows the attribute, and compiled, reading it after
+        # apply_break or lose set a reason raised a TypeError (mypyc checks the narrowed type)
+        if homed and kind == "ED 2" and not self.undecided():
             self.fresh_at = end
 
     # -- a page walked alone (Replays.shape_template) ---------------------------------------------------

@@ -253,6 +253,10 @@ class State:
 
 
 
+    def undecided(self) -> bool:
+        """Whether the current page is undecided (:meth:`lose` gave a reason)."""
+        return self.lost is not None
+
     def lose(self, reason: str, offset: int | None = None) -> None:
         """The current page is undecided: keep the first reason (and the raw offset it names), skip to the
         next break."""
