@@ -50,6 +50,7 @@ from textclean.build import build
 from textclean.measure.sources import decode
 from textclean.pipeline import clean as cleaner
 from textclean.pipeline import grammar, tokens, verify
+from textclean.pipeline.errors import BackendError
 from textclean.pipeline.gate import TextClean
 from textclean.pipeline.tokens import DEFAULT_ENCODING
 
@@ -1037,7 +1038,7 @@ def _installed_backends() -> list[str]:
     try:
         tokens.Counter(DEFAULT_ENCODING, "bpe-openai")
         names.append("bpe-openai")
-    except ImportError:
+    except (ImportError, BackendError):  # not installed (the fast extra)
         pass
     return names
 

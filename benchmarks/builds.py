@@ -60,8 +60,8 @@ def _turn(python: str, build: str, bench_args: list[str], scratch: Path, index: 
     """One process of the bench for one build: its ratios by label."""
     out = scratch / f"{build}-{index}.json"
     env = dict(os.environ)
-    # the working directory holds only ``benchmarks``: the pure build adds the repository's source,
-    # the compiled one imports its installed package
+    # the working directory holds the repository's packages but textclean: the pure build adds the
+    # repository's source, the compiled one imports its installed package
     env["PYTHONPATH"] = str(REPOSITORY) if build == "pure" else ""
     env.pop("PYTHONSAFEPATH", None)
     command = [python, "-m", "benchmarks.bench", *bench_args, "--json", str(out)]
@@ -101,7 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     runs: dict[str, list[dict[str, float]]] = {build: [] for build in BUILDS}
     with tempfile.TemporaryDirectory(prefix="textclean-builds-") as name:
         scratch = Path(name)
-        (scratch / "benchmarks").symlink_to(REPOSITORY / "benchmarks")
+        for package in REPOSITORY.glob("*/__init__.py"):  # the bench's own imports, all but the package timed
+            if package.parent.name != "textclean":
+                (scratch / package.parent.name).symlink_to(package.parent)
         for index in range(args.turns):
             for build in BUILDS:
                 runs[build].append(_turn(pythons[build], build, bench_args, scratch, index))
