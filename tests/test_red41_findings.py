@@ -6,6 +6,13 @@ holding the shift that uses it (SO) was kept raw, or went out raw after the stre
 tmux showed the shifted line in DEC line drawing for the raw text and as plain letters for the result
 (``lqqk`` for ``┌──┐``). The plain capture shows both as ``lqqk``; ``capture-pane -e`` marks the
 shifted cells with SO, so the judge here is that capture, live tmux.
+
+F41-2: a stream at a terminal in use (``fresh=False``; what ``textclean run --pty`` streams once it wrote
+plain lines ahead) that starts with a homing clear cleaned its first stretch without the clear (the
+stream kept it in front only of a later stretch). A later stretch going out raw after a stop (an
+absolute position) then wrote over a row the terminal held from before the stream, where the raw
+wrote over one of the stream's own rows after the clear: tmux showed ``ahead 0`` (kept in the history
+by the clear) for the raw and lost it for the release.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from pathlib import Path
 import pytest
 
 import textclean
+from tests import tmux_judge
 from textclean.pipeline.clean import CutFinder
 from textclean.pipeline.verify import CutCheck
 
@@ -87,3 +95,22 @@ def test_kept_stretch_keeps_the_shifted_line_as_tmux_shows_it(tmp_path: Path) ->
 def test_stream_keeps_the_shifted_line_as_tmux_shows_it(tmp_path: Path) -> None:
     assert shown_with_charset(tmp_path, released(SHIFTED), 80, 24) == ["\x0elqqk"]
     assert shown_with_charset(tmp_path, released(SHIFTED_AFTER_CLEAR, columns=40, rows=10), 40, 10) == ["\x0elqqk"]
+
+
+# rows the terminal shows before the stream (``run --pty``'s lines written ahead), then the stream: a
+# homing clear, three coloured lines (each a cut point on the blank page), a position home (a stop)
+AHEAD = b"ahead 0\nahead 1\n"
+CLEARED_THEN_HOME = (b"\x1b[H\x1b[2J\x1b[31mline 0\x1b[0m\n\x1b[32mline 1\x1b[0m\n\x1b[33mline 2\x1b[0m\n"
+                     b"\x1b[1;1HOVER\n")
+
+
+def test_a_stream_in_use_keeps_its_leading_homing_clear() -> None:
+    out = released(CLEARED_THEN_HOME, columns=40, rows=10, fresh=False)
+    assert out != CLEARED_THEN_HOME  # cleaned in part
+    case = tmux_judge.Case(AHEAD + CLEARED_THEN_HOME, 40, 10, "F41-2", [(40, 10)], fresh=True, candidate=AHEAD + out)
+    case.keeps_more_after_bel = False
+    with tmux_judge.server() as srv:
+        tmux_judge.judge([case], srv)
+    assert case.problems == []
+    # a fresh terminal's blank screen needs no clear: the first stretch is cleaned as before
+    assert not released(CLEARED_THEN_HOME, columns=40, rows=10, fresh=True).startswith(b"\x1b[H")
