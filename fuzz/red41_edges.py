@@ -2,6 +2,7 @@
 
     PYTHONPATH=$PWD python fuzz/red41_edges.py --seed 1 --count 30
     PYTHONPATH=$PWD python fuzz/red41_edges.py --seed 2 --count 30 --families sized_page_edges
+    PYTHONPATH=$PWD python fuzz/red41_edges.py --prior --seed 3 --count 30 --families sized_clear_first,sized_clears
 
 Sized families (judged by a live tmux at the stream's size, every chunking, idempotence of every stretch
 adopted): homing clears with text before / after on the same row, in every spelling both readings take
@@ -9,8 +10,11 @@ and near misses (ED 3 alone, ED 3 first, SGR between, a scroll region or origin 
 pending-wrap column before a clear, moves after a clear; DECSET / DECRST of modes read as harmless
 interleaved with wraps and at the pending-wrap column; wide characters and combining marks at the
 margin; CRLF, LF, ``\\r\\r\\n`` and ``\\n\\r`` line ends with multi-byte characters (every chunking cuts
-them mid-character). Also, per stream: the cut points both readings give with their per-sequence caches
-warm (after reading the same sequences at other widths) equal those read with the caches bypassed.
+them mid-character); streams that start with a homing clear then stop. ``--prior``: every sized stream
+at a terminal in use (``fresh=False``), judged after three rows shown before it on both sides (F41-2;
+with that fix reverted, seed 4172 ``sized_clear_first`` finds 8 losses). Also, per stream: the cut
+points both readings give with their per-sequence caches warm (after reading the same sequences at
+other widths) equal those read with the caches bypassed.
 """
 
 from __future__ import annotations
@@ -130,8 +134,19 @@ def sized_pages(rng: random.Random, columns: int, rows: int) -> bytes:
     return b"".join(out)
 
 
+def sized_clear_first(rng: random.Random, columns: int, rows: int) -> bytes:
+    """A stream that starts with a homing clear (a page break at offset 0), a few lines, then a stop that
+    writes where the screen's rows are: an absolute position, a clear of the rest, a region."""
+    home, clear = rng.choice(HOMES), rng.choice(CLEARS[:1])
+    out = [(home + clear if rng.random() < 0.5 else clear + home) + rng.choice([b"", b"\x1b[3J"])]
+    out.append(_plain(rng, rng.choice([1, 2, rows // 2, rows - 1, rows + 1])))
+    out.append(rng.choice([b"\x1b[%d;1HOVER\n" % rng.randint(1, rows), b"\x1b[HTOP\x1b[K\n", b"\x1b[1;%dr" % rows,
+                           b"\x1b[%dd\x1b[2K" % rng.randint(1, rows), b"\x1b7\x1b[1;1Hsaved\x1b8\n", b"\x1b[J"]))
+    return b"".join(out) + _plain(rng, rng.choice([0, 1, 3]))
+
+
 NEW_SIZED = {f.__name__: f for f in (
-    sized_pages, sized_page_edges, sized_modes_wraps, sized_margin_marks, sized_line_ends)}
+    sized_clear_first, sized_pages, sized_page_edges, sized_modes_wraps, sized_margin_marks, sized_line_ends)}
 CACHE_ODD: list[dict[str, object]] = []
 
 
@@ -164,7 +179,37 @@ def _cache_checked(gen: stream_cuts.SizedGen) -> stream_cuts.SizedGen:
     return wrapped
 
 
+#: ``--prior``: rows a terminal in use holds before the stream (F41-2), shown before both sides
+PRIOR = b"".join(b"before %d\n" % i for i in range(3))
+
+
+def _in_use() -> None:
+    """Stream every sized family at a terminal in use (``fresh=False``) and judge it after :data:`PRIOR`
+    on both sides, in a new tmux window (the judge's own windows are always fresh)."""
+    release, display_case = stream_cuts.release, stream_cuts.tmux_judge.display_case
+
+    def in_use(chunks: list[bytes] | list[str], **kw: object) -> str:
+        return release(chunks, **{**kw, "fresh": False} if "columns" in kw else kw)
+
+    class AfterPrior(stream_cuts.tmux_judge.Case):
+        def __setattr__(self, name: str, value: object) -> None:
+            if name == "candidate" and isinstance(value, bytes):
+                value = PRIOR + value
+            super().__setattr__(name, value)
+
+    def case_after_prior(raw: bytes, display: str, columns: int, rows: int, family: str) -> object:
+        case = display_case(PRIOR + raw, "fresh" if display == "sized" else display, columns, rows, family)
+        case.__class__ = AfterPrior
+        return case
+
+    stream_cuts.release = in_use  # type: ignore[assignment]
+    stream_cuts.tmux_judge.display_case = case_after_prior  # type: ignore[assignment]
+
+
 def main() -> int:
+    if "--prior" in sys.argv:
+        sys.argv.remove("--prior")
+        _in_use()
     for name, gen in NEW_SIZED.items():
         stream_cuts.SIZED_FAMILIES[name] = _cache_checked(gen)
     if "--families" not in sys.argv:
