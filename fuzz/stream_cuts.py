@@ -324,7 +324,7 @@ class CheckedStream(textclean.Stream):
         if out != stretch:
             shown = (self._gate if first else self._later).display
             kept = stream_module._LEADING_CLEAR.match(out)  # the clear a stretch keeps in front (not the gate's)
-            adopted = out[kept.end():] if kept is not None and not first else out
+            adopted = out[kept.end():] if kept is not None and (not first or not shown.fresh) else out
             again = textclean.clean(adopted, min_tokens=0, **shown.keywords())
             if again.applied and again.text != adopted:
                 NOT_IDEMPOTENT.append((stretch, out, again.text))

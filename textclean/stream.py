@@ -9,7 +9,8 @@ the stretch exactly as it arrived). At a **terminal of a known size** (``columns
 or not) both readings count rows at the width, reach back the screen's rows, and take a homing clear as
 a cut point where it starts; a stretch after the first is cleaned as not fresh (rows written before it
 are on the screen), one that starts at a homing clear keeps the clear in front of its cleaned text
-(so the rows after it stand where the raw puts them), and a tail that starts at one can be cleaned
+(so the rows after it stand where the raw puts them; the first one too where the terminal is not
+fresh: its rows written before the stream are the raw's until cleared), and a tail that starts at one can be cleaned
 alone whatever follows (held to ``close()`` after a stop instead of going out raw). A terminal of
 **unknown width** (``terminal=True`` alone) has no cut point: everything is held and released at
 :meth:`Stream.close`, through the gate as one message (what :func:`textclean.clean` gives).
@@ -203,7 +204,9 @@ class Stream:
         if not result.applied:
             return stretch
         at = self._start - len(stretch)
-        clear = _LEADING_CLEAR.match(stretch) if at and at in self._breaks else None
+        # at the stream's start too where the terminal is in use: its rows above are the raw's until cleared
+        kept = at in self._breaks and (at > 0 or not self._gate.display.fresh)
+        clear = _LEADING_CLEAR.match(stretch) if kept else None
         if clear is not None and not result.text.startswith(clear.group()):
             return clear.group() + result.text
         return result.text

@@ -56,6 +56,9 @@ _STRINGS = frozenset((Kind.OSC, Kind.DCS, Kind.SOS, Kind.PM, Kind.APC))
 _TAB = 8
 _WHOLE_SCREEN = "\x1b[2J"
 _SCROLLBACK = "\x1b[3J"
+# G1, G2 or G3 given a character set: what a later shift (SO, LS2, SS2...) writes reads it, and the stretch
+# holding that shift may be kept raw after the designation was cleaned away
+_SHIFTED_SET = re.compile("\x1b[)*+\\-./]")
 
 
 def _kind(sequence: str) -> Kind:
@@ -196,7 +199,7 @@ class CutCheck:
         if self._margin is not None and (first is not None or sequence in (_WHOLE_SCREEN, _SCROLLBACK)
                                          or _home(sequence)):
             return self._homing_clear(sequence, first, after_clear, at)
-        if "\x9c" in sequence:  # a C1 ST
+        if "\x9c" in sequence or _SHIFTED_SET.match(sequence):  # a C1 ST, a set designated for a shift
             return False
         kind = _cached_kind(sequence) if len(sequence) <= _CACHED_LENGTH else _kind(sequence)
         if kind in _STRINGS:
