@@ -312,7 +312,7 @@ class TextClean:
         """The message gated stretch by stretch at the cut points both sides confirm (for no terminal),
         the stretches whose cleaning fails kept raw; None where that is not adopted either: nothing to
         cut, no stretch cleaned, the whole not verified, or not strictly fewer tokens than the raw."""
-        if shown.terminal or reason not in STRETCH_FIXES:
+        if shown.terminal or reason not in STRETCH_FIXES or len(text) > stretches.MAX_CHARS:
             return None
         cuts = stretches.cut_points(text)
         if not cuts:
