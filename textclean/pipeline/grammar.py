@@ -424,6 +424,16 @@ def harmless_mode_change(seq: Sequence) -> bool:
     return all(f.isdigit() for f in fields) and all(n in HARMLESS_ANSI_MODES for n in seq.numbers())
 
 
+#: The intermediates that designate a character set into G1, G2 or G3 (``ESC ) 0``): inert alone, but
+#: a later shift (SO, LS2, SS2 ...) writes in that set.
+SHIFTED_SET_DESIGNATORS = frozenset(")*+-./")
+
+
+def designates_shifted_set(seq: Sequence) -> bool:
+    """ESC ) / * / + / - / . / / and a final: a character set given to G1-G3 for a later shift."""
+    return seq.kind is Kind.NF and seq.intermediates[:1] in SHIFTED_SET_DESIGNATORS
+
+
 def harmless_private_mode_change(seq: Sequence) -> bool:
     """DECSET / DECRST whose every mode is in :data:`names.HARMLESS_PRIVATE_MODES`, however spelled
     (``CSI ? 025 h`` is ``CSI ? 25 h``, which the inert table takes in its plain spelling only)."""

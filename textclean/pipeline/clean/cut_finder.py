@@ -64,9 +64,6 @@ _CRS_THEN_LF = re.compile("\r*\n")  # a CR that only ends a line (``Done\r\r\n``
 # strings tmux does not end at BEL (it swallows on to the next ESC or ST): at a terminal they stop the finder
 _SWALLOWING = frozenset((Kind.DCS, Kind.SOS, Kind.PM, Kind.APC, Kind.CANCELLED))
 _TAB_STOP = 8
-# G1-G3 designated (inert alone): a shift later in the text shows its characters in that set, and a stretch
-# kept raw may hold the shift while the cleaned one before it dropped the designation
-_DESIGNATES_SHIFTED = re.compile("\x1b[)*+\\-./]")
 
 
 def _reading(token: str) -> tuple[grammar.Sequence, bool, dispatch.Decoded]:
@@ -278,7 +275,8 @@ class CutFinder:
             return "a cancelled sequence"
         if self._width is not None and seq.kind in _SWALLOWING:
             return "a string tmux may read on past its end"
-        if _DESIGNATES_SHIFTED.match(token):
+        if grammar.designates_shifted_set(seq):
+            # inert alone, but a stretch kept raw may hold the shift while the cleaned one dropped the designation
             return "a character set designated for a later shift"
         if inert:
             return None if half is None else "half a homing clear"

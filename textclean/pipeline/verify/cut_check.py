@@ -56,17 +56,14 @@ _STRINGS = frozenset((Kind.OSC, Kind.DCS, Kind.SOS, Kind.PM, Kind.APC))
 _TAB = 8
 _WHOLE_SCREEN = "\x1b[2J"
 _SCROLLBACK = "\x1b[3J"
-# G1, G2 or G3 given a character set: what a later shift (SO, LS2, SS2...) writes reads it, and the stretch
-# holding that shift may be kept raw after the designation was cleaned away
-_SHIFTED_SET = re.compile("\x1b[)*+\\-./]")
 
 
-def _kind(sequence: str) -> Kind:
-    return grammar.parse(sequence).kind
+def _parsed(sequence: str) -> grammar.Sequence:
+    return grammar.parse(sequence)
 
 
 # a stream repeats a few short sequences (SGR, EL, CUU) over and over (their actions: meaning's cache)
-_cached_kind = functools.lru_cache(maxsize=4096)(_kind)
+_cached_parsed = functools.lru_cache(maxsize=4096)(_parsed)
 _CACHED_LENGTH = 64  # longer ones (strings) are read each time, not kept
 
 
@@ -199,9 +196,14 @@ class CutCheck:
         if self._margin is not None and (first is not None or sequence in (_WHOLE_SCREEN, _SCROLLBACK)
                                          or _home(sequence)):
             return self._homing_clear(sequence, first, after_clear, at)
-        if "\x9c" in sequence or _SHIFTED_SET.match(sequence):  # a C1 ST, a set designated for a shift
+        if "\x9c" in sequence:  # a C1 ST
             return False
-        kind = _cached_kind(sequence) if len(sequence) <= _CACHED_LENGTH else _kind(sequence)
+        parsed = _cached_parsed(sequence) if len(sequence) <= _CACHED_LENGTH else _parsed(sequence)
+        if grammar.designates_shifted_set(parsed):
+            # G1-G3 given a set: a later shift writes in it, and the stretch holding that shift may be kept
+            # raw after the designation was cleaned away
+            return False
+        kind = parsed.kind
         if kind in _STRINGS:
             # ended where the grammar ends it: at BEL or ST, as a log viewer does; a terminal only ends OSC so
             return self._margin is None or kind is Kind.OSC
