@@ -6,60 +6,20 @@ with --raw) at that size, in a new window (fresh). ``fuzz/run_pty_progress.py`` 
     PYTHONPATH=$PWD python fuzz/red41_run_pty.py COUNT SEED"""
 from __future__ import annotations
 
-import json
-import random
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import red41_edges  # noqa: E402
+import run_pty_progress  # noqa: E402
 
-from tests import tmux_judge  # noqa: E402
-
-
-def program(rng: random.Random, columns: int, rows: int) -> bytes:
-    gen = rng.choice(list(red41_edges.NEW_SIZED.values()))
-    data = gen(rng, columns, rows).replace(b"\r\n", b"\n")
-    chunks = [data[i:i + 37] for i in range(0, len(data), 37)]
-    return b"".join(chunks)
+SIZES = [(10, 4), (20, 6), (40, 10), (80, 24)]
 
 
 def main() -> None:
-    count, seed = int(sys.argv[1]), int(sys.argv[2])
-    rng = random.Random(seed)
-    cases = []
-    tmp = Path(tempfile.mkdtemp())
-    for i in range(count):
-        columns, rows = rng.choice([(10, 4), (20, 6), (40, 10), (80, 24)])
-        data = program(rng, columns, rows)
-        src = tmp / f"p{i}.bin"
-        src.write_bytes(data)
-        code = (f"import os\nd=open({str(src)!r},'rb').read()\nfor k in range(0,len(d),37):\n"
-                "    os.write(1,d[k:k+37])\n")
-        raw = tmp / f"r{i}.raw"
-        out = subprocess.run([sys.executable, "-m", "textclean", "run", "--pty", "--size", f"{columns}x{rows}",
-                              "--raw", str(raw), "--min-tokens", "0", "--", sys.executable, "-c", code],
-                             capture_output=True, timeout=60)
-        raw_bytes = raw.read_bytes()
-        # What a terminal running the program receives: its pty adds CR before LF (onlcr), run's does not.
-        case = tmux_judge.Case(raw_bytes.replace(b"\n", b"\r\n"), columns, rows, "run", [(columns, rows)], fresh=True,
-                               candidate=out.stdout)
-        case.keeps_more_after_bel = False
-        cases.append((case, out.stdout != raw_bytes, out.returncode))
-    with tmux_judge.server() as srv:
-        tmux_judge.judge([c for c, _, _ in cases], srv)
-    cleaned = sum(changed for _, changed, _ in cases)
-    bad = [c for c, changed, _ in cases if changed and c.problems]
-    print(f"run --pty: programs={len(cases)} cleaned={cleaned} lossy={len(bad)} "
-          f"nonzero_exit={sum(rc != 0 for _, _, rc in cases)}")
-    for c in bad:
-        print("  LOSS", json.dumps({"raw": repr(c.raw), "size": [c.columns, c.rows], "out": repr(c.candidate),
-                                    "problems": c.problems})[:600])
+    run_pty_progress.run_programs(int(sys.argv[1]), int(sys.argv[2]), list(red41_edges.NEW_SIZED.values()), SIZES)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -15,22 +16,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests import tmux_families_red as fam  # noqa: E402
 from tests import tmux_judge  # noqa: E402
 
-
-def program(rng: random.Random, columns: int, rows: int) -> bytes:
-    gen = rng.choice([fam.progress, fam.dispute, fam.fresh_first_page, fam.pages])
-    data = gen(rng, columns, rows).replace(b"\r\n", b"\n")
-    chunks = [data[i:i + 37] for i in range(0, len(data), 37)]
-    return b"".join(chunks)
+Family = Callable[[random.Random, int, int], bytes]
+FAMILIES: list[Family] = [fam.progress, fam.dispute, fam.fresh_first_page, fam.pages]
+SIZES = [(40, 10), (80, 24), (120, 40), (160, 40)]
 
 
 def main() -> None:
-    count, seed = int(sys.argv[1]), int(sys.argv[2])
+    run_programs(int(sys.argv[1]), int(sys.argv[2]), FAMILIES, SIZES)
+
+
+def run_programs(count: int, seed: int, families: list[Family], sizes: list[tuple[int, int]]) -> None:
+    """``count`` programs, each one of ``families`` at one of ``sizes`` (drawn from ``seed``), through
+    ``textclean run --pty``; the lossy ones printed."""
     rng = random.Random(seed)
     cases = []
     tmp = Path(tempfile.mkdtemp())
     for i in range(count):
-        columns, rows = rng.choice([(40, 10), (80, 24), (120, 40), (160, 40)])
-        data = program(rng, columns, rows)
+        columns, rows = rng.choice(sizes)
+        data = rng.choice(families)(rng, columns, rows).replace(b"\r\n", b"\n")
         src = tmp / f"p{i}.bin"
         src.write_bytes(data)
         code = (f"import os\nd=open({str(src)!r},'rb').read()\nfor k in range(0,len(d),37):\n"
