@@ -257,26 +257,8 @@ def test_the_matrix_covers_runs_refusals_and_failures(runs: dict[str, tuple[Run,
 
 
 
-#: A background command the model reads while it runs: a noisy first line and a progress bar, then it waits
-#: for the file ``go-on`` (the mock model writes it once it read the output: no timing), then more noise,
-#: and a failing status.
-POLLED = r"""
-import os, sys, time
-print("\x1b[1mfirst line\x1b[0m of the build")
-for step in range(0, 101, 5):
-    sys.stdout.write(f"\r\x1b[36mprogress\x1b[0m [{'=' * (step // 5):<20}] {step:3d}% step_{step:03d}")
-    sys.stdout.flush()
-print()
-sys.stdout.flush()
-for _ in range(1200):  # at most a minute
-    if os.path.exists("go-on"):
-        break
-    time.sleep(0.05)
-for name in ("parser", "lexer"):
-    sys.stdout.write(f"\r\x1b[33mchecking\x1b[0m {name}\r\x1b[2K\x1b[32mok\x1b[0m {name}\n")
-print("\x1b[1mresult: 2 passed\x1b[0m")
-sys.exit(3)
-"""
+#: the command the model reads while it runs (tests/hosts/polled.py), copied beside the project
+POLLED = Path(__file__).parent / "hosts" / "polled.py"
 BACKGROUND = "touch ran_marker && python3 polled.py"
 BACKGROUND_CASES = [
     Case("background-bypass", BACKGROUND, BYPASS, rewrites=True),
@@ -296,7 +278,7 @@ def _run_background(claude: Path, mock: MockAnthropic, case: Case, hooked: bool,
     home, project = base / side / "home", base / side / "project"
     home.mkdir(parents=True)
     project.mkdir(parents=True)
-    (project / "polled.py").write_text(POLLED)
+    (project / "polled.py").write_bytes(POLLED.read_bytes())
     _write(home / ".claude" / "settings.json", case.user, _hooks() if hooked else None)
     _write(project / ".claude" / "settings.json", case.project)
     _write(project / ".claude" / "settings.local.json", case.local)
@@ -329,7 +311,7 @@ def background_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple
 
 def _polled_raw(tmp_path: Path) -> bytes:
     """What POLLED writes, byte for byte (the gate open from the start)."""
-    (tmp_path / "polled.py").write_text(POLLED)
+    (tmp_path / "polled.py").write_bytes(POLLED.read_bytes())
     (tmp_path / "go-on").touch()
     return subprocess.run([sys.executable, "polled.py"], cwd=tmp_path, capture_output=True, check=False).stdout
 

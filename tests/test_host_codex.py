@@ -261,25 +261,8 @@ def test_a_shell_error_reads_as_without_the_hooks(tmp_path: Path) -> None:
     assert (with_.exit_code, with_.output) == (without.exit_code, without.output)
 
 
-#: A command the model reads while it runs: noisy lines, then it waits (for the file ``go-on``, which the
-#: mock model writes once it read the first poll: no timing), then more noise, and a failing status.
-POLLED = r"""
-import os, sys, time
-print("\x1b[1mfirst line\x1b[0m of the build")
-for step in range(0, 101, 2):
-    sys.stdout.write(f"\r\x1b[36mprogress\x1b[0m [{'=' * (step // 5):<20}] {step:3d}% step_{step:03d}")
-    sys.stdout.flush()
-print()
-sys.stdout.flush()
-for _ in range(1200):  # at most a minute
-    if os.path.exists("go-on"):
-        break
-    time.sleep(0.05)
-for name in ("parser", "lexer"):
-    sys.stdout.write(f"\r\x1b[33mchecking\x1b[0m {name}\r\x1b[2K\x1b[32mok\x1b[0m {name}\n")
-print("\x1b[1mresult: 2 passed\x1b[0m")
-sys.exit(3)
-"""
+#: the command the model reads while it runs (tests/hosts/polled.py), copied beside the project
+POLLED = Path(__file__).parent / "hosts" / "polled.py"
 #: ``exec_command`` returns what the command printed by then; polls wait until it exits.
 POLLED_YIELD_MS = 10000
 
@@ -290,7 +273,7 @@ def run_polled(place: Path, hooks: bool) -> tuple[list[str], list[str], str]:
     home, work = place / "home", place / "work"
     (home / ".codex").mkdir(parents=True)
     work.mkdir()
-    (work / "polled.py").write_text(POLLED)
+    (work / "polled.py").write_bytes(POLLED.read_bytes())
     with ResponsesMock(f"{sys.executable} polled.py", extra_arguments={"yield_time_ms": POLLED_YIELD_MS},
                        poll_arguments={}, on_poll=lambda: (work / "go-on").touch(), max_requests=10) as mock:
         (home / ".codex" / "config.toml").write_text(config_toml(mock.base_url, hooks))
