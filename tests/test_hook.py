@@ -333,6 +333,24 @@ def test_clean_output_is_answered_without_importing_the_pipeline() -> None:
     assert proc.stdout == b"0 ['textclean.pipeline.errors', 'textclean.pipeline.probe']\n"
 
 
+def test_a_noisy_output_is_cleaned_without_loading_a_tokenizer_or_the_pretooluse_checks() -> None:
+    """The pip capture: bounds tell it is above min_tokens and its cleaning is smaller (issue 39), so the hook
+    answers without a vocabulary; the permission checks only a PreToolUse event needs stay unloaded."""
+    pip = _capture("pip_download")
+    event = _event("Bash", {"command": "pip download x"}, {"stdout": pip, "stderr": ""})
+    code = (
+        "import sys; from textclean.cli import main; status = main(['hook', 'claude-code']); sys.stdout.flush();"
+        "print(status, sorted(m for m in sys.modules if m.split('.')[0] in ('tiktoken', 'bpe_openai', "
+        "'concurrent') or m.startswith('textclean.integrations.claude_')), file=sys.stderr)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], input=event, capture_output=True, timeout=60, check=True,
+                          cwd=ROOT)
+    assert proc.stderr == b"0 []\n"
+    result = clean(pip)
+    assert result.applied
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]["stdout"] == result.text
+
+
 def test_the_hooks_gate_options_go_on_to_textclean_run() -> None:
     command = "printf '\\033[32mok\\033[0m\\n'"  # too short for the default min_tokens
     proc = _bypass(command, "--min-tokens", "0")

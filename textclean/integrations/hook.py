@@ -60,7 +60,6 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from textclean.integrations.claude_permissions import Verdict, session_verdict
 from textclean.pipeline.errors import TokenizerError
 from textclean.pipeline.probe import has_terminal_noise
 
@@ -219,6 +218,8 @@ def rewrite_output(host: str, event: Any, *, run_options: Sequence[str] = (),
             return None  # Codex decides on the command as written
         specific["permissionDecision"] = "allow"  # Codex applies updatedInput only beside "allow"
     else:
+        from textclean.integrations.claude_permissions import Verdict, session_verdict
+
         # Claude Code hands the model stdout and stderr merged in the order written (seen: `printf 'a\\n';
         # ls missing; printf 'b\\n'` reads a, the error, b): so does the rewrite.
         wrapped = wrap_command(command, options=[*run_options, "--one-stream"])
