@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from textclean import clean
-from textclean.integrations.hook import wrap_command
+from textclean.integrations.hook import HOSTS, _arguments, _parser, wrap_command
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -349,6 +349,11 @@ def test_a_noisy_output_is_cleaned_without_loading_a_tokenizer_or_the_pretooluse
     result = clean(pip)
     assert result.applied
     assert json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]["stdout"] == result.text
+
+
+@pytest.mark.parametrize("host", HOSTS)
+def test_the_bare_host_reads_as_the_parser_reads_it(host: str) -> None:
+    assert vars(_arguments([host])) == vars(_parser().parse_args([host]))
 
 
 def test_the_hooks_gate_options_go_on_to_textclean_run() -> None:

@@ -281,10 +281,18 @@ def _post_tool_use(host: str, event: dict[str, Any], min_tokens: int | None,
     return hook_output(host, event, cleaner)
 
 
+def _arguments(argv: list[str]) -> argparse.Namespace:
+    """The options. The bare ``textclean hook HOST`` an agent runs on every tool call is read without
+    building the parser, whose help formatter imports shutil and gettext's locale (issue 39)."""
+    if len(argv) == 1 and argv[0] in HOSTS:
+        return argparse.Namespace(host=argv[0], min_tokens=None, tokenizer=None, approve=False)
+    return _parser().parse_args(argv)
+
+
 def hook_main(argv: Sequence[str]) -> int:
     """Entry point of ``textclean hook``; ``argv`` excludes the subcommand name."""
     try:
-        args = _parser().parse_args(list(argv))
+        args = _arguments(list(argv))
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 1
     if args.approve:
