@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from textclean import clean
-from textclean.integrations.hook import wrap_command
+from textclean.integrations.hook import HOSTS, _arguments, _parser, wrap_command
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -331,6 +331,29 @@ def test_clean_output_is_answered_without_importing_the_pipeline() -> None:
     proc = subprocess.run([sys.executable, "-c", code], input=event, capture_output=True, timeout=60, check=True,
                           cwd=ROOT)
     assert proc.stdout == b"0 ['textclean.pipeline.errors', 'textclean.pipeline.probe']\n"
+
+
+def test_a_noisy_output_is_cleaned_without_loading_a_tokenizer_or_the_pretooluse_checks() -> None:
+    """The pip capture: bounds tell it is above min_tokens and its cleaning is smaller (issue 39), so the hook
+    answers without a vocabulary; the permission checks only a PreToolUse event needs stay unloaded."""
+    pip = _capture("pip_download")
+    event = _event("Bash", {"command": "pip download x"}, {"stdout": pip, "stderr": ""})
+    code = (
+        "import sys; from textclean.cli import main; status = main(['hook', 'claude-code']); sys.stdout.flush();"
+        "print(status, sorted(m for m in sys.modules if m.split('.')[0] in ('tiktoken', 'bpe_openai', "
+        "'concurrent') or m.startswith('textclean.integrations.claude_')), file=sys.stderr)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], input=event, capture_output=True, timeout=60, check=True,
+                          cwd=ROOT)
+    assert proc.stderr == b"0 []\n"
+    result = clean(pip)
+    assert result.applied
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]["stdout"] == result.text
+
+
+@pytest.mark.parametrize("host", HOSTS)
+def test_the_bare_host_reads_as_the_parser_reads_it(host: str) -> None:
+    assert vars(_arguments([host])) == vars(_parser().parse_args([host]))
 
 
 def test_the_hooks_gate_options_go_on_to_textclean_run() -> None:

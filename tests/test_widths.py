@@ -36,6 +36,26 @@ def test_tables_are_generated_from_this_machines_sources() -> None:
         assert path.read_text() == text, f"{path} is stale: run python -m fixtures_gen.widths"
 
 
+def test_the_frozen_widths_are_wcwidths_on_every_settled_code_point() -> None:
+    """widths.py answers without importing wcwidth (issue 39: the hook's start): its frozen table gives
+    the pinned wcwidth's width for every code point that is not ambiguous."""
+    from textclean.pipeline import widths
+
+    for code in range(0x110000):
+        char = chr(code)
+        if not ambiguous_width(char):
+            assert widths._wcwidth(code) == wcwidth.wcwidth(char), hex(code)
+
+
+def test_loading_the_pipeline_does_not_import_wcwidth() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, textclean.pipeline.gate; print('wcwidth' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, check=True)
+    assert proc.stdout == b"False\n"
+
+
 def test_ambiguous_examples_of_issue_12() -> None:
     # 1 vs 2 (wcwidth vs glibc), Unicode 16/17 symbols tmux draws nothing for, a noncharacter, the line
     # separator, a lone surrogate (an undecodable byte), emoji newer than Unicode 13.

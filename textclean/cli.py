@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from ._version import __version__
@@ -122,6 +121,8 @@ def _pass_through(paths: list[str]) -> int:
 
 def _explain(name: str, result: Result[bytes], as_json: bool) -> str:
     if as_json:
+        from dataclasses import asdict  # (dataclasses imports inspect: not on the hook's path)
+
         return json.dumps({
             "file": name,
             "applied": result.applied,

@@ -60,7 +60,6 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from textclean.integrations.claude_permissions import Verdict, session_verdict
 from textclean.pipeline.errors import TokenizerError
 from textclean.pipeline.probe import has_terminal_noise
 
@@ -219,6 +218,8 @@ def rewrite_output(host: str, event: Any, *, run_options: Sequence[str] = (),
             return None  # Codex decides on the command as written
         specific["permissionDecision"] = "allow"  # Codex applies updatedInput only beside "allow"
     else:
+        from textclean.integrations.claude_permissions import Verdict, session_verdict
+
         # Claude Code hands the model stdout and stderr merged in the order written (seen: `printf 'a\\n';
         # ls missing; printf 'b\\n'` reads a, the error, b): so does the rewrite.
         wrapped = wrap_command(command, options=[*run_options, "--one-stream"])
@@ -280,10 +281,18 @@ def _post_tool_use(host: str, event: dict[str, Any], min_tokens: int | None,
     return hook_output(host, event, cleaner)
 
 
+def _arguments(argv: list[str]) -> argparse.Namespace:
+    """The options. The bare ``textclean hook HOST`` an agent runs on every tool call is read without
+    building the parser, whose help formatter imports shutil and gettext's locale (issue 39)."""
+    if len(argv) == 1 and argv[0] in HOSTS:
+        return argparse.Namespace(host=argv[0], min_tokens=None, tokenizer=None, approve=False)
+    return _parser().parse_args(argv)
+
+
 def hook_main(argv: Sequence[str]) -> int:
     """Entry point of ``textclean hook``; ``argv`` excludes the subcommand name."""
     try:
-        args = _parser().parse_args(list(argv))
+        args = _arguments(list(argv))
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 1
     if args.approve:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple, cast, overload
 
 from . import clean as cleaner
@@ -24,7 +23,16 @@ from .result import (
     KeptStretch,
     Result,
 )
-from .tokens import PairCount, Tokenizer, additive, encoding_of, max_token_bytes, releases_gil, token_counter
+from .tokens import (
+    PairCount,
+    Tokenizer,
+    additive,
+    encoding_of,
+    max_token_bytes,
+    releases_gil,
+    surely_fewer,
+    token_counter,
+)
 
 DEFAULT_MIN_TOKENS = 50
 #: The sizes a terminal can have (tmux's own limits): a size outside them is a caller's error.
@@ -263,7 +271,9 @@ class TextClean:
                 return by_stretch
             return self._refuse(text, refusal.reason, refusal.detail, tokens_before, pending=undecided)
         pair = None
-        if tokens_before is None:
+        # Left uncounted (counted when first asked for) where bounds show the text is not below
+        # min_tokens and the candidate has fewer tokens: the token counter is then never loaded.
+        if tokens_before is None and (undecided or not self._surely_fewer(proposal.text, text)):
             # A caller's tokens_before may come from another count: only our own count of the input
             # is the base the candidate's count is derived from.
             if self._additive:
@@ -283,14 +293,20 @@ class TextClean:
         if difference is not None or proposal is None:
             by_stretch = self._kept_stretches(text, shown, CONTENT_WOULD_CHANGE, difference, tokens_before)
             return by_stretch or self._refuse(text, CONTENT_WOULD_CHANGE, difference, tokens_before)
-        if pair is not None and pair.candidate is proposal.text:
-            tokens_after = pair.after()
+        tokens_after: int | None = None
+        if tokens_before is None and self._surely_fewer(proposal.text, text):
+            pass  # both counts left to the result
         else:
-            tokens_after = self._count(proposal.text)
-        if tokens_after >= tokens_before:
-            why = f"{tokens_after} >= {tokens_before} tokens"
-            by_stretch = self._kept_stretches(text, shown, NOT_SMALLER, why, tokens_before)
-            return by_stretch or self._refuse(text, NOT_SMALLER, why, tokens_before)
+            if tokens_before is None:  # (the pages were resolved again: the new candidate is not surely smaller)
+                tokens_before = self._count(text)
+            if pair is not None and pair.candidate is proposal.text:
+                tokens_after = pair.after()
+            else:
+                tokens_after = self._count(proposal.text)
+            if tokens_after >= tokens_before:
+                why = f"{tokens_after} >= {tokens_before} tokens"
+                by_stretch = self._kept_stretches(text, shown, NOT_SMALLER, why, tokens_before)
+                return by_stretch or self._refuse(text, NOT_SMALLER, why, tokens_before)
         kept = next((seg for seg in proposal.segments or () if seg.text is None), None)
         return Result(
             proposal.text,
@@ -365,8 +381,14 @@ class TextClean:
             workers = min(len(texts), os.cpu_count() or 1)
         if workers <= 1 or not releases_gil(self._count):
             return [self.clean(text) for text in texts]
+        from concurrent.futures import ThreadPoolExecutor  # (imports logging: not for one message)
+
         with ThreadPoolExecutor(workers) as pool:
             return list(pool.map(self.clean, texts))
+
+    def _surely_fewer(self, candidate: str, text: str) -> bool:
+        """Whether ``candidate`` surely has fewer tokens than ``text``, told by bounds without a count."""
+        return self._encoding_name is not None and surely_fewer(self._encoding_name, candidate, text)
 
     def _surely_below(self, text: str) -> bool | None:
         """Decide ``tokens < min_tokens`` without counting where bounds allow; None when they do not."""

