@@ -68,8 +68,8 @@ class Stream:
         # cut points for no terminal, and at a terminal of a known size (an unknown width: held to close())
         self._cuts = not shown.terminal or sized
         size = {"columns": shown.columns, "rows": shown.rows} if shown.terminal and sized else {}
-        self._finder = CutFinder(max_held, **size)
-        self._check = CutCheck(max_held, **size)
+        self._finder = CutFinder(max_held, **size, in_place_rows=True)
+        self._check = CutCheck(max_held, **size, in_place_rows=True)
         # a stretch after the first starts under rows already written: at a terminal it is cleaned as
         # one that met a terminal in use (a move above its first row is unresolvable, not a fresh top)
         self._later = self._gate if not shown.fresh else TextClean(
