@@ -17,6 +17,22 @@ how the lines before it show. Read with the cleaner's grammar and display rules 
   raw, so a later move up into them acts alike on both), or 24 rows more were written below it with
   the cursor never back above it (a move further up is unresolvable in both models).
 
+*Rows redrawn in place* (``in_place_rows``, the stream's readings; the kept stretches of one message
+keep the rule above): a row redrawn only within itself counts as written left to right when what the
+cleaner releases for it holds the same cells as the raw's row. The row is followed cell by cell
+(``_RowInPlace``) from the line feed that opened it as the lowest row (the first row too: it starts
+blank with the cursor at its start, as the cleaner reads a text that is not fresh) while everything on
+it stays on it: printable ASCII, CR, BS, CHA / HPA / CUF / CUB, EL 0-2, ECH. At its line feed it counts
+as written left to right when it was rewound over characters and its cells are written characters from
+the first column on, none blank among them, the last not a space. It counts as redrawn when left blank
+or holding only spaces, with a trailing space, with a blank cell among its characters (EL 1, ECH, CUF
+past its end), when only its first frame was drawn (``\r`` + frame: tqdm's nested bars come back up to
+it from the row below, and released early the rest of such a stream is kept raw), or when it can no
+longer be followed: a vertical move into or out of it, a tab, a character other than printable ASCII,
+ED 0, and at a terminal the last column (the pending-wrap column, where terminals part) or a wrap (the
+joined-line dispute stays with the rules below). SGR changes no cell's character: an erase under a
+background colour leaves blank cells past the text in both.
+
 At a terminal of a known size (``columns`` x ``rows``, tmux's rules) the same reading counts *rows*, not
 lines, and the reach is the screen (``rows`` rows instead of 24): text that passes the last column wraps
 onto a new lowest row (``settled_width``'s widths; a character of disputed width, a wide one at the last

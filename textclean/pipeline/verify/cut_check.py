@@ -17,6 +17,17 @@ A line end is a cut point here when, at it:
   onto) before it, or the bottom row has since moved 24 rows below it without the cursor going back
   above it.
 
+With ``in_place_rows`` (the stream's reading; a message's kept stretches read without it), a bottom row
+whose redraws all stayed on it is not counted as redrawn when, at its line feed, its cells are exactly
+what writing its text left to right gives, so the cleaned text holds the same cells and a later move
+up into it acts alike on both. Its cells are followed from the line feed that opened it (the first
+row from the start, blank, the cursor at its start) through printable ASCII, CR, BS, CHA / HPA / CUF /
+CUB, EL 0-2 and ECH; it must hold a character in every column from the first to its last, that one not
+a space, and something must have gone back over characters in it (a row redrawn only before its first
+character is a bar's first frame, which nested bars come back up to from below). A row left blank or
+with a gap or a trailing space, or one no longer followed (moved into or out of, a tab, any other
+character, ED 0, at a terminal the last column or a wrap) counts as redrawn.
+
 At a terminal of a known size (``columns`` x ``rows``) the rows are the terminal's: a line passing the
 last column goes on in the row below (the verifier's own widths, :data:`.meaning.WIDTH`), and "24"
 becomes the screen's height. The reading ends at a character whose width terminals dispute, a wide
