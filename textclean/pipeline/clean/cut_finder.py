@@ -26,7 +26,7 @@ it stays on it: printable ASCII, CR, BS, CHA / HPA / CUF / CUB, EL 0-2, ECH. At 
 as written left to right when it was rewound over characters and its cells are written characters from
 the first column on, none blank among them, the last not a space. It counts as redrawn when left blank
 or holding only spaces, with a trailing space, with a blank cell among its characters (EL 1, ECH, CUF
-past its end), when only its first frame was drawn (``\r`` + frame: tqdm's nested bars come back up to
+past its end), when only its first frame was drawn (``\\r`` + frame: tqdm's nested bars come back up to
 it from the row below, and released early the rest of such a stream is kept raw), or when it can no
 longer be followed: a vertical move into or out of it, a tab, a character other than printable ASCII,
 ED 0, and at a terminal the last column (the pending-wrap column, where terminals part) or a wrap (the
@@ -96,7 +96,7 @@ class _RowInPlace:
         self.col = 0
         self.last = width - 1 if width is not None else _FOLLOWED_CELLS  # the column the cursor stops at
         self.redrawn = False
-        self.rewound = False  # a control acted while the row held characters (not only before its first)
+        self.rewound = False  # a control went back over characters or erased some (EL after the text: not)
 
     def write(self, run: str) -> bool:
         end = self.col + len(run)
@@ -111,19 +111,17 @@ class _RowInPlace:
     def act(self, handler: str, count: int) -> bool:
         """A control on the row (the dispatch table's handler, its 0-based column or count)."""
         self.redrawn = True
-        if not self.rewound:
-            self.rewound = any(self.cells)
         if handler == "carriage_return":
-            self.col = 0
+            self._back_to(0)
         elif handler == "backspace":
-            self.col = max(self.col - 1, 0)
+            self._back_to(max(self.col - 1, 0))
         elif handler in ("cursor_to_column", "cursor_forward"):
             col = max(count, 0) if handler == "cursor_to_column" else self.col + max(count, 1)
             if self.last == _FOLLOWED_CELLS and col > self.last:
                 return False
-            self.col = min(col, self.last)
+            self._back_to(min(col, self.last))
         elif handler == "cursor_back":
-            self.col = max(self.col - max(count, 1), 0)
+            self._back_to(max(self.col - max(count, 1), 0))
         elif handler == "erase_in_line" and 0 <= count <= 2:
             start, end = ((self.col, len(self.cells)), (0, self.col + 1), (0, len(self.cells)))[count]
             self._blank(start, end)
@@ -133,18 +131,26 @@ class _RowInPlace:
             return False
         return True
 
+    def _back_to(self, col: int) -> None:
+        """The cursor moved to ``col``: a rewind if a character stands there or after it."""
+        if not self.rewound and col < self.col:
+            self.rewound = any(self.cells[col:])
+        self.col = col
+
     def _blank(self, start: int, end: int) -> None:
         end = min(end, len(self.cells))
         if start < end:
+            self.rewound = self.rewound or any(self.cells[start:end])
             self.cells[start:end] = [""] * (end - start)
 
     def settled_in_place(self) -> bool:
         """Whether the row, redrawn, holds what writing its text left to right gives (what the cleaner
         releases for it): written characters from the first column on, none blank among them, the last
         not a space; a row left blank (or holding only spaces) is not, nor one with a gap. And it was
-        rewound over characters: a row whose only redraw came before its first character is a bar's
-        first frame (``\r`` + frame), which tqdm's nested bars come back to from the row below; taken
-        as settled, the rest of such a stream is kept raw (a stretch reaching above its start)."""
+        rewound over characters: a row redrawn only where nothing stood is left as a redraw (as before
+        rows were followed), for what it costs: a bar's first frame (``\\r`` + frame) that tqdm's nested
+        bars come back to from the row below, top's rows ended by EL on a page a later control stops
+        the readings on; released early, the rest of such a stream goes out raw."""
         if not self.rewound:
             return False
         cells = self.cells

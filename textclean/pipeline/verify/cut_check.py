@@ -125,7 +125,7 @@ class CutCheck:
         self._appended = ""  # what was written on it before anything went back (kept as text: the common case)
         self._cells_at = 0  # the cursor's column in them
         self._rewritten = False  # a control went back over them or erased in them
-        self._rewound = False  # one did while the row held characters (not only before its first one)
+        self._rewound = False  # one went back over a character or erased one (not an EL past the text)
 
     def feed(self, text: str) -> list[int]:
         if self.ended is not None:
@@ -367,7 +367,6 @@ class CutCheck:
             cells.update(enumerate(self._appended))
             self._appended = ""
         self._rewritten = True
-        self._rewound = self._rewound or bool(cells)
         at, last = self._cells_at, self._margin - 1 if self._margin is not None else _LINE_REACH
         if op == "cursor_to_column":
             at = max(number, 1) - 1
@@ -377,11 +376,14 @@ class CutCheck:
             at = max(at - max(number, 1), 0)
         elif op == "erase_in_line":
             erased = [column for column in cells if (column >= at, column <= at, True)[number]]
+            self._rewound = self._rewound or bool(erased)
             for column in erased:
                 del cells[column]
         elif op == "erase_characters":
             for column in range(at, at + max(number, 1)):
-                cells.pop(column, None)
+                self._rewound = cells.pop(column, None) is not None or self._rewound
+        if at < self._cells_at and not self._rewound:
+            self._rewound = any(column >= at for column in cells)  # back over a character
         if at > last:
             if self._margin is None:
                 self._unfollow()
@@ -393,8 +395,10 @@ class CutCheck:
     def _row_as_written(self) -> bool:
         """The followed row holds what its text written left to right gives, which is what the cleaned
         text holds for it: characters in every column from the first to its last, that one not a space;
-        and something went back over characters in it: a row redrawn only before its first character is
-        a progress bar's first frame, which nested bars (tqdm's) come back up to and redraw later."""
+        and something went back over characters in it or erased one. A row redrawn only where nothing
+        stood stays a redraw, for the tokens: a bar's first frame, which nested bars (tqdm's) come back
+        up to later, or top's rows ended by EL before a control that ends the reading (released early,
+        the rest goes out raw)."""
         cells = self._cells
         if not cells or not self._rewound:
             return False
