@@ -5,7 +5,8 @@
 
 Each generated raw stream (families aimed at the cut points: redraws reaching back up near and past 24
 rows, CR / BS / EL / ECH / CHA at line ends, CR and ESC split at chunk ends, strings ended by BEL, by ST
-or never, C1 controls, invalid UTF-8 cut mid-character, tqdm-style blank rows drawn on later, progress rows redrawn in place then moved up into (``in_place_then_up``), clears and
+or never, C1 controls, invalid UTF-8 cut mid-character, tqdm-style blank rows drawn on later,
+progress rows redrawn in place then moved up into (``in_place_then_up``), clears and
 positions after a release, lines past a small ``max_held``, ``min_tokens`` thresholds) is fed to
 ``Stream()`` (no terminal) in many chunkings: cut in two at every byte offset (small streams), one byte at
 a time, and at seeded random chunk sizes. The released text (every ``feed`` return plus ``close``) is
