@@ -5,7 +5,8 @@
 
 Each generated raw stream (families aimed at the cut points: redraws reaching back up near and past 24
 rows, CR / BS / EL / ECH / CHA at line ends, CR and ESC split at chunk ends, strings ended by BEL, by ST
-or never, C1 controls, invalid UTF-8 cut mid-character, tqdm-style blank rows drawn on later, clears and
+or never, C1 controls, invalid UTF-8 cut mid-character, tqdm-style blank rows drawn on later,
+progress rows redrawn in place then moved up into (``in_place_then_up``), clears and
 positions after a release, lines past a small ``max_held``, ``min_tokens`` thresholds) is fed to
 ``Stream()`` (no terminal) in many chunkings: cut in two at every byte offset (small streams), one byte at
 a time, and at seeded random chunk sizes. The released text (every ``feed`` return plus ``close``) is
@@ -179,6 +180,49 @@ def late_cuts(rng: random.Random) -> bytes:
     return b"".join(out)
 
 
+_IN_ROW_REDRAWS = [b"\r\x1b[K", b"\r\x1b[2K", b"\r", b"\x1b[3D", b"\b\b", b"\x1b[G", b"\x1b[1`", b"\x1b[4G\x1b[1K",
+                   b"\r\x1b[2C\x1b[2X", b"\x1b[K", b"\r\x1b[K   ", b"\t", b"  \r", b"\x1b[3C", b"\r\x1b[0K", b""]
+
+
+def _in_place_row(rng: random.Random, n: int, wide: bool = False) -> bytes:
+    """A progress row redrawn only within itself (CR, BS, CHA / HPA / CUF / CUB, EL 0-2, ECH), its last
+    frame plain, blank, space-ended or holed, before its line end."""
+    out = [b"item %d: start" % n]
+    for _ in range(rng.randint(0, 4)):
+        out.append(rng.choice(_IN_ROW_REDRAWS) + rng.choice([b"", b"item %d: %d%% [##  ]" % (n, rng.randint(0, 99)),
+                                                            b"x", b"   ", _line(rng, 3)]))
+    last = rng.choice([b"item %d: done" % n, b"", b"ok ", b"y", _line(rng, 2), b"done[K"])
+    if wide:
+        last += rng.choice([b"", "漢".encode(), "é".encode(), b"	|"])
+    return b"".join(out) + rng.choice(_IN_ROW_REDRAWS + [b"\r\x1b[K"] * 4) + last
+
+
+def _up_into(rng: random.Random, most: int) -> bytes:
+    """A later move up into rows written before (CUU / CPL / RI), something done there, and back down."""
+    up = rng.randint(1, max(1, most))
+    move = rng.choice([b"\x1b[%dA" % up, b"\x1b[%dF" % up, b"\x1bM" * up, b"\r\x1b[%dA" % up])
+    act = rng.choice([b"\x1b[K", b"\x1b[2K", b"Z", b"\x1b[4CZ", b"\x1b[1K", b"\x1b[2X", b"\rQQ", b"", b"\x1b[20CW",
+                      b"\x1b[P", b"\x1b[2@", b"\r\x1b[KNEW"])
+    down = rng.choice([b"\x1b[%dB" % up, b"\x1b[%dE" % up, b"\n" * up, b""])
+    return move + act + down + rng.choice([b"\n", b"\r\n", b""])
+
+
+def in_place_then_up(rng: random.Random) -> bytes:
+    """Progress rows redrawn in place (some left blank, space-ended, holed by EL 1 / ECH, tabbed, wide),
+    plain lines between, then later moves up (CUU / CPL / RI) into those rows, near and past 24 rows."""
+    out = [_plain(rng, rng.choice([0, 1, 2]))]
+    rows = 0
+    for n in range(rng.randint(1, 6)):
+        out.append(_in_place_row(rng, n, wide=rng.random() < 0.2) + b"\n")
+        plain = rng.choice([0, 0, 1, 3, 22, 23, 24])
+        out.append(_plain(rng, plain))
+        rows += 1 + plain
+        if rng.random() < 0.4:
+            out.append(_up_into(rng, rng.choice([rows, 1, 2, 24, 25])))
+    out.append(_up_into(rng, rng.choice([rows, rows + 1, 1, 3])))
+    return b"".join(out) + _plain(rng, rng.choice([0, 1, 2]))
+
+
 Size = tuple[int, int, bool]  # columns, rows, fresh
 SizedGen = Callable[[random.Random, int, int], bytes]
 
@@ -275,12 +319,31 @@ def sized_wide(rng: random.Random, columns: int, rows: int) -> bytes:
     return b"".join(out)
 
 
+def sized_in_place_then_up(rng: random.Random, columns: int, rows: int) -> bytes:
+    """In-place progress rows at a size (some reaching and passing the width, so they wrap or wait at
+    the margin), then later moves up into them near the screen's height."""
+    out, written = [_plain(rng, rng.choice([0, 1]))], 0
+    for n in range(rng.randint(1, 5)):
+        row = _in_place_row(rng, n, wide=rng.random() < 0.2)
+        if rng.random() < 0.3:
+            row += b"\r" + _text(rng, rng.choice([columns - 1, columns, columns + 2]))
+        out.append(row + rng.choice([b"\n", b"\r\n"]))
+        plain = rng.choice([0, 1, rows - 2, rows - 1, rows])
+        out.append(_plain(rng, plain))
+        written += 1 + plain
+        if rng.random() < 0.4:
+            out.append(_up_into(rng, rng.choice([written, 1, rows - 1, rows])))
+    out.append(_up_into(rng, rng.choice([written, 1, 2])))
+    return b"".join(out) + _plain(rng, rng.choice([0, 1]))
+
+
 SIZED_FAMILIES: dict[str, SizedGen] = {f.__name__: f for f in (
-    sized_wraps, sized_pending_wrap, sized_spinner, sized_clears, sized_reach, sized_wide)}
+    sized_wraps, sized_pending_wrap, sized_spinner, sized_clears, sized_reach, sized_wide,
+    sized_in_place_then_up)}
 
 FAMILIES: dict[str, Gen] = {f.__name__: f for f in (
     up_past_24, line_end_redraws, progress, strings, strings_over_lines, c1_and_c0, bad_utf8, clears_after, long_lines,
-    sgr_lines, late_cuts, mixed)}
+    sgr_lines, late_cuts, mixed, in_place_then_up)}
 
 
 def chunkings(raw: bytes, rng: random.Random, every_offset: int) -> Iterator[tuple[str, list[bytes]]]:

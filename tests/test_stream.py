@@ -139,12 +139,16 @@ def test_past_the_bound_the_tail_goes_out_raw_and_cleaning_resumes_at_a_cut() ->
     stream = Stream(max_held=100)
     frames = "".join(f"\r{i}%" for i in range(100))
     assert stream.feed(frames) == frames  # no line end for 100 characters: raw, exactly
-    # the stretch up to the next cut point does not start at one: raw (after the frames, a cut waits for
-    # 24 rows below it), then cleaned again
+    # the stretch up to the next cut point does not start at one: raw (the frames' row, settled in place
+    # as ``done``, is a cut point at its line end), then cleaned again; with a row left blank by the
+    # last frame, the cut waits for 24 rows below it
     lines = "x\x1b[1my\n" * 30
     released = stream.feed("\rdone\n" + lines) + stream.close()
-    raw_part = "\rdone\n" + "x\x1b[1my\n" * 24
-    assert released == raw_part + "xy\n" * 6
+    assert released == "\rdone\n" + "xy\n" * 30
+    stream = Stream(max_held=100)
+    assert stream.feed(frames) == frames
+    released = stream.feed("\r\x1b[K\n" + lines) + stream.close()
+    assert released == "\r\x1b[K\n" + "x\x1b[1my\n" * 24 + "xy\n" * 6
 
 
 def test_feed_after_close_and_wrong_types_are_clear_errors() -> None:

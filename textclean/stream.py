@@ -3,7 +3,9 @@
 For text written for **no terminal** (the default display: pipes, logs; logical lines, no wrap,
 strings ended at BEL as a log viewer ends them) the stream is cut at *cut points*, line ends that the
 cleaner's finder (``pipeline/clean/cut_finder.py``) and the verifier's own reading (``pipeline/verify/cut_check.py``)
-both confirm: the state there is agreed and what follows cannot change the lines before. Each stretch
+both confirm: the state there is agreed and what follows cannot change the lines before (both read
+rows redrawn only within themselves, a progress line's CR / EL frames, as written left to right where
+their cells are what the cleaned text holds, so such a line goes out at its own line end). Each stretch
 between two cut points goes through the gate on its own (clean, verify, strictly fewer tokens, else
 the stretch exactly as it arrived). At a **terminal of a known size** (``columns`` and ``rows``, fresh
 or not) both readings count rows at the width, reach back the screen's rows, and take a homing clear as
@@ -68,8 +70,8 @@ class Stream:
         # cut points for no terminal, and at a terminal of a known size (an unknown width: held to close())
         self._cuts = not shown.terminal or sized
         size = {"columns": shown.columns, "rows": shown.rows} if shown.terminal and sized else {}
-        self._finder = CutFinder(max_held, **size)
-        self._check = CutCheck(max_held, **size)
+        self._finder = CutFinder(max_held, **size, in_place_rows=True)
+        self._check = CutCheck(max_held, **size, in_place_rows=True)
         # a stretch after the first starts under rows already written: at a terminal it is cleaned as
         # one that met a terminal in use (a move above its first row is unresolvable, not a fresh top)
         self._later = self._gate if not shown.fresh else TextClean(

@@ -17,6 +17,22 @@ how the lines before it show. Read with the cleaner's grammar and display rules 
   raw, so a later move up into them acts alike on both), or 24 rows more were written below it with
   the cursor never back above it (a move further up is unresolvable in both models).
 
+*Rows redrawn in place* (``in_place_rows``, the stream's readings; the kept stretches of one message
+keep the rule above): a row redrawn only within itself counts as written left to right when what the
+cleaner releases for it holds the same cells as the raw's row. The row is followed cell by cell
+(``_RowInPlace``) from the line feed that opened it as the lowest row (the first row too: it starts
+blank with the cursor at its start, as the cleaner reads a text that is not fresh) while everything on
+it stays on it: printable ASCII, CR, BS, CHA / HPA / CUF / CUB, EL 0-2, ECH. At its line feed it counts
+as written left to right when it was rewound over characters and its cells are written characters from
+the first column on, none blank among them, the last not a space. It counts as redrawn when left blank
+or holding only spaces, with a trailing space, with a blank cell among its characters (EL 1, ECH, CUF
+past its end), when only its first frame was drawn (``\\r`` + frame: tqdm's nested bars come back up to
+it from the row below, and released early the rest of such a stream is kept raw), or when it can no
+longer be followed: a vertical move into or out of it, a tab, a character other than printable ASCII,
+ED 0, and at a terminal the last column (the pending-wrap column, where terminals part) or a wrap (the
+joined-line dispute stays with the rules below). SGR changes no cell's character: an erase under a
+background colour leaves blank cells past the text in both.
+
 At a terminal of a known size (``columns`` x ``rows``, tmux's rules) the same reading counts *rows*, not
 lines, and the reach is the screen (``rows`` rows instead of 24): text that passes the last column wraps
 onto a new lowest row (``settled_width``'s widths; a character of disputed width, a wide one at the last
@@ -64,6 +80,83 @@ _CRS_THEN_LF = re.compile("\r*\n")  # a CR that only ends a line (``Done\r\r\n``
 # strings tmux does not end at BEL (it swallows on to the next ESC or ST): at a terminal they stop the finder
 _SWALLOWING = frozenset((Kind.DCS, Kind.SOS, Kind.PM, Kind.APC, Kind.CANCELLED))
 _TAB_STOP = 8
+_FOLLOWED_CELLS = 1024  # with no terminal, a row is followed in place up to this column (past it: redrawn)
+
+
+class _RowInPlace:
+    """The cells of the lowest row, followed from the line feed that opened it while every control on it
+    stays on it (CR, BS, CHA / HPA / CUF / CUB, EL 0-2, ECH): ``redrawn`` once one of them rewound or
+    erased it. A row it cannot follow (a vertical move, a wrap, a tab, other than printable ASCII, the
+    last column at a terminal) is dropped by the finder and counted as redrawn if it was."""
+
+    __slots__ = ("cells", "col", "last", "redrawn", "rewound")
+
+    def __init__(self, width: int | None) -> None:
+        self.cells: list[str] = []  # "" a blank cell: never written, or erased
+        self.col = 0
+        self.last = width - 1 if width is not None else _FOLLOWED_CELLS  # the column the cursor stops at
+        self.redrawn = False
+        self.rewound = False  # a control went back over characters or erased some (EL after the text: not)
+
+    def write(self, run: str) -> bool:
+        end = self.col + len(run)
+        if end > self.last or not (run.isascii() and run.isprintable()):
+            return False  # at a terminal: the pending-wrap column (where terminals part), or a wrap
+        if len(self.cells) < end:
+            self.cells.extend([""] * (end - len(self.cells)))
+        self.cells[self.col:end] = run
+        self.col = end
+        return True
+
+    def act(self, handler: str, count: int) -> bool:
+        """A control on the row (the dispatch table's handler, its 0-based column or count)."""
+        self.redrawn = True
+        if handler == "carriage_return":
+            self._back_to(0)
+        elif handler == "backspace":
+            self._back_to(max(self.col - 1, 0))
+        elif handler in ("cursor_to_column", "cursor_forward"):
+            col = max(count, 0) if handler == "cursor_to_column" else self.col + max(count, 1)
+            if self.last == _FOLLOWED_CELLS and col > self.last:
+                return False
+            self._back_to(min(col, self.last))
+        elif handler == "cursor_back":
+            self._back_to(max(self.col - max(count, 1), 0))
+        elif handler == "erase_in_line" and 0 <= count <= 2:
+            start, end = ((self.col, len(self.cells)), (0, self.col + 1), (0, len(self.cells)))[count]
+            self._blank(start, end)
+        elif handler == "erase_characters":
+            self._blank(self.col, self.col + max(count, 1))
+        else:
+            return False
+        return True
+
+    def _back_to(self, col: int) -> None:
+        """The cursor moved to ``col``: a rewind if a character stands there or after it."""
+        if not self.rewound and col < self.col:
+            self.rewound = any(self.cells[col:])
+        self.col = col
+
+    def _blank(self, start: int, end: int) -> None:
+        end = min(end, len(self.cells))
+        if start < end:
+            self.rewound = self.rewound or any(self.cells[start:end])
+            self.cells[start:end] = [""] * (end - start)
+
+    def settled_in_place(self) -> bool:
+        """Whether the row, redrawn, holds what writing its text left to right gives (what the cleaner
+        releases for it): written characters from the first column on, none blank among them, the last
+        not a space; a row left blank (or holding only spaces) is not, nor one with a gap. And it was
+        rewound over characters: a row redrawn only where nothing stood is left as a redraw (as before
+        rows were followed), for what it costs: a bar's first frame (``\\r`` + frame) that tqdm's nested
+        bars come back to from the row below, top's rows ended by EL on a page a later control stops
+        the readings on; released early, the rest of such a stream goes out raw."""
+        if not self.rewound:
+            return False
+        cells = self.cells
+        while cells and not cells[-1]:
+            cells.pop()
+        return bool(cells) and cells[-1] != " " and all(cells)
 
 
 def _reading(token: str) -> tuple[grammar.Sequence, bool, dispatch.Decoded]:
@@ -81,7 +174,8 @@ class CutFinder:
     """Feed it the text as it arrives; each :meth:`feed` returns the cut points it confirmed since,
     as offsets into the whole text fed (ascending). ``stopped``: why it gives no more (None: it does)."""
 
-    def __init__(self, limit: int = 1 << 20, *, columns: int | None = None, rows: int | None = None) -> None:
+    def __init__(self, limit: int = 1 << 20, *, columns: int | None = None, rows: int | None = None,
+                 in_place_rows: bool = False) -> None:
         if (columns is None) != (rows is None) or (columns is not None and (columns < 2 or rows is None or rows < 2)):
             raise ValueError("a terminal's cut points need both columns and rows (at least 2 each)")
         self.stopped: str | None = None
@@ -102,6 +196,10 @@ class CutFinder:
         self._redrawn = _NO_ROW  # the lowest row when something last redrew
         self._waiting: list[tuple[int, int]] = []  # (offset, row) of line ends not yet out of reach
         self._inked = False  # the row being written holds a printable character other than space
+        # the lowest row while redrawn only within itself (None: not followed); the first row starts blank
+        # with the cursor at its start, as the cleaner reads a text that is not fresh too
+        self._in_place_rows = in_place_rows
+        self._row = self._new_row()
 
     def feed(self, text: str) -> list[int]:
         if self.stopped is not None:
@@ -136,6 +234,8 @@ class CutFinder:
             self._stop(f"a C1 control or ZWJ after offset {self._base + start}")
             return False
         self._inked = self._inked or not text[start:end].isspace()
+        if self._row is not None and not self._row.write(text[start:end]):
+            self._drop_row()
         if self._width is not None:
             why = self._advance(text[start:end])
             if why is not None:
@@ -187,6 +287,7 @@ class CutFinder:
         return None
 
     def _wrap(self) -> str | None:
+        self._drop_row()
         row = self._lowest - self._up
         self._wrapped.update((row, row + 1))
         if self._up:
@@ -241,13 +342,15 @@ class CutFinder:
                 self._line_feed(self._base + pos, confirmed)
             elif token == "\r":
                 if _CRS_THEN_LF.match(text, pos, end) is None:
-                    self._redraw()
+                    self._redraw_in_row("carriage_return")
                     self._in_row("carriage_return")
             elif token == grammar.BEL:
                 pass
             elif token in ("\t", grammar.BS):
                 if token == grammar.BS:
-                    self._redraw()
+                    self._redraw_in_row("backspace")
+                else:
+                    self._drop_row()  # a tab: its cells are not what the cleaned text's tab gives
                 why = self._in_row("tab" if token == "\t" else "backspace")
                 if why is not None:
                     self._stop(f"{why} at offset {self._base + start}")
@@ -295,8 +398,9 @@ class CutFinder:
         call = decoded.calls[0]
         if call.handler in _IN_LINE or (call.handler == "erase_in_line" and (call.args[0] or 0) <= 2) or (
                 call.handler == "erase_in_display" and call.args[0] == 0):
-            self._redraw()
-            return self._in_row(call.handler, (call.args[0] or 0) if call.args else 0)
+            count = (call.args[0] or 0) if call.args else 0
+            self._redraw_in_row(call.handler, count)
+            return self._in_row(call.handler, count)
         if self._width is not None and self._col >= self._width:
             self._moved_at_margin = True  # carried by the move (settled below by CNL / CPL)
         if call.handler == "reverse_index":
@@ -336,13 +440,30 @@ class CutFinder:
         self._redrawn = _NO_ROW
         self._wrapped.clear()
         self._inked = False
+        self._row = self._new_row()  # the cleared screen's top row, the cursor at its start
         self._cleared = True
         return None
 
     def _redraw(self) -> None:
         self._redrawn = self._lowest
 
+    def _new_row(self) -> _RowInPlace | None:
+        return _RowInPlace(self._width) if self._in_place_rows else None
+
+    def _redraw_in_row(self, handler: str, count: int = 0) -> None:
+        """A control that redraws the cursor's row: followed in place while the row is, else a redraw."""
+        if self._row is None or not self._row.act(handler, count):
+            self._drop_row()
+            self._redraw()
+
+    def _drop_row(self) -> None:
+        """The row can no longer be followed in place: a redraw on it so far counts as one."""
+        if self._row is not None and self._row.redrawn:
+            self._redraw()
+        self._row = None
+
     def _vertical(self, rows: int) -> str | None:
+        self._row = None  # the row left (or entered) by a move: counted as redrawn below, whatever it holds
         self._redraw()
         self._up -= rows
         if self._up < 0:
@@ -361,6 +482,9 @@ class CutFinder:
         if self._up:
             self._up -= 1
             return
+        if self._row is not None and self._row.redrawn and not self._row.settled_in_place():
+            self._redraw()
+        self._row = self._new_row()
         self._lowest += 1
         row = self._lowest
         # a blank line is left out: programs print blank rows to come back and draw on (tqdm's bars)

@@ -17,6 +17,17 @@ A line end is a cut point here when, at it:
   onto) before it, or the bottom row has since moved 24 rows below it without the cursor going back
   above it.
 
+With ``in_place_rows`` (the stream's reading; a message's kept stretches read without it), a bottom row
+whose redraws all stayed on it is not counted as redrawn when, at its line feed, its cells are exactly
+what writing its text left to right gives, so the cleaned text holds the same cells and a later move
+up into it acts alike on both. Its cells are followed from the line feed that opened it (the first
+row from the start, blank, the cursor at its start) through printable ASCII, CR, BS, CHA / HPA / CUF /
+CUB, EL 0-2 and ECH; it must hold a character in every column from the first to its last, that one not
+a space, and something must have gone back over characters in it (a row redrawn only before its first
+character is a bar's first frame, which nested bars come back up to from below). A row left blank or
+with a gap or a trailing space, or one no longer followed (moved into or out of, a tab, any other
+character, ED 0, at a terminal the last column or a wrap) counts as redrawn.
+
 At a terminal of a known size (``columns`` x ``rows``) the rows are the terminal's: a line passing the
 last column goes on in the row below (the verifier's own widths, :data:`.meaning.WIDTH`), and "24"
 becomes the screen's height. The reading ends at a character whose width terminals dispute, a wide
@@ -56,6 +67,8 @@ _STRINGS = frozenset((Kind.OSC, Kind.DCS, Kind.SOS, Kind.PM, Kind.APC))
 _TAB = 8
 _WHOLE_SCREEN = "\x1b[2J"
 _SCROLLBACK = "\x1b[3J"
+_ONE_CELL_RUN = re.compile("[ -~]*")  # printable ASCII: one cell each, in every terminal and in the cleaned text
+_LINE_REACH = 4096  # for no terminal: the bottom row's cells are followed up to this column, no further
 
 
 def _parsed(sequence: str) -> grammar.Sequence:
@@ -81,7 +94,8 @@ class CutCheck:
     """Feed it the text as it arrives; :meth:`feed` answers the line ends it confirms as cut points
     (offsets into the whole text). ``ended``: why it confirms no more (None while it reads on)."""
 
-    def __init__(self, limit: int = 1 << 20, *, columns: int | None = None, rows: int | None = None) -> None:
+    def __init__(self, limit: int = 1 << 20, *, columns: int | None = None, rows: int | None = None,
+                 in_place_rows: bool = False) -> None:
         sized = columns is not None and rows is not None
         if not sized and (columns is not None or rows is not None) or sized and min(columns or 0, rows or 0) < 2:
             raise ValueError("cut points at a terminal take its columns and rows, 2 or more each")
@@ -104,6 +118,14 @@ class CutCheck:
         self._open: list[tuple[int, int]] = []  # line ends (offset, new row) not settled yet
         self._settled_now: list[int] = []  # the cut points the current ``feed`` answers
         self._shown = False  # the row holds a printable character other than space, written since its line feed
+        # the bottom row's cells (column: character) while every control on it stayed on it since the line
+        # feed that opened it (None: not followed); the first row starts blank, the cursor at its start
+        self._follows_rows = in_place_rows
+        self._cells: dict[int, str] | None = {} if in_place_rows else None
+        self._appended = ""  # what was written on it before anything went back (kept as text: the common case)
+        self._cells_at = 0  # the cursor's column in them
+        self._rewritten = False  # a control went back over them or erased in them
+        self._rewound = False  # one went back over a character or erased one (not an EL past the text)
 
     def feed(self, text: str) -> list[int]:
         if self.ended is not None:
@@ -144,6 +166,8 @@ class CutCheck:
                 return stop
             if upto > i:
                 self._shown = self._shown or not text[i:upto].isspace()
+                if self._cells is not None and not self._write_cells(text[i:upto]):
+                    self._unfollow()
                 if self._margin is not None and not self._print(text[i:upto]):
                     self._end(f"text whose cells terminals may lay out apart before offset {self._start + upto}")
                     return stop
@@ -159,7 +183,7 @@ class CutCheck:
                 while j < stop and text[j] == "\r":
                     j += 1
                 if text[j] != "\n":  # a CR before the line end moves nothing that shows
-                    self._touch()
+                    self._redraw_row("cursor_to_column", 1)
                     self._column = 0
                     self._column_disputed = False
                 i = j
@@ -167,7 +191,9 @@ class CutCheck:
                 i += 1
             elif char in "\t\x08":
                 if char == "\x08":
-                    self._touch()
+                    self._redraw_row("cursor_back", 1)
+                else:
+                    self._unfollow()  # a tab's cells: the cleaned text may lay them out otherwise
                 if not self._in_row("tab" if char == "\t" else "back", 1):
                     self._end(f"HT or BS terminals may place apart at offset {self._start + i}")
                     return stop
@@ -213,7 +239,7 @@ class CutCheck:
         if action.op == INERT:
             return True
         if action.op in _IN_ROW:
-            self._touch()
+            self._redraw_row(action.op, action.number)
             return self._in_row(action.op, action.number)
         if action.op in _ROWS:
             if self._margin is not None:
@@ -268,6 +294,7 @@ class CutCheck:
             if width not in (1, 2) or (width == 2 and self._column == margin - 1):
                 return False
             if self._column == margin:
+                self._unfollow()
                 self._joined.add(self._row)
                 self._row += 1
                 self._bottom = max(self._bottom, self._row)
@@ -294,13 +321,92 @@ class CutCheck:
         self._touched = None
         self._joined = set()
         self._shown = False
+        self._follow_bottom_row()  # the top row of a blank page
         self._after_clear = True
         return True
 
     def _touch(self) -> None:
         self._touched = self._bottom
 
+    def _follow_bottom_row(self) -> None:
+        """A new bottom row opened, blank, the cursor at its start: its cells followed (if asked for)."""
+        self._cells, self._cells_at, self._appended = ({} if self._follows_rows else None), 0, ""
+        self._rewritten = self._rewound = False
+
+    def _unfollow(self) -> None:
+        """Stop following the bottom row's cells: a redraw on it so far is a redraw."""
+        if self._cells is not None and self._rewritten:
+            self._touch()
+        self._cells = None
+
+    def _write_cells(self, segment: str) -> bool:
+        """Printable ASCII written into the followed row; False where it is not followed further (other
+        characters, or at a terminal the last column: the wrap waits there, where terminals part)."""
+        cells = self._cells
+        assert cells is not None
+        last = self._margin - 1 if self._margin is not None else _LINE_REACH
+        if self._cells_at + len(segment) > last or _ONE_CELL_RUN.fullmatch(segment) is None:
+            return False
+        if not self._rewritten:
+            self._appended += segment  # written left to right so far: column i holds its i-th character
+            self._cells_at += len(segment)
+            return True
+        for char in segment:
+            cells[self._cells_at] = char
+            self._cells_at += 1
+        return True
+
+    def _redraw_row(self, op: str, number: int) -> None:
+        """A control going back over the bottom row or erasing in it: followed in its cells while the row
+        is, else the row is touched (redrawn)."""
+        cells = self._cells
+        if cells is None:
+            self._touch()
+            return
+        if not self._rewritten:
+            cells.update(enumerate(self._appended))
+            self._appended = ""
+        self._rewritten = True
+        at, last = self._cells_at, self._margin - 1 if self._margin is not None else _LINE_REACH
+        if op == "cursor_to_column":
+            at = max(number, 1) - 1
+        elif op == "cursor_forward":
+            at += max(number, 1)
+        elif op == "cursor_back":
+            at = max(at - max(number, 1), 0)
+        elif op == "erase_in_line":
+            erased = [column for column in cells if (column >= at, column <= at, True)[number]]
+            self._rewound = self._rewound or bool(erased)
+            for column in erased:
+                del cells[column]
+        elif op == "erase_characters":
+            for column in range(at, at + max(number, 1)):
+                self._rewound = cells.pop(column, None) is not None or self._rewound
+        if at < self._cells_at and not self._rewound:
+            self._rewound = any(column >= at for column in cells)  # back over a character
+        if at > last:
+            if self._margin is None:
+                self._unfollow()
+                self._touch()
+                return
+            at = last
+        self._cells_at = at
+
+    def _row_as_written(self) -> bool:
+        """The followed row holds what its text written left to right gives, which is what the cleaned
+        text holds for it: characters in every column from the first to its last, that one not a space;
+        and something went back over characters in it or erased one. A row redrawn only where nothing
+        stood stays a redraw, for the tokens: a bar's first frame, which nested bars (tqdm's) come back
+        up to later, or top's rows ended by EL before a control that ends the reading (released early,
+        the rest goes out raw)."""
+        cells = self._cells
+        if not cells or not self._rewound:
+            return False
+        end = max(cells)
+        return len(cells) == end + 1 and cells[end] != " "
+
     def _move(self, rows: int) -> bool:
+        self._cells = None  # a row moved into or out of is a redraw (touched here), whatever it holds
         self._touch()
         self._row += rows
         if self._row > self._bottom or self._row <= self._bottom - self._screen or self._row < 0:
@@ -315,6 +421,9 @@ class CutCheck:
         if self._row < self._bottom:
             self._row += 1
             return
+        if self._cells is not None and self._rewritten and not self._row_as_written():
+            self._touch()
+        self._follow_bottom_row()
         self._row = self._bottom = self._bottom + 1
         if len(self._joined) > 4 * self._screen:
             self._joined = {row for row in self._joined if row >= self._bottom - self._screen}
