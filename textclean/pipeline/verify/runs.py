@@ -22,8 +22,7 @@ LINE_TOKEN = grammar.csi_ending_in(SGR + EL + REP, subparameters=True)  # candid
 # same matches: a token begins with ESC, which no run holds)
 _PLAIN_LINE = re.compile(
     rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:{LINE_TOKEN.pattern}[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
-# ... or one redrawn, holding CRs not before its LF (plain_lines overlays it, where shortcuts.redrawn): tried
-# only where _PLAIN_LINE fails, which costs a line that only appends nothing
+# ... or one redrawn, holding CRs not before its LF (plain_lines overlays it, where shortcuts.redrawn)
 _REDRAWN_LINE = re.compile(
     rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:(?:{LINE_TOKEN.pattern}|\r(?!\n))[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
 ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
@@ -127,9 +126,10 @@ class Runs(Replays):
         within the budget; or a line redrawn by CR (:meth:`redrawn_cells`). The line feed is the
         walk's own. Returns where the walk goes on (at the first line it must take token by token)."""
         text = self.text
-        match = _PLAIN_LINE.match
-        # a line redrawn by CR: only at a known width or with no terminal (redrawn_cells)
-        redrawn = _REDRAWN_LINE.match if self.redraws_at_once and not self.unknown_width else None
+        # a line redrawn by CR: only at a known width or with no terminal (redrawn_cells). Its pattern
+        # matches every line _PLAIN_LINE does, alike (a CR it adds is one not before the LF): one match a line
+        redraws = self.redraws_at_once and not self.unknown_width
+        match = _REDRAWN_LINE.match if redraws else _PLAIN_LINE.match
         # where the walk's mark_wide or wrap acts (none without a terminal)
         margin = self.columns if self.columns is not None else MIN_COLUMNS if self.unknown_width else None
         if (self.lost is not None or self.home_at >= 0 or self.disputed
@@ -146,8 +146,6 @@ class Runs(Replays):
             if row.cells or row.shown:
                 return position
             found = match(text, position)
-            if found is None and redrawn is not None:
-                found = redrawn(text, position)
             if found is None:
                 return position
             returns = found.start(1) < found.end(1)
