@@ -156,6 +156,7 @@ class Runs(Replays):
                 if known is None:
                     return position
                 chars, work, column = known
+                narrow = True  # its cells are characters of its text runs, each one cell wide (redrawn_cells)
             elif ESC in line:
                 known = read.get(line)
                 if known is None:
@@ -167,14 +168,16 @@ class Runs(Replays):
                             read.clear()
                         read[line] = known
                 chars, work, column = known
+                narrow = False
             else:
                 chars = line
                 work = len(line) >> 4
                 column = len(line)
+                narrow = False
             if self.work_left < work:
                 self.tight = True
                 return position
-            if not (chars.isascii() or all_narrow(chars)):
+            if not (narrow or chars.isascii() or all_narrow(chars)):
                 return position
             if margin is not None and len(chars) >= margin:
                 # at an unknown width the walk only marks the page wide (mark_wide), and refuses past
@@ -264,7 +267,8 @@ class Runs(Replays):
         if (self.grid[cy - 1].wrapped if cy else bool(self.tail)):
             return None  # erase_cells refuses on a wrapped line's rows
         parts = _REDRAW_TOKEN.split(line)
-        if not all_narrow("".join(parts[::2])):
+        # its text runs hold no control (_REDRAWN_LINE): an ASCII line's are narrow
+        if not (line.isascii() or all_narrow("".join(parts[::2]))):
             return None
         columns = self.columns
         limit = columns if columns is not None and self.autowrap else None if columns is None else columns - 1
