@@ -5,6 +5,7 @@ runs that only end a row."""
 from __future__ import annotations
 
 import re
+import sys
 
 from .. import grammar
 from ..grammar import C0_RANGE, C1_RANGE, CR, CSI, ESC
@@ -271,25 +272,34 @@ class Runs(Replays):
         if not (line.isascii() or all_narrow("".join(parts[::2]))):
             return None
         columns = self.columns
-        limit = columns if columns is not None and self.autowrap else None if columns is None else columns - 1
+        # where the wrap is pending and past which no text goes (without a terminal: nowhere)
+        wraps = columns if columns is not None else sys.maxsize
+        limit = wraps if self.autowrap or columns is None else wraps - 1
         cells = ""
         col = work = 0
         copies = _REDRAW_COPY_ALLOWANCE + _REDRAW_COPIES_PER_CHAR * len(line)
         pending = False
         for index, part in enumerate(parts):
-            if not part:
-                continue
             if not index & 1:  # text: put_narrow
+                if not part:
+                    continue
+                size = len(cells)
                 end = col + len(part)
-                if pending or col > len(cells) or (limit is not None and end > limit):
+                if pending or col > size or end > limit:
                     return None  # a wrap, a pad, or past the right margin
-                work += len(part) >> 4 if col >= len(cells) else len(part)
-                copies -= len(cells)
+                copies -= size
                 if copies < 0:
                     return None  # a long row rebuilt for short runs: quadratic as strings, linear as cells
-                cells = cells[:col] + part + cells[end:]
-                pending = columns is not None and end >= columns
-                col = columns - 1 if pending and columns is not None else end
+                if col == size:  # appended
+                    work += len(part) >> 4
+                    cells += part
+                else:
+                    work += len(part)
+                    cells = cells[:col] + part + cells[end:]
+                pending = end >= wraps
+                col = wraps - 1 if pending else end
+            elif part in PLAIN_SGR:  # the tokens' kinds are disjoint: the commonest first
+                continue
             elif part[0] == CR:  # carriage_return
                 col = 0
                 pending = False
@@ -300,7 +310,7 @@ class Runs(Replays):
                 if start < len(cells):
                     work += len(cells) - start
                     cells = cells[:start]
-            elif part not in PLAIN_SGR:
+            else:
                 return None
         if pending or (not cells and any(parts[::2])):
             return None  # a wrap pending at the line's end; an emptied row the walk made a row of its own
