@@ -218,9 +218,15 @@ class Runs(Replays):
         pieces = parts[::2]
         # put_narrow's charge, text run by text run (none for runs under 16 characters)
         work = sum([len(piece) >> 4 for piece in pieces]) if len(line) >= 16 else 0
+        tokens = parts[1::2]
+        if PLAIN_SGR.issuperset(tokens):  # the commonest line: its text, coloured (what the loop below comes to)
+            chars = "".join(pieces)
+            return chars, work, len(chars)
         cells = 0
-        for index, token in enumerate(parts[1::2]):
+        for index, token in enumerate(tokens):
             cells += len(pieces[index])
+            if token in PLAIN_SGR:  # the tokens' kinds are disjoint: the commonest first
+                continue
             if token in ERASE_TO_END:
                 erases += 1  # at the end of the row's text: erase_line erases nothing
             elif (seq := PARSED.get(token) or parse(token)).final == REP:
@@ -239,7 +245,7 @@ class Runs(Replays):
                 pieces[index] += before * count
                 cells += count
                 work += count + (count >> 4)  # repeat's charge, then put_narrow's
-            elif token not in PLAIN_SGR:
+            else:
                 return None
         chars = "".join(pieces)
         if erases and margin is not None and len(chars) >= margin:
