@@ -219,14 +219,15 @@ class Runs(Replays):
         # put_narrow's charge, text run by text run (none for runs under 16 characters)
         work = sum([len(piece) >> 4 for piece in pieces]) if len(line) >= 16 else 0
         tokens = parts[1::2]
-        if PLAIN_SGR.issuperset(tokens):  # the commonest line: its text, coloured (what the loop below comes to)
+        if PLAIN_SGR.issuperset(tokens):
+            # the commonest line: its text, coloured; what the loop below comes to (a token known plain is
+            # parsed already: the loop parses none of them, so no cache changes)
             chars = "".join(pieces)
             return chars, work, len(chars)
         cells = 0
         for index, token in enumerate(tokens):
             cells += len(pieces[index])
-            if token in PLAIN_SGR:  # the tokens' kinds are disjoint: the commonest first
-                continue
+            # the order matters: parse() may make a token known plain (PLAIN_SGR), tested last
             if token in ERASE_TO_END:
                 erases += 1  # at the end of the row's text: erase_line erases nothing
             elif (seq := PARSED.get(token) or parse(token)).final == REP:
@@ -245,7 +246,7 @@ class Runs(Replays):
                 pieces[index] += before * count
                 cells += count
                 work += count + (count >> 4)  # repeat's charge, then put_narrow's
-            else:
+            elif token not in PLAIN_SGR:
                 return None
         chars = "".join(pieces)
         if erases and margin is not None and len(chars) >= margin:
