@@ -5,6 +5,7 @@ runs that only end a row."""
 from __future__ import annotations
 
 import re
+import sys
 
 from .. import grammar
 from ..grammar import C0_RANGE, C1_RANGE, CR, CSI, ESC
@@ -22,8 +23,7 @@ LINE_TOKEN = grammar.csi_ending_in(SGR + EL + REP, subparameters=True)  # candid
 # same matches: a token begins with ESC, which no run holds)
 _PLAIN_LINE = re.compile(
     rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:{LINE_TOKEN.pattern}[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
-# ... or one redrawn, holding CRs not before its LF (plain_lines overlays it, where shortcuts.redrawn): tried
-# only where _PLAIN_LINE fails, which costs a line that only appends nothing
+# ... or one redrawn, holding CRs not before its LF (plain_lines overlays it, where shortcuts.redrawn)
 _REDRAWN_LINE = re.compile(
     rf"[^{C0_RANGE}\x7f{C1_RANGE}]*(?:(?:{LINE_TOKEN.pattern}|\r(?!\n))[^{C0_RANGE}\x7f{C1_RANGE}]*)*(\r?)\n")
 ERASE_TO_END = frozenset((grammar.CSI + EL, grammar.CSI + "0" + EL))
@@ -127,9 +127,10 @@ class Runs(Replays):
         within the budget; or a line redrawn by CR (:meth:`redrawn_cells`). The line feed is the
         walk's own. Returns where the walk goes on (at the first line it must take token by token)."""
         text = self.text
-        match = _PLAIN_LINE.match
-        # a line redrawn by CR: only at a known width or with no terminal (redrawn_cells)
-        redrawn = _REDRAWN_LINE.match if self.redraws_at_once and not self.unknown_width else None
+        # a line redrawn by CR: only at a known width or with no terminal (redrawn_cells). Its pattern
+        # matches every line _PLAIN_LINE does, alike (a CR it adds is one not before the LF): one match a line
+        redraws = self.redraws_at_once and not self.unknown_width
+        match = _REDRAWN_LINE.match if redraws else _PLAIN_LINE.match
         # where the walk's mark_wide or wrap acts (none without a terminal)
         margin = self.columns if self.columns is not None else MIN_COLUMNS if self.unknown_width else None
         if (self.lost is not None or self.home_at >= 0 or self.disputed
@@ -146,8 +147,6 @@ class Runs(Replays):
             if row.cells or row.shown:
                 return position
             found = match(text, position)
-            if found is None and redrawn is not None:
-                found = redrawn(text, position)
             if found is None:
                 return position
             returns = found.start(1) < found.end(1)
@@ -158,6 +157,7 @@ class Runs(Replays):
                 if known is None:
                     return position
                 chars, work, column = known
+                narrow = True  # its cells are characters of its text runs, each one cell wide (redrawn_cells)
             elif ESC in line:
                 known = read.get(line)
                 if known is None:
@@ -169,14 +169,16 @@ class Runs(Replays):
                             read.clear()
                         read[line] = known
                 chars, work, column = known
+                narrow = False
             else:
                 chars = line
                 work = len(line) >> 4
                 column = len(line)
+                narrow = False
             if self.work_left < work:
                 self.tight = True
                 return position
-            if not (chars.isascii() or all_narrow(chars)):
+            if not (narrow or chars.isascii() or all_narrow(chars)):
                 return position
             if margin is not None and len(chars) >= margin:
                 # at an unknown width the walk only marks the page wide (mark_wide), and refuses past
@@ -216,9 +218,16 @@ class Runs(Replays):
         pieces = parts[::2]
         # put_narrow's charge, text run by text run (none for runs under 16 characters)
         work = sum([len(piece) >> 4 for piece in pieces]) if len(line) >= 16 else 0
+        tokens = parts[1::2]
+        if PLAIN_SGR.issuperset(tokens):
+            # the commonest line: its text, coloured; what the loop below comes to (a token known plain is
+            # parsed already: the loop parses none of them, so no cache changes)
+            chars = "".join(pieces)
+            return chars, work, len(chars)
         cells = 0
-        for index, token in enumerate(parts[1::2]):
+        for index, token in enumerate(tokens):
             cells += len(pieces[index])
+            # the order matters: parse() may make a token known plain (PLAIN_SGR), tested last
             if token in ERASE_TO_END:
                 erases += 1  # at the end of the row's text: erase_line erases nothing
             elif (seq := PARSED.get(token) or parse(token)).final == REP:
@@ -266,28 +275,38 @@ class Runs(Replays):
         if (self.grid[cy - 1].wrapped if cy else bool(self.tail)):
             return None  # erase_cells refuses on a wrapped line's rows
         parts = _REDRAW_TOKEN.split(line)
-        if not all_narrow("".join(parts[::2])):
+        # its text runs hold no control (_REDRAWN_LINE): an ASCII line's are narrow
+        if not (line.isascii() or all_narrow("".join(parts[::2]))):
             return None
         columns = self.columns
-        limit = columns if columns is not None and self.autowrap else None if columns is None else columns - 1
+        # where the wrap is pending and past which no text goes (without a terminal: nowhere)
+        wraps = columns if columns is not None else sys.maxsize
+        limit = wraps if self.autowrap or columns is None else wraps - 1
         cells = ""
         col = work = 0
         copies = _REDRAW_COPY_ALLOWANCE + _REDRAW_COPIES_PER_CHAR * len(line)
         pending = False
         for index, part in enumerate(parts):
-            if not part:
-                continue
             if not index & 1:  # text: put_narrow
+                if not part:
+                    continue
+                size = len(cells)
                 end = col + len(part)
-                if pending or col > len(cells) or (limit is not None and end > limit):
+                if pending or col > size or end > limit:
                     return None  # a wrap, a pad, or past the right margin
-                work += len(part) >> 4 if col >= len(cells) else len(part)
-                copies -= len(cells)
+                copies -= size
                 if copies < 0:
                     return None  # a long row rebuilt for short runs: quadratic as strings, linear as cells
-                cells = cells[:col] + part + cells[end:]
-                pending = columns is not None and end >= columns
-                col = columns - 1 if pending and columns is not None else end
+                if col == size:  # appended
+                    work += len(part) >> 4
+                    cells += part
+                else:
+                    work += len(part)
+                    cells = cells[:col] + part + cells[end:]
+                pending = end >= wraps
+                col = wraps - 1 if pending else end
+            elif part in PLAIN_SGR:  # the tokens' kinds are disjoint: the commonest first
+                continue
             elif part[0] == CR:  # carriage_return
                 col = 0
                 pending = False
@@ -298,7 +317,7 @@ class Runs(Replays):
                 if start < len(cells):
                     work += len(cells) - start
                     cells = cells[:start]
-            elif part not in PLAIN_SGR:
+            else:
                 return None
         if pending or (not cells and any(parts[::2])):
             return None  # a wrap pending at the line's end; an emptied row the walk made a row of its own
