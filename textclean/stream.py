@@ -31,8 +31,8 @@ always lossless, and a stretch that does not start at a cut point is never clean
 from __future__ import annotations
 
 import codecs
-import re
 
+from .pipeline import grammar
 from .pipeline.clean import CutFinder
 from .pipeline.gate import DEFAULT_MAX_CHARS, TextClean
 from .pipeline.tokens import Tokenizer
@@ -42,9 +42,6 @@ __all__ = ["DEFAULT_MAX_HELD", "Stream"]
 
 #: The unsettled tail a stream holds at most before it releases it raw (characters).
 DEFAULT_MAX_HELD = 1 << 20
-# a homing clear where a stretch starts (a cut point both readings give there): the cleaned stretch keeps
-# it in front, so the rows after it stand where the raw puts them (a later raw stretch may address them)
-_LEADING_CLEAR = re.compile("(?:\x1b\\[[0-9;]*[Hf]\x1b\\[2J|\x1b\\[2J\x1b\\[[0-9;]*[Hf])(?:\x1b\\[3J)?")
 
 
 class Stream:
@@ -72,11 +69,6 @@ class Stream:
         size = {"columns": shown.columns, "rows": shown.rows} if shown.terminal and sized else {}
         self._finder = CutFinder(max_held, **size, in_place_rows=True)
         self._check = CutCheck(max_held, **size, in_place_rows=True)
-        # a stretch after the first starts under rows already written: at a terminal it is cleaned as
-        # one that met a terminal in use (a move above its first row is unresolvable, not a fresh top)
-        self._later = self._gate if not shown.fresh else TextClean(
-            min_tokens=min_tokens, tokenizer=tokenizer, columns=columns, rows=rows, terminal=terminal,
-            fresh=False, max_chars=max(DEFAULT_MAX_CHARS, max_held))
         self._decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
         self._max_held = max_held
         self._held: list[str] = []  # the unreleased tail, in pieces
@@ -198,9 +190,13 @@ class Stream:
 
     def _settle(self, stretch: str) -> str:
         """A stretch between cut points through the gate: cleaned, or exactly as it arrived."""
-        gate = self._gate if self._start == len(stretch) else self._later  # the first stretch, or a later one
         try:
-            result = gate.clean(stretch)
+            if self._start == len(stretch):  # the first stretch
+                result = self._gate.clean(stretch)
+            else:
+                # a later one starts under rows already written: at a terminal it is cleaned as one that met
+                # a terminal in use (a move above its first row is unresolvable, not a fresh top)
+                result = self._gate.clean(stretch, fresh=False)
         except Exception:  # a failing gate (a tokenizer's error) leaves the stretch as it arrived
             return stretch
         if not result.applied:
@@ -208,7 +204,10 @@ class Stream:
         at = self._start - len(stretch)
         # at the stream's start too where the terminal is in use: its rows above are the raw's until cleared
         kept = at in self._breaks and (at > 0 or not self._gate.display.fresh)
-        clear = _LEADING_CLEAR.match(stretch) if kept else None
+        # a homing clear where the stretch starts (a cut point both readings give there): the cleaned stretch
+        # keeps it in front, so the rows after it stand where the raw puts them (a later raw stretch may
+        # address them)
+        clear = grammar.HOMING_CLEAR.match(stretch) if kept else None
         if clear is not None and not result.text.startswith(clear.group()):
             return clear.group() + result.text
         return result.text

@@ -461,6 +461,15 @@ BREAK_CANDIDATE = re.compile(rf"\x1b\[\??[0-9;]*[{ED}{CUP}{HVP}{SM}{RM}]|\x1b{RI
 BREAK_PART_CANDIDATE = re.compile(rf"\x1b(?:\[(?:0*1?(?:;0*1?)?[{CUP}{HVP}]|[0-9;]*{ED}|\?[0-9;]*[{SM}{RM}])|{RIS})")
 
 
+#: A homing clear: CUP / HVP and ED 2 next to each other, either order, ED 3 right after allowed. Both cut
+#: readings take one as a cut point where it starts (each reads it its own way, the home's parameters
+#: included); a stretch released from such a cut keeps it in front of its cleaned text (``textclean.Stream``).
+#: A prefilter for its extent there: the CUP / HVP's decimal parameters are not read here.
+HOMING_CLEAR = re.compile(
+    rf"(?:\x1b\[[0-9;]*[{CUP}{HVP}]\x1b\[2{ED}|\x1b\[2{ED}\x1b\[[0-9;]*[{CUP}{HVP}])(?:\x1b\[3{ED})?"
+)
+
+
 class BreakPart(NamedTuple):
     """A sequence's part in a page break: ``kind`` is ``erase`` (ED, ``mode`` 0, 2 or 3), ``home``
     (CUP / HVP to row 1, column 1), ``switch`` (DECSET / DECRST of an alternate screen: ``switch`` is
