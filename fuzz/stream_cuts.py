@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import textclean  # noqa: E402
 from tests import tmux_judge  # noqa: E402
-from textclean import stream as stream_module  # noqa: E402
+from textclean.pipeline import grammar  # noqa: E402
 from textclean.pipeline.tokens import count_tokens  # noqa: E402
 
 Gen = Callable[[random.Random], bytes]
@@ -385,8 +385,9 @@ class CheckedStream(textclean.Stream):
         first = self._start == len(stretch)
         out = super()._settle(stretch)
         if out != stretch:
-            shown = (self._gate if first else self._later).display
-            kept = stream_module._LEADING_CLEAR.match(out)  # the clear a stretch keeps in front (not the gate's)
+            # the display a later stretch is cleaned for: the stream's, in use (not fresh)
+            shown = self._gate.display if first else self._gate.display._replace(fresh=False)
+            kept = grammar.HOMING_CLEAR.match(out)  # the clear a stretch keeps in front (not the gate's)
             adopted = out[kept.end():] if kept is not None and (not first or not shown.fresh) else out
             again = textclean.clean(adopted, min_tokens=0, **shown.keywords())
             if again.applied and again.text != adopted:
