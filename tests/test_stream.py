@@ -279,9 +279,9 @@ READINGS = [pytest.param(lambda **size: cuts.CutFinder(**size), id="cleaner"),
             pytest.param(lambda **size: verify_cuts.CutCheck(**size), id="verifier")]
 
 
-def read(make: object, text: str, columns: int, rows: int) -> tuple[list[int], bool]:
+def read(make: object, text: str, columns: int, rows: int, chunk: int = 3) -> tuple[list[int], bool]:
     reading = make(columns=columns, rows=rows)  # type: ignore[operator]
-    found = [offset for i in range(0, len(text), 3) for offset in reading.feed(text[i:i + 3])]
+    found = [offset for i in range(0, len(text), chunk) for offset in reading.feed(text[i:i + chunk])]
     stopped = getattr(reading, "stopped", None) or getattr(reading, "ended", None)
     return found, stopped is not None
 
@@ -312,6 +312,12 @@ def test_the_pending_wrap_column(make: object) -> None:
     assert read(make, full + "\x1b[Aok\n", 10, 4)[1] is True  # text where tmux and xterm hold apart
     assert read(make, full + "\bZ\n", 10, 4)[1] is True
     assert read(make, full + "y" * 3 + "\r\n", 10, 4)[1] is False  # the wrap itself
+    # the margin reached by a run that wraps from the middle of a row: the column counts from where it began
+    # (the finder once counted from 0 after the wrap when a colour split the text, and read on)
+    split = "top\nabcde\x1b[1m0123456789\x1b[0mabcde"
+    for chunk in (3, len(split) + 5):
+        assert read(make, split + "\x1b[AX\n", 10, 4, chunk)[1] is True
+        assert read(make, split + "\x1b[A\rX\n", 10, 4, chunk)[1] is False
 
 
 @pytest.mark.parametrize("make", READINGS)

@@ -278,12 +278,13 @@ class CutFinder:
         assert width is not None
         if not cells:
             return None
-        wraps = (self._col + cells - 1) // width
+        col = self._col  # each wrap sets the column to 0: the column after the run counts from this one
+        wraps = (col + cells - 1) // width
         for _ in range(wraps):
             why = self._wrap()
             if why is not None:
                 return why
-        self._col = self._col + cells - wraps * width
+        self._col = col + cells - wraps * width
         return None
 
     def _wrap(self) -> str | None:
