@@ -81,6 +81,12 @@ _CRS_THEN_LF = re.compile("\r*\n")  # a CR that only ends a line (``Done\r\r\n``
 _SWALLOWING = frozenset((Kind.DCS, Kind.SOS, Kind.PM, Kind.APC, Kind.CANCELLED))
 _TAB_STOP = 8
 _FOLLOWED_CELLS = 1024  # with no terminal, a row is followed in place up to this column (past it: redrawn)
+# a run of text and plain SGR: nothing in it changes state but the column and whether the row is inked, so
+# it is read in one turn (a coloured progress frame is one run, not a dozen tokens); a C1 control or a ZWJ
+# ends it (read as text between tokens, where it stops the finder)
+_RUN = f"(?:[^\\x00-\\x1f\\x7f-\\x9f\\u200d]+|{grammar.SGR_ONLY.pattern})+"
+_RUN_OR_TOKEN = re.compile(f"(?P<run>{_RUN})|{grammar.SEQUENCE_OR_CONTROL.pattern}")
+_ONE_CELL: set[str] = set()  # characters beyond ASCII found one cell wide
 
 
 class _RowInPlace:
@@ -170,6 +176,16 @@ _cached_reading = functools.lru_cache(maxsize=4096)(_reading)
 _CACHED_LENGTH = 64  # longer ones (strings) are read each time, not kept
 
 
+def _one_cell(chars: set[str]) -> bool:
+    """Whether every character in ``chars`` is one cell wide (ASCII ones are: no control is in a run)."""
+    for char in chars:
+        if char not in _ONE_CELL and char > "\x7f":
+            if settled_width(char) != 1:
+                return False
+            _ONE_CELL.add(char)
+    return True
+
+
 class CutFinder:
     """Feed it the text as it arrives; each :meth:`feed` returns the cut points it confirmed since,
     as offsets into the whole text fed (ascending). ``stopped``: why it gives no more (None: it does)."""
@@ -251,6 +267,9 @@ class CutFinder:
             return "text where terminals put the cursor apart (moved at the pending-wrap column)"
         if run.isascii():
             return self._narrow(len(run))
+        if 0 <= self._col and self._col + len(run) <= width and (set(run) <= _ONE_CELL or _one_cell(set(run))):
+            self._col += len(run)  # one cell each, and no wrap: as written one by one
+            return None
         for char in run:
             cells = settled_width(char)
             if cells < 0 or cells > 2:
@@ -271,6 +290,27 @@ class CutFinder:
                 if why is not None:
                     return why
         return None
+
+    def _run(self, run: str, start: int) -> bool:
+        """Text and plain SGR read as one: the text's effect (SGR is inert), where the run starts no
+        half of a homing clear waits (a run after half of one stops, as its text or its SGR does)."""
+        if self._half is not None:
+            self._stop(f"half a homing clear before offset {self._base + start}")
+            return False
+        self._cleared = False
+        if self._width is None and self._inked:
+            return True  # for no terminal the text only inks the row (and it is inked)
+        # the text between its SGR, each piece written as it was alone between two tokens
+        pieces = grammar.SGR_ONLY.split(run) if grammar.ESC in run else (run,)
+        for piece in pieces:
+            if piece:
+                self._inked = self._inked or not piece.isspace()
+                if self._width is not None:
+                    why = self._advance(piece)
+                    if why is not None:
+                        self._stop(f"{why} before offset {self._base + start + len(run)}")
+                        return False
+        return True
 
     def _narrow(self, cells: int) -> str | None:
         """``cells`` one-cell characters from the cursor: a wrap each time the column passes the width."""
@@ -329,11 +369,15 @@ class CutFinder:
         """Read ``text`` up to ``end``; where the reading paused (an ESC whose sequence may still come
         whole: no line feed after it yet), else ``end``."""
         pos = 0
-        for m in grammar.SEQUENCE_OR_CONTROL.finditer(text, 0, end):
+        for m in _RUN_OR_TOKEN.finditer(text, 0, end):
             if m.start() > pos and not self._text(text, pos, m.start()):
                 return end
             start, pos = m.start(), m.end()
             token = m.group()
+            if m.lastgroup == "run":
+                if not self._run(token, start):
+                    return end
+                continue
             if (self._half is not None or self._cleared) and token != grammar.ESC and token[0] != grammar.ESC:
                 if self._half is not None:
                     self._stop(f"half a homing clear at offset {self._base + start}")

@@ -56,11 +56,12 @@ from .. import grammar
 from ..grammar import Kind
 from ..model import SCREEN_LINES
 from ..names import CUP, HVP
-from .meaning import INERT, WIDTH, action_for
+from .meaning import INERT, WIDTH, action_for, all_narrow
 
 __all__ = ["CutCheck"]
 
-_CONTROL_OR_JOINER = re.compile("[\x00-\x1f\x7f-\x9f\u200d]")
+# text with plain SGR between (SGR acts on nothing the reading counts): read in one turn, the SGR taken out
+_TEXT_AND_SGR = re.compile(f"(?:[^\\x00-\\x1f\\x7f-\\x9f\\u200d]+|{grammar.SGR_ONLY.pattern})+")
 _IN_ROW = frozenset(("erase_in_line", "erase_characters", "cursor_to_column", "cursor_forward", "cursor_back"))
 _ROWS = frozenset(("move_rows", "move_rows_home"))
 _STRINGS = frozenset((Kind.OSC, Kind.DCS, Kind.SOS, Kind.PM, Kind.APC))
@@ -82,6 +83,8 @@ _CACHED_LENGTH = 64  # longer ones (strings) are read each time, not kept
 
 def _home(sequence: str) -> bool:
     """CUP / HVP to row 1, column 1 in any plain spelling (``CSI H``, ``CSI 1;1 H``, ``CSI ;01 f``)."""
+    if sequence[-1] not in (CUP, HVP):
+        return False  # (most sequences: no parse)
     seq = grammar.parse(sequence)
     if seq.kind is not Kind.CSI or seq.private or seq.intermediates or seq.final not in (CUP, HVP):
         return False
@@ -159,21 +162,26 @@ class CutCheck:
         not complete yet and may still be: no line feed after it)."""
         i = 0
         while True:
-            found = _CONTROL_OR_JOINER.search(text, i, stop)
-            upto = stop if found is None else found.start()
-            if (upto > i or found is not None and text[upto] != grammar.ESC) and not self._between():
+            run = _TEXT_AND_SGR.match(text, i, stop)
+            upto = i if run is None else run.end()  # a control, a joiner, an ESC of no plain SGR, or ``stop``
+            if (upto > i or upto < stop and text[upto] != grammar.ESC) and not self._between():
                 self._end(f"half a clear and home before offset {self._start + upto}")
                 return stop
-            if upto > i:
-                self._shown = self._shown or not text[i:upto].isspace()
-                if self._cells is not None and not self._write_cells(text[i:upto]):
-                    self._unfollow()
-                if self._margin is not None and not self._print(text[i:upto]):
-                    self._end(f"text whose cells terminals may lay out apart before offset {self._start + upto}")
-                    return stop
-            if found is None:
+            if upto > i and (self._margin is not None or self._cells is not None or not self._shown):
+                # (no terminal and no row followed: only "shown" to learn)
+                segment = text[i:upto]
+                if grammar.ESC in segment:
+                    segment = grammar.SGR_ONLY.sub("", segment)
+                if segment:
+                    self._shown = self._shown or not segment.isspace()
+                    if self._cells is not None and not self._write_cells(segment):
+                        self._unfollow()
+                    if self._margin is not None and not self._print(segment):
+                        self._end(f"text whose cells terminals may lay out apart before offset {self._start + upto}")
+                        return stop
+            if upto >= stop:
                 return stop
-            i = found.start()
+            i = upto
             char = text[i]
             if char == "\n":
                 self._new_line(self._start + i + 1, settled)
@@ -285,6 +293,15 @@ class CutCheck:
         assert margin is not None
         if self._column_disputed:
             return False
+        if all_narrow(segment):
+            cells = len(segment)  # one cell each: the row fills to the margin, wraps, fills again
+            while cells:
+                if self._column == margin:
+                    self._wrap_row()
+                written = min(cells, margin - self._column)
+                self._column += written
+                cells -= written
+            return True
         for char in segment:
             width = 1 if " " <= char <= "~" else WIDTH[char]
             if width == 0:
@@ -294,14 +311,19 @@ class CutCheck:
             if width not in (1, 2) or (width == 2 and self._column == margin - 1):
                 return False
             if self._column == margin:
-                self._unfollow()
-                self._joined.add(self._row)
-                self._row += 1
-                self._bottom = max(self._bottom, self._row)
-                self._joined.add(self._row)
-                self._column = 0
+                self._wrap_row()
             self._column += width
         return True
+
+    def _wrap_row(self) -> None:
+        """The margin passed: the line goes on at column 0 of the row below (joined to it); the bottom
+        row's cells are no longer followed."""
+        self._unfollow()
+        self._joined.add(self._row)
+        self._row += 1
+        self._bottom = max(self._bottom, self._row)
+        self._joined.add(self._row)
+        self._column = 0
 
     def _homing_clear(self, sequence: str, first: str | None, after_clear: bool, at: int) -> bool:
         if sequence == _SCROLLBACK:
@@ -433,7 +455,10 @@ class CutCheck:
             self._open = []
             return
         self._open.append((offset, self._bottom))
-        out = [offset for offset, row in self._open if row + self._screen <= self._bottom]
+        # rows ascend in ``_open``: those now out of reach are its first ones
+        out = 0
+        while out < len(self._open) and self._open[out][1] + self._screen <= self._bottom:
+            out += 1
         if out:
-            settled.append(out[-1])
-            self._open = [(offset, row) for offset, row in self._open if row + self._screen > self._bottom]
+            settled.append(self._open[out - 1][0])
+            del self._open[:out]
