@@ -343,3 +343,22 @@ def test_a_homing_clear_is_a_cut_point_where_it_starts(make: object) -> None:
 def test_strings_tmux_reads_on_stop_at_a_terminal(make: object) -> None:
     assert read(make, "a\x1b]0;title\x07b\n", 20, 5) == ([13], False)
     assert read(make, "a\x1b_bk;t=1\x07b\n", 20, 5)[1] is True
+
+
+@pytest.mark.parametrize("make", READINGS)
+def test_sgr_inside_text_takes_no_cell(make: object) -> None:
+    # the rows at the width as in test_rows_are_counted_at_the_width, with SGR between the cells (8 characters
+    # that are no cells: counted as cells, the 25 cells would take 4 rows and settle a line end sooner)
+    text = "ab\rc\n" + "x" * 5 + "\x1b[1m" + "x" * 20 + "\x1b[0m\n"
+    assert read(make, text, 10, 4) == ([], False)
+    assert read(make, text + "y\n", 10, 4) == ([41], False)
+    assert read(make, "ab\rc\n" + "x\x1b[1m" * 10 + "\n" * 2, 10, 4) == ([], False)  # filled to the width: one row
+
+
+@pytest.mark.parametrize("make", [pytest.param(cuts.CutFinder, id="cleaner"),
+                                  pytest.param(verify_cuts.CutCheck, id="verifier")])
+def test_a_line_of_sgr_and_spaces_is_blank(make: type) -> None:
+    # for no terminal a line end settles at once after a written line, a blank one waits (programs come back to
+    # draw on blank rows): SGR writes nothing on the row
+    assert make().feed("\x1b[1m  \x1b[0m\n") == []
+    assert make().feed("\x1b[1m x\x1b[0m\n") == [11]

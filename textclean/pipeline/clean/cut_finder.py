@@ -86,7 +86,7 @@ _FOLLOWED_CELLS = 1024  # with no terminal, a row is followed in place up to thi
 # ends it (read as text between tokens, where it stops the finder)
 _RUN = f"(?:[^\\x00-\\x1f\\x7f-\\x9f\\u200d]+|{grammar.SGR_ONLY.pattern})+"
 _RUN_OR_TOKEN = re.compile(f"(?P<run>{_RUN})|{grammar.SEQUENCE_OR_CONTROL.pattern}")
-_ONE_CELL: set[str] = set()  # characters beyond ASCII found one cell wide
+_ONE_CELL = {chr(code) for code in range(0x20, 0x7F)}  # one cell wide: printable ASCII, and those found since
 
 
 class _RowInPlace:
@@ -177,9 +177,9 @@ _CACHED_LENGTH = 64  # longer ones (strings) are read each time, not kept
 
 
 def _one_cell(chars: set[str]) -> bool:
-    """Whether every character in ``chars`` is one cell wide (ASCII ones are: no control is in a run)."""
+    """Whether every character in ``chars`` (no control among them) is one cell wide."""
     for char in chars:
-        if char not in _ONE_CELL and char > "\x7f":
+        if char not in _ONE_CELL:
             if settled_width(char) != 1:
                 return False
             _ONE_CELL.add(char)
@@ -298,8 +298,18 @@ class CutFinder:
             self._stop(f"half a homing clear before offset {self._base + start}")
             return False
         self._cleared = False
-        if self._width is None and self._inked:
+        width = self._width
+        if width is None and self._inked:
             return True  # for no terminal the text only inks the row (and it is inked)
+        text = grammar.SGR_ONLY.sub("", run) if grammar.ESC in run else run
+        if width is None or not text:
+            self._inked = self._inked or (bool(text) and not text.isspace())
+            return True
+        if not self._moved_at_margin and 0 <= self._col and self._col + len(text) <= width and (
+                text.isascii() or set(text) <= _ONE_CELL or _one_cell(set(text))):
+            self._inked = self._inked or not text.isspace()
+            self._col += len(text)  # one cell each, and no wrap: as its pieces are written one by one
+            return True
         # the text between its SGR, each piece written as it was alone between two tokens
         pieces = grammar.SGR_ONLY.split(run) if grammar.ESC in run else (run,)
         for piece in pieces:
