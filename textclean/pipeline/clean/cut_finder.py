@@ -299,9 +299,13 @@ class CutFinder:
             return False
         self._cleared = False
         width = self._width
-        if width is None and self._inked:
-            return True  # for no terminal the text only inks the row (and it is inked)
+        if width is None and self._inked and self._row is None:
+            return True  # for no terminal the text only inks the row (and it is inked), or writes a followed one
         text = grammar.SGR_ONLY.sub("", run) if grammar.ESC in run else run
+        # written into the followed row at once, as its pieces one by one: while it is followed no piece
+        # reaches the last column, so none wraps before the row is dropped
+        if self._row is not None and text and not self._row.write(text):
+            self._drop_row()
         if width is None or not text:
             self._inked = self._inked or (bool(text) and not text.isspace())
             return True
