@@ -543,6 +543,11 @@ class CutFinder:
             return
         if self._row is not None and self._row.redrawn and not self._row.settled_in_place():
             self._redraw()
+        elif not inked and self._width is not None:
+            # at a terminal the cleaner may give a run of blank rows as fewer (scrolled into history): a row
+            # the text may later reach by counting rows up from a cut (a move clamped at the screen's top)
+            # would not be the raw's, so a blank row waits out the reach as a redrawn one does (F42-4)
+            self._redraw()
         self._row = self._new_row()
         self._lowest += 1
         row = self._lowest

@@ -127,6 +127,7 @@ class CutCheck:
         self._cells: dict[int, str] | None = {} if in_place_rows else None
         self._appended = ""  # what was written on it before anything went back (kept as text: the common case)
         self._cells_at = 0  # the cursor's column in them
+        self._cells_end = 0  # no cell at or past this column: each erase and move costs what it spans, not the row
         self._rewritten = False  # a control went back over them or erased in them
         self._rewound = False  # one went back over a character or erased one (not an EL past the text)
 
@@ -353,6 +354,7 @@ class CutCheck:
     def _follow_bottom_row(self) -> None:
         """A new bottom row opened, blank, the cursor at its start: its cells followed (if asked for)."""
         self._cells, self._cells_at, self._appended = ({} if self._follows_rows else None), 0, ""
+        self._cells_end = 0
         self._rewritten = self._rewound = False
 
     def _unfollow(self) -> None:
@@ -376,6 +378,7 @@ class CutCheck:
         for char in segment:
             cells[self._cells_at] = char
             self._cells_at += 1
+        self._cells_end = max(self._cells_end, self._cells_at)
         return True
 
     def _redraw_row(self, op: str, number: int) -> None:
@@ -387,8 +390,10 @@ class CutCheck:
             return
         if not self._rewritten:
             cells.update(enumerate(self._appended))
+            self._cells_end = len(self._appended)
             self._appended = ""
         self._rewritten = True
+        end = self._cells_end
         at, last = self._cells_at, self._margin - 1 if self._margin is not None else _LINE_REACH
         if op == "cursor_to_column":
             at = max(number, 1) - 1
@@ -396,16 +401,17 @@ class CutCheck:
             at += max(number, 1)
         elif op == "cursor_back":
             at = max(at - max(number, 1), 0)
-        elif op == "erase_in_line":
-            erased = [column for column in cells if (column >= at, column <= at, True)[number]]
-            self._rewound = self._rewound or bool(erased)
-            for column in erased:
-                del cells[column]
-        elif op == "erase_characters":
-            for column in range(at, at + max(number, 1)):
+        elif op == "erase_in_line" or op == "erase_characters":
+            if op == "erase_characters":
+                start, stop = at, min(at + max(number, 1), end)
+            else:
+                start, stop = ((at, end), (0, min(at + 1, end)), (0, end))[number]
+                if number != 1:
+                    self._cells_end = min(end, start)
+            for column in range(start, stop):
                 self._rewound = cells.pop(column, None) is not None or self._rewound
         if at < self._cells_at and not self._rewound:
-            self._rewound = any(column >= at for column in cells)  # back over a character
+            self._rewound = any(column in cells for column in range(at, end))  # back over a character
         if at > last:
             if self._margin is None:
                 self._unfollow()
@@ -444,6 +450,10 @@ class CutCheck:
             self._row += 1
             return
         if self._cells is not None and self._rewritten and not self._row_as_written():
+            self._touch()
+        elif not shown and self._margin is not None:
+            # blank rows at a terminal may be cleaned to fewer (history): rows counted up from a cut past
+            # them would differ, so a blank row is out of reach only once the screen's rows pass it (F42-4)
             self._touch()
         self._follow_bottom_row()
         self._row = self._bottom = self._bottom + 1
