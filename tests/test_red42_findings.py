@@ -1,0 +1,68 @@
+"""Red team 42's findings on rows redrawn in place (the stream's ``in_place_rows`` readings).
+
+F42-1: the verifier's cut reading (``CutCheck``, ``in_place_rows=True``, what ``Stream`` and so
+``textclean run`` / ``-f`` read with) erased a followed row's cells for ECH one column at a time over
+the whole count, not over the cells the row holds: ``CSI 1000000 X`` cost a million dict lookups. A
+thousand bytes of output (``abc`` then a hundred of them) kept ``textclean run -- cat`` busy for 15 s
+(27 s for 200 of them through ``Stream``), where ``clean()`` of the same text takes milliseconds and
+the cleaner's reading (``CutFinder``) clamps the erase to the row. No line is lost; hostile input
+stalls the stream.
+
+The work is measured in the reading's own line events (``sys.settrace``), not in time: an ECH of a
+hundred thousand columns must cost about what an ECH of one does.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import FrameType
+from typing import Any
+
+import pytest
+
+from textclean.pipeline.clean import cut_finder
+from textclean.pipeline.verify import cut_check
+
+
+def _line_events(module: Any, feed: Any, text: str) -> int:
+    """How many lines of ``module`` run while ``feed(text)`` runs."""
+    path = module.__file__
+    events = 0
+
+    def local(frame: FrameType, event: str, arg: object) -> Any:
+        nonlocal events
+        if event == "line":
+            events += 1
+        return local
+
+    def tracer(frame: FrameType, event: str, arg: object) -> Any:
+        return local if frame.f_code.co_filename == path else None
+
+    sys.settrace(tracer)
+    try:
+        feed(text)
+    finally:
+        sys.settrace(None)
+    return events
+
+
+def _pure(module: Any) -> bool:
+    return str(module.__file__).endswith(".py")
+
+
+@pytest.mark.parametrize("size", [{}, {"columns": 80, "rows": 24}], ids=["no-terminal", "80x24"])
+@pytest.mark.parametrize("reading", ["check", "finder"])
+def test_a_long_ech_costs_what_a_short_one_does(reading: str, size: dict[str, int]) -> None:
+    module = cut_check if reading == "check" else cut_finder
+    if not _pure(module):
+        pytest.skip("compiled: its lines are not traced")
+
+    def feed(text: str) -> None:
+        if reading == "check":
+            cut_check.CutCheck(1 << 20, in_place_rows=True, **size).feed(text)
+        else:
+            cut_finder.CutFinder(1 << 20, in_place_rows=True, **size).feed(text)
+
+    short = _line_events(module, feed, "abc\r\x1b[1X\ndone\n")
+    long = _line_events(module, feed, "abc\r\x1b[100000X\ndone\n")
+    assert long < short + 200, (short, long)
