@@ -83,3 +83,18 @@ def test_an_erase_in_line_costs_no_scan_of_a_long_row(erase: str) -> None:
     short = _line_events(cut_check, feed, "x" * 4000 + where + erase * 2 + "\ndone\n")
     long = _line_events(cut_check, feed, "x" * 4000 + where + erase * 202 + "\ndone\n")
     assert long - short < 200 * 100, (short, long)  # ~50 lines an erase (the reading), not the row's 4,000 cells
+
+
+def test_moves_past_the_text_cost_no_scan_of_a_long_row() -> None:
+    """F42-3: a move back that lands past the row's last character (CUB after CUF past a 4,000-character
+    line, nothing rewound yet) scanned every cell to find one at or after it, each time: 20,000 CUB / CUF
+    pairs (164 KB) took 17 s in ``CutCheck``, ``clean()`` 1.3 s."""
+    if not _pure(cut_check):
+        pytest.skip("compiled: its lines are not traced")
+
+    def feed(text: str) -> None:
+        cut_check.CutCheck(1 << 20, in_place_rows=True).feed(text)
+
+    short = _line_events(cut_check, feed, "x" * 4000 + "\x1b[10C" + "\x1b[5D\x1b[5C" + "\ndone\n")
+    long = _line_events(cut_check, feed, "x" * 4000 + "\x1b[10C" + "\x1b[5D\x1b[5C" * 101 + "\ndone\n")
+    assert long - short < 200 * 100, (short, long)  # ~50 lines a move (the reading), not the row's 4,000 cells
