@@ -10,16 +10,27 @@ stalls the stream.
 
 The work is measured in the reading's own line events (``sys.settrace``), not in time: an ECH of a
 hundred thousand columns must cost about what an ECH of one does.
+
+F42-4 (live tmux; the same on 89265bb, before rows redrawn in place): a stream at a terminal of a known
+size released a stretch whose blank rows the cleaner collapsed (an erased row and three blank rows
+after a wrapped line became one blank row), its cut point confirmed because the raw's rows below had
+taken the wrapped line off the 4-row screen. The rest went out raw after both readings stopped on a
+CPL past the screen's top, which a terminal clamps to the top row: a blank row in the raw, the wrapped
+line's last row in the release, erased there by the EL that follows. tmux shows
+``long line here wrapping`` for the raw and loses its end for the release.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 from types import FrameType
 from typing import Any
 
 import pytest
 
+import textclean
+from tests import tmux_judge
 from textclean.pipeline.clean import cut_finder
 from textclean.pipeline.verify import cut_check
 
@@ -98,3 +109,16 @@ def test_moves_past_the_text_cost_no_scan_of_a_long_row() -> None:
     short = _line_events(cut_check, feed, "x" * 4000 + "\x1b[10C" + "\x1b[5D\x1b[5C" + "\ndone\n")
     long = _line_events(cut_check, feed, "x" * 4000 + "\x1b[10C" + "\x1b[5D\x1b[5C" * 101 + "\ndone\n")
     assert long - short < 200 * 100, (short, long)  # ~50 lines a move (the reading), not the row's 4,000 cells
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+@pytest.mark.parametrize("fresh", [True, False], ids=["fresh", "in-use"])
+def test_a_clamped_move_up_after_collapsed_blank_rows_loses_no_line(fresh: bool) -> None:
+    raw = b"long line here wrapping\r\n7\r\x1b[K\n\n\n\nend\r\n\x1b[6F\x1b[K\r\n\n\n\n"
+    stream = textclean.Stream(columns=10, rows=4, fresh=fresh)
+    released = tmux_judge.encode(stream.feed(raw) + stream.close())
+    case = tmux_judge.display_case(raw, "fresh" if fresh else "sized", 10, 4, "red42")
+    case.candidate = released
+    with tmux_judge.server() as srv:
+        tmux_judge.judge([case], srv)
+    assert case.problems == [], released
