@@ -165,12 +165,12 @@ def _cache_checked(gen: stream_cuts.SizedGen) -> stream_cuts.SizedGen:
             _cuts(text, {"columns": other, "rows": rows})
         _cuts(text, {})
         warm = _cuts(text, {"columns": columns, "rows": rows})
-        finder_cached, check_cached = cut_finder._cached_reading, cut_check._cached_kind
-        cut_finder._cached_reading, cut_check._cached_kind = cut_finder._reading, cut_check._kind  # type: ignore[assignment]
+        finder_cached, check_cached = cut_finder._cached_reading, cut_check._cached_parsed
+        cut_finder._cached_reading, cut_check._cached_parsed = cut_finder._reading, cut_check._parsed  # type: ignore[assignment]
         try:
             cold = _cuts(text, {"columns": columns, "rows": rows})
         finally:
-            cut_finder._cached_reading, cut_check._cached_kind = finder_cached, check_cached
+            cut_finder._cached_reading, cut_check._cached_parsed = finder_cached, check_cached
         if warm != cold:
             CACHE_ODD.append({"raw": repr(raw), "size": (columns, rows), "warm": warm, "cold": cold})
             print("CACHE", CACHE_ODD[-1], flush=True)
