@@ -34,7 +34,9 @@ joined-line dispute stays with the rules below). SGR changes no cell's character
 background colour leaves blank cells past the text in both.
 
 At a terminal of a known size (``columns`` x ``rows``, tmux's rules) the same reading counts *rows*, not
-lines, and the reach is the screen (``rows`` rows instead of 24): text that passes the last column wraps
+lines, and the reach is the screen (``rows`` rows instead of 24); a blank row counts as redrawn there (the
+cleaner may give a run of blank rows as fewer, scrolled into history: a row counted up from a cut past it,
+as a move clamped at the screen's top is, would not be the raw's; F42-4): text that passes the last column wraps
 onto a new lowest row (``settled_width``'s widths; a character of disputed width, a wide one at the last
 column or a zero-width one at a row's start stops the finder); a wrap above the lowest row moves the
 cursor down onto the row below, as a line feed there does (no row is added). At

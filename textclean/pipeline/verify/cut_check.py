@@ -30,7 +30,9 @@ character, ED 0, at a terminal the last column or a wrap) counts as redrawn.
 
 At a terminal of a known size (``columns`` x ``rows``) the rows are the terminal's: a line passing the
 last column goes on in the row below (the verifier's own widths, :data:`.meaning.WIDTH`), and "24"
-becomes the screen's height. The reading ends at a character whose width terminals dispute, a wide
+becomes the screen's height. A blank row is a redrawn one there: a cleaned text may hold a run of blank
+rows as fewer (scrolled into history), so rows counted up from a cut past it (a move clamped at the
+screen's top) would not be the raw's (F42-4). The reading ends at a character whose width terminals dispute, a wide
 one at the last column, a zero-width one with no cell before it (a wrap above the bottom row goes on
 in the row below, as a line feed there does),
 anything but text, CR, LF, CHA, a row move or EL 2 while the cursor waits at the margin to wrap (a row
