@@ -164,7 +164,7 @@ class _RowInPlace:
         cells = self.cells
         while cells and not cells[-1]:
             cells.pop()
-        return bool(cells) and cells[-1] != " " and all(cells)
+        return bool(cells) and not cells[-1].isspace() and all(cells)
 
 
 def _reading(token: str) -> tuple[grammar.Sequence, bool, dispatch.Decoded]:
